@@ -1,0 +1,152 @@
+/* tinyaot inspect: what is in a model and what tinyaot would do with it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../plan/lifetimes.h"
+#include "../plan/plan.h"
+#include "../resolve/quant.h"
+#include "../resolve/resolve.h"
+#include "../transform/transform.h"
+#include "args.h"
+#include "commands.h"
+#include "pipeline.h"
+
+static const char inspect_usage[] =
+    "usage: tinyaot inspect MODEL.tflite [--json]\n"
+    "\n"
+    "Lists operators (kernel, MACs, scratch), tensors (dtype, shape, quantization),\n"
+    "weight bytes, the activation lower bound (max over the schedule of live bytes)\n"
+    "and every unsupported operator. Exit status 1 when the model cannot be compiled.\n";
+
+static void json_str(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') putchar('\\');
+    putchar(*s);
+  }
+  putchar('"');
+}
+
+static size_t weight_bytes(const Model *m) {
+  size_t b = 0;
+  for (int i = 0; i < m->n_tensors; i++)
+    if (tensor_is_const(&m->tensors[i]) && m->tensors[i].alias_of < 0) b += m->tensors[i].bytes;
+  return b;
+}
+
+static int64_t total_macs(const Model *m) {
+  int64_t s = 0;
+  for (int k = 0; k < m->n_nodes; k++) s += m->nodes[k].macs;
+  return s;
+}
+
+static void print_text(const Model *m, const Diag *d, size_t lb) {
+  printf("model %s: %d operators, %d tensors, %d inputs, %d outputs\n", m->path, m->n_nodes, m->n_model_tensors,
+         m->n_inputs, m->n_outputs);
+  printf("weights: %zu bytes; MACs: %lld; activation lower bound: %zu bytes\n\n", weight_bytes(m),
+         (long long)total_macs(m), lb);
+  printf("%4s  %-28s %-26s %12s %9s  %s\n", "op", "operator", "kernel", "MACs", "scratch", "outputs");
+  for (int k = 0; k < m->n_nodes; k++) {
+    const Node *n = &m->nodes[k];
+    const Tensor *o = node_output(m, n, 0);
+    printf("%4d  %-28s %-26s %12lld %9zu  %s %s%s\n", k, n->opname, n->kernel ? n->kernel : (n->def ? "-" : "UNSUPPORTED"),
+           (long long)n->macs, n->scratch_bytes, o ? tensor_type_name(o->type) : "", o ? tensor_shape_str(m->arena, o) : "",
+           n->is_alias ? " (alias)" : "");
+  }
+  printf("\n%4s  %-40s %-8s %-18s %10s  %s\n", "id", "tensor", "dtype", "shape", "bytes", "quantization");
+  for (int i = 0; i < m->n_model_tensors; i++) {
+    const Tensor *t = &m->tensors[i];
+    char q[96] = "-";
+    if (t->n_quant == 1) snprintf(q, sizeof q, "scale %.9g zp %lld", (double)t->scale[0], (long long)t->zero_point[0]);
+    else if (t->n_quant > 1) snprintf(q, sizeof q, "per-channel (%d scales, dim %d)", t->n_quant, (int)t->quant_dim);
+    printf("%4d  %-40.40s %-8s %-18s %10zu  %s%s%s\n", i, t->name, tensor_type_name(t->type),
+           tensor_shape_str(m->arena, t), t->bytes, q, tensor_is_const(t) ? " const" : "",
+           t->is_variable ? " variable" : t->is_input ? " input" : t->is_output ? " output" : "");
+  }
+  if (diag_failed(d)) printf("\nnot compilable: %s%s\n", d->msg, d->extra);
+}
+
+static void print_json(const Model *m, const Diag *d, size_t lb) {
+  printf("{\n  \"model\": ");
+  json_str(m->path);
+  printf(",\n  \"weight_bytes\": %zu,\n  \"macs\": %lld,\n  \"activation_lower_bound\": %zu,\n  \"operators\": [\n",
+         weight_bytes(m), (long long)total_macs(m), lb);
+  for (int k = 0; k < m->n_nodes; k++) {
+    const Node *n = &m->nodes[k];
+    printf("    {\"index\": %d, \"name\": ", k);
+    json_str(n->opname);
+    printf(", \"supported\": %s, \"kernel\": ", n->def ? "true" : "false");
+    json_str(n->kernel ? n->kernel : "");
+    printf(", \"macs\": %lld, \"scratch_bytes\": %zu}%s\n", (long long)n->macs, n->scratch_bytes,
+           k + 1 < m->n_nodes ? "," : "");
+  }
+  printf("  ],\n  \"tensors\": [\n");
+  for (int i = 0; i < m->n_model_tensors; i++) {
+    const Tensor *t = &m->tensors[i];
+    printf("    {\"id\": %d, \"name\": ", i);
+    json_str(t->name);
+    printf(", \"dtype\": \"%s\", \"shape\": %s, \"bytes\": %zu, \"constant\": %s", tensor_type_name(t->type),
+           tensor_shape_str(m->arena, t), t->bytes, tensor_is_const(t) ? "true" : "false");
+    if (t->n_quant) printf(", \"scale\": %.9g, \"zero_point\": %lld, \"channels\": %d", (double)t->scale[0],
+                           (long long)t->zero_point[0], t->n_quant);
+    printf("}%s\n", i + 1 < m->n_model_tensors ? "," : "");
+  }
+  printf("  ],\n  \"unsupported\": [");
+  bool first = true;
+  for (int k = 0; k < m->n_nodes; k++)
+    if (!m->nodes[k].def) {
+      printf("%s{\"index\": %d, \"name\": ", first ? "" : ", ", k);
+      json_str(m->nodes[k].opname);
+      printf("}");
+      first = false;
+    }
+  printf("],\n  \"errors\": ");
+  json_str(diag_failed(d) ? d->msg : "");
+  printf("\n}\n");
+}
+
+int cmd_inspect(int argc, char **argv) {
+  ConvertOptions opt = {0};
+  bool json = false;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(inspect_usage, stdout);
+      return 0;
+    }
+    if (!strcmp(argv[i], "--json")) json = true;
+    else if (argv[i][0] == '-') {
+      fprintf(stderr, "tinyaot: error: unknown option '%s' (see inspect --help)\n", argv[i]);
+      return 2;
+    } else if (!opt.model_path) opt.model_path = argv[i];
+    else {
+      fprintf(stderr, "tinyaot: error: unexpected argument '%s'\n", argv[i]);
+      return 2;
+    }
+  }
+  if (!opt.model_path) {
+    fprintf(stderr, "tinyaot: error: no model given (see inspect --help)\n");
+    return 2;
+  }
+  Compilation c = {0};
+  arena_init(&c.arena);
+  Diag d;
+  diag_init(&d, opt.model_path);
+  if (!pipeline_load(&c, &opt, &d)) {
+    diag_print(&d);
+    pipeline_free(&c);
+    return 1;
+  }
+  Diag rd;
+  diag_init(&rd, opt.model_path);
+  resolve_model(&c.model, &rd);
+  plan_compute_lifetimes(&c.model);
+  for (int i = 0; i < c.model.n_tensors; i++)
+    c.model.tensors[i].role = c.model.tensors[i].is_variable ? ROLE_PERSISTENT
+                              : tensor_is_const(&c.model.tensors[i]) ? ROLE_CONSTANT : ROLE_SCRATCH;
+  size_t lb = plan_live_lower_bound(&c.model);
+  if (json) print_json(&c.model, &rd, lb);
+  else print_text(&c.model, &rd, lb);
+  int rc = diag_failed(&rd) ? 1 : 0;
+  pipeline_free(&c);
+  return rc;
+}

@@ -1,0 +1,28 @@
+/* tinyaot: ahead-of-time compiler from TFLite models to C inference modules. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const char usage[] =
+    "usage: tinyaot <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  convert MODEL.tflite -o OUTDIR   write a C99 inference module and its memory report\n"
+    "  inspect MODEL.tflite [--json]    operators, tensors, quantization, MACs, memory bounds\n"
+    "  run MODEL.tflite --in IN0.bin... --out-dir DIR\n"
+    "                                   compile the module for this host, run one inference\n"
+    "\n"
+    "`tinyaot <command> --help` describes each command's options.\n";
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    fputs(usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (strcmp(argv[1], "convert") == 0) return cmd_convert(argc - 1, argv + 1);
+  if (strcmp(argv[1], "inspect") == 0) return cmd_inspect(argc - 1, argv + 1);
+  if (strcmp(argv[1], "run") == 0) return cmd_run(argc - 1, argv + 1);
+  fprintf(stderr, "tinyaot: error: unknown command '%s' (try tinyaot --help)\n", argv[1]);
+  return 2;
+}

@@ -1,0 +1,97 @@
+#include "pipeline.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "../export/export.h"
+#include "../load/loader.h"
+#include "../resolve/resolve.h"
+#include "../transform/transform.h"
+
+static const char *const platforms[] = {"host", "cortex-m4", "cortex-m55", "apollo3p_evb", "apollo4p_evb",
+                                        "apollo4l_evb", "apollo510_evb", NULL};
+
+const char *const *platform_names(void) { return platforms; }
+
+bool pipeline_valid_identifier(const char *s) {
+  if (!s || !*s || strlen(s) > 32 || !(isalpha((unsigned char)*s) || *s == '_')) return false;
+  for (; *s; s++)
+    if (!(isalnum((unsigned char)*s) || *s == '_')) return false;
+  return true;
+}
+
+/* "path/to/kws_ref.tflite" -> "kws_ref"; "model.tflite" -> its directory name. */
+static const char *default_name(Arena *a, const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t len = strcspn(base, ".");
+  char buf[64];
+  if (len == 5 && strncmp(base, "model", 5) == 0 && base != path) {
+    const char *end = base - 1, *start = end;
+    while (start > path && start[-1] != '/') start--;
+    if (end > start) {
+      base = start;
+      len = (size_t)(end - start);
+    }
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < len && n < 32; i++) {
+    char ch = (char)tolower((unsigned char)base[i]);
+    buf[n++] = isalnum((unsigned char)ch) ? ch : '_';
+  }
+  buf[n] = 0;
+  if (n == 0 || isdigit((unsigned char)buf[0])) return "model";
+  return arena_strdup(a, buf);
+}
+
+static bool check_options(Compilation *c, ConvertOptions *opt, Diag *d) {
+  if (!opt->name) opt->name = default_name(&c->arena, opt->model_path);
+  if (!opt->prefix) opt->prefix = opt->name;
+  if (!pipeline_valid_identifier(opt->name))
+    return diag_error(d, "module name '%s' must be a C identifier of at most 32 characters", opt->name);
+  if (!pipeline_valid_identifier(opt->prefix))
+    return diag_error(d, "prefix '%s' must be a C identifier of at most 32 characters", opt->prefix);
+  if (!opt->platform) opt->platform = "host";
+  for (int i = 0; platforms[i]; i++)
+    if (strcmp(platforms[i], opt->platform) == 0) return true;
+  return diag_error(d, "unknown platform '%s' (known: host, cortex-m4, cortex-m55, apollo3p_evb, apollo4p_evb, apollo4l_evb, apollo510_evb)",
+                    opt->platform);
+}
+
+bool pipeline_load(Compilation *c, const ConvertOptions *opt, Diag *d) {
+  const uint8_t *data;
+  size_t size;
+  if (!load_file(&c->arena, opt->model_path, &data, &size, d)) return false;
+  if (!load_model(&c->arena, opt->model_path, data, size, &c->model, d)) return false;
+  TransformOptions topt = {.alias_reshapes = !opt->no_alias};
+  return transform_model(&c->model, &topt, d);
+}
+
+static const char *upper(Arena *a, const char *s) {
+  char *u = arena_strdup(a, s);
+  for (char *p = u; p && *p; p++) *p = (char)toupper((unsigned char)*p);
+  return u;
+}
+
+bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
+  if (!check_options(c, opt, d)) return false;
+  if (!pipeline_load(c, opt, d)) return false;
+  if (!resolve_model(&c->model, d)) return false;
+  if (!plan_model(&c->model, &c->plan, d)) return false;
+  Module *mod = &c->module;
+  mod->name = opt->name;
+  mod->prefix = opt->prefix;
+  mod->PREFIX = upper(&c->arena, opt->prefix);
+  const char *base = strrchr(opt->model_path, '/');
+  mod->source = base ? base + 1 : opt->model_path;
+  if (!emit_module(&c->model, &c->plan, mod, d)) return false;
+  if (!export_runtime(&c->model, mod, d)) return false;
+  export_build_files(&c->model, &c->plan, mod);
+  export_report(&c->model, &c->plan, mod);
+  return true;
+}
+
+void pipeline_free(Compilation *c) {
+  module_free(&c->module);
+  arena_free(&c->arena);
+}

@@ -1,0 +1,35 @@
+/* The conversion pipeline, shared by `convert`, `run` and `inspect`. */
+#ifndef TINYAOT_PIPELINE_H
+#define TINYAOT_PIPELINE_H
+#include <stdbool.h>
+
+#include "../common/diag.h"
+#include "../emit/emit.h"
+#include "../ir/ir.h"
+#include "../plan/plan.h"
+
+typedef struct ConvertOptions {
+  const char *model_path;
+  const char *out_dir;
+  const char *name;     /* module name (file names); default from the model file name */
+  const char *prefix;   /* C prefix; default = name */
+  const char *platform; /* platform name; default "host" */
+  bool no_alias;        /* keep RESHAPE copies (debugging) */
+} ConvertOptions;
+
+typedef struct Compilation {
+  Arena arena;
+  Model model;
+  Plan plan;
+  Module module;
+} Compilation;
+
+/* load -> transform -> resolve -> plan -> emit -> export (in memory). */
+bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d);
+/* Stops after resolve, for inspect: failures of resolve are reported, not fatal. */
+bool pipeline_load(Compilation *c, const ConvertOptions *opt, Diag *d);
+void pipeline_free(Compilation *c);
+bool pipeline_valid_identifier(const char *s);
+const char *const *platform_names(void);
+
+#endif

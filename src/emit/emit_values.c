@@ -1,0 +1,102 @@
+#include "emit_values.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../resolve/quant.h"
+
+enum { VALUES_PER_LINE = 16 };
+
+static void int_literal(char *buf, size_t cap, int64_t v) {
+  if (v == INT64_MIN)
+    snprintf(buf, cap, "(-9223372036854775807LL - 1)");
+  else if (v == INT32_MIN)
+    snprintf(buf, cap, "(-2147483647 - 1)");
+  else if (v > INT32_MAX || v < INT32_MIN)
+    snprintf(buf, cap, "%lldLL", (long long)v);
+  else
+    snprintf(buf, cap, "%lld", (long long)v);
+}
+
+static void float_literal(char *buf, size_t cap, float f) {
+  if (isnan(f))
+    snprintf(buf, cap, "NAN");
+  else if (isinf(f))
+    snprintf(buf, cap, f > 0 ? "HUGE_VALF" : "-HUGE_VALF");
+  else {
+    /* 9 significant digits round-trip any float exactly. */
+    snprintf(buf, cap, "%.9gf", (double)f);
+    if (!strpbrk(buf, ".eE")) {
+      size_t len = strlen(buf);
+      snprintf(buf + len - 1, cap - len + 1, ".0f");
+    }
+  }
+}
+
+static void open_list(StrBuf *sb) { sb_append(sb, "{"); }
+
+static void list_item(StrBuf *sb, size_t i, const char *lit) {
+  sb_append(sb, i % VALUES_PER_LINE == 0 ? "\n  " : " ");
+  sb_append(sb, lit);
+  sb_append(sb, ",");
+}
+
+static void close_list(StrBuf *sb, size_t n) { sb_append(sb, n ? "\n}" : " 0 }"); }
+
+void emit_i64_list(StrBuf *sb, const int64_t *v, size_t n) {
+  char lit[48];
+  open_list(sb);
+  for (size_t i = 0; i < n; i++) {
+    int_literal(lit, sizeof lit, v[i]);
+    list_item(sb, i, lit);
+  }
+  close_list(sb, n);
+}
+
+void emit_f32_list(StrBuf *sb, const float *v, size_t n) {
+  char lit[48];
+  open_list(sb);
+  for (size_t i = 0; i < n; i++) {
+    float_literal(lit, sizeof lit, v[i]);
+    list_item(sb, i, lit);
+  }
+  close_list(sb, n);
+}
+
+void emit_tensor_values(StrBuf *sb, const Tensor *t) {
+  char lit[48];
+  size_t n = (size_t)t->elems;
+  open_list(sb);
+  for (size_t i = 0; i < n; i++) {
+    switch (t->type) {
+      case TT_FLOAT32: float_literal(lit, sizeof lit, const_f32(t, (int64_t)i)); break;
+      case TT_INT8: int_literal(lit, sizeof lit, (int8_t)t->data[i]); break;
+      case TT_UINT8: case TT_BOOL: int_literal(lit, sizeof lit, t->data[i]); break;
+      case TT_INT16: int_literal(lit, sizeof lit, const_i16(t, (int64_t)i)); break;
+      case TT_INT32: int_literal(lit, sizeof lit, const_i32(t, (int64_t)i)); break;
+      case TT_INT64: int_literal(lit, sizeof lit, const_i64(t, (int64_t)i)); break;
+      default: snprintf(lit, sizeof lit, "0"); break;
+    }
+    list_item(sb, i, lit);
+  }
+  close_list(sb, n);
+}
+
+void emit_sanitize(char *out, size_t cap, const char *name) {
+  size_t len = 0;
+  bool underscore = false;
+  for (const char *p = name; *p && len + 1 < cap && len < 40; p++) {
+    unsigned char c = (unsigned char)*p;
+    if (isalnum(c)) {
+      out[len++] = (char)tolower(c);
+      underscore = false;
+    } else if (!underscore && len > 0) {
+      out[len++] = '_';
+      underscore = true;
+    }
+  }
+  while (len > 0 && out[len - 1] == '_') len--;
+  out[len] = 0;
+}

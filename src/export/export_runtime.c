@@ -1,0 +1,54 @@
+/* Ships only the kernel families a model uses, with the `ta_` identifier prefix
+ * rewritten to the module prefix so two modules can link into one firmware. */
+#include <ctype.h>
+#include <string.h>
+
+#include "export.h"
+#include "runtime_files.h"
+
+static const char *find_runtime(const char *name) {
+  for (int i = 0; i < runtime_file_count; i++)
+    if (strcmp(runtime_files[i].name, name) == 0) return runtime_files[i].text;
+  return NULL;
+}
+
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Rewrites identifiers starting with ta_/TA_ (not inside #include lines). */
+static void reprefix(StrBuf *out, const char *text, const char *prefix, const char *PREFIX) {
+  const char *p = text;
+  bool line_start = true, in_include = false;
+  while (*p) {
+    if (line_start) in_include = strncmp(p, "#include", 8) == 0;
+    line_start = *p == '\n';
+    bool at_ident = p == text || !ident_char(p[-1]);
+    if (!in_include && at_ident && (strncmp(p, "ta_", 3) == 0 || strncmp(p, "TA_", 3) == 0)) {
+      bool upper = p[0] == 'T';
+      sb_append(out, upper ? PREFIX : prefix);
+      sb_append(out, upper ? "_TA_" : "_ta_");
+      p += 3;
+      continue;
+    }
+    sb_appendn(out, p, 1);
+    p++;
+  }
+}
+
+static bool add_runtime_file(Module *mod, Arena *a, const char *name, Diag *d, bool required) {
+  const char *text = find_runtime(name);
+  if (!text) return required ? diag_error(d, "internal error: runtime file %s is missing", name) : true;
+  StrBuf *sb = module_add_file(mod, a, arena_printf(a, "src/%s", name));
+  if (!sb) return diag_error(d, "internal error: too many module files");
+  reprefix(sb, text, mod->prefix, mod->PREFIX);
+  return true;
+}
+
+bool export_runtime(const Model *m, Module *mod, Diag *d) {
+  Arena *a = m->arena;
+  if (!add_runtime_file(mod, a, "ta_common.h", d, true)) return false;
+  for (int i = 0; i < mod->n_families; i++) {
+    if (!add_runtime_file(mod, a, arena_printf(a, "ta_%s.h", mod->families[i]), d, true)) return false;
+    if (!add_runtime_file(mod, a, arena_printf(a, "ta_%s.c", mod->families[i]), d, false)) return false;
+  }
+  return true;
+}

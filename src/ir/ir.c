@@ -1,0 +1,105 @@
+#include "ir.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *tensor_type_name(TensorType t) {
+  switch (t) {
+    case TT_FLOAT32: return "float32";
+    case TT_FLOAT16: return "float16";
+    case TT_INT32: return "int32";
+    case TT_UINT8: return "uint8";
+    case TT_INT64: return "int64";
+    case TT_STRING: return "string";
+    case TT_BOOL: return "bool";
+    case TT_INT16: return "int16";
+    case TT_COMPLEX64: return "complex64";
+    case TT_INT8: return "int8";
+    case TT_FLOAT64: return "float64";
+  }
+  return "unknown";
+}
+
+const char *tensor_type_ctype(TensorType t) {
+  switch (t) {
+    case TT_FLOAT32: return "float";
+    case TT_INT32: return "int32_t";
+    case TT_UINT8: return "uint8_t";
+    case TT_INT64: return "int64_t";
+    case TT_BOOL: return "uint8_t";
+    case TT_INT16: return "int16_t";
+    case TT_INT8: return "int8_t";
+    default: return "uint8_t";
+  }
+}
+
+size_t tensor_type_size(TensorType t) {
+  switch (t) {
+    case TT_FLOAT32: case TT_INT32: return 4;
+    case TT_UINT8: case TT_INT8: case TT_BOOL: return 1;
+    case TT_INT16: return 2;
+    case TT_INT64: return 8;
+    default: return 0;
+  }
+}
+
+Tensor *model_tensor(Model *m, int32_t id) {
+  if (id < 0 || id >= m->n_tensors) return NULL;
+  return &m->tensors[id];
+}
+
+const Tensor *node_input(const Model *m, const Node *n, int i) {
+  if (i < 0 || i >= n->n_in || n->in[i] < 0 || n->in[i] >= m->n_tensors) return NULL;
+  return &m->tensors[n->in[i]];
+}
+
+const Tensor *node_output(const Model *m, const Node *n, int i) {
+  if (i < 0 || i >= n->n_out || n->out[i] < 0 || n->out[i] >= m->n_tensors) return NULL;
+  return &m->tensors[n->out[i]];
+}
+
+bool tensor_is_const(const Tensor *t) { return t->data != NULL && !t->is_variable; }
+
+const char *tensor_shape_str(Arena *a, const Tensor *t) {
+  char buf[160];
+  size_t len = 0;
+  buf[len++] = '[';
+  for (int i = 0; i < t->rank && len < sizeof buf - 16; i++)
+    len += (size_t)snprintf(buf + len, sizeof buf - len, i ? ",%d" : "%d", (int)t->dims[i]);
+  buf[len++] = ']';
+  buf[len] = 0;
+  return arena_strdup(a, buf);
+}
+
+int64_t tensor_dim(const Tensor *t, int i) {
+  if (i < 0) i += t->rank;
+  if (i < 0 || i >= t->rank) return 1;
+  return t->dims[i];
+}
+
+bool tensor_same_shape(const Tensor *a, const Tensor *b) {
+  if (a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return false;
+  return true;
+}
+
+int32_t model_add_tensor(Model *m, const char *name, TensorType type, size_t bytes) {
+  Tensor *nt = arena_calloc(m->arena, (size_t)m->n_tensors + 1, sizeof(Tensor));
+  if (!nt) return -1;
+  memcpy(nt, m->tensors, (size_t)m->n_tensors * sizeof(Tensor));
+  Tensor *t = &nt[m->n_tensors];
+  t->id = m->n_tensors;
+  t->name = arena_strdup(m->arena, name);
+  t->type = type;
+  t->rank = 1;
+  size_t es = tensor_type_size(type) ? tensor_type_size(type) : 1;
+  t->dims[0] = (int32_t)(bytes / es);
+  t->elems = t->dims[0];
+  t->bytes = bytes;
+  t->alias_of = -1;
+  t->arena = -1;
+  t->first_use = t->last_use = -1;
+  m->tensors = nt;
+  return m->n_tensors++;
+}

@@ -1,0 +1,104 @@
+/* The intermediate representation: the model's tensors and operators, by their own
+ * TFLite indices, plus what later stages attach (kernel choice, plan). Stages only
+ * read what earlier stages wrote. */
+#ifndef TINYAOT_IR_H
+#define TINYAOT_IR_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/arena.h"
+#include "../load/flatbuffer.h"
+
+enum { TA_MAX_RANK = 8 };
+
+/* TFLite TensorType values (schema.fbs). */
+typedef enum TensorType {
+  TT_FLOAT32 = 0, TT_FLOAT16 = 1, TT_INT32 = 2, TT_UINT8 = 3, TT_INT64 = 4, TT_STRING = 5,
+  TT_BOOL = 6, TT_INT16 = 7, TT_COMPLEX64 = 8, TT_INT8 = 9, TT_FLOAT64 = 10,
+} TensorType;
+
+typedef enum TensorRole {
+  ROLE_SCRATCH,    /* activations and kernel scratch, reused by lifetime */
+  ROLE_PERSISTENT, /* variable tensors (LSTM/SVDF state), zeroed at init */
+  ROLE_CONSTANT,   /* weights, biases, LUTs */
+} TensorRole;
+
+typedef struct Tensor {
+  int32_t id;                 /* TFLite tensor index (or a synthetic id >= model tensor count) */
+  const char *name;           /* never NULL; "" when the model has none */
+  TensorType type;
+  int rank;
+  int32_t dims[TA_MAX_RANK];
+  int64_t elems;
+  size_t bytes;
+  const uint8_t *data;        /* constant bytes inside the model file, or NULL */
+  bool is_variable, is_input, is_output;
+  /* quantization (n_quant == 0: none) */
+  int n_quant;
+  float *scale;
+  int64_t *zero_point;
+  int32_t quant_dim;
+  /* transform / plan results */
+  TensorRole role;
+  int32_t alias_of;           /* -1, or the tensor whose storage this one shares */
+  bool is_scratch_buffer;     /* synthetic: kernel scratch of one operator */
+  bool dead;                  /* produced but never read, and not an output: still planned */
+  int32_t first_use, last_use;/* schedule positions (node order), inclusive */
+  int arena;                  /* index into Plan.arenas, -1 if not in an arena */
+  size_t offset;
+} Tensor;
+
+struct OpDef;
+
+typedef struct Node {
+  int32_t index;              /* operator index in the subgraph */
+  int32_t builtin_code;
+  const char *opname;         /* "CONV_2D" */
+  int32_t version;
+  int n_in, n_out, n_inter;
+  int32_t *in, *out, *inter;  /* tensor ids; -1 for an omitted optional input */
+  uint8_t options_type;       /* BuiltinOptions union tag */
+  FbTable options;            /* raw builtin options table (may be absent) */
+  const struct OpDef *def;    /* NULL when unsupported */
+  /* resolve results */
+  void *op_data;              /* operator-private prepared data (arena) */
+  const char *kernel;         /* kernel function chosen, for reports */
+  const char *families[4];    /* runtime kernel families the emitted code needs */
+  size_t scratch_bytes;       /* bytes of scratch the chosen kernel reads */
+  bool reads_scratch;         /* the chosen kernel dereferences its scratch buffer */
+  int32_t scratch_tensor;     /* synthetic tensor id backing the scratch, or -1 */
+  int64_t macs;
+  bool is_alias;              /* output shares the input's storage: no code emitted */
+} Node;
+
+typedef struct Model {
+  Arena *arena;
+  const char *path;
+  const uint8_t *file;
+  size_t file_size;
+  const char *description;
+  int n_tensors;              /* includes synthetic scratch tensors at the end */
+  int n_model_tensors;        /* tensors present in the file */
+  Tensor *tensors;
+  int n_nodes;
+  Node *nodes;
+  int n_inputs, n_outputs;
+  int32_t *inputs, *outputs;
+} Model;
+
+const char *tensor_type_name(TensorType t);      /* "int8" */
+const char *tensor_type_ctype(TensorType t);     /* "int8_t" */
+size_t tensor_type_size(TensorType t);           /* 0 if unsupported */
+Tensor *model_tensor(Model *m, int32_t id);      /* NULL for -1 / out of range */
+const Tensor *node_input(const Model *m, const Node *n, int i);  /* NULL if absent */
+const Tensor *node_output(const Model *m, const Node *n, int i);
+bool tensor_is_const(const Tensor *t);
+/* Shape as "[1,49,10,1]" in the arena. */
+const char *tensor_shape_str(Arena *a, const Tensor *t);
+int64_t tensor_dim(const Tensor *t, int i);      /* negative i counts from the end; 1 if out of range */
+bool tensor_same_shape(const Tensor *a, const Tensor *b);
+/* Adds a synthetic tensor (e.g. kernel scratch); returns its id or -1 on OOM. */
+int32_t model_add_tensor(Model *m, const char *name, TensorType type, size_t bytes);
+
+#endif

@@ -1,0 +1,353 @@
+/* TFLite schema reader: Model -> SubGraph[0] -> Tensors, Operators, Buffers.
+ * Field numbers follow tensorflow/compiler/mlir/lite/schema/schema.fbs. */
+#include "loader.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../ops/op.h"
+
+enum { MODEL_VERSION = 0, MODEL_OPERATOR_CODES = 1, MODEL_SUBGRAPHS = 2, MODEL_DESCRIPTION = 3, MODEL_BUFFERS = 4 };
+enum { OPCODE_DEPRECATED_BUILTIN = 0, OPCODE_CUSTOM = 1, OPCODE_VERSION = 2, OPCODE_BUILTIN = 3 };
+enum { SUBGRAPH_TENSORS = 0, SUBGRAPH_INPUTS = 1, SUBGRAPH_OUTPUTS = 2, SUBGRAPH_OPERATORS = 3 };
+enum { TENSOR_SHAPE = 0, TENSOR_TYPE = 1, TENSOR_BUFFER = 2, TENSOR_NAME = 3, TENSOR_QUANT = 4,
+       TENSOR_IS_VARIABLE = 5, TENSOR_SPARSITY = 6 };
+enum { QUANT_SCALE = 2, QUANT_ZERO_POINT = 3, QUANT_DETAILS_TYPE = 4, QUANT_DIM = 6 };
+enum { OP_OPCODE_INDEX = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPTIONS_TYPE = 3, OP_OPTIONS = 4,
+       OP_INTERMEDIATES = 8 };
+enum { BUFFER_DATA = 0, BUFFER_OFFSET = 1, BUFFER_SIZE = 2 };
+
+typedef struct OpCode {
+  int32_t builtin;
+  int32_t version;
+  const char *custom;
+} OpCode;
+
+typedef struct Buffer {
+  const uint8_t *data;
+  size_t size;
+} Buffer;
+
+typedef struct Loader {
+  Arena *arena;
+  FbBuf fb;
+  Diag *d;
+  Model *m;
+  int n_opcodes;
+  OpCode *opcodes;
+  uint32_t n_buffers;
+  Buffer *buffers;
+} Loader;
+
+bool load_file(Arena *a, const char *path, const uint8_t **data, size_t *size, Diag *d) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return diag_error(d, "cannot open: %s", strerror(errno));
+  if (fseek(f, 0, SEEK_END) != 0) {
+    fclose(f);
+    return diag_error(d, "cannot seek (not a regular file?)");
+  }
+  long len = ftell(f);
+  if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
+    fclose(f);
+    return diag_error(d, "cannot determine the file size");
+  }
+  if ((unsigned long)len > LOAD_MAX_FILE_BYTES) {
+    fclose(f);
+    return diag_error(d, "file is %ld bytes, over the 1 GiB limit", len);
+  }
+  uint8_t *buf = arena_alloc(a, (size_t)len + 1);
+  if (!buf) {
+    fclose(f);
+    return diag_error(d, "out of memory reading %ld bytes", len);
+  }
+  size_t got = fread(buf, 1, (size_t)len, f);
+  fclose(f);
+  if (got != (size_t)len) return diag_error(d, "short read (%zu of %ld bytes)", got, len);
+  *data = buf;
+  *size = (size_t)len;
+  return true;
+}
+
+static bool fb_check(Loader *L, const char *where) {
+  if (fb_ok(&L->fb)) return true;
+  return diag_error(L->d, "malformed model: %s: %s", where, L->fb.why);
+}
+
+static char *copy_string(Loader *L, const FbTable *t, int field) {
+  uint32_t len = 0;
+  const char *s = fb_string(t, field, &len);
+  if (!s) return "";
+  /* Names are for messages and C comments: keep printable ASCII, cap the length. */
+  if (len > 200) len = 200;
+  char *out = arena_strndup(L->arena, s, len);
+  if (!out) return "";
+  for (char *p = out; *p; p++)
+    if ((unsigned char)*p < 32 || (unsigned char)*p > 126) *p = '?';
+  return out;
+}
+
+static bool load_opcodes(Loader *L, const FbTable *root) {
+  FbVec v = fb_vector(root, MODEL_OPERATOR_CODES, 4);
+  if (!fb_check(L, "operator_codes")) return false;
+  if (v.len > LOAD_MAX_OPERATORS) return diag_error(L->d, "%u operator codes exceed the limit", v.len);
+  L->n_opcodes = (int)v.len;
+  L->opcodes = arena_calloc(L->arena, v.len + 1, sizeof(OpCode));
+  if (!L->opcodes) return diag_error(L->d, "out of memory");
+  for (uint32_t i = 0; i < v.len; i++) {
+    FbTable oc = fb_vec_table(&v, i);
+    int32_t dep = fb_i8(&oc, OPCODE_DEPRECATED_BUILTIN, 0);
+    int32_t code = fb_i32(&oc, OPCODE_BUILTIN, 0);
+    L->opcodes[i].builtin = code > dep ? code : dep; /* the newer field wins when set */
+    L->opcodes[i].version = fb_i32(&oc, OPCODE_VERSION, 1);
+    L->opcodes[i].custom = copy_string(L, &oc, OPCODE_CUSTOM);
+    if (!fb_check(L, "operator code")) return false;
+  }
+  return true;
+}
+
+static bool load_buffers(Loader *L, const FbTable *root) {
+  FbVec v = fb_vector(root, MODEL_BUFFERS, 4);
+  if (!fb_check(L, "buffers")) return false;
+  if (v.len > LOAD_MAX_TENSORS) return diag_error(L->d, "%u buffers exceed the limit", v.len);
+  L->n_buffers = v.len;
+  L->buffers = arena_calloc(L->arena, v.len + 1, sizeof(Buffer));
+  if (!L->buffers) return diag_error(L->d, "out of memory");
+  for (uint32_t i = 0; i < v.len; i++) {
+    FbTable b = fb_vec_table(&v, i);
+    FbVec data = fb_vector(&b, BUFFER_DATA, 1);
+    uint64_t off = fb_u64(&b, BUFFER_OFFSET, 0), size = fb_u64(&b, BUFFER_SIZE, 0);
+    if (!fb_check(L, "buffer")) return false;
+    if (data.present && data.len > 0) {
+      L->buffers[i].data = fb_vec_bytes(&data);
+      L->buffers[i].size = data.len;
+    } else if (off > 1) {
+      /* Data appended after the FlatBuffer (models over 2 GB use this layout). */
+      if (off > L->fb.size || size > L->fb.size - off)
+        return diag_error(L->d, "malformed model: buffer %u (offset %llu, size %llu) lies outside the %zu-byte file",
+                          i, (unsigned long long)off, (unsigned long long)size, L->fb.size);
+      L->buffers[i].data = L->fb.data + off;
+      L->buffers[i].size = (size_t)size;
+    }
+  }
+  return true;
+}
+
+static bool load_quant(Loader *L, Tensor *t, const FbTable *q) {
+  if (!q->present) return true;
+  FbVec scale = fb_vector(q, QUANT_SCALE, 4);
+  FbVec zp = fb_vector(q, QUANT_ZERO_POINT, 8);
+  uint8_t details = fb_u8(q, QUANT_DETAILS_TYPE, 0);
+  t->quant_dim = fb_i32(q, QUANT_DIM, 0);
+  if (!fb_check(L, "quantization parameters")) return false;
+  if (details != 0)
+    return diag_error(L->d, "tensor %d '%s': custom quantization details are not supported", t->id, t->name);
+  if (!scale.present || scale.len == 0) return true;
+  if (scale.len > (1u << 20)) return diag_error(L->d, "tensor %d '%s': %u scales", t->id, t->name, scale.len);
+  if (zp.present && zp.len != scale.len)
+    return diag_error(L->d, "tensor %d '%s': %u scales but %u zero points", t->id, t->name, scale.len, zp.len);
+  t->n_quant = (int)scale.len;
+  t->scale = arena_calloc(L->arena, scale.len, sizeof(float));
+  t->zero_point = arena_calloc(L->arena, scale.len, sizeof(int64_t));
+  if (!t->scale || !t->zero_point) return diag_error(L->d, "out of memory");
+  for (uint32_t i = 0; i < scale.len; i++) {
+    t->scale[i] = fb_vec_f32(&scale, i);
+    t->zero_point[i] = zp.present ? fb_vec_i64(&zp, i) : 0;
+    if (!isfinite(t->scale[i]) || t->scale[i] < 0.f)
+      return diag_error(L->d, "tensor %d '%s': quantization scale %u is %g (must be finite and >= 0)", t->id,
+                        t->name, i, (double)t->scale[i]);
+  }
+  if (t->n_quant > 1 && (t->quant_dim < 0 || t->quant_dim >= t->rank || t->dims[t->quant_dim] != t->n_quant))
+    return diag_error(L->d, "tensor %d '%s': %d per-channel scales do not match dimension %d of shape %s", t->id,
+                      t->name, t->n_quant, (int)t->quant_dim, tensor_shape_str(L->arena, t));
+  return fb_check(L, "quantization parameters");
+}
+
+static bool load_tensor(Loader *L, Tensor *t, const FbTable *tt) {
+  t->name = copy_string(L, tt, TENSOR_NAME);
+  FbVec shape = fb_vector(tt, TENSOR_SHAPE, 4);
+  t->type = (TensorType)fb_i8(tt, TENSOR_TYPE, 0);
+  uint32_t buffer = fb_u32(tt, TENSOR_BUFFER, 0);
+  t->is_variable = fb_bool(tt, TENSOR_IS_VARIABLE, false);
+  bool sparse = fb_has(tt, TENSOR_SPARSITY);
+  FbTable q = fb_table(tt, TENSOR_QUANT);
+  if (!fb_check(L, "tensor")) return false;
+  if (sparse) return diag_error(L->d, "tensor %d '%s': sparse tensors are not supported", t->id, t->name);
+  if (shape.len > TA_MAX_RANK)
+    return diag_error(L->d, "tensor %d '%s': rank %u exceeds the maximum of %d", t->id, t->name, shape.len, TA_MAX_RANK);
+  t->rank = (int)shape.len;
+  size_t esize = tensor_type_size(t->type);
+  if (esize == 0)
+    return diag_error(L->d, "tensor %d '%s': dtype %s (%d) is not supported", t->id, t->name,
+                      tensor_type_name(t->type), (int)t->type);
+  uint64_t elems = 1;
+  for (int i = 0; i < t->rank; i++) {
+    int32_t dim = fb_vec_i32(&shape, (uint32_t)i);
+    if (dim < 0)
+      return diag_error(L->d, "tensor %d '%s': dimension %d is %d (dynamic shapes are not supported)", t->id,
+                        t->name, i, (int)dim);
+    t->dims[i] = dim;
+    if (dim && elems > (uint64_t)LOAD_MAX_TENSOR_BYTES / (uint64_t)dim)
+      return diag_error(L->d, "tensor %d '%s': shape %s exceeds the 1 GiB tensor limit", t->id, t->name,
+                        tensor_shape_str(L->arena, t));
+    elems *= (uint64_t)dim;
+  }
+  if (elems * esize > LOAD_MAX_TENSOR_BYTES)
+    return diag_error(L->d, "tensor %d '%s': %llu bytes exceed the 1 GiB tensor limit", t->id, t->name,
+                      (unsigned long long)(elems * esize));
+  t->elems = (int64_t)elems;
+  t->bytes = (size_t)(elems * esize);
+  if (buffer >= L->n_buffers && buffer != 0)
+    return diag_error(L->d, "tensor %d '%s': buffer index %u out of range (%u buffers)", t->id, t->name, buffer,
+                      L->n_buffers);
+  if (buffer != 0 && L->buffers[buffer].data) {
+    if (L->buffers[buffer].size != t->bytes)
+      return diag_error(L->d, "tensor %d '%s': buffer %u holds %zu bytes, shape %s %s needs %zu", t->id, t->name,
+                        buffer, L->buffers[buffer].size, tensor_shape_str(L->arena, t), tensor_type_name(t->type),
+                        t->bytes);
+    t->data = L->buffers[buffer].data;
+  }
+  return load_quant(L, t, &q);
+}
+
+static bool load_index_list(Loader *L, const FbTable *t, int field, int n_tensors, bool allow_missing,
+                            int *count, int32_t **out, const char *what) {
+  FbVec v = fb_vector(t, field, 4);
+  if (!fb_check(L, what)) return false;
+  if (v.len > LOAD_MAX_OP_IO) return diag_error(L->d, "%s: %u entries exceed the limit", what, v.len);
+  *count = (int)v.len;
+  *out = arena_calloc(L->arena, v.len + 1, sizeof(int32_t));
+  if (!*out) return diag_error(L->d, "out of memory");
+  for (uint32_t i = 0; i < v.len; i++) {
+    int32_t id = fb_vec_i32(&v, i);
+    if ((id < 0 && !(allow_missing && id == -1)) || id >= n_tensors)
+      return diag_error(L->d, "%s: entry %u refers to tensor %d, which does not exist (%d tensors)", what, i,
+                        (int)id, n_tensors);
+    (*out)[i] = id;
+  }
+  return true;
+}
+
+static bool load_operator(Loader *L, Node *n, const FbTable *ot) {
+  Model *m = L->m;
+  uint32_t opcode = fb_u32(ot, OP_OPCODE_INDEX, 0);
+  if (!fb_check(L, "operator")) return false;
+  if ((int64_t)opcode >= L->n_opcodes)
+    return diag_error(L->d, "operator %d: opcode index %u out of range (%d codes)", n->index, opcode, L->n_opcodes);
+  n->builtin_code = L->opcodes[opcode].builtin;
+  n->version = L->opcodes[opcode].version;
+  n->opname = builtin_name(n->builtin_code);
+  if (n->builtin_code == 32)
+    n->opname = arena_printf(L->arena, "CUSTOM '%s'", L->opcodes[opcode].custom);
+  char what[64];
+  snprintf(what, sizeof what, "operator %d (%s) inputs", n->index, n->opname);
+  if (!load_index_list(L, ot, OP_INPUTS, m->n_model_tensors, true, &n->n_in, &n->in, what)) return false;
+  snprintf(what, sizeof what, "operator %d (%s) outputs", n->index, n->opname);
+  if (!load_index_list(L, ot, OP_OUTPUTS, m->n_model_tensors, false, &n->n_out, &n->out, what)) return false;
+  snprintf(what, sizeof what, "operator %d (%s) intermediates", n->index, n->opname);
+  if (!load_index_list(L, ot, OP_INTERMEDIATES, m->n_model_tensors, true, &n->n_inter, &n->inter, what))
+    return false;
+  n->options_type = fb_u8(ot, OP_OPTIONS_TYPE, 0);
+  n->options = fb_table(ot, OP_OPTIONS);
+  n->scratch_tensor = -1;
+  snprintf(what, sizeof what, "operator %d (%s) options", n->index, n->opname);
+  return fb_check(L, what);
+}
+
+/* Every operator input must exist before the operator runs: a constant, a model
+ * input, a variable, or an earlier operator's output. This also rejects cycles. */
+static bool check_dataflow(Loader *L) {
+  Model *m = L->m;
+  uint8_t *written = arena_calloc(L->arena, (size_t)m->n_model_tensors + 1, 1);
+  if (!written) return diag_error(L->d, "out of memory");
+  for (int i = 0; i < m->n_inputs; i++) written[m->inputs[i]] = 1;
+  for (int t = 0; t < m->n_model_tensors; t++)
+    if (m->tensors[t].data || m->tensors[t].is_variable) written[t] = 1;
+  for (int k = 0; k < m->n_nodes; k++) {
+    Node *n = &m->nodes[k];
+    for (int i = 0; i < n->n_in; i++) {
+      int32_t id = n->in[i];
+      if (id >= 0 && !written[id])
+        return diag_error(L->d, "operator %d (%s): input %d reads tensor %d '%s' before any operator writes it", k,
+                          n->opname, i, (int)id, m->tensors[id].name);
+    }
+    for (int o = 0; o < n->n_out; o++) {
+      Tensor *t = &m->tensors[n->out[o]];
+      if (t->data && !t->is_variable)
+        return diag_error(L->d, "operator %d (%s): output %d is constant tensor %d '%s'", k, n->opname, o,
+                          (int)t->id, t->name);
+      if (written[t->id] == 2 || (written[t->id] && !t->is_variable))
+        return diag_error(L->d, "operator %d (%s): tensor %d '%s' is written twice", k, n->opname, (int)t->id,
+                          t->name);
+      written[t->id] = 2;
+    }
+  }
+  for (int i = 0; i < m->n_outputs; i++)
+    if (!written[m->outputs[i]])
+      return diag_error(L->d, "model output %d (tensor %d '%s') is never written", i, (int)m->outputs[i],
+                        m->tensors[m->outputs[i]].name);
+  return true;
+}
+
+static bool load_subgraph(Loader *L, const FbTable *sg) {
+  Model *m = L->m;
+  FbVec tensors = fb_vector(sg, SUBGRAPH_TENSORS, 4);
+  FbVec ops = fb_vector(sg, SUBGRAPH_OPERATORS, 4);
+  if (!fb_check(L, "subgraph")) return false;
+  if (tensors.len > LOAD_MAX_TENSORS)
+    return diag_error(L->d, "%u tensors exceed the limit of %d", tensors.len, LOAD_MAX_TENSORS);
+  if (ops.len > LOAD_MAX_OPERATORS)
+    return diag_error(L->d, "%u operators exceed the limit of %d", ops.len, LOAD_MAX_OPERATORS);
+  m->n_tensors = m->n_model_tensors = (int)tensors.len;
+  m->tensors = arena_calloc(L->arena, tensors.len + 1, sizeof(Tensor));
+  m->n_nodes = (int)ops.len;
+  m->nodes = arena_calloc(L->arena, ops.len + 1, sizeof(Node));
+  if (!m->tensors || !m->nodes) return diag_error(L->d, "out of memory");
+  for (uint32_t i = 0; i < tensors.len; i++) {
+    Tensor *t = &m->tensors[i];
+    t->id = (int32_t)i;
+    t->alias_of = -1;
+    t->arena = -1;
+    t->first_use = t->last_use = -1;
+    FbTable tt = fb_vec_table(&tensors, i);
+    if (!fb_check(L, "tensor table") || !load_tensor(L, t, &tt)) return false;
+  }
+  if (!load_index_list(L, sg, SUBGRAPH_INPUTS, m->n_tensors, false, &m->n_inputs, &m->inputs, "model inputs") ||
+      !load_index_list(L, sg, SUBGRAPH_OUTPUTS, m->n_tensors, false, &m->n_outputs, &m->outputs, "model outputs"))
+    return false;
+  if (m->n_outputs == 0) return diag_error(L->d, "model has no outputs");
+  for (int i = 0; i < m->n_inputs; i++) m->tensors[m->inputs[i]].is_input = true;
+  for (int i = 0; i < m->n_outputs; i++) m->tensors[m->outputs[i]].is_output = true;
+  for (uint32_t k = 0; k < ops.len; k++) {
+    Node *n = &m->nodes[k];
+    n->index = (int32_t)k;
+    FbTable ot = fb_vec_table(&ops, k);
+    if (!fb_check(L, "operator table") || !load_operator(L, n, &ot)) return false;
+  }
+  return check_dataflow(L);
+}
+
+bool load_model(Arena *a, const char *path, const uint8_t *data, size_t size, Model *m, Diag *d) {
+  memset(m, 0, sizeof *m);
+  m->arena = a;
+  m->path = path;
+  m->file = data;
+  m->file_size = size;
+  Loader L = {.arena = a, .d = d, .m = m};
+  fb_init(&L.fb, data, size);
+  FbTable root = fb_root(&L.fb, "TFL3");
+  if (!fb_check(&L, "header")) return false;
+  uint32_t version = fb_u32(&root, MODEL_VERSION, 0);
+  m->description = copy_string(&L, &root, MODEL_DESCRIPTION);
+  FbVec subgraphs = fb_vector(&root, MODEL_SUBGRAPHS, 4);
+  if (!fb_check(&L, "model table")) return false;
+  if (version != 3) return diag_error(d, "unsupported schema version %u (expected 3)", version);
+  if (subgraphs.len == 0) return diag_error(d, "model has no subgraph");
+  if (subgraphs.len > 1)
+    return diag_error(d, "model has %u subgraphs; control flow (IF/WHILE/CALL_ONCE) is not supported", subgraphs.len);
+  if (!load_opcodes(&L, &root) || !load_buffers(&L, &root)) return false;
+  FbTable sg = fb_vec_table(&subgraphs, 0);
+  if (!fb_check(&L, "subgraph table")) return false;
+  return load_subgraph(&L, &sg);
+}

@@ -1,0 +1,77 @@
+/* The operator contract. Each operator lives in one file, src/ops/<operator>.c, and
+ * exports one `const OpDef op_<operator>` listed in op_list.h. That file holds the
+ * whole contract: accepted dtypes and quantization, option validation, output-shape
+ * checks, capabilities, scratch usage, kernel choice and emission. */
+#ifndef TINYAOT_OP_H
+#define TINYAOT_OP_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/diag.h"
+#include "../emit/emit_api.h"
+#include "../ir/ir.h"
+
+/* How an operator's kernels use their scratch buffer (checked by the resolver). */
+typedef enum ScratchUsage {
+  SCRATCH_NO_CTX,      /* no kernel takes a scratch buffer */
+  SCRATCH_IGNORED,     /* a buffer is passed but never dereferenced */
+  SCRATCH_REQUIRED,    /* every supported configuration reads it */
+  SCRATCH_CONDITIONAL, /* depends on dtype/options/target: OpDef.scratch_needed decides */
+} ScratchUsage;
+
+/* Capabilities: opt-in optimisation contracts. CAP_NONE is always correct. */
+enum {
+  CAP_NONE = 0,
+  CAP_STATELESS = 1u << 0,          /* no per-instance init, no mutable file-scope storage */
+  CAP_DESCRIPTOR_DRIVEN = 1u << 1,  /* run body = f(const descriptor, tensor pointers) */
+  CAP_SHARED_KERNEL = 1u << 2,      /* runs through one shared, signature-keyed helper */
+  CAP_STATIC_SCHEDULABLE = 1u << 3, /* may be called directly */
+  CAP_PURE = 1u << 4,               /* no side effects beyond its outputs */
+  CAP_REORDERABLE = 1u << 5,        /* position flexible within data dependencies */
+};
+
+typedef struct PrepareCtx {
+  Model *model;
+  Arena *arena;
+  Diag *diag;
+} PrepareCtx;
+
+typedef struct OpDef {
+  const char *name;           /* TFLite builtin name, "CONV_2D" */
+  int32_t builtin_code;       /* BuiltinOperator value */
+  uint32_t capabilities;
+  ScratchUsage scratch_usage;
+  const char *dtypes;         /* for docs/operators.md: "int8, int16x8, float32" */
+  const char *constraints;    /* for docs: notable limits, or "" */
+  /* Validates the node (dtypes, quantization, options, shapes) and computes every
+   * constant the kernel needs. Sets node->op_data, node->kernel, node->families,
+   * node->macs, node->scratch_bytes, node->reads_scratch. On failure calls op_error()
+   * and returns false; must not emit anything. */
+  bool (*prepare)(PrepareCtx *pc, Node *node);
+  /* SCRATCH_CONDITIONAL only: does the chosen configuration read scratch? */
+  bool (*scratch_needed)(const Model *m, const Node *node);
+  /* Writes the descriptor(s) and the kernel call for a prepared node. */
+  void (*emit)(EmitCtx *ec, const Model *m, const Node *node);
+  /* True when this operator emits a per-instance init function (checked against
+   * CAP_STATELESS by the contract test). */
+  bool has_init;
+} OpDef;
+
+/* Records "operator <i> (<NAME>): <message>" and returns false. */
+bool op_error(PrepareCtx *pc, const Node *node, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Describes a tensor for messages: "tensor 12 'conv1/out'". Uses the arena. */
+const char *op_tensor_desc(PrepareCtx *pc, const Tensor *t);
+
+/* Common checks; each reports through op_error. */
+bool op_expect_io(PrepareCtx *pc, const Node *node, int min_in, int max_in, int n_out);
+bool op_expect_options(PrepareCtx *pc, const Node *node, uint8_t options_type); /* absent is OK */
+bool op_expect_type(PrepareCtx *pc, const Node *node, const Tensor *t, TensorType type);
+bool op_expect_quantized(PrepareCtx *pc, const Node *node, const Tensor *t); /* per-tensor scale > 0 */
+
+/* Registry. */
+const OpDef *op_find(int32_t builtin_code);
+int op_count(void);
+const OpDef *op_at(int i);
+const char *builtin_name(int32_t builtin_code); /* "UNKNOWN" outside the table */
+
+#endif

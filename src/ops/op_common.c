@@ -1,0 +1,49 @@
+/* Checks shared by operator files. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "../resolve/quant.h"
+#include "op.h"
+
+bool op_error(PrepareCtx *pc, const Node *node, const char *fmt, ...) {
+  char buf[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return diag_error(pc->diag, "operator %d (%s): %s", (int)node->index, node->opname, buf);
+}
+
+const char *op_tensor_desc(PrepareCtx *pc, const Tensor *t) {
+  return arena_printf(pc->arena, "tensor %d '%s'", (int)t->id, t->name);
+}
+
+bool op_expect_io(PrepareCtx *pc, const Node *node, int min_in, int max_in, int n_out) {
+  if (node->n_in < min_in || node->n_in > max_in)
+    return op_error(pc, node, "expects %d..%d inputs, has %d", min_in, max_in, node->n_in);
+  if (node->n_out != n_out) return op_error(pc, node, "expects %d outputs, has %d", n_out, node->n_out);
+  for (int i = 0; i < min_in; i++)
+    if (!node_input(pc->model, node, i)) return op_error(pc, node, "required input %d is missing", i);
+  for (int i = 0; i < n_out; i++)
+    if (!node_output(pc->model, node, i)) return op_error(pc, node, "output %d is missing", i);
+  return true;
+}
+
+bool op_expect_options(PrepareCtx *pc, const Node *node, uint8_t options_type) {
+  if (node->options.present && node->options_type != options_type)
+    return op_error(pc, node, "builtin options have type %u, expected %u", node->options_type, options_type);
+  return true;
+}
+
+bool op_expect_type(PrepareCtx *pc, const Node *node, const Tensor *t, TensorType type) {
+  if (t->type != type)
+    return op_error(pc, node, "%s has dtype %s, expected %s", op_tensor_desc(pc, t), tensor_type_name(t->type),
+                    tensor_type_name(type));
+  return true;
+}
+
+bool op_expect_quantized(PrepareCtx *pc, const Node *node, const Tensor *t) {
+  if (t->n_quant < 1 || !(t->scale[0] > 0.f))
+    return op_error(pc, node, "%s needs a per-tensor quantization scale > 0", op_tensor_desc(pc, t));
+  return true;
+}

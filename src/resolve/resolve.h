@@ -1,0 +1,17 @@
+/* resolve: pick a kernel per operator, compute its constants, size and check its
+ * scratch against the operator's declared contract. */
+#ifndef TINYAOT_RESOLVE_H
+#define TINYAOT_RESOLVE_H
+#include <stdbool.h>
+
+#include "../common/diag.h"
+#include "../ir/ir.h"
+#include "../ops/op.h"
+
+/* Prepares every operator; reports every unsupported or invalid operator at once. */
+bool resolve_model(Model *m, Diag *d);
+/* The scratch contract check alone (also run by resolve_model): a kernel that reads
+ * scratch must get a non-empty buffer, and declarations must match behaviour. */
+bool resolve_check_scratch(const Model *m, const Node *n, Diag *d);
+
+#endif
