@@ -39,15 +39,24 @@ $(BUILD)/tinyaot: $(OBJ) $(BUILD)/obj/gen/runtime_blobs.o
 
 -include $(OBJ:.o=.d)
 
-$(BUILD)/demo_model: tools/make_demo_model.c
+$(BUILD)/demo_model: tools/make_demo_model.c tools/fbwriter.c tools/fbwriter.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 $< -o $@ -lm
 
 demo: $(BUILD)/tinyaot $(BUILD)/demo_model
 	@sh tools/demo.sh $(BUILD)
 
-test: $(BUILD)/tinyaot
+test: $(BUILD)/tinyaot $(BUILD)/compare $(BUILD)/demo_model
 	@sh tests/run_tests.sh $(BUILD) $(CORPUS)
 
 clean:
 	rm -rf $(BUILD)
+
+$(BUILD)/compare: tests/tools/compare.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 $< -o $@ -lm
+
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+UNIT_OBJ := $(filter-out $(BUILD)/obj/src/cli/main.o,$(OBJ)) $(BUILD)/obj/gen/runtime_blobs.o
+$(BUILD)/unit_tests: $(UNIT_SRC) $(UNIT_OBJ) tools/fbwriter.c tools/fbwriter.h tests/unit/unit.h
+	$(CC) $(WARN) $(CFLAGS) -Isrc -Itools $(UNIT_SRC) tools/fbwriter.c $(UNIT_OBJ) -o $@ -lm

@@ -1,0 +1,91 @@
+#!/bin/sh
+# `make test`: unit tests, every corpus case (models + ops) through `tinyaot run`,
+# strict C99 builds and determinism of emitted modules, then the corpus again with
+# the compiler and the emitted code under ASan+UBSan. Ends with "N passed, N failed".
+set -u
+build=${1:-build}
+corpus=${2:-../shared/corpus}
+jobs=${TEST_JOBS:-2}
+work=$(mktemp -d "${TMPDIR:-/tmp}/tinyaot-test-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+results="$work/results"
+: >"$results"
+
+note() { echo "$1" | tee -a "$results"; }
+
+echo "== unit tests"
+if make -s "$build/unit_tests" >"$work/unit.log" 2>&1; then
+  "$build/unit_tests" >"$work/unit.out" 2>&1
+  cat "$work/unit.out"
+  grep -E '^(PASS|FAIL) ' "$work/unit.out" | sed 's/^\(PASS\|FAIL\) /\1 unit\//' >>"$results"
+  grep -q '^FAIL' "$work/unit.out" || [ -s "$work/unit.out" ] || note "FAIL unit: no output"
+else
+  cat "$work/unit.log"
+  note "FAIL unit: build failed"
+fi
+
+corpus_dirs() {
+  for d in "$corpus"/models/* "$corpus"/ops/*; do
+    [ -f "$d/model.tflite" ] && echo "$d"
+  done
+}
+
+run_corpus() { # $1 build dir, $2 label
+  corpus_dirs | xargs -P "$jobs" -I{} sh tests/corpus_case.sh {} "$1" "$work/$2" >"$work/$2.out" 2>&1
+  sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $2:/" "$work/$2.out" | sort >>"$results"
+  grep -E '^(FAIL|SKIP)' "$work/$2.out" | sort
+  echo "$2: $(grep -c '^PASS' "$work/$2.out") passed, $(grep -c '^FAIL' "$work/$2.out") failed, $(grep -c '^SKIP' "$work/$2.out") skipped"
+}
+
+if [ ! -d "$corpus/models" ]; then
+  echo "== corpus not found at $corpus: corpus tests SKIPPED (place ../shared/corpus beside the repository)"
+  note "SKIP corpus: $corpus absent"
+else
+  echo "== corpus (host build of every model and op case)"
+  run_corpus "$build" host
+
+  echo "== emitted modules: strict C99 with gcc and clang, deterministic output"
+  for d in "$corpus"/models/* "$build/demo"; do
+    m="$d/model.tflite"
+    [ -f "$m" ] || m="$d/demo.tflite"
+    [ -f "$m" ] || continue
+    n=$(basename "$d")
+    if ! "$build/tinyaot" convert "$m" -o "$work/strict/$n/a" --name "$n" >/dev/null 2>"$work/strict.err"; then
+      grep -q 'unsupported operator' "$work/strict.err" && { note "SKIP strict:$n: unsupported operator"; continue; }
+      note "FAIL strict:$n: convert failed: $(cat "$work/strict.err")"; continue
+    fi
+    "$build/tinyaot" convert "$m" -o "$work/strict/$n/b" --name "$n" >/dev/null 2>&1
+    if diff -r "$work/strict/$n/a" "$work/strict/$n/b" >/dev/null; then note "PASS determinism:$n"
+    else note "FAIL determinism:$n: two conversions differ"; fi
+    for cc in gcc clang; do
+      command -v $cc >/dev/null || { note "FAIL strict:$n:$cc: $cc not installed"; continue; }
+      ok=1
+      for f in "$work/strict/$n/a"/src/*.c; do
+        $cc -std=c99 -pedantic -Wall -Wextra -Werror -O1 -I"$work/strict/$n/a/include" -I"$work/strict/$n/a/src" \
+          -c "$f" -o "$work/strict/x.o" 2>>"$work/strict.log" || ok=0
+      done
+      if [ $ok = 1 ]; then note "PASS strict:$n:$cc"; else note "FAIL strict:$n:$cc: see below"; tail -n 20 "$work/strict.log"; fi
+    done
+    rm -rf "$work/strict/$n"
+  done
+
+  if [ "${TEST_NO_ASAN:-0}" = 1 ]; then
+    echo "== sanitizers: skipped by TEST_NO_ASAN=1"
+  else
+    echo "== corpus again under ASan+UBSan (compiler and emitted code)"
+    san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+    if make -s BUILD="$build/asan" CFLAGS="-O1 -g $san" LDFLAGS="$san" "$build/asan/tinyaot" >"$work/asan.log" 2>&1 &&
+       cp "$build/compare" "$build/asan/compare"; then
+      TINYAOT_RUN_CFLAGS="$san" ASAN_OPTIONS=detect_leaks=0 run_corpus "$build/asan" asan
+    else
+      cat "$work/asan.log"
+      note "FAIL asan: sanitizer build failed"
+    fi
+  fi
+fi
+
+passed=$(grep -c '^PASS' "$results")
+failed=$(grep -c '^FAIL' "$results")
+skipped=$(grep -c '^SKIP' "$results")
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
