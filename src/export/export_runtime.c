@@ -14,15 +14,18 @@ static const char *find_runtime(const char *name) {
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
-/* Rewrites identifiers starting with ta_/TA_ (not inside #include lines). */
+/* Rewrites identifiers starting with ta_/TA_, outside #include lines and string
+ * literals (tensor names in metadata must stay as the model spells them). */
 static void reprefix(StrBuf *out, const char *text, const char *prefix, const char *PREFIX) {
   const char *p = text;
-  bool line_start = true, in_include = false;
+  bool line_start = true, in_include = false, in_string = false;
   while (*p) {
     if (line_start) in_include = strncmp(p, "#include", 8) == 0;
     line_start = *p == '\n';
+    if (*p == '"' && (p == text || p[-1] != '\\' || (p >= text + 2 && p[-2] == '\\'))) in_string = !in_string;
+    if (line_start) in_string = false;
     bool at_ident = p == text || !ident_char(p[-1]);
-    if (!in_include && at_ident && (strncmp(p, "ta_", 3) == 0 || strncmp(p, "TA_", 3) == 0)) {
+    if (!in_include && !in_string && at_ident && (strncmp(p, "ta_", 3) == 0 || strncmp(p, "TA_", 3) == 0)) {
       bool upper = p[0] == 'T';
       sb_append(out, upper ? PREFIX : prefix);
       sb_append(out, upper ? "_TA_" : "_ta_");
@@ -43,8 +46,22 @@ static bool add_runtime_file(Module *mod, Arena *a, const char *name, Diag *d, b
   return true;
 }
 
+/* The emitted model file calls kernels by their runtime names: rename them too. */
+static void reprefix_model_file(Module *mod, Arena *a) {
+  const char *path = arena_printf(a, "src/%s_model.c", mod->name);
+  for (int i = 0; i < mod->n_files; i++) {
+    if (strcmp(mod->files[i].path, path) != 0) continue;
+    StrBuf out;
+    sb_init(&out);
+    reprefix(&out, sb_cstr(&mod->files[i].text), mod->prefix, mod->PREFIX);
+    sb_free(&mod->files[i].text);
+    mod->files[i].text = out;
+  }
+}
+
 bool export_runtime(const Model *m, Module *mod, Diag *d) {
   Arena *a = m->arena;
+  reprefix_model_file(mod, a);
   if (!add_runtime_file(mod, a, "ta_common.h", d, true)) return false;
   for (int i = 0; i < mod->n_families; i++) {
     if (!add_runtime_file(mod, a, arena_printf(a, "ta_%s.h", mod->families[i]), d, true)) return false;

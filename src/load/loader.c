@@ -32,7 +32,7 @@ typedef struct Buffer {
 
 typedef struct Loader {
   Arena *arena;
-  FbBuf fb;
+  FbBuf *fb_storage; /* lives in the arena: operator options keep pointing at it */
   Diag *d;
   Model *m;
   int n_opcodes;
@@ -71,8 +71,8 @@ bool load_file(Arena *a, const char *path, const uint8_t **data, size_t *size, D
 }
 
 static bool fb_check(Loader *L, const char *where) {
-  if (fb_ok(&L->fb)) return true;
-  return diag_error(L->d, "malformed model: %s: %s", where, L->fb.why);
+  if (fb_ok(L->fb_storage)) return true;
+  return diag_error(L->d, "malformed model: %s: %s", where, L->fb_storage->why);
 }
 
 static char *copy_string(Loader *L, const FbTable *t, int field) {
@@ -124,10 +124,10 @@ static bool load_buffers(Loader *L, const FbTable *root) {
       L->buffers[i].size = data.len;
     } else if (off > 1) {
       /* Data appended after the FlatBuffer (models over 2 GB use this layout). */
-      if (off > L->fb.size || size > L->fb.size - off)
+      if (off > L->fb_storage->size || size > L->fb_storage->size - off)
         return diag_error(L->d, "malformed model: buffer %u (offset %llu, size %llu) lies outside the %zu-byte file",
-                          i, (unsigned long long)off, (unsigned long long)size, L->fb.size);
-      L->buffers[i].data = L->fb.data + off;
+                          i, (unsigned long long)off, (unsigned long long)size, L->fb_storage->size);
+      L->buffers[i].data = L->fb_storage->data + off;
       L->buffers[i].size = (size_t)size;
     }
   }
@@ -158,6 +158,9 @@ static bool load_quant(Loader *L, Tensor *t, const FbTable *q) {
       return diag_error(L->d, "tensor %d '%s': quantization scale %u is %g (must be finite and >= 0)", t->id,
                         t->name, i, (double)t->scale[i]);
   }
+  /* Some converters write a bias's per-channel dimension as the filter's (3);
+   * for a rank-1 tensor only dimension 0 can be meant. */
+  if (t->n_quant > 1 && t->rank == 1 && t->dims[0] == t->n_quant) t->quant_dim = 0;
   if (t->n_quant > 1 && (t->quant_dim < 0 || t->quant_dim >= t->rank || t->dims[t->quant_dim] != t->n_quant))
     return diag_error(L->d, "tensor %d '%s': %d per-channel scales do not match dimension %d of shape %s", t->id,
                       t->name, t->n_quant, (int)t->quant_dim, tensor_shape_str(L->arena, t));
@@ -335,8 +338,10 @@ bool load_model(Arena *a, const char *path, const uint8_t *data, size_t size, Mo
   m->file = data;
   m->file_size = size;
   Loader L = {.arena = a, .d = d, .m = m};
-  fb_init(&L.fb, data, size);
-  FbTable root = fb_root(&L.fb, "TFL3");
+  L.fb_storage = arena_alloc(a, sizeof(FbBuf));
+  if (!L.fb_storage) return diag_error(d, "out of memory");
+  fb_init(L.fb_storage, data, size);
+  FbTable root = fb_root(L.fb_storage, "TFL3");
   if (!fb_check(&L, "header")) return false;
   uint32_t version = fb_u32(&root, MODEL_VERSION, 0);
   m->description = copy_string(&L, &root, MODEL_DESCRIPTION);
