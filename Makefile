@@ -35,7 +35,7 @@ $(BUILD)/obj/gen/runtime_blobs.o: $(BUILD)/gen/runtime_blobs.c
 	$(CC) $(WARN) $(CFLAGS) -Isrc -c $< -o $@
 
 $(BUILD)/tinyaot: $(OBJ) $(BUILD)/obj/gen/runtime_blobs.o
-	$(CC) $(CFLAGS) $^ -o $@ -lm
+	$(CC) $(CFLAGS) $^ -o $@ -lyaml -lm
 
 -include $(OBJ:.o=.d)
 
@@ -59,4 +59,35 @@ $(BUILD)/compare: tests/tools/compare.c
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJ := $(filter-out $(BUILD)/obj/src/cli/main.o,$(OBJ)) $(BUILD)/obj/gen/runtime_blobs.o
 $(BUILD)/unit_tests: $(UNIT_SRC) $(UNIT_OBJ) tools/fbwriter.c tools/fbwriter.h tests/unit/unit.h
-	$(CC) $(WARN) $(CFLAGS) -Isrc -Itools $(UNIT_SRC) tools/fbwriter.c $(UNIT_OBJ) -o $@ -lm
+	$(CC) $(WARN) $(CFLAGS) -Isrc -Itools $(UNIT_SRC) tools/fbwriter.c $(UNIT_OBJ) -o $@ -lyaml -lm
+
+# Fuzzing (issue 7; docs/robustness.md): every fuzz/fuzz_<name>.c is a libFuzzer target,
+# linked with the compiler's objects built by clang with ASan+UBSan and coverage.
+# `make fuzz FUZZ_SECONDS=N` builds them all and runs each for N seconds, one at a time.
+FUZZ_SECONDS ?= 60
+FUZZ_CC  ?= clang
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(FUZZ_DIR)/%)
+FUZZ_OBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out src/cli/main.c,$(SRC))) $(FUZZ_DIR)/obj/gen/runtime_blobs.o
+
+.PHONY: fuzz fuzz-build
+
+$(FUZZ_DIR)/obj/src/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(DEPFLAGS) -c $< -o $@
+
+$(FUZZ_DIR)/obj/gen/runtime_blobs.o: $(BUILD)/gen/runtime_blobs.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) -O1 -Isrc -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_OBJ)
+	$(FUZZ_CC) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer -Isrc $< $(FUZZ_OBJ) -o $@ -lyaml -lm
+
+-include $(FUZZ_OBJ:.o=.d)
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: $(FUZZ_BIN)
+	@sh fuzz/run_fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(CORPUS)

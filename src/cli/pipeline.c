@@ -8,11 +8,6 @@
 #include "../resolve/resolve.h"
 #include "../transform/transform.h"
 
-static const char *const platforms[] = {"host", "cortex-m4", "cortex-m55", "apollo3p_evb", "apollo4p_evb",
-                                        "apollo4l_evb", "apollo510_evb", NULL};
-
-const char *const *platform_names(void) { return platforms; }
-
 bool pipeline_valid_identifier(const char *s) {
   if (!s || !*s || strlen(s) > 32 || !(isalpha((unsigned char)*s) || *s == '_')) return false;
   for (; *s; s++)
@@ -51,11 +46,45 @@ static bool check_options(Compilation *c, ConvertOptions *opt, Diag *d) {
     return diag_error(d, "module name '%s' must be a C identifier of at most 32 characters", opt->name);
   if (!pipeline_valid_identifier(opt->prefix))
     return diag_error(d, "prefix '%s' must be a C identifier of at most 32 characters", opt->prefix);
+  return true;
+}
+
+bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
+  config_defaults(&c->config);
+  if (opt->config_path) {
+    Diag cd;
+    diag_init(&cd, opt->config_path);
+    if (!config_load(&c->arena, opt->config_path, &c->config, &cd)) {
+      *d = cd;
+      return false;
+    }
+  }
+  Config *cfg = &c->config;
+  if (!opt->model_path) opt->model_path = cfg->model_path;
+  if (!opt->out_dir) opt->out_dir = cfg->module_path;
+  if (!opt->name) opt->name = cfg->module_name;
+  if (!opt->prefix) opt->prefix = cfg->module_prefix;
+  if (!opt->platform) opt->platform = cfg->platform_name;
+  if (!opt->model_path) return diag_error(d, "no model given (positional argument, --model.path or model.path in the config)");
+  d->file = opt->model_path;
   if (!opt->platform) opt->platform = "host";
-  for (int i = 0; platforms[i]; i++)
-    if (strcmp(platforms[i], opt->platform) == 0) return true;
-  return diag_error(d, "unknown platform '%s' (known: host, cortex-m4, cortex-m55, apollo3p_evb, apollo4p_evb, apollo4l_evb, apollo510_evb)",
-                    opt->platform);
+  if (cfg->has_custom_platform && strcmp(opt->platform, cfg->custom_platform.name) == 0) {
+    c->platform = cfg->custom_platform;
+  } else if (!platform_builtin(opt->platform, &c->platform)) {
+    char known[256] = "";
+    for (int i = 0; i < platform_builtin_count(); i++) {
+      strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+      strncat(known, platform_builtin_name(i), sizeof known - strlen(known) - 1);
+    }
+    return diag_error(d, "unknown platform '%s' (built in: %s; or define one in the config)", opt->platform, known);
+  }
+  Diag cd;
+  diag_init(&cd, opt->config_path);
+  if (!config_check_rules(cfg, &c->platform, &cd)) {
+    *d = cd;
+    return false;
+  }
+  return true;
 }
 
 bool pipeline_load(Compilation *c, const ConvertOptions *opt, Diag *d) {
@@ -74,11 +103,14 @@ static const char *upper(Arena *a, const char *s) {
 }
 
 bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
+  if (!pipeline_configure(c, opt, d)) return false;
   if (!check_options(c, opt, d)) return false;
   if (!pipeline_load(c, opt, d)) return false;
   if (!resolve_model(&c->model, d)) return false;
-  if (!plan_model(&c->model, &c->plan, d)) return false;
+  if (!plan_activations(&c->model, &c->plan, &c->platform, &c->config, d)) return false;
   Module *mod = &c->module;
+  mod->allocate_arenas = c->config.allocate_arenas;
+  mod->auto_hydrate = c->config.auto_hydrate_constants;
   mod->name = opt->name;
   mod->prefix = opt->prefix;
   mod->PREFIX = upper(&c->arena, opt->prefix);

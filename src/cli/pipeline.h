@@ -6,7 +6,9 @@
 #include "../common/diag.h"
 #include "../emit/emit.h"
 #include "../ir/ir.h"
+#include "../config/config.h"
 #include "../plan/plan.h"
+#include "../platform/platform.h"
 
 typedef struct ConvertOptions {
   const char *model_path;
@@ -14,11 +16,14 @@ typedef struct ConvertOptions {
   const char *name;     /* module name (file names); default from the model file name */
   const char *prefix;   /* C prefix; default = name */
   const char *platform; /* platform name; default "host" */
+  const char *config_path; /* YAML configuration; command-line options override it */
   bool no_alias;        /* keep RESHAPE copies (debugging) */
 } ConvertOptions;
 
 typedef struct Compilation {
   Arena arena;
+  Config config;
+  Platform platform;
   Model model;
   Plan plan;
   Module module;
@@ -30,6 +35,8 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d);
 bool pipeline_load(Compilation *c, const ConvertOptions *opt, Diag *d);
 void pipeline_free(Compilation *c);
 bool pipeline_valid_identifier(const char *s);
-const char *const *platform_names(void);
+/* Loads --config and merges it under the command-line options (model, out_dir,
+ * name, prefix, platform); resolves the platform. */
+bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d);
 
 #endif

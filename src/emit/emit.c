@@ -1,5 +1,5 @@
 /* Emits <name>_model.h (public API), <name>_model.c (arenas, descriptors, one
- * function per layer, init/run) and <name>_weights.c/.h (constants). */
+ * function per layer, hydration, init/run) and <name>_weights.c/.h (constants). */
 #include "emit.h"
 
 #include <stdarg.h>
@@ -11,18 +11,21 @@
 #include "../transform/transform.h"
 #include "emit_values.h"
 
+typedef struct Lowered {
+  StrBuf decls, body;
+  const char *fn; /* layer function name, NULL for aliases */
+} Lowered;
+
 struct EmitCtx {
-  const Model *m;
-  const Plan *p;
+  Model *m;
+  Plan *p;
   Module *mod;
   Arena *arena;
-  StrBuf decls;          /* file-scope descriptors of the current layer */
-  StrBuf body;           /* statements of the current layer */
-  StrBuf *weights_c, *weights_h;
   const Node *node;
   const char *op_name;
-  const char **const_names; /* per tensor: emitted constant array, or NULL */
-  bool uses_math_h;
+  Lowered *cur;
+  int *const_of_tensor; /* tensor id -> index in p->consts, -1 */
+  bool oom;
 };
 
 StrBuf *module_add_file(Module *mod, Arena *a, const char *path) {
@@ -38,33 +41,45 @@ void module_free(Module *mod) {
   mod->n_files = 0;
 }
 
-/* ---- the API operators use ---------------------------------------------- */
+/* ---- the API operators use ------------------------------------------------ */
 
 const char *em_op_name(EmitCtx *ec) { return ec->op_name; }
 
-static const char *const_symbol(EmitCtx *ec, const Tensor *t) {
-  if (ec->const_names[t->id]) return ec->const_names[t->id];
+static void note_reader(ConstItem *c, int32_t k) {
+  if (k < c->first_reader) c->first_reader = k;
+  if (k > c->last_reader) c->last_reader = k;
+}
+
+static const char *const_of(EmitCtx *ec, const Tensor *t) {
+  int idx = ec->const_of_tensor[t->id];
+  if (idx >= 0) {
+    note_reader(&ec->p->consts[idx], ec->node->index);
+    return ec->p->consts[idx].symbol;
+  }
+  ConstItem *c = plan_add_const(ec->p, ec->arena, t->id, -1, ec->node->index);
+  if (!c) {
+    ec->oom = true;
+    return "NULL";
+  }
   char frag[48];
   emit_sanitize(frag, sizeof frag, t->name);
-  const char *sym = arena_printf(ec->arena, "%s_t%d%s%s", ec->mod->prefix, (int)t->id, frag[0] ? "_" : "", frag);
-  const char *ctype = tensor_type_ctype(t->type);
-  sb_printf(ec->weights_h, "extern const %s %s[%lld]; /* tensor %d '%s' %s %s */\n", ctype, sym,
-            (long long)(t->elems ? t->elems : 1), (int)t->id, t->name, tensor_type_name(t->type),
-            tensor_shape_str(ec->arena, t));
-  sb_printf(ec->weights_c, "\n/* tensor %d '%s': %s %s, %zu bytes */\n%s_PUT_IN_MRAM const %s %s[%lld] = ", (int)t->id,
-            t->name, tensor_type_name(t->type), tensor_shape_str(ec->arena, t), t->bytes, ec->mod->PREFIX, ctype, sym,
-            (long long)(t->elems ? t->elems : 1));
-  emit_tensor_values(ec->weights_c, t);
-  sb_append(ec->weights_c, ";\n");
-  if (t->type == TT_FLOAT32) ec->uses_math_h = true;
-  ec->const_names[t->id] = sym;
-  return sym;
+  c->symbol = arena_printf(ec->arena, "W%d", (int)t->id);
+  c->array_name = arena_printf(ec->arena, "%s_t%d%s%s", ec->mod->prefix, (int)t->id, frag[0] ? "_" : "", frag);
+  c->ctype = tensor_type_ctype(t->type);
+  c->type = t->type;
+  c->what = arena_printf(ec->arena, "tensor %d '%s' %s %s", (int)t->id, t->name, tensor_type_name(t->type),
+                         tensor_shape_str(ec->arena, t));
+  c->bytes = t->data;
+  c->size = t->bytes;
+  c->elems = (size_t)t->elems;
+  ec->const_of_tensor[t->id] = ec->p->n_consts - 1;
+  return c->symbol;
 }
 
 const char *em_tensor(EmitCtx *ec, int32_t id) {
   if (id < 0 || id >= ec->m->n_tensors) return "NULL";
   const Tensor *t = &ec->m->tensors[tensor_storage(ec->m, id)];
-  if (tensor_is_const(t)) return const_symbol(ec, t);
+  if (tensor_is_const(t)) return const_of(ec, t);
   return arena_printf(ec->arena, "T%d", (int)t->id);
 }
 
@@ -73,78 +88,144 @@ const char *em_scratch(EmitCtx *ec) {
   return arena_printf(ec->arena, "T%d", (int)ec->node->scratch_tensor);
 }
 
-void em_decl(EmitCtx *ec, const char *fmt, ...) {
+static void append_fmt(StrBuf *sb, const char *lead, const char *fmt, va_list ap) {
   char buf[8192];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  sb_append(sb, lead);
+  sb_append(sb, buf);
+  sb_append(sb, "\n");
+}
+
+void em_decl(EmitCtx *ec, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  append_fmt(&ec->cur->decls, "", fmt, ap);
   va_end(ap);
-  sb_append(&ec->decls, buf);
-  sb_append(&ec->decls, "\n");
 }
 
 void em_body(EmitCtx *ec, const char *fmt, ...) {
-  char buf[8192];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  append_fmt(&ec->cur->body, "  ", fmt, ap);
   va_end(ap);
-  sb_printf(&ec->body, "  %s\n", buf);
 }
 
-static const char *table_begin(EmitCtx *ec, const char *ctype, const char *suffix, size_t n) {
-  const char *sym = arena_printf(ec->arena, "%s_%s_%s", ec->mod->prefix, ec->op_name, suffix);
-  size_t count = n ? n : 1;
-  sb_printf(ec->weights_h, "extern const %s %s[%zu];\n", ctype, sym, count);
-  sb_printf(ec->weights_c, "\n/* operator %d (%s): %s, computed by tinyaot */\n%s_PUT_IN_MRAM const %s %s[%zu] = ",
-            (int)ec->node->index, ec->node->opname, suffix, ec->mod->PREFIX, ctype, sym, count);
-  return sym;
-}
-
-static const char *table_ints(EmitCtx *ec, const char *ctype, const char *suffix, size_t n,
-                              int64_t (*get)(const void *, size_t), const void *v) {
-  const char *sym = table_begin(ec, ctype, suffix, n);
-  int64_t chunk[256];
-  /* Convert in chunks to keep one formatting path for every integer width. */
-  StrBuf *sb = ec->weights_c;
-  sb_append(sb, "{");
-  for (size_t i = 0; i < n; i += 256) {
-    size_t k = n - i < 256 ? n - i : 256;
-    for (size_t j = 0; j < k; j++) chunk[j] = get(v, i + j);
-    StrBuf part;
-    sb_init(&part);
-    emit_i64_list(&part, chunk, k);
-    /* strip the braces of the chunk list */
-    const char *s = sb_cstr(&part);
-    size_t len = strlen(s);
-    if (len >= 3) sb_appendn(sb, s + 1, len - 3);
-    sb_free(&part);
+/* A table an operator derived: stored little-endian like model constants. */
+static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, const void *v, size_t n, size_t es) {
+  ConstItem *c = plan_add_const(ec->p, ec->arena, -1, ec->node->index, ec->node->index);
+  uint8_t *bytes = arena_alloc(ec->arena, n * es + 1);
+  if (!c || !bytes) {
+    ec->oom = true;
+    return "NULL";
   }
-  sb_append(sb, n ? "\n};\n" : " 0 };\n");
-  return sym;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t x = 0;
+    memcpy(&x, (const uint8_t *)v + i * es, es); /* host order in, little-endian out */
+    for (size_t b = 0; b < es; b++) bytes[i * es + b] = (uint8_t)(x >> (8 * b));
+  }
+  c->symbol = arena_printf(ec->arena, "K%d_%s", (int)ec->node->index, suffix);
+  c->array_name = arena_printf(ec->arena, "%s_%s_%s", ec->mod->prefix, ec->op_name, suffix);
+  c->ctype = tensor_type_ctype(type);
+  c->type = type;
+  c->what = arena_printf(ec->arena, "operator %d (%s) table '%s' %s[%zu]", (int)ec->node->index, ec->node->opname,
+                         suffix, tensor_type_name(type), n);
+  c->bytes = bytes;
+  c->size = n * es;
+  c->elems = n;
+  return c->symbol;
 }
 
-static int64_t get_i8(const void *v, size_t i) { return ((const int8_t *)v)[i]; }
-static int64_t get_u8(const void *v, size_t i) { return ((const uint8_t *)v)[i]; }
-static int64_t get_i16(const void *v, size_t i) { return ((const int16_t *)v)[i]; }
-static int64_t get_i32(const void *v, size_t i) { return ((const int32_t *)v)[i]; }
-static int64_t get_i64(const void *v, size_t i) { return ((const int64_t *)v)[i]; }
+const char *em_table_i8(EmitCtx *ec, const char *s, const int8_t *v, size_t n) { return add_table(ec, s, TT_INT8, v, n, 1); }
+const char *em_table_u8(EmitCtx *ec, const char *s, const uint8_t *v, size_t n) { return add_table(ec, s, TT_UINT8, v, n, 1); }
+const char *em_table_i16(EmitCtx *ec, const char *s, const int16_t *v, size_t n) { return add_table(ec, s, TT_INT16, v, n, 2); }
+const char *em_table_i32(EmitCtx *ec, const char *s, const int32_t *v, size_t n) { return add_table(ec, s, TT_INT32, v, n, 4); }
+const char *em_table_i64(EmitCtx *ec, const char *s, const int64_t *v, size_t n) { return add_table(ec, s, TT_INT64, v, n, 8); }
+const char *em_table_f32(EmitCtx *ec, const char *s, const float *v, size_t n) { return add_table(ec, s, TT_FLOAT32, v, n, 4); }
 
-const char *em_table_i8(EmitCtx *ec, const char *s, const int8_t *v, size_t n) { return table_ints(ec, "int8_t", s, n, get_i8, v); }
-const char *em_table_u8(EmitCtx *ec, const char *s, const uint8_t *v, size_t n) { return table_ints(ec, "uint8_t", s, n, get_u8, v); }
-const char *em_table_i16(EmitCtx *ec, const char *s, const int16_t *v, size_t n) { return table_ints(ec, "int16_t", s, n, get_i16, v); }
-const char *em_table_i32(EmitCtx *ec, const char *s, const int32_t *v, size_t n) { return table_ints(ec, "int32_t", s, n, get_i32, v); }
-const char *em_table_i64(EmitCtx *ec, const char *s, const int64_t *v, size_t n) { return table_ints(ec, "int64_t", s, n, get_i64, v); }
+/* ---- naming ------------------------------------------------------------------ */
 
-const char *em_table_f32(EmitCtx *ec, const char *suffix, const float *v, size_t n) {
-  const char *sym = table_begin(ec, "float", suffix, n);
-  emit_f32_list(ec->weights_c, v, n);
-  sb_append(ec->weights_c, ";\n");
-  ec->uses_math_h = true;
-  return sym;
+static const char *lower(Arena *a, const char *s) {
+  char *u = arena_strdup(a, s);
+  for (char *q = u; q && *q; q++)
+    if (*q >= 'A' && *q <= 'Z') *q = (char)(*q - 'A' + 'a');
+  return u;
 }
 
-/* ---- module files --------------------------------------------------------- */
+static const char *upper(Arena *a, const char *s) {
+  char *u = arena_strdup(a, s);
+  for (char *q = u; q && *q; q++)
+    if (*q >= 'a' && *q <= 'z') *q = (char)(*q - 'a' + 'A');
+  return u;
+}
+
+const char *emit_region_name(Arena *a, const Plan *p, int arena) {
+  if (arena < p->n_arenas) return upper(a, p->arenas[arena].name);
+  return arena_printf(a, "CONST_%s", mem_name((MemType)(arena - p->n_arenas)));
+}
+
+/* Caller-owned regions: the planned arenas, then one constant region per source memory. */
+static bool const_region_used(const Plan *p, MemType mem) {
+  for (int i = 0; i < p->n_consts; i++)
+    if (p->consts[i].source == mem) return true;
+  return false;
+}
+
+static const char *arena_base(Arena *a, const Module *mod, const Plan *p, int arena) {
+  if (mod->allocate_arenas) return arena_printf(a, "%s_%s.bytes", mod->prefix, p->arenas[arena].name);
+  return arena_printf(a, "%s_regions[%s_REGION_%s]", mod->prefix, mod->PREFIX, emit_region_name(a, p, arena));
+}
+
+static const char *const_source_expr(Arena *a, const Module *mod, const Plan *p, const ConstItem *c, size_t src_off) {
+  if (mod->allocate_arenas) return c->array_name;
+  return arena_printf(a, "((const %s *)(%s_regions[%s_REGION_%s] + %zu))", c->ctype, mod->prefix, mod->PREFIX,
+                      emit_region_name(a, p, p->n_arenas + c->source), src_off);
+}
+
+/* ---- source layout of constants (per memory) ----------------------------------- */
+
+typedef struct SourceLayout {
+  size_t *offset;                       /* per const item */
+  size_t size[MEM_COUNT];
+  size_t blob_start[MEM_COUNT][MEM_COUNT]; /* pinned (source, destination) blob */
+  size_t blob_size[MEM_COUNT][MEM_COUNT];
+  size_t blob_dest_offset[MEM_COUNT][MEM_COUNT];
+} SourceLayout;
+
+static size_t align16(size_t x) { return (x + 15) / 16 * 16; }
+
+static bool layout_sources(Arena *a, const Plan *p, SourceLayout *sl) {
+  memset(sl, 0, sizeof *sl);
+  sl->offset = arena_calloc(a, (size_t)p->n_consts + 1, sizeof(size_t));
+  if (!sl->offset) return false;
+  for (int s = 0; s < MEM_COUNT; s++) {
+    size_t off = 0;
+    for (int dst = 0; dst < MEM_COUNT; dst++) {
+      bool first = true;
+      for (int i = 0; i < p->n_consts; i++) {
+        const ConstItem *c = &p->consts[i];
+        if (c->source != s || c->residency != RES_PIN || c->runtime != dst) continue;
+        if (first) {
+          sl->blob_start[s][dst] = off;
+          sl->blob_dest_offset[s][dst] = c->offset;
+          first = false;
+        }
+        sl->offset[i] = off;
+        off += align16(c->size);
+        sl->blob_size[s][dst] = off - sl->blob_start[s][dst];
+      }
+    }
+    for (int i = 0; i < p->n_consts; i++) {
+      const ConstItem *c = &p->consts[i];
+      if (c->source != s || c->residency == RES_PIN) continue;
+      sl->offset[i] = off;
+      off += align16(c->size);
+    }
+    sl->size[s] = off;
+  }
+  return true;
+}
+
+/* ---- header ---------------------------------------------------------------------- */
 
 static const char *dtype_enum(TensorType t) {
   switch (t) {
@@ -160,45 +241,68 @@ static const char *dtype_enum(TensorType t) {
 }
 
 static void emit_placement_macros(StrBuf *h, const char *P) {
-  static const char *const mems[] = {"ITCM", "DTCM", "SRAM", "MRAM", "PSRAM"};
   sb_append(h, "/* Placement: define these (e.g. as section attributes) before including this\n"
-               " * header, or in the build, to put each arena and constant table in a memory. */\n");
-  for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++) {
-    sb_printf(h, "#ifndef %s_PUT_IN_%s\n#define %s_PUT_IN_%s\n#endif\n", P, mems[i], P, mems[i]);
-    sb_printf(h, "#ifndef %s_PUT_IN_%s_INIT\n#define %s_PUT_IN_%s_INIT\n#endif\n", P, mems[i], P, mems[i]);
+               " * header, or in the build, to put arenas (PUT_IN_<MEM>, zero-initialised) and\n"
+               " * constant tables (PUT_IN_<MEM>_INIT, initialised data) in a memory. */\n");
+  for (int i = 0; i < MEM_COUNT; i++) {
+    const char *mn = mem_name((MemType)i);
+    sb_printf(h, "#ifndef %s_PUT_IN_%s\n#define %s_PUT_IN_%s\n#endif\n", P, mn, P, mn);
+    sb_printf(h, "#ifndef %s_PUT_IN_%s_INIT\n#define %s_PUT_IN_%s_INIT\n#endif\n", P, mn, P, mn);
   }
 }
 
-static void emit_header(const Model *m, const Module *mod, StrBuf *h) {
-  const char *p = mod->prefix, *P = mod->PREFIX;
+static void emit_region_api(const Plan *p, const Module *mod, Arena *a, StrBuf *h) {
+  const char *pf = mod->prefix, *P = mod->PREFIX;
+  sb_printf(h, "/* Caller-owned memory (allocate_arenas: false): bind every region before init.\n"
+               " * CONST_<MEM> regions hold the constants of that memory: load the matching\n"
+               " * data/%s_const_<mem>.bin file there. */\ntypedef enum {\n", mod->name);
+  int n = 0;
+  for (int i = 0; i < p->n_arenas; i++) sb_printf(h, "  %s_REGION_%s = %d,\n", P, emit_region_name(a, p, i), n++);
+  for (int mem = 0; mem < MEM_COUNT; mem++)
+    if (const_region_used(p, (MemType)mem))
+      sb_printf(h, "  %s_REGION_%s = %d,\n", P, emit_region_name(a, p, p->n_arenas + mem), n++);
+  sb_printf(h, "  %s_NUM_ARENA_REGIONS = %d\n} %s_arena_region_t;\n\n", P, n, pf);
+  sb_printf(h, "extern const uint32_t %s_arena_region_size[%s_NUM_ARENA_REGIONS];\n", pf, P);
+  sb_printf(h, "/* 0 on success; -1 unknown region, -2 NULL buffer, -3 size differs from\n * %s_arena_region_size[region], -4 buffer not 16-byte aligned. */\n"
+               "int32_t %s_bind_arena(%s_arena_region_t region, void *buf, uint32_t size);\n\n",
+            pf, pf, pf);
+}
+
+static void emit_header(const Model *m, const Plan *p, const Module *mod, Arena *a, StrBuf *h) {
+  const char *pf = mod->prefix, *P = mod->PREFIX;
   sb_printf(h, "/* %s: inference module generated by tinyaot from %s. Do not edit.\n"
                " *\n"
                " * Usage: %s_model_context_t ctx; %s_model_init(&ctx); fill ctx.inputs[i].data;\n"
                " * %s_model_run(&ctx); read ctx.outputs[i].data. No heap; all memory is static. */\n",
-            mod->name, mod->source, p, p, p);
+            mod->name, mod->source, pf, pf, pf);
   sb_printf(h, "#ifndef %s_MODEL_H\n#define %s_MODEL_H\n\n#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n", P, P);
   emit_placement_macros(h, P);
   sb_printf(h, "\n#define %s_NUM_INPUTS %d\n#define %s_NUM_OUTPUTS %d\n#define %s_NUM_OPERATORS %d\n\n", P,
             m->n_inputs, P, m->n_outputs, P, m->n_nodes);
-  sb_printf(h, "typedef enum { %s_OP_RUN_STARTED = 0, %s_OP_RUN_FINISHED = 1 } %s_op_state_t;\n", P, P, p);
+  sb_printf(h, "typedef enum { %s_OP_RUN_STARTED = 0, %s_OP_RUN_FINISHED = 1 } %s_op_state_t;\n", P, P, pf);
   sb_printf(h, "/* Called around every operator when set: op_id is the model's operator index. */\n"
                "typedef void (*%s_op_callback_t)(int32_t op_id, %s_op_state_t state, int32_t status, void *user_data);\n\n",
-            p, p);
+            pf, pf);
   sb_printf(h, "typedef enum {\n  %s_DTYPE_FLOAT32, %s_DTYPE_INT8, %s_DTYPE_UINT8, %s_DTYPE_INT16,\n  %s_DTYPE_INT32, %s_DTYPE_INT64, %s_DTYPE_BOOL\n} %s_dtype_t;\n\n",
-            P, P, P, P, P, P, P, p);
-  sb_printf(h, "typedef struct {\n  void *data;    /* points into the module's arena after init */\n  uint32_t size; /* bytes */\n} %s_tensor_t;\n\n", p);
+            P, P, P, P, P, P, P, pf);
+  sb_printf(h, "typedef struct {\n  void *data;    /* points into the module's arena after init */\n  uint32_t size; /* bytes */\n} %s_tensor_t;\n\n", pf);
   sb_printf(h, "typedef struct {\n  const char *name;\n  int32_t id;         /* tensor index in the model */\n  %s_dtype_t dtype;\n  int32_t rank;\n  int32_t shape[%d];\n  float scale;        /* 0 when not quantized */\n  int32_t zero_point;\n  uint32_t size;      /* bytes */\n} %s_tensor_info_t;\n\n",
-            p, TA_MAX_RANK, p);
+            pf, TA_MAX_RANK, pf);
   sb_printf(h, "typedef struct {\n  %s_tensor_t inputs[%s_NUM_INPUTS];\n  %s_tensor_t outputs[%s_NUM_OUTPUTS];\n  %s_op_callback_t callback; /* optional */\n  void *user_data;\n} %s_model_context_t;\n\n",
-            p, P, p, P, p, p);
-  sb_printf(h, "extern const int32_t %s_num_inputs;\nextern const int32_t %s_num_outputs;\n", p, p);
+            pf, P, pf, P, pf, pf);
+  sb_printf(h, "extern const int32_t %s_num_inputs;\nextern const int32_t %s_num_outputs;\n", pf, pf);
   sb_printf(h, "extern const %s_tensor_info_t %s_input_info[%s_NUM_INPUTS];\nextern const %s_tensor_info_t %s_output_info[%s_NUM_OUTPUTS];\n\n",
-            p, p, P, p, p, P);
-  sb_printf(h, "/* Resets state, binds ctx->inputs/outputs to the arena. 0 on success. */\nint32_t %s_model_init(%s_model_context_t *ctx);\n", p, p);
-  sb_printf(h, "/* Runs one inference. 0 on success. */\nint32_t %s_model_run(%s_model_context_t *ctx);\n", p, p);
-  sb_printf(h, "/* Copies constants into their runtime memory; called by init. Weak: override to use DMA. */\nvoid %s_hydrate_constants(void);\n\n", p);
+            pf, pf, P, pf, pf, P);
+  if (!mod->allocate_arenas) emit_region_api(p, mod, a, h);
+  sb_printf(h, "/* Resets state, %shydrates constants, binds ctx->inputs/outputs to the arena.\n * 0 on success, -1 for a NULL context, -2 when a region is not bound. */\nint32_t %s_model_init(%s_model_context_t *ctx);\n",
+            mod->auto_hydrate ? "" : "(auto_hydrate_constants is off: call hydrate yourself) ", pf, pf);
+  sb_printf(h, "/* Runs one inference. 0 on success. */\nint32_t %s_model_run(%s_model_context_t *ctx);\n", pf, pf);
+  sb_printf(h, "/* Copies pinned constants into their runtime memory. Weak: override to use DMA. */\nvoid %s_hydrate_constants(void);\n", pf);
+  sb_printf(h, "/* Copies a streamed constant before its first reader. Weak: override to use DMA\n * (it must complete before returning). */\nvoid %s_stream_copy(void *dst, const void *src, uint32_t size);\n\n", pf);
   sb_append(h, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
 }
+
+/* ---- model.c --------------------------------------------------------------------- */
 
 static void emit_tensor_info(const Model *m, const Module *mod, StrBuf *c, const char *which, const int32_t *ids, int n) {
   sb_printf(c, "const %s_tensor_info_t %s_%s_info[%s_NUM_%sS] = {\n", mod->prefix, mod->prefix, which, mod->PREFIX,
@@ -215,25 +319,41 @@ static void emit_tensor_info(const Model *m, const Module *mod, StrBuf *c, const
   sb_append(c, "};\n\n");
 }
 
-static const char *arena_symbol(Arena *a, const Module *mod, const PlanArena *ar) {
-  return arena_printf(a, "%s_%s_arena", mod->prefix, ar->name);
-}
-
-static void emit_arenas(const Model *m, const Plan *p, const Module *mod, Arena *a, StrBuf *c) {
+static void emit_arenas(const Model *m, const Plan *p, const Module *mod, Arena *a, const SourceLayout *sl, StrBuf *c) {
+  if (!mod->allocate_arenas) {
+    sb_printf(c, "/* Caller-owned regions, bound by %s_bind_arena. */\nstatic uint8_t *%s_regions[%s_NUM_ARENA_REGIONS];\n",
+              mod->prefix, mod->prefix, mod->PREFIX);
+    sb_printf(c, "const uint32_t %s_arena_region_size[%s_NUM_ARENA_REGIONS] = {", mod->prefix, mod->PREFIX);
+    for (int i = 0; i < p->n_arenas; i++) sb_printf(c, "%s%zuu", i ? ", " : "", p->arenas[i].size);
+    for (int mem = 0; mem < MEM_COUNT; mem++)
+      if (const_region_used(p, (MemType)mem)) sb_printf(c, ", %zuu", sl->size[mem]);
+    sb_append(c, "};\n\n");
+  }
   for (int i = 0; i < p->n_arenas; i++) {
     const PlanArena *ar = &p->arenas[i];
-    if (ar->size == 0) continue;
-    sb_printf(c, "/* %s arena in %s: %zu bytes (lower bound %zu), %d tensors */\n%s_PUT_IN_%s static union {\n  uint8_t bytes[%zu];\n  int64_t align_;\n} %s;\n\n",
-              ar->name, ar->memory, ar->size, ar->lower_bound, ar->n_tensors, mod->PREFIX, ar->memory, ar->size,
-              arena_symbol(a, mod, ar));
+    sb_printf(c, "/* %s arena in %s: %zu bytes (lower bound %zu), %d tensors */\n", ar->name, mem_name(ar->memory),
+              ar->size, ar->lower_bound, ar->n_tensors);
+    if (mod->allocate_arenas)
+      sb_printf(c, "%s_PUT_IN_%s static union {\n  uint8_t bytes[%zu];\n  int64_t align_;\n} %s_%s;\n\n", mod->PREFIX,
+                mem_name(ar->memory), ar->size ? ar->size : 16, mod->prefix, ar->name);
   }
-  sb_append(c, "/* Where every non-constant tensor lives: arena, offset, size, live operators. */\n");
+  sb_append(c, "\n/* Where every non-constant tensor lives: arena, offset, size, live operators. */\n");
   for (int i = 0; i < m->n_tensors; i++) {
     const Tensor *t = &m->tensors[i];
     if (!plan_needs_storage(m, i) || t->arena < 0) continue;
-    sb_printf(c, "#define T%d ((%s *)&%s.bytes[%zu]) /* '%s' %s %s, %zu B, ops %d..%d */\n", (int)t->id,
-              tensor_type_ctype(t->type), arena_symbol(a, mod, &p->arenas[t->arena]), t->offset, t->name,
+    sb_printf(c, "#define T%d ((%s *)(%s + %zu)) /* '%s' %s %s, %zu B, ops %d..%d */\n", (int)t->id,
+              tensor_type_ctype(t->type), arena_base(a, mod, p, t->arena), t->offset, t->name,
               tensor_type_name(t->type), tensor_shape_str(a, t), t->bytes, (int)t->first_use, (int)t->last_use);
+  }
+  sb_append(c, "\n/* Where kernels read every constant: in place, pinned copy or stream pool. */\n");
+  for (int i = 0; i < p->n_consts; i++) {
+    const ConstItem *k = &p->consts[i];
+    const char *expr = k->residency == RES_DIRECT
+                           ? (mod->allocate_arenas ? k->array_name : const_source_expr(a, mod, p, k, sl->offset[i]))
+                           : arena_printf(a, "((const %s *)(%s + %zu))", k->ctype, arena_base(a, mod, p, k->arena), k->offset);
+    sb_printf(c, "#define %s %s /* %s: %s%s%s */\n", k->symbol, expr, k->what,
+              k->residency == RES_DIRECT ? "read in place from " : k->residency == RES_PIN ? "pinned in " : "streamed into ",
+              mem_name(k->runtime), k->residency == RES_DIRECT ? "" : arena_printf(a, " from %s", mem_name(k->source)));
   }
   sb_append(c, "\n");
 }
@@ -253,52 +373,176 @@ static void layer_comment(const Model *m, Arena *a, const Node *n, StrBuf *c) {
   sb_append(c, " */\n");
 }
 
+static void emit_layers(const Model *m, const Plan *p, const Module *mod, Arena *a, const SourceLayout *sl,
+                        const Lowered *low, StrBuf *c) {
+  for (int k = 0; k < m->n_nodes; k++) {
+    if (!low[k].fn) continue;
+    const Node *n = &m->nodes[k];
+    layer_comment(m, a, n, c);
+    sb_append(c, sb_cstr((StrBuf *)&low[k].decls));
+    sb_printf(c, "static void %s(void) {\n", low[k].fn);
+    for (int i = 0; i < p->n_consts; i++) {
+      const ConstItem *ci = &p->consts[i];
+      if (ci->residency == RES_STREAM && ci->first_reader == k)
+        sb_printf(c, "  %s_stream_copy((void *)%s, %s, %zuu); /* stream %s */\n", mod->prefix, ci->symbol,
+                  const_source_expr(a, mod, p, ci, sl->offset[i]), ci->size, ci->what);
+    }
+    sb_append(c, sb_cstr((StrBuf *)&low[k].body));
+    sb_append(c, "}\n\n");
+  }
+}
+
+static void emit_weak(StrBuf *c) { sb_append(c, "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((weak))\n#endif\n"); }
+
+static void emit_hydrate(const Plan *p, const Module *mod, Arena *a, const SourceLayout *sl, StrBuf *c) {
+  emit_weak(c);
+  sb_printf(c, "void %s_hydrate_constants(void) {\n", mod->prefix);
+  bool any = false;
+  for (int s = 0; s < MEM_COUNT; s++)
+    for (int dst = 0; dst < MEM_COUNT; dst++) {
+      if (!sl->blob_size[s][dst]) continue;
+      int arena = -1;
+      for (int i = 0; i < p->n_arenas; i++)
+        if (p->arenas[i].role == AR_PINNED && p->arenas[i].memory == dst) arena = i;
+      const char *src = mod->allocate_arenas
+                            ? arena_printf(a, "%s_pinned_%s_from_%s.bytes", mod->prefix, lower(a, mem_name((MemType)dst)),
+                                           lower(a, mem_name((MemType)s)))
+                            : arena_printf(a, "%s_regions[%s_REGION_CONST_%s] + %zu", mod->prefix, mod->PREFIX,
+                                           mem_name((MemType)s), sl->blob_start[s][dst]);
+      sb_printf(c, "  /* one bulk copy: every constant pinned in %s whose image lives in %s */\n", mem_name((MemType)dst),
+                mem_name((MemType)s));
+      sb_printf(c, "  memcpy(%s + %zu, %s, %zuu);\n", arena_base(a, mod, p, arena), sl->blob_dest_offset[s][dst], src,
+                sl->blob_size[s][dst]);
+      any = true;
+    }
+  if (!any) sb_append(c, "  /* every constant is read in place: nothing to copy */\n");
+  sb_append(c, "}\n\n");
+  emit_weak(c);
+  sb_printf(c, "void %s_stream_copy(void *dst, const void *src, uint32_t size) {\n  memcpy(dst, src, size);\n}\n\n", mod->prefix);
+}
+
+static void emit_bind(const Plan *p, const Module *mod, StrBuf *c) {
+  (void)p;
+  const char *pf = mod->prefix, *P = mod->PREFIX;
+  sb_printf(c, "int32_t %s_bind_arena(%s_arena_region_t region, void *buf, uint32_t size) {\n"
+               "  if ((int32_t)region < 0 || (int32_t)region >= %s_NUM_ARENA_REGIONS) return -1;\n"
+               "  if (buf == NULL) return -2;\n"
+               "  if (size != %s_arena_region_size[region]) return -3;\n"
+               "  if (((uintptr_t)buf & 15u) != 0) return -4;\n"
+               "  %s_regions[region] = (uint8_t *)buf;\n  return 0;\n}\n\n",
+            pf, pf, P, pf, pf);
+}
+
 static void emit_init(const Model *m, const Plan *p, const Module *mod, Arena *a, StrBuf *c) {
   const char *pf = mod->prefix;
-  sb_printf(c, "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((weak))\n#endif\nvoid %s_hydrate_constants(void) {\n  /* Every constant is read in place: nothing to copy. */\n}\n\n", pf);
   sb_printf(c, "int32_t %s_model_init(%s_model_context_t *ctx) {\n  if (ctx == NULL) return -1;\n", pf, pf);
+  if (!mod->allocate_arenas)
+    sb_printf(c, "  {\n    int r;\n    for (r = 0; r < %s_NUM_ARENA_REGIONS; r++)\n      if (%s_regions[r] == NULL) return -2;\n  }\n",
+              mod->PREFIX, pf);
   for (int i = 0; i < p->n_arenas; i++)
-    if (p->arenas[i].role == ROLE_PERSISTENT && p->arenas[i].size)
-      sb_printf(c, "  memset(%s.bytes, 0, sizeof %s.bytes);\n", arena_symbol(a, mod, &p->arenas[i]),
-                arena_symbol(a, mod, &p->arenas[i]));
+    if (p->arenas[i].role == AR_PERSISTENT && p->arenas[i].size)
+      sb_printf(c, "  memset(%s, 0, %zuu); /* state starts at zero */\n", arena_base(a, mod, p, i), p->arenas[i].size);
   for (int i = 0; i < m->n_tensors; i++) {
     const Tensor *t = &m->tensors[i];
     /* TFLite Micro resets int8 state to its zero point, everything else to 0. */
     if (t->is_variable && t->type == TT_INT8 && tensor_zero_point(t) != 0 && plan_needs_storage(m, i))
-      sb_printf(c, "  memset(T%d, %d, %zu); /* '%s' starts at its zero point */\n", (int)t->id,
+      sb_printf(c, "  memset(T%d, %d, %zuu); /* '%s' starts at its zero point */\n", (int)t->id,
                 (int)tensor_zero_point(t), t->bytes, t->name);
   }
-  sb_printf(c, "  %s_hydrate_constants();\n", pf);
+  if (mod->auto_hydrate) sb_printf(c, "  %s_hydrate_constants();\n", pf);
   for (int i = 0; i < m->n_inputs; i++) {
     const Tensor *t = &m->tensors[m->inputs[i]];
+    int32_t s = tensor_storage(m, t->id);
     sb_printf(c, "  ctx->inputs[%d].data = %s;\n  ctx->inputs[%d].size = %zuu;\n", i,
-              tensor_is_const(t) ? "NULL" : arena_printf(a, "T%d", (int)tensor_storage(m, t->id)), i, t->bytes);
+              tensor_is_const(&m->tensors[s]) ? "NULL" : arena_printf(a, "T%d", (int)s), i, t->bytes);
   }
   for (int i = 0; i < m->n_outputs; i++) {
     const Tensor *t = &m->tensors[m->outputs[i]];
     int32_t s = tensor_storage(m, t->id);
-    bool is_const = tensor_is_const(&m->tensors[s]);
     sb_printf(c, "  ctx->outputs[%d].data = %s;\n  ctx->outputs[%d].size = %zuu;\n", i,
-              is_const ? arena_printf(a, "(void *)%s", "NULL") : arena_printf(a, "T%d", (int)s), i, t->bytes);
+              tensor_is_const(&m->tensors[s]) ? "NULL" : arena_printf(a, "T%d", (int)s), i, t->bytes);
   }
   sb_append(c, "  ctx->callback = NULL;\n  ctx->user_data = NULL;\n  return 0;\n}\n\n");
 }
 
-static void emit_run(const Model *m, const Module *mod, StrBuf *c, const char *const *layer_names) {
+static void emit_run(const Model *m, const Module *mod, StrBuf *c, const Lowered *low) {
   const char *pf = mod->prefix, *P = mod->PREFIX;
   sb_printf(c, "static void %s_notify(const %s_model_context_t *ctx, int32_t op, %s_op_state_t state) {\n"
                "  if (ctx->callback) ctx->callback(op, state, 0, ctx->user_data);\n}\n\n", pf, pf, pf);
   sb_printf(c, "int32_t %s_model_run(%s_model_context_t *ctx) {\n  if (ctx == NULL) return -1;\n", pf, pf);
   for (int k = 0; k < m->n_nodes; k++) {
-    const Node *n = &m->nodes[k];
-    if (!layer_names[k]) {
-      sb_printf(c, "  /* operator %d (%s): output aliases its input, nothing to run */\n", k, n->opname);
+    if (!low[k].fn) {
+      sb_printf(c, "  /* operator %d (%s): output aliases its input, nothing to run */\n", k, m->nodes[k].opname);
       continue;
     }
     sb_printf(c, "  %s_notify(ctx, %d, %s_OP_RUN_STARTED);\n  %s();\n  %s_notify(ctx, %d, %s_OP_RUN_FINISHED);\n", pf,
-              k, P, layer_names[k], pf, k, P);
+              k, P, low[k].fn, pf, k, P);
   }
   sb_append(c, "  return 0;\n}\n");
+}
+
+/* ---- weights.c ------------------------------------------------------------------- */
+
+static void emit_weights(const Plan *p, const Module *mod, Arena *a, const SourceLayout *sl, StrBuf *wc, StrBuf *wh,
+                         bool *uses_math) {
+  const char *P = mod->PREFIX;
+  if (!mod->allocate_arenas) {
+    sb_append(wh, "/* Constants live in caller-bound CONST_<MEM> regions (data/*.bin): no arrays here. */\n");
+    return;
+  }
+  for (int i = 0; i < p->n_consts; i++) {
+    const ConstItem *k = &p->consts[i];
+    if (k->residency == RES_PIN) continue;
+    size_t n = k->elems ? k->elems : 1;
+    sb_printf(wh, "extern const %s %s[%zu]; /* %s */\n", k->ctype, k->array_name, n, k->what);
+    sb_printf(wc, "\n/* %s, %zu bytes, in %s */\n%s_PUT_IN_%s_INIT const %s %s[%zu] = ", k->what, k->size,
+              mem_name(k->source), P, mem_name(k->source), k->ctype, k->array_name, n);
+    emit_le_values(wc, k->bytes, k->elems, k->type);
+    sb_append(wc, ";\n");
+    if (k->type == TT_FLOAT32) *uses_math = true;
+  }
+  for (int s = 0; s < MEM_COUNT; s++)
+    for (int dst = 0; dst < MEM_COUNT; dst++) {
+      size_t size = sl->blob_size[s][dst];
+      if (!size) continue;
+      const char *name = arena_printf(a, "%s_pinned_%s_from_%s", mod->prefix, lower(a, mem_name((MemType)dst)),
+                                      lower(a, mem_name((MemType)s)));
+      sb_printf(wh, "typedef union {\n  uint8_t bytes[%zu];\n  int64_t align_;\n} %s_t;\n", size, name);
+      sb_printf(wh, "#ifndef %s_PINNED_SOURCE_CONST\n#define %s_PINNED_SOURCE_CONST const\n#endif\n", P, P);
+      sb_printf(wh, "extern %s_PINNED_SOURCE_CONST %s_t %s; /* copied to %s by hydration */\n", P, name, name,
+                mem_name((MemType)dst));
+      sb_printf(wc, "\n/* Image of the constants pinned in %s (one bulk copy at init), little-endian bytes. */\n"
+                    "%s_PUT_IN_%s_INIT %s_PINNED_SOURCE_CONST %s_t %s = {{",
+                mem_name((MemType)dst), P, mem_name((MemType)s), P, name, name);
+      size_t pos = sl->blob_start[s][dst];
+      for (int i = 0; i < p->n_consts; i++) {
+        const ConstItem *k = &p->consts[i];
+        if (k->residency != RES_PIN || k->source != s || k->runtime != dst) continue;
+        sb_printf(wc, "\n  /* %s at %zu */", k->what, sl->offset[i] - sl->blob_start[s][dst]);
+        emit_bytes(wc, k->bytes, k->size);
+        static const uint8_t zeros[16];
+        size_t pad = align16(k->size) - k->size;
+        if (pad) emit_bytes(wc, zeros, pad);
+        pos += align16(k->size);
+      }
+      sb_append(wc, "\n}};\n");
+    }
+}
+
+/* Sidecar images of the constant regions when arenas are caller-owned. */
+static void emit_sidecars(const Plan *p, Module *mod, Arena *a, const SourceLayout *sl) {
+  for (int s = 0; s < MEM_COUNT; s++) {
+    if (!const_region_used(p, (MemType)s)) continue;
+    StrBuf *f = module_add_file(mod, a, arena_printf(a, "data/%s_const_%s.bin", mod->name, lower(a, mem_name((MemType)s))));
+    if (!f) return;
+    uint8_t *img = arena_calloc(a, sl->size[s] + 1, 1);
+    if (!img) return;
+    for (int i = 0; i < p->n_consts; i++)
+      if (p->consts[i].source == s) memcpy(img + sl->offset[i], p->consts[i].bytes, p->consts[i].size);
+    sb_appendn(f, (const char *)img, sl->size[s]);
+    mod->pinned_sources[mod->n_pinned_sources++] =
+        arena_printf(a, "data/%s_const_%s.bin", mod->name, lower(a, mem_name((MemType)s)));
+  }
 }
 
 static void collect_families(const Model *m, Module *mod) {
@@ -315,69 +559,93 @@ static void collect_families(const Model *m, Module *mod) {
     }
 }
 
-bool emit_module(const Model *m, const Plan *p, Module *mod, Diag *d) {
-  Arena *a = m->arena;
-  EmitCtx ec = {.m = m, .p = p, .mod = mod, .arena = a};
-  ec.const_names = arena_calloc(a, (size_t)m->n_tensors + 1, sizeof(char *));
-  const char **layer_names = arena_calloc(a, (size_t)m->n_nodes + 1, sizeof(char *));
-  if (!ec.const_names || !layer_names) return diag_error(d, "out of memory");
-  collect_families(m, mod);
-
-  StrBuf *h = module_add_file(mod, a, arena_printf(a, "include/%s_model.h", mod->name));
-  StrBuf *c = module_add_file(mod, a, arena_printf(a, "src/%s_model.c", mod->name));
-  ec.weights_c = module_add_file(mod, a, arena_printf(a, "src/%s_weights.c", mod->name));
-  ec.weights_h = module_add_file(mod, a, arena_printf(a, "src/%s_weights.h", mod->name));
-  if (!h || !c || !ec.weights_c || !ec.weights_h) return diag_error(d, "internal error: too many module files");
-  emit_header(m, mod, h);
-
-  StrBuf layers;
-  sb_init(&layers);
+static bool lower_nodes(EmitCtx *ec, Lowered *low) {
+  Model *m = ec->m;
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
+    sb_init(&low[k].decls);
+    sb_init(&low[k].body);
     if (n->is_alias) continue;
     char frag[48];
     emit_sanitize(frag, sizeof frag, n->opname);
-    ec.node = n;
-    ec.op_name = arena_printf(a, "op%d_%s", k, frag);
-    sb_init(&ec.decls);
-    sb_init(&ec.body);
-    n->def->emit(&ec, m, n);
-    layer_comment(m, a, n, &layers);
-    sb_append(&layers, sb_cstr(&ec.decls));
-    sb_printf(&layers, "static void %s_%s(void) {\n%s}\n\n", mod->prefix, ec.op_name, sb_cstr(&ec.body));
-    layer_names[k] = arena_printf(a, "%s_%s", mod->prefix, ec.op_name);
-    sb_free(&ec.decls);
-    sb_free(&ec.body);
+    ec->node = n;
+    ec->op_name = arena_printf(ec->arena, "op%d_%s", k, frag);
+    ec->cur = &low[k];
+    n->def->emit(ec, m, n);
+    low[k].fn = arena_printf(ec->arena, "%s_%s", ec->mod->prefix, ec->op_name);
+  }
+  return !ec->oom;
+}
+
+static void free_lowered(Lowered *low, int n) {
+  for (int k = 0; k < n; k++) {
+    sb_free(&low[k].decls);
+    sb_free(&low[k].body);
+  }
+}
+
+bool emit_module(Model *m, Plan *p, Module *mod, Diag *d) {
+  Arena *a = m->arena;
+  EmitCtx ec = {.m = m, .p = p, .mod = mod, .arena = a};
+  ec.const_of_tensor = arena_calloc(a, (size_t)m->n_tensors + 1, sizeof(int));
+  Lowered *low = arena_calloc(a, (size_t)m->n_nodes + 1, sizeof(Lowered));
+  if (!ec.const_of_tensor || !low) return diag_error(d, "out of memory");
+  for (int i = 0; i < m->n_tensors; i++) ec.const_of_tensor[i] = -1;
+  collect_families(m, mod);
+  bool ok = lower_nodes(&ec, low);
+  if (!ok) diag_error(d, "out of memory while emitting");
+  if (ok) ok = plan_finish(m, p, d);
+  SourceLayout sl;
+  if (ok && !layout_sources(a, p, &sl)) ok = diag_error(d, "out of memory");
+  if (!ok) {
+    free_lowered(low, m->n_nodes);
+    return false;
   }
 
-  sb_printf(c, "/* %s: operators of %s as straight-line C. Generated by tinyaot. Do not edit. */\n", mod->name,
-            mod->source);
+  StrBuf *h = module_add_file(mod, a, arena_printf(a, "include/%s_model.h", mod->name));
+  StrBuf *c = module_add_file(mod, a, arena_printf(a, "src/%s_model.c", mod->name));
+  StrBuf *wc = module_add_file(mod, a, arena_printf(a, "src/%s_weights.c", mod->name));
+  StrBuf *wh = module_add_file(mod, a, arena_printf(a, "src/%s_weights.h", mod->name));
+  if (!h || !c || !wc || !wh) {
+    free_lowered(low, m->n_nodes);
+    return diag_error(d, "internal error: too many module files");
+  }
+  emit_header(m, p, mod, a, h);
+
+  sb_printf(c, "/* %s: operators of %s as straight-line C. Generated by tinyaot. Do not edit. */\n", mod->name, mod->source);
   sb_printf(c, "#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n\n#include \"%s_model.h\"\n#include \"%s_weights.h\"\n",
             mod->name, mod->name);
   for (int i = 0; i < mod->n_families; i++) sb_printf(c, "#include \"ta_%s.h\"\n", mod->families[i]);
-  sb_append(c, "\n");
-  sb_printf(c, "const int32_t %s_num_inputs = %s_NUM_INPUTS;\nconst int32_t %s_num_outputs = %s_NUM_OUTPUTS;\n\n",
+  sb_printf(c, "\nconst int32_t %s_num_inputs = %s_NUM_INPUTS;\nconst int32_t %s_num_outputs = %s_NUM_OUTPUTS;\n\n",
             mod->prefix, mod->PREFIX, mod->prefix, mod->PREFIX);
   emit_tensor_info(m, mod, c, "input", m->inputs, m->n_inputs);
   emit_tensor_info(m, mod, c, "output", m->outputs, m->n_outputs);
-  emit_arenas(m, p, mod, a, c);
-  sb_append(c, sb_cstr(&layers));
-  sb_free(&layers);
+  emit_arenas(m, p, mod, a, &sl, c);
+  emit_layers(m, p, mod, a, &sl, low, c);
+  emit_hydrate(p, mod, a, &sl, c);
+  if (!mod->allocate_arenas) emit_bind(p, mod, c);
   emit_init(m, p, mod, a, c);
-  emit_run(m, mod, c, layer_names);
+  emit_run(m, mod, c, low);
+  free_lowered(low, m->n_nodes);
 
-  /* Weights files: header first, then the tables gathered above. */
-  StrBuf wc, wh;
-  sb_init(&wc);
-  sb_init(&wh);
-  sb_printf(&wh, "/* %s: constant tables (weights, biases, requantisation constants). Generated by tinyaot. */\n#ifndef %s_WEIGHTS_H\n#define %s_WEIGHTS_H\n#include <stdint.h>\n\n#include \"%s_model.h\"\n\n%s\n#endif\n",
-            mod->name, mod->PREFIX, mod->PREFIX, mod->name, sb_cstr(ec.weights_h));
-  sb_printf(&wc, "/* %s: constant tables of %s. Generated by tinyaot. Do not edit. */\n#include <stdint.h>\n%s\n#include \"%s_weights.h\"\n%s",
-            mod->name, mod->source, ec.uses_math_h ? "#include <math.h>\n" : "", mod->name, sb_cstr(ec.weights_c));
-  sb_free(ec.weights_c);
-  sb_free(ec.weights_h);
-  *ec.weights_c = wc;
-  *ec.weights_h = wh;
+  StrBuf wbody, hbody;
+  sb_init(&wbody);
+  sb_init(&hbody);
+  bool uses_math = false;
+  emit_weights(p, mod, a, &sl, &wbody, &hbody, &uses_math);
+  sb_printf(wh, "/* %s: constant tables (weights, biases, requantisation constants). Generated by tinyaot. */\n#ifndef %s_WEIGHTS_H\n#define %s_WEIGHTS_H\n#include <stdint.h>\n\n#include \"%s_model.h\"\n\n%s\n#endif\n",
+            mod->name, mod->PREFIX, mod->PREFIX, mod->name, sb_cstr(&hbody));
+  sb_printf(wc, "/* %s: constant tables of %s. Generated by tinyaot. Do not edit. */\n#include <stdint.h>\n%s\n#include \"%s_weights.h\"\n%s",
+            mod->name, mod->source, uses_math ? "#include <math.h>\n" : "", mod->name, sb_cstr(&wbody));
+  sb_free(&wbody);
+  sb_free(&hbody);
+  if (!mod->allocate_arenas) emit_sidecars(p, mod, a, &sl);
+  else
+    for (int s = 0; s < MEM_COUNT; s++)
+      for (int dst = 0; dst < MEM_COUNT; dst++)
+        if (sl.blob_size[s][dst])
+          mod->pinned_sources[mod->n_pinned_sources++] = arena_printf(
+              a, "%s_pinned_%s_from_%s", mod->prefix, lower(a, mem_name((MemType)dst)), lower(a, mem_name((MemType)s)));
   for (int i = 0; i < mod->n_files; i++)
     if (mod->files[i].text.oom) return diag_error(d, "out of memory while emitting");
   return true;

@@ -1,4 +1,6 @@
-/* emit: the C of the module (header, model, weights), from the resolved IR and plan. */
+/* emit: the C of the module (header, model, weights), from the resolved IR. Lowers
+ * every operator first (collecting the constants its code reads), lets the planner
+ * place those constants, then writes the files. */
 #ifndef TINYAOT_EMIT_H
 #define TINYAOT_EMIT_H
 #include <stdbool.h>
@@ -12,7 +14,7 @@ enum { MODULE_MAX_FILES = 64 };
 
 typedef struct ModuleFile {
   const char *path; /* relative to the output directory */
-  StrBuf text;
+  StrBuf text;      /* may hold binary data (sidecars) */
 } ModuleFile;
 
 typedef struct Module {
@@ -20,15 +22,23 @@ typedef struct Module {
   const char *prefix; /* C identifier prefix */
   const char *PREFIX; /* upper-case prefix for macros */
   const char *source; /* model file name, for comments */
+  bool allocate_arenas;
+  bool auto_hydrate;
   int n_files;
   ModuleFile files[MODULE_MAX_FILES];
   const char *families[32]; /* runtime kernel families used, sorted */
   int n_families;
+  /* for host tests: the pinned source blobs (symbol or sidecar) */
+  int n_pinned_sources;
+  const char *pinned_sources[MEM_COUNT * MEM_COUNT];
 } Module;
 
 /* Adds a file to the module; returns its buffer. */
 StrBuf *module_add_file(Module *mod, Arena *a, const char *path);
 void module_free(Module *mod);
-bool emit_module(const Model *m, const Plan *p, Module *mod, Diag *d);
+/* Lowers, finishes the plan (constants, budgets) and writes the C files. */
+bool emit_module(Model *m, Plan *p, Module *mod, Diag *d);
+/* Region names and byte sizes when arenas are caller-owned (allocate_arenas off). */
+const char *emit_region_name(Arena *a, const Plan *p, int arena);
 
 #endif

@@ -65,23 +65,32 @@ void emit_f32_list(StrBuf *sb, const float *v, size_t n) {
   close_list(sb, n);
 }
 
-void emit_tensor_values(StrBuf *sb, const Tensor *t) {
+void emit_le_values(StrBuf *sb, const uint8_t *bytes, size_t elems, TensorType type) {
   char lit[48];
-  size_t n = (size_t)t->elems;
+  Tensor view = {0};
+  view.data = bytes;
   open_list(sb);
-  for (size_t i = 0; i < n; i++) {
-    switch (t->type) {
-      case TT_FLOAT32: float_literal(lit, sizeof lit, const_f32(t, (int64_t)i)); break;
-      case TT_INT8: int_literal(lit, sizeof lit, (int8_t)t->data[i]); break;
-      case TT_UINT8: case TT_BOOL: int_literal(lit, sizeof lit, t->data[i]); break;
-      case TT_INT16: int_literal(lit, sizeof lit, const_i16(t, (int64_t)i)); break;
-      case TT_INT32: int_literal(lit, sizeof lit, const_i32(t, (int64_t)i)); break;
-      case TT_INT64: int_literal(lit, sizeof lit, const_i64(t, (int64_t)i)); break;
+  for (size_t i = 0; i < elems; i++) {
+    switch (type) {
+      case TT_FLOAT32: float_literal(lit, sizeof lit, const_f32(&view, (int64_t)i)); break;
+      case TT_INT8: int_literal(lit, sizeof lit, (int8_t)bytes[i]); break;
+      case TT_UINT8: case TT_BOOL: int_literal(lit, sizeof lit, bytes[i]); break;
+      case TT_INT16: int_literal(lit, sizeof lit, const_i16(&view, (int64_t)i)); break;
+      case TT_INT32: int_literal(lit, sizeof lit, const_i32(&view, (int64_t)i)); break;
+      case TT_INT64: int_literal(lit, sizeof lit, const_i64(&view, (int64_t)i)); break;
       default: snprintf(lit, sizeof lit, "0"); break;
     }
     list_item(sb, i, lit);
   }
-  close_list(sb, n);
+  close_list(sb, elems);
+}
+
+void emit_bytes(StrBuf *sb, const uint8_t *bytes, size_t n) {
+  char lit[8];
+  for (size_t i = 0; i < n; i++) {
+    snprintf(lit, sizeof lit, "%u", bytes[i]);
+    list_item(sb, i, lit);
+  }
 }
 
 void emit_sanitize(char *out, size_t cap, const char *name) {

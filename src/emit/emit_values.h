@@ -10,8 +10,10 @@
 /* Writes "{\n  v, v, ...\n}" for n values read by get(i). */
 void emit_i64_list(StrBuf *sb, const int64_t *v, size_t n);
 void emit_f32_list(StrBuf *sb, const float *v, size_t n);
-/* Writes the initializer of a constant tensor's data, decoding little-endian bytes. */
-void emit_tensor_values(StrBuf *sb, const Tensor *t);
+/* Writes "{ v, ... }" decoding `elems` little-endian values of `type`. */
+void emit_le_values(StrBuf *sb, const uint8_t *bytes, size_t elems, TensorType type);
+/* Writes n bytes as "\n  b, b, ..." list items (no braces). */
+void emit_bytes(StrBuf *sb, const uint8_t *bytes, size_t n);
 /* Lower-case identifier fragment from a tensor/operator name (max 40 chars). */
 void emit_sanitize(char *out, size_t cap, const char *name);
 

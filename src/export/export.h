@@ -14,6 +14,9 @@ bool export_runtime(const Model *m, Module *mod, Diag *d);
 void export_build_files(const Model *m, const Plan *p, Module *mod);
 /* Adds report.json and report.md. */
 void export_report(const Model *m, const Plan *p, Module *mod);
+/* The residency document (also report.json): every tensor's memory, residency,
+ * offset, size and lifetime, and the stream schedule. */
+void export_residency_json(const Model *m, const Plan *p, const Module *mod, StrBuf *js);
 /* Writes every file under dir (created if needed). Nothing is written unless the
  * whole module was generated; on a write error the partial files are removed. */
 bool export_write(const Module *mod, const char *dir, Diag *d);

@@ -1,8 +1,9 @@
-/* Offset assignment: greedy by size (largest first), each tensor at the lowest
- * offset that avoids every already-placed tensor whose lifetime overlaps. On
+/* Placement and offsets. Offsets: greedy by size (largest first), each tensor at the
+ * lowest offset clear of every already-placed tensor whose lifetime overlaps; on
  * chain-shaped graphs this reaches the lower bound (ping-pong buffers). */
 #include "plan.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,15 +12,29 @@
 
 static size_t align_up(size_t x) { return (x + PLAN_ALIGN - 1) / PLAN_ALIGN * PLAN_ALIGN; }
 
+const char *arena_role_name(ArenaRole r) {
+  switch (r) {
+    case AR_SCRATCH: return "scratch";
+    case AR_PERSISTENT: return "persistent";
+    case AR_PINNED: return "pinned";
+    case AR_STREAM: return "stream";
+  }
+  return "?";
+}
+
 bool plan_needs_storage(const Model *m, int32_t id) {
   const Tensor *t = &m->tensors[id];
   if (t->alias_of >= 0 || tensor_is_const(t)) return false;
   return t->first_use >= 0 || t->is_input || t->is_output || t->is_variable;
 }
 
-static bool lifetimes_overlap(const Tensor *a, const Tensor *b) {
-  return a->first_use <= b->last_use && b->first_use <= a->last_use;
-}
+/* ---- offset assignment --------------------------------------------------- */
+
+typedef struct Interval {
+  size_t bytes;
+  int32_t first, last, key;
+  size_t offset;
+} Interval;
 
 typedef struct Placed {
   size_t start, end;
@@ -30,101 +45,412 @@ static int cmp_placed(const void *x, const void *y) {
   return a->start < b->start ? -1 : a->start > b->start;
 }
 
-typedef struct SortKey {
-  size_t bytes;
-  int32_t first_use, id;
-} SortKey;
-
-/* Order: larger first, then earlier first use, then id (deterministic). */
-static int cmp_by_size(const void *x, const void *y) {
-  const SortKey *a = x, *b = y;
+/* Larger first, then earlier first use, then key: deterministic. */
+static int cmp_interval(const void *x, const void *y) {
+  const Interval *a = x, *b = y;
   if (a->bytes != b->bytes) return a->bytes > b->bytes ? -1 : 1;
-  if (a->first_use != b->first_use) return a->first_use < b->first_use ? -1 : 1;
-  return a->id < b->id ? -1 : a->id > b->id;
+  if (a->first != b->first) return a->first < b->first ? -1 : 1;
+  return a->key < b->key ? -1 : a->key > b->key;
 }
 
-static size_t lower_bound_of(const Model *m, const int32_t *ids, int n) {
-  size_t best = 0;
-  for (int k = 0; k < (m->n_nodes > 0 ? m->n_nodes : 1); k++) {
-    size_t live = 0;
-    for (int i = 0; i < n; i++) {
-      const Tensor *t = &m->tensors[ids[i]];
-      if (t->first_use <= k && k <= t->last_use) live += align_up(t->bytes);
+/* Places intervals (sorted in place); returns the arena size, or SIZE_MAX on OOM. */
+static size_t place_intervals(Interval *iv, int n) {
+  qsort(iv, (size_t)n, sizeof *iv, cmp_interval);
+  Placed *busy = malloc(sizeof(Placed) * (size_t)(n + 1));
+  if (!busy) return SIZE_MAX;
+  size_t size = 0;
+  for (int i = 0; i < n; i++) {
+    int nb = 0;
+    for (int j = 0; j < i; j++)
+      if (iv[i].first <= iv[j].last && iv[j].first <= iv[i].last)
+        busy[nb++] = (Placed){iv[j].offset, iv[j].offset + align_up(iv[j].bytes)};
+    qsort(busy, (size_t)nb, sizeof(Placed), cmp_placed);
+    size_t off = 0, need = align_up(iv[i].bytes);
+    for (int j = 0; j < nb; j++) {
+      if (busy[j].start >= off + need) break;
+      if (busy[j].end > off) off = busy[j].end;
     }
+    iv[i].offset = off;
+    if (off + need > size) size = off + need;
+  }
+  free(busy);
+  return size;
+}
+
+static size_t interval_lower_bound(const Interval *iv, int n, int n_steps) {
+  size_t best = 0;
+  for (int k = 0; k < (n_steps > 0 ? n_steps : 1); k++) {
+    size_t live = 0;
+    for (int i = 0; i < n; i++)
+      if (iv[i].first <= k && k <= iv[i].last) live += align_up(iv[i].bytes);
     if (live > best) best = live;
   }
   return best;
 }
 
-static bool place_arena(Model *m, Plan *p, int arena, const int32_t *ids, int n, Diag *d) {
-  SortKey *order = malloc(sizeof(SortKey) * (size_t)(n + 1));
-  Placed *busy = malloc(sizeof(Placed) * (size_t)(n + 1));
-  if (!order || !busy) {
-    free(order);
-    free(busy);
+/* Lays out every activation tensor whose Tensor.arena is `arena`. */
+static bool layout_arena(Model *m, Plan *p, int arena, Diag *d) {
+  Interval *iv = malloc(sizeof(Interval) * (size_t)(m->n_tensors + 1));
+  if (!iv) return diag_error(d, "out of memory while planning");
+  int n = 0;
+  for (int i = 0; i < m->n_tensors; i++) {
+    const Tensor *t = &m->tensors[i];
+    if (plan_needs_storage(m, i) && t->arena == arena) iv[n++] = (Interval){t->bytes, t->first_use, t->last_use, i, 0};
+  }
+  size_t size = place_intervals(iv, n);
+  if (size == SIZE_MAX) {
+    free(iv);
     return diag_error(d, "out of memory while planning");
   }
-  for (int i = 0; i < n; i++) {
-    const Tensor *t = &m->tensors[ids[i]];
-    order[i] = (SortKey){t->bytes, t->first_use, t->id};
-  }
-  qsort(order, (size_t)n, sizeof(SortKey), cmp_by_size);
-  size_t arena_size = 0;
-  for (int i = 0; i < n; i++) {
-    Tensor *t = &m->tensors[order[i].id];
-    int nb = 0;
-    for (int j = 0; j < i; j++) {
-      const Tensor *o = &m->tensors[order[j].id];
-      if (lifetimes_overlap(t, o)) busy[nb++] = (Placed){o->offset, o->offset + align_up(o->bytes)};
-    }
-    qsort(busy, (size_t)nb, sizeof(Placed), cmp_placed);
-    size_t off = 0, need = align_up(t->bytes);
-    for (int j = 0; j < nb; j++) {
-      if (busy[j].start >= off + need) break;
-      if (busy[j].end > off) off = busy[j].end;
-    }
-    t->offset = off;
-    t->arena = arena;
-    if (off + need > arena_size) arena_size = off + need;
-  }
-  p->arenas[arena].size = arena_size;
-  p->arenas[arena].lower_bound = lower_bound_of(m, ids, n);
+  for (int i = 0; i < n; i++) m->tensors[iv[i].key].offset = iv[i].offset;
+  p->arenas[arena].size = size;
+  p->arenas[arena].lower_bound = interval_lower_bound(iv, n, m->n_nodes);
   p->arenas[arena].n_tensors = n;
-  free(order);
-  free(busy);
+  free(iv);
   return true;
 }
 
-bool plan_model(Model *m, Plan *p, Diag *d) {
+/* ---- arenas --------------------------------------------------------------- */
+
+static int find_arena(Plan *p, ArenaRole role, MemType mem) {
+  for (int i = 0; i < p->n_arenas; i++)
+    if (p->arenas[i].role == role && p->arenas[i].memory == mem) return i;
+  return -1;
+}
+
+static int get_arena(Plan *p, Arena *a, ArenaRole role, MemType mem, Diag *d) {
+  int i = find_arena(p, role, mem);
+  if (i >= 0) return i;
+  if (p->n_arenas >= PLAN_MAX_ARENAS) {
+    diag_error(d, "internal error: too many arenas");
+    return -1;
+  }
+  PlanArena *ar = &p->arenas[p->n_arenas];
+  memset(ar, 0, sizeof *ar);
+  ar->role = role;
+  ar->memory = mem;
+  ar->name = mem == MEM_NONE ? arena_role_name(role) : arena_printf(a, "%s_%s", arena_role_name(role), mem_name(mem));
+  for (char *c = (char *)ar->name; *c; c++)
+    if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+  return p->n_arenas++;
+}
+
+static int scratch_owner(const Model *m, int32_t id) {
+  for (int k = 0; k < m->n_nodes; k++)
+    if (m->nodes[k].scratch_tensor == id) return k;
+  return -1;
+}
+
+static MemType op_scratch_placement(const Config *c, const Node *n) {
+  MemType mem = MEM_NONE;
+  for (int i = 0; c && i < c->n_op_rules; i++) {
+    const OperatorRule *r = &c->op_rules[i];
+    bool match = !r->has_id;
+    for (int j = 0; r->has_id && j < r->n_ids; j++) match = match || r->ids[j] == n->index;
+    if (r->op_type && strcmp(r->op_type, n->opname) != 0) match = false;
+    if (match && r->scratch_placement != MEM_NONE) mem = r->scratch_placement;
+  }
+  return mem;
+}
+
+/* The memory a rule (or operator rule) pins an activation to, or MEM_NONE. */
+static bool activation_memory(Model *m, Plan *p, const Tensor *t, MemType *out, Diag *d) {
+  RuleType kind = t->is_variable ? RULE_PERSISTENT : RULE_SCRATCH;
+  TensorAttrs at = attrs_resolve(p->config, kind, t->is_scratch_buffer ? -1 : t->id);
+  if (at.residency != RES_UNSET)
+    return diag_error(d, "line %d: tensor %d '%s' is not a constant: residency applies to constants only",
+                      at.line_residency, (int)t->id, t->name);
+  if (at.dest_set)
+    return diag_error(d, "line %d: tensor %d '%s' is not a constant: constant_destination_memory applies to constants only",
+                      at.line_dest, (int)t->id, t->name);
+  *out = at.memory_set ? at.memory : MEM_NONE;
+  if (t->is_scratch_buffer) {
+    int k = scratch_owner(m, t->id);
+    MemType op_mem = k >= 0 ? op_scratch_placement(p->config, &m->nodes[k]) : MEM_NONE;
+    if (op_mem != MEM_NONE) *out = op_mem;
+  }
+  if (*out != MEM_NONE && (!p->platform.mem[*out].present || !p->platform.mem[*out].writable))
+    return diag_error(d, "line %d: tensor %d '%s' cannot live in %s: not a writable memory of platform %s",
+                      at.line_memory, (int)t->id, t->name, mem_name(*out), p->platform.name);
+  return true;
+}
+
+static void set_budgets(Plan *p) {
+  for (int mi = 0; mi < MEM_COUNT; mi++) {
+    p->budget[mi] = p->platform.mem[mi].present ? p->platform.mem[mi].size : 0;
+    p->budget_line[mi] = 0;
+  }
+  for (int i = 0; p->config && i < p->config->n_constraints; i++) {
+    const MemoryConstraint *c = &p->config->constraints[i];
+    if (c->max_size < p->budget[c->mem]) {
+      p->budget[c->mem] = c->max_size;
+      p->budget_line[c->mem] = c->line;
+    }
+  }
+}
+
+bool plan_activations(Model *m, Plan *p, const Platform *platform, const Config *cfg, Diag *d) {
   memset(p, 0, sizeof *p);
+  p->platform = *platform;
+  p->config = cfg;
+  set_budgets(p);
   plan_compute_lifetimes(m);
-  static const struct { const char *name; TensorRole role; } kinds[] = {
-      {"scratch", ROLE_SCRATCH}, {"persistent", ROLE_PERSISTENT}};
-  int32_t *ids = malloc(sizeof(int32_t) * (size_t)(m->n_tensors + 1));
-  if (!ids) return diag_error(d, "out of memory while planning");
   for (int i = 0; i < m->n_tensors; i++) {
     Tensor *t = &m->tensors[i];
     t->role = t->is_variable ? ROLE_PERSISTENT : tensor_is_const(t) ? ROLE_CONSTANT : ROLE_SCRATCH;
-    if (t->role == ROLE_CONSTANT && t->alias_of < 0) {
-      p->constant_bytes += t->bytes;
-      p->n_constants++;
-    }
+    t->arena = -1;
   }
-  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+  for (int i = 0; i < m->n_tensors; i++) {
+    Tensor *t = &m->tensors[i];
+    if (!plan_needs_storage(m, i)) continue;
+    MemType mem = MEM_NONE;
+    if (!activation_memory(m, p, t, &mem, d)) return false;
+    ArenaRole role = t->role == ROLE_PERSISTENT ? AR_PERSISTENT : AR_SCRATCH;
+    t->arena = get_arena(p, m->arena, role, mem, d);
+    if (t->arena < 0) return false;
+  }
+  for (int i = 0; i < p->n_arenas; i++)
+    if (!layout_arena(m, p, i, d)) return false;
+  p->lower_bound = plan_live_lower_bound(m);
+  return true;
+}
+
+ConstItem *plan_add_const(Plan *p, Arena *a, int32_t tensor_id, int32_t op_index, int32_t reader) {
+  if (p->n_consts == p->cap_consts) {
+    int cap = p->cap_consts ? p->cap_consts * 2 : 64;
+    ConstItem *n = arena_calloc(a, (size_t)cap, sizeof(ConstItem));
+    if (!n) return NULL;
+    if (p->n_consts) memcpy(n, p->consts, sizeof(ConstItem) * (size_t)p->n_consts);
+    p->consts = n;
+    p->cap_consts = cap;
+  }
+  ConstItem *c = &p->consts[p->n_consts++];
+  memset(c, 0, sizeof *c);
+  c->tensor_id = tensor_id;
+  c->op_index = op_index;
+  c->first_reader = c->last_reader = reader;
+  c->arena = -1;
+  c->source = c->runtime = MEM_NONE;
+  return c;
+}
+
+/* ---- constants --------------------------------------------------------------- */
+
+static bool decide_residency(Plan *p, ConstItem *c, Diag *d) {
+  TensorAttrs at = attrs_resolve(p->config, RULE_CONSTANT, c->tensor_id);
+  c->source = at.memory_set ? at.memory : p->platform.constant_home;
+  if (c->source == MEM_NONE || !p->platform.mem[c->source].present)
+    return diag_error(d, "line %d: %s cannot be stored in %s: platform %s has no such memory", at.line_memory, c->what,
+                      mem_name(c->source), p->platform.name);
+  c->runtime = c->source;
+  c->residency = RES_DIRECT;
+  c->rule_line = at.line_residency;
+  if (at.residency == RES_PIN) {
+    if (!at.dest_set)
+      return diag_error(d, "line %d: %s: residency pin needs constant_destination_memory", at.line_residency, c->what);
+    if (at.dest != c->source) {
+      c->residency = RES_PIN;
+      c->runtime = at.dest;
+    }
+  } else if (at.residency == RES_STREAM) {
+    c->stream_requested = true;
+    c->runtime = at.dest_set ? at.dest : (p->platform.n_fast ? p->platform.fast_order[0] : c->source);
+  }
+  return true;
+}
+
+static bool layout_pinned(Model *m, Plan *p, Diag *d) {
+  for (int dest = 0; dest < MEM_COUNT; dest++) {
+    size_t off = 0;
+    int arena = -1;
+    /* grouped by source memory so each (source, destination) pair is one blob */
+    for (int src = 0; src < MEM_COUNT; src++)
+      for (int i = 0; i < p->n_consts; i++) {
+        ConstItem *c = &p->consts[i];
+        if (c->residency != RES_PIN || c->runtime != dest || c->source != src) continue;
+        if (arena < 0 && (arena = get_arena(p, m->arena, AR_PINNED, (MemType)dest, d)) < 0) return false;
+        c->arena = arena;
+        c->offset = off;
+        off += align_up(c->size);
+        p->arenas[arena].n_tensors++;
+      }
+    if (arena >= 0) p->arenas[arena].size = p->arenas[arena].lower_bound = off;
+  }
+  return true;
+}
+
+static uint64_t room(const Plan *p, MemType mem) { return p->budget[mem] > p->used[mem] ? p->budget[mem] - p->used[mem] : 0; }
+
+/* Stream pools: a constant is scheduled into the pool of its runtime memory when the
+ * pool, planned by lifetime like activations, still fits that memory's budget. */
+static bool plan_streams(Model *m, Plan *p, Diag *d) {
+  for (int mem = 0; mem < MEM_COUNT; mem++) {
+    Interval *iv = malloc(sizeof(Interval) * (size_t)(p->n_consts + 1));
+    int *which = malloc(sizeof(int) * (size_t)(p->n_consts + 1));
+    if (!iv || !which) {
+      free(iv);
+      free(which);
+      return diag_error(d, "out of memory while planning");
+    }
     int n = 0;
-    for (int i = 0; i < m->n_tensors; i++)
-      if (plan_needs_storage(m, i) && m->tensors[i].role == kinds[k].role) ids[n++] = i;
-    PlanArena *a = &p->arenas[p->n_arenas];
-    a->name = kinds[k].name;
-    a->memory = "SRAM";
-    a->role = kinds[k].role;
-    if (!place_arena(m, p, p->n_arenas, ids, n, d)) {
-      free(ids);
-      return false;
+    size_t size = 0;
+    for (int i = 0; i < p->n_consts; i++) {
+      ConstItem *c = &p->consts[i];
+      if (!c->stream_requested || c->runtime != mem) continue;
+      iv[n] = (Interval){c->size, c->first_reader, c->last_reader, n, 0};
+      which[n] = i;
+      Interval *trial = malloc(sizeof(Interval) * (size_t)(n + 1));
+      if (!trial) {
+        free(iv);
+        free(which);
+        return diag_error(d, "out of memory while planning");
+      }
+      memcpy(trial, iv, sizeof(Interval) * (size_t)(n + 1));
+      size_t s = place_intervals(trial, n + 1);
+      free(trial);
+      if (s <= room(p, (MemType)mem)) {
+        n++;
+        size = s;
+      } else {
+        c->runtime = c->source; /* no room: read in place */
+      }
     }
-    p->n_arenas++;
+    if (n > 0) {
+      int arena = get_arena(p, m->arena, AR_STREAM, (MemType)mem, d);
+      if (arena < 0) {
+        free(iv);
+        free(which);
+        return false;
+      }
+      place_intervals(iv, n);
+      for (int j = 0; j < n; j++) {
+        ConstItem *c = &p->consts[which[iv[j].key]];
+        c->residency = RES_STREAM;
+        c->arena = arena;
+        c->offset = iv[j].offset;
+      }
+      p->arenas[arena].size = size;
+      p->arenas[arena].lower_bound = interval_lower_bound(iv, n, m->n_nodes);
+      p->arenas[arena].n_tensors = n;
+      p->used[mem] += size;
+    }
+    free(iv);
+    free(which);
   }
-  free(ids);
+  return true;
+}
+
+/* Largest items living in `mem`, for over-budget messages. */
+static void largest_in(const Model *m, const Plan *p, MemType mem, char *out, size_t cap) {
+  size_t best[3] = {0, 0, 0};
+  const char *names[3] = {"", "", ""};
+  for (int i = 0; i < m->n_tensors; i++) {
+    const Tensor *t = &m->tensors[i];
+    if (t->arena < 0 || !plan_needs_storage(m, i) || p->arenas[t->arena].memory != mem) continue;
+    for (int k = 0; k < 3; k++)
+      if (t->bytes > best[k]) {
+        for (int j = 2; j > k; j--) best[j] = best[j - 1], names[j] = names[j - 1];
+        best[k] = t->bytes;
+        names[k] = arena_printf(m->arena, "tensor %d '%s' (%zu B)", (int)t->id, t->name, t->bytes);
+        break;
+      }
+  }
+  for (int i = 0; i < p->n_consts; i++) {
+    const ConstItem *c = &p->consts[i];
+    bool here = c->source == mem || (c->residency != RES_DIRECT && c->runtime == mem);
+    if (!here) continue;
+    for (int k = 0; k < 3; k++)
+      if (c->size > best[k]) {
+        for (int j = 2; j > k; j--) best[j] = best[j - 1], names[j] = names[j - 1];
+        best[k] = c->size;
+        names[k] = arena_printf(m->arena, "%s (%zu B)", c->what, c->size);
+        break;
+      }
+  }
+  snprintf(out, cap, "%s%s%s%s%s", names[0], best[1] ? ", " : "", names[1], best[2] ? ", " : "", names[2]);
+}
+
+static bool over_budget(const Model *m, const Plan *p, MemType mem, uint64_t need, Diag *d) {
+  char big[512];
+  largest_in(m, p, mem, big, sizeof big);
+  char where[64];
+  if (p->budget_line[mem]) snprintf(where, sizeof where, "the constraint at line %d", p->budget_line[mem]);
+  else snprintf(where, sizeof where, "the size of %s on %s", mem_name(mem), p->platform.name);
+  return diag_error(d, "memory %s over budget: needs %llu bytes, %s allows %llu; largest there: %s. Move tensors with a memory.tensors rule, or raise memory.constraints",
+                    mem_name(mem), (unsigned long long)need, where, (unsigned long long)p->budget[mem],
+                    big[0] ? big : "-");
+}
+
+/* Picks a memory for each activation arena no rule placed, fastest first. */
+static bool choose_activation_memories(Model *m, Plan *p, Diag *d) {
+  for (int i = 0; i < p->n_arenas; i++) {
+    PlanArena *ar = &p->arenas[i];
+    if (ar->memory != MEM_NONE) continue;
+    MemType chosen = MEM_NONE;
+    for (int k = 0; k < p->platform.n_fast && chosen == MEM_NONE; k++) {
+      MemType mem = p->platform.fast_order[k];
+      int other = find_arena(p, ar->role, mem);
+      uint64_t extra = ar->size + (other >= 0 ? 0 : 0);
+      if (extra <= room(p, mem)) chosen = mem;
+    }
+    if (chosen == MEM_NONE)
+      return diag_error(d, "no memory of platform %s has room for the %zu-byte %s arena (largest free: %s %llu bytes)",
+                        p->platform.name, ar->size, arena_role_name(ar->role),
+                        p->platform.n_fast ? mem_name(p->platform.fast_order[0]) : "-",
+                        p->platform.n_fast ? (unsigned long long)room(p, p->platform.fast_order[0]) : 0ULL);
+    int other = find_arena(p, ar->role, chosen);
+    if (other >= 0) {
+      /* Merge into the arena a rule already put there: one arena per (memory, role). */
+      p->used[chosen] -= p->arenas[other].size;
+      for (int t = 0; t < m->n_tensors; t++)
+        if (m->tensors[t].arena == i) m->tensors[t].arena = other;
+      ar->size = 0;
+      ar->n_tensors = 0;
+      if (!layout_arena(m, p, other, d)) return false;
+      p->used[chosen] += p->arenas[other].size;
+    } else {
+      ar->memory = chosen;
+      ar->name = arena_printf(m->arena, "%s_%s", arena_role_name(ar->role), mem_name(chosen));
+      for (char *c = (char *)ar->name; *c; c++)
+        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+      p->used[chosen] += ar->size;
+    }
+  }
+  return true;
+}
+
+/* Drops arenas emptied by merging, keeping tensor indices consistent. */
+static void compact_arenas(Model *m, Plan *p) {
+  int map[PLAN_MAX_ARENAS], n = 0;
+  for (int i = 0; i < p->n_arenas; i++) {
+    bool keep = p->arenas[i].memory != MEM_NONE;
+    map[i] = keep ? n : -1;
+    if (keep) p->arenas[n++] = p->arenas[i];
+  }
+  p->n_arenas = n;
+  for (int t = 0; t < m->n_tensors; t++)
+    if (m->tensors[t].arena >= 0) m->tensors[t].arena = map[m->tensors[t].arena];
+  for (int i = 0; i < p->n_consts; i++)
+    if (p->consts[i].arena >= 0) p->consts[i].arena = map[p->consts[i].arena];
+}
+
+bool plan_finish(Model *m, Plan *p, Diag *d) {
+  for (int i = 0; i < p->n_consts; i++)
+    if (!decide_residency(p, &p->consts[i], d)) return false;
+  if (!layout_pinned(m, p, d)) return false;
+  memset(p->used, 0, sizeof p->used);
+  p->constant_bytes = 0;
+  for (int i = 0; i < p->n_consts; i++) {
+    p->used[p->consts[i].source] += align_up(p->consts[i].size);
+    p->constant_bytes += p->consts[i].size;
+  }
+  for (int i = 0; i < p->n_arenas; i++)
+    if (p->arenas[i].memory != MEM_NONE && p->arenas[i].role != AR_STREAM) p->used[p->arenas[i].memory] += p->arenas[i].size;
+  if (!choose_activation_memories(m, p, d)) return false;
+  compact_arenas(m, p);
+  if (!plan_streams(m, p, d)) return false;
+  for (int mem = 0; mem < MEM_COUNT; mem++)
+    if (p->used[mem] > p->budget[mem]) return over_budget(m, p, (MemType)mem, p->used[mem], d);
   return plan_verify(m, p, d);
 }
 

@@ -1,31 +1,75 @@
-/* plan: lifetimes over the schedule, arenas per (memory, role), offsets. */
+/* plan: lifetimes over the schedule, placement of every tensor in a memory, arenas
+ * per (memory, role), offsets, constant residency (direct / pin / stream), budgets. */
 #ifndef TINYAOT_PLAN_H
 #define TINYAOT_PLAN_H
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "../common/diag.h"
+#include "../config/config.h"
 #include "../ir/ir.h"
+#include "../platform/platform.h"
 
-enum { PLAN_MAX_ARENAS = 16, PLAN_ALIGN = 16 };
+enum { PLAN_MAX_ARENAS = 24, PLAN_ALIGN = 16 };
+
+typedef enum ArenaRole {
+  AR_SCRATCH,    /* activations and kernel scratch, reused by lifetime */
+  AR_PERSISTENT, /* variable tensors, zeroed at init */
+  AR_PINNED,     /* constants copied once at init (hydration destination) */
+  AR_STREAM,     /* stream pool: constants copied before their first reader */
+} ArenaRole;
 
 typedef struct PlanArena {
-  const char *name;      /* "scratch", "persistent" */
-  const char *memory;    /* "SRAM" */
-  TensorRole role;
-  size_t size;           /* bytes, a multiple of PLAN_ALIGN */
-  size_t lower_bound;    /* max over the schedule of live (aligned) bytes */
+  const char *name;    /* "scratch_dtcm" */
+  MemType memory;
+  ArenaRole role;
+  size_t size;         /* bytes, multiple of PLAN_ALIGN */
+  size_t lower_bound;  /* max over the schedule of live (aligned) bytes */
   int n_tensors;
 } PlanArena;
 
+/* A constant the module stores: a model tensor or a table an operator derived. */
+typedef struct ConstItem {
+  int32_t tensor_id;        /* model tensor, or -1 for a derived table */
+  int32_t op_index;         /* operator that derived it (-1 for model tensors) */
+  const char *symbol;       /* the name layer code uses (a macro) */
+  const char *array_name;   /* the C array holding its source bytes */
+  const char *ctype;        /* element type */
+  const char *what;         /* description for comments and the report */
+  TensorType type;
+  const uint8_t *bytes;     /* little-endian values */
+  size_t size, elems;
+  int32_t first_reader, last_reader;
+  MemType source;           /* where the image keeps it */
+  MemType runtime;          /* where kernels read it */
+  Residency residency;      /* effective: direct, pin or stream */
+  bool stream_requested;    /* residency stream asked; `residency` says if scheduled */
+  int arena;                /* pinned/stream arena, or -1 */
+  size_t offset;            /* in that arena (pinned: in the source blob too) */
+  int rule_line;            /* rule that decided the residency, 0 if default */
+} ConstItem;
+
 typedef struct Plan {
+  Platform platform;
+  const Config *config;
   int n_arenas;
   PlanArena arenas[PLAN_MAX_ARENAS];
-  size_t constant_bytes; /* bytes of constant tensors the module stores */
-  int n_constants;
+  int n_consts, cap_consts;
+  ConstItem *consts;
+  size_t constant_bytes;   /* bytes of constants in the image */
+  uint64_t used[MEM_COUNT];
+  uint64_t budget[MEM_COUNT];
+  int budget_line[MEM_COUNT]; /* constraint line, 0 = platform size */
+  size_t lower_bound;         /* activation lower bound (all memories) */
 } Plan;
 
-bool plan_model(Model *m, Plan *p, Diag *d);
+/* Activations: rules, lifetimes, grouping, offsets. Memories of unpinned groups are
+ * chosen in plan_finish once the constants are known. */
+bool plan_activations(Model *m, Plan *p, const Platform *platform, const Config *cfg, Diag *d);
+/* Registers a constant the emitted code reads (called while lowering operators). */
+ConstItem *plan_add_const(Plan *p, Arena *a, int32_t tensor_id, int32_t op_index, int32_t reader);
+/* Constants' residency, pinned/stream arenas, memory choice, budgets, verification. */
+bool plan_finish(Model *m, Plan *p, Diag *d);
 /* Independent check: every tensor fits its arena and no two tensors whose
  * lifetimes overlap share a byte. Separate code from the planner on purpose. */
 bool plan_verify(const Model *m, const Plan *p, Diag *d);
@@ -33,5 +77,19 @@ bool plan_verify(const Model *m, const Plan *p, Diag *d);
 size_t plan_live_lower_bound(const Model *m);
 /* True when tensor `id` needs arena storage of its own (not constant, not aliased). */
 bool plan_needs_storage(const Model *m, int32_t id);
+const char *arena_role_name(ArenaRole r);
+
+/* Attribute rules (attributes.c). */
+typedef struct TensorAttrs {
+  bool memory_set;
+  MemType memory;     /* MEM_NONE: planner chooses */
+  bool dest_set;
+  MemType dest;
+  Residency residency;
+  int line_memory, line_dest, line_residency;
+} TensorAttrs;
+/* Merges the rules matching (kind, id) field by field: type+id > id > type > none,
+ * later rule wins at equal specificity. id -1 matches only rules without an id. */
+TensorAttrs attrs_resolve(const Config *c, RuleType kind, int32_t id);
 
 #endif

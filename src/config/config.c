@@ -1,0 +1,434 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "../load/loader.h"
+
+typedef struct Parser {
+  Arena *arena;
+  yaml_document_t *doc;
+  const char *name;
+  Config *c;
+  Diag *d;
+} Parser;
+
+static int line_of(const yaml_node_t *n) { return n ? (int)n->start_mark.line + 1 : 0; }
+
+static bool err(Parser *p, const yaml_node_t *n, const char *fmt, const char *a, const char *b) {
+  char msg[512];
+  snprintf(msg, sizeof msg, fmt, a, b);
+  return diag_error(p->d, "line %d: %s", line_of(n), msg);
+}
+
+static void warn_key(Parser *p, const yaml_node_t *n, const char *section, const char *key) {
+  fprintf(stderr, "tinyaot: warning: %s: line %d: unknown key '%s' in %s (ignored)\n", p->name, line_of(n), key, section);
+  p->c->warnings++;
+}
+
+static yaml_node_t *node(Parser *p, int id) { return yaml_document_get_node(p->doc, id); }
+
+static const char *scalar(const yaml_node_t *n) {
+  return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static bool is_null(const yaml_node_t *n) {
+  const char *s = scalar(n);
+  return s && (!strcmp(s, "None") || !strcmp(s, "null") || !strcmp(s, "~") || !strcmp(s, "none") || !*s);
+}
+
+static bool want_string(Parser *p, const yaml_node_t *n, const char *key, const char **out) {
+  const char *s = scalar(n);
+  if (!s) return err(p, n, "'%s' must be a string%s", key, "");
+  *out = arena_strdup(p->arena, s);
+  return *out != NULL;
+}
+
+static bool want_uint(Parser *p, const yaml_node_t *n, const char *key, uint64_t *out) {
+  const char *s = scalar(n);
+  if (!s || !*s) return err(p, n, "'%s' must be a non-negative integer%s", key, "");
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 0);
+  uint64_t mult = 1;
+  if (!strcasecmp(end, "KB") || !strcasecmp(end, "K") || !strcasecmp(end, "KiB")) mult = 1024;
+  else if (!strcasecmp(end, "MB") || !strcasecmp(end, "M") || !strcasecmp(end, "MiB")) mult = 1024 * 1024;
+  else if (*end) return err(p, n, "'%s' must be a non-negative integer (got '%s')", key, s);
+  if (errno || s[0] == '-' || v > UINT64_MAX / mult) return err(p, n, "'%s' is out of range (got '%s')", key, s);
+  *out = (uint64_t)v * mult;
+  return true;
+}
+
+static bool want_bool(Parser *p, const yaml_node_t *n, const char *key, bool *out) {
+  const char *s = scalar(n);
+  if (s && (!strcasecmp(s, "true") || !strcasecmp(s, "yes") || !strcmp(s, "1"))) *out = true;
+  else if (s && (!strcasecmp(s, "false") || !strcasecmp(s, "no") || !strcmp(s, "0"))) *out = false;
+  else return err(p, n, "'%s' must be true or false%s", key, "");
+  return true;
+}
+
+static bool want_mem(Parser *p, const yaml_node_t *n, const char *key, MemType *out) {
+  const char *s = scalar(n);
+  if (!s) return err(p, n, "'%s' must be a memory name%s", key, "");
+  *out = mem_parse(s);
+  if (*out == MEM_NONE) return err(p, n, "'%s': unknown memory '%s' (ITCM, DTCM, SRAM, MRAM, PSRAM)", key, s);
+  return true;
+}
+
+static bool want_map(Parser *p, const yaml_node_t *n, const char *key) {
+  if (!n || n->type != YAML_MAPPING_NODE) return err(p, n, "'%s' must be a mapping%s", key, "");
+  return true;
+}
+
+static bool want_seq(Parser *p, const yaml_node_t *n, const char *key) {
+  if (!n || n->type != YAML_SEQUENCE_NODE) return err(p, n, "'%s' must be a list%s", key, "");
+  return true;
+}
+
+/* Iterate a mapping's pairs / a sequence's items; names derive from the loop
+ * variables so nested loops do not shadow each other. */
+#define FOR_PAIRS(p, map, k, v)                                                                          \
+  for (yaml_node_pair_t *k##_pair = (map)->data.mapping.pairs.start; k##_pair < (map)->data.mapping.pairs.top; \
+       k##_pair++)                                                                                       \
+    for (yaml_node_t *k = node(p, k##_pair->key), *v = node(p, k##_pair->value), *k##_once = k; k##_once && v; \
+         k##_once = NULL)
+
+#define FOR_ITEMS(p, seq, item)                                                                          \
+  for (yaml_node_item_t *item##_it = (seq)->data.sequence.items.start; item##_it < (seq)->data.sequence.items.top; \
+       item##_it++)                                                                                      \
+    for (yaml_node_t *item = node(p, *item##_it), *item##_once = item; item##_once; item##_once = NULL)
+
+static bool key_is(const yaml_node_t *k, const char *name) {
+  const char *s = scalar(k);
+  return s && strcmp(s, name) == 0;
+}
+
+static bool parse_ids(Parser *p, yaml_node_t *v, int *n_ids, int32_t **ids) {
+  int count = v->type == YAML_SEQUENCE_NODE ? (int)(v->data.sequence.items.top - v->data.sequence.items.start) : 1;
+  if (v->type != YAML_SEQUENCE_NODE && v->type != YAML_SCALAR_NODE)
+    return err(p, v, "'id' must be a tensor index or a list of them%s%s", "", "");
+  *ids = arena_calloc(p->arena, (size_t)count + 1, sizeof(int32_t));
+  if (!*ids) return diag_error(p->d, "out of memory");
+  *n_ids = 0;
+  if (v->type == YAML_SCALAR_NODE) {
+    uint64_t x;
+    if (!want_uint(p, v, "id", &x) || x > INT32_MAX) return x > INT32_MAX ? err(p, v, "'id' is out of range%s%s", "", "") : false;
+    (*ids)[(*n_ids)++] = (int32_t)x;
+    return true;
+  }
+  FOR_ITEMS(p, v, item) {
+    uint64_t x;
+    if (!want_uint(p, item, "id", &x)) return false;
+    if (x > INT32_MAX) return err(p, item, "'id' is out of range%s%s", "", "");
+    (*ids)[(*n_ids)++] = (int32_t)x;
+  }
+  return true;
+}
+
+static bool parse_attributes(Parser *p, yaml_node_t *map, TensorRule *r) {
+  if (!want_map(p, map, "attributes")) return false;
+  FOR_PAIRS(p, map, k, v) {
+    if (key_is(k, "memory")) {
+      r->has_memory = true;
+      r->memory = MEM_NONE;
+      if (!is_null(v) && !want_mem(p, v, "memory", &r->memory)) return false;
+    } else if (key_is(k, "constant_destination_memory")) {
+      if (is_null(v)) continue;
+      r->has_dest = true;
+      if (!want_mem(p, v, "constant_destination_memory", &r->dest)) return false;
+    } else if (key_is(k, "residency")) {
+      const char *s = scalar(v);
+      if (is_null(v)) continue;
+      if (s && !strcasecmp(s, "direct")) r->residency = RES_DIRECT;
+      else if (s && !strcasecmp(s, "pin")) r->residency = RES_PIN;
+      else if (s && !strcasecmp(s, "stream")) r->residency = RES_STREAM;
+      else return err(p, v, "'residency' must be direct, pin or stream (got '%s')%s", s ? s : "?", "");
+    } else {
+      warn_key(p, k, "tensor attributes", scalar(k) ? scalar(k) : "?");
+    }
+  }
+  if (r->has_dest && (r->residency == RES_DIRECT || r->residency == RES_STREAM))
+    return err(p, map, "one rule cannot pair constant_destination_memory with residency '%s'%s",
+               r->residency == RES_DIRECT ? "direct" : "stream", "");
+  if (r->has_dest) r->residency = RES_PIN; /* a destination implies pin at this rule's precedence */
+  if (r->residency && r->has_type && r->type != RULE_CONSTANT && r->type != RULE_ANY)
+    return err(p, map, "residency applies to constants only, not to type '%s'%s",
+               r->type == RULE_SCRATCH ? "scratch" : "persistent", "");
+  return true;
+}
+
+static bool parse_tensor_rule(Parser *p, yaml_node_t *map, TensorRule *r) {
+  if (!want_map(p, map, "memory.tensors entry")) return false;
+  r->line = line_of(map);
+  yaml_node_t *attrs = NULL;
+  FOR_PAIRS(p, map, k, v) {
+    if (key_is(k, "type")) {
+      const char *s = scalar(v);
+      r->has_type = true;
+      if (s && !strcmp(s, "scratch")) r->type = RULE_SCRATCH;
+      else if (s && !strcmp(s, "persistent")) r->type = RULE_PERSISTENT;
+      else if (s && !strcmp(s, "constant")) r->type = RULE_CONSTANT;
+      else if (s && (!strcmp(s, "*") || is_null(v))) r->has_type = false;
+      else return err(p, v, "'type' must be scratch, persistent, constant or * (got '%s')%s", s ? s : "?", "");
+    } else if (key_is(k, "id")) {
+      r->has_id = true;
+      if (!parse_ids(p, v, &r->n_ids, &r->ids)) return false;
+    } else if (key_is(k, "attributes")) {
+      attrs = v;
+    } else {
+      warn_key(p, k, "memory.tensors entry", scalar(k) ? scalar(k) : "?");
+    }
+  }
+  return attrs ? parse_attributes(p, attrs, r) : true;
+}
+
+static bool parse_memory(Parser *p, yaml_node_t *map) {
+  Config *c = p->c;
+  if (!want_map(p, map, "memory")) return false;
+  FOR_PAIRS(p, map, k, v) {
+    if (key_is(k, "constraints")) {
+      if (!want_seq(p, v, "memory.constraints")) return false;
+      FOR_ITEMS(p, v, item) {
+        if (!want_map(p, item, "memory.constraints entry")) return false;
+        if (c->n_constraints >= CONFIG_MAX_CONSTRAINTS) return err(p, item, "too many constraints%s%s", "", "");
+        MemoryConstraint *mc = &c->constraints[c->n_constraints++];
+        mc->line = line_of(item);
+        mc->mem = MEM_NONE;
+        bool has_size = false;
+        FOR_PAIRS(p, item, kk, vv) {
+          if (key_is(kk, "name")) {
+            if (!want_mem(p, vv, "name", &mc->mem)) return false;
+          } else if (key_is(kk, "max_size")) {
+            if (!want_uint(p, vv, "max_size", &mc->max_size)) return false;
+            has_size = true;
+          } else {
+            warn_key(p, kk, "memory.constraints entry", scalar(kk) ? scalar(kk) : "?");
+          }
+        }
+        if (mc->mem == MEM_NONE || !has_size) return err(p, item, "a constraint needs 'name' and 'max_size'%s%s", "", "");
+      }
+    } else if (key_is(k, "tensors")) {
+      if (!want_seq(p, v, "memory.tensors")) return false;
+      int n = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
+      c->rules = arena_calloc(p->arena, (size_t)n + 1, sizeof(TensorRule));
+      if (!c->rules) return diag_error(p->d, "out of memory");
+      FOR_ITEMS(p, v, item) {
+        if (!parse_tensor_rule(p, item, &c->rules[c->n_rules])) return false;
+        c->n_rules++;
+      }
+    } else if (key_is(k, "allocate_arenas")) {
+      if (!want_bool(p, v, "allocate_arenas", &c->allocate_arenas)) return false;
+    } else if (key_is(k, "auto_hydrate_constants")) {
+      if (!want_bool(p, v, "auto_hydrate_constants", &c->auto_hydrate_constants)) return false;
+    } else {
+      warn_key(p, k, "memory", scalar(k) ? scalar(k) : "?");
+    }
+  }
+  return true;
+}
+
+static bool parse_operators(Parser *p, yaml_node_t *seq) {
+  Config *c = p->c;
+  if (!want_seq(p, seq, "operators")) return false;
+  int n = (int)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+  c->op_rules = arena_calloc(p->arena, (size_t)n + 1, sizeof(OperatorRule));
+  if (!c->op_rules) return diag_error(p->d, "out of memory");
+  FOR_ITEMS(p, seq, item) {
+    if (!want_map(p, item, "operators entry")) return false;
+    OperatorRule *r = &c->op_rules[c->n_op_rules++];
+    r->line = line_of(item);
+    r->code_placement = r->scratch_placement = MEM_NONE;
+    FOR_PAIRS(p, item, k, v) {
+      if (key_is(k, "id")) {
+        r->has_id = true;
+        if (!parse_ids(p, v, &r->n_ids, &r->ids)) return false;
+      } else if (key_is(k, "type")) {
+        if (!want_string(p, v, "type", &r->op_type)) return false;
+      } else if (key_is(k, "code_placement")) {
+        if (!is_null(v) && !want_mem(p, v, "code_placement", &r->code_placement)) return false;
+      } else if (key_is(k, "scratch_placement")) {
+        if (!is_null(v) && !want_mem(p, v, "scratch_placement", &r->scratch_placement)) return false;
+      } else {
+        warn_key(p, k, "operators entry", scalar(k) ? scalar(k) : "?");
+      }
+    }
+  }
+  return true;
+}
+
+static bool parse_custom_platform(Parser *p, yaml_node_t *map) {
+  Platform *pl = &p->c->custom_platform;
+  memset(pl, 0, sizeof *pl);
+  const char *name = NULL, *cpu = "cortex-m55";
+  bool has_memories = false;
+  FOR_PAIRS(p, map, k, v) {
+    if (key_is(k, "name")) {
+      if (!want_string(p, v, "platform.name", &name)) return false;
+    } else if (key_is(k, "cpu") || key_is(k, "core")) {
+      if (!want_string(p, v, "platform.cpu", &cpu)) return false;
+    } else if (key_is(k, "capabilities")) {
+      if (!want_seq(p, v, "platform.capabilities")) return false;
+      FOR_ITEMS(p, v, item) {
+        const char *s = scalar(item);
+        if (s && !strcasecmp(s, "dsp")) pl->dsp = true;
+        else if (s && (!strcasecmp(s, "mve") || !strcasecmp(s, "helium"))) pl->mve = true;
+        else return err(p, item, "unknown capability '%s' (dsp, mve)%s", s ? s : "?", "");
+      }
+    } else if (key_is(k, "alignment")) {
+      uint64_t al;
+      if (!want_uint(p, v, "platform.alignment", &al)) return false;
+      if (al == 0 || al > 4096 || (al & (al - 1))) return err(p, v, "'alignment' must be a power of two up to 4096%s%s", "", "");
+      pl->alignment = (uint32_t)al;
+    } else if (key_is(k, "memories")) {
+      if (!want_seq(p, v, "platform.memories")) return false;
+      has_memories = true;
+      FOR_ITEMS(p, v, item) {
+        if (!want_map(p, item, "platform.memories entry")) return false;
+        MemType mt = MEM_NONE;
+        Memory m = {true, 0, true, true, false, false};
+        FOR_PAIRS(p, item, kk, vv) {
+          if (key_is(kk, "name") || key_is(kk, "type")) {
+            if (!want_mem(p, vv, "memory name", &mt)) return false;
+          } else if (key_is(kk, "size")) {
+            if (!want_uint(p, vv, "size", &m.size)) return false;
+          } else if (key_is(kk, "writable")) {
+            if (!want_bool(p, vv, "writable", &m.writable)) return false;
+          } else if (key_is(kk, "executable")) {
+            if (!want_bool(p, vv, "executable", &m.executable)) return false;
+          } else if (key_is(kk, "non_volatile")) {
+            if (!want_bool(p, vv, "non_volatile", &m.non_volatile)) return false;
+          } else {
+            warn_key(p, kk, "platform.memories entry", scalar(kk) ? scalar(kk) : "?");
+          }
+        }
+        if (mt == MEM_NONE) return err(p, item, "a memory needs a 'name'%s%s", "", "");
+        if (mt == MEM_MRAM && !m.non_volatile) m.non_volatile = true, m.writable = false;
+        pl->mem[mt] = m;
+      }
+    } else {
+      warn_key(p, k, "platform", scalar(k) ? scalar(k) : "?");
+    }
+  }
+  if (!name) return err(p, map, "platform needs a 'name'%s%s", "", "");
+  if (!has_memories) {
+    /* A known name with no memories is just a reference to the built-in platform. */
+    p->c->platform_name = name;
+    return true;
+  }
+  snprintf(pl->name, sizeof pl->name, "%s", name);
+  snprintf(pl->cpu, sizeof pl->cpu, "%s", cpu);
+  platform_finish(pl);
+  p->c->has_custom_platform = true;
+  p->c->platform_name = arena_strdup(p->arena, pl->name);
+  return true;
+}
+
+static bool parse_section_paths(Parser *p, yaml_node_t *map, const char *section, const char **path,
+                                const char **name, const char **prefix) {
+  if (!want_map(p, map, section)) return false;
+  FOR_PAIRS(p, map, k, v) {
+    if (key_is(k, "path")) {
+      if (!want_string(p, v, "path", path)) return false;
+    } else if (name && key_is(k, "name")) {
+      if (!want_string(p, v, "name", name)) return false;
+    } else if (prefix && key_is(k, "prefix")) {
+      if (!want_string(p, v, "prefix", prefix)) return false;
+    } else {
+      warn_key(p, k, section, scalar(k) ? scalar(k) : "?");
+    }
+  }
+  return true;
+}
+
+static bool parse_root(Parser *p, yaml_node_t *root) {
+  Config *c = p->c;
+  if (!root) return true; /* empty file: all defaults */
+  if (!want_map(p, root, "the document")) return false;
+  FOR_PAIRS(p, root, k, v) {
+    bool ok = true;
+    if (key_is(k, "model")) {
+      ok = v->type == YAML_SCALAR_NODE ? want_string(p, v, "model", &c->model_path)
+                                       : parse_section_paths(p, v, "model", &c->model_path, NULL, NULL);
+    } else if (key_is(k, "module")) {
+      ok = parse_section_paths(p, v, "module", &c->module_path, &c->module_name, &c->module_prefix);
+    } else if (key_is(k, "platform")) {
+      ok = v->type == YAML_SCALAR_NODE ? want_string(p, v, "platform", &c->platform_name)
+                                       : (want_map(p, v, "platform") && parse_custom_platform(p, v));
+    } else if (key_is(k, "memory")) {
+      ok = parse_memory(p, v);
+    } else if (key_is(k, "operators")) {
+      ok = parse_operators(p, v);
+    } else {
+      warn_key(p, k, "the top level", scalar(k) ? scalar(k) : "?");
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+void config_defaults(Config *c) {
+  memset(c, 0, sizeof *c);
+  c->allocate_arenas = true;
+  c->auto_hydrate_constants = true;
+}
+
+bool config_parse(Arena *a, const char *name, const char *text, size_t len, Config *c, Diag *d) {
+  c->path = name;
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  if (!yaml_parser_initialize(&parser)) return diag_error(d, "out of memory (YAML parser)");
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  if (!yaml_parser_load(&parser, &doc)) {
+    bool r = diag_error(d, "line %d: invalid YAML: %s", (int)parser.problem_mark.line + 1,
+                        parser.problem ? parser.problem : "parse error");
+    yaml_parser_delete(&parser);
+    return r;
+  }
+  Parser p = {.arena = a, .doc = &doc, .name = name, .c = c, .d = d};
+  bool ok = parse_root(&p, yaml_document_get_root_node(&doc));
+  yaml_document_delete(&doc);
+  yaml_parser_delete(&parser);
+  return ok;
+}
+
+bool config_load(Arena *a, const char *path, Config *c, Diag *d) {
+  const uint8_t *data;
+  size_t size;
+  if (!load_file(a, path, &data, &size, d)) return false;
+  if (size > (1u << 20)) return diag_error(d, "configuration is %zu bytes, over the 1 MiB limit", size);
+  return config_parse(a, path, (const char *)data, size, c, d);
+}
+
+bool config_check_rules(const Config *c, const Platform *pl, Diag *d) {
+  for (int i = 0; i < c->n_rules; i++) {
+    const TensorRule *r = &c->rules[i];
+    if (r->has_memory && r->memory != MEM_NONE && !pl->mem[r->memory].present)
+      return diag_error(d, "line %d: memory %s does not exist on platform %s", r->line, mem_name(r->memory), pl->name);
+    if (r->has_dest && (!pl->mem[r->dest].present || !pl->mem[r->dest].writable))
+      return diag_error(d, "line %d: constant_destination_memory %s must be a writable memory of platform %s", r->line,
+                        mem_name(r->dest), pl->name);
+    if (r->has_memory && r->memory != MEM_NONE && r->has_type &&
+        (r->type == RULE_SCRATCH || r->type == RULE_PERSISTENT) && !pl->mem[r->memory].writable)
+      return diag_error(d, "line %d: %s tensors need a writable memory; %s is read-only on %s", r->line,
+                        r->type == RULE_SCRATCH ? "scratch" : "persistent", mem_name(r->memory), pl->name);
+  }
+  for (int i = 0; i < c->n_constraints; i++)
+    if (!pl->mem[c->constraints[i].mem].present)
+      return diag_error(d, "line %d: constraint on %s, which platform %s does not have", c->constraints[i].line,
+                        mem_name(c->constraints[i].mem), pl->name);
+  for (int i = 0; i < c->n_op_rules; i++) {
+    const OperatorRule *r = &c->op_rules[i];
+    if (r->code_placement != MEM_NONE && (!pl->mem[r->code_placement].present || !pl->mem[r->code_placement].executable))
+      return diag_error(d, "line %d: code_placement %s is not an executable memory of %s", r->line,
+                        mem_name(r->code_placement), pl->name);
+    if (r->scratch_placement != MEM_NONE &&
+        (!pl->mem[r->scratch_placement].present || !pl->mem[r->scratch_placement].writable))
+      return diag_error(d, "line %d: scratch_placement %s is not a writable memory of %s", r->line,
+                        mem_name(r->scratch_placement), pl->name);
+  }
+  return true;
+}
