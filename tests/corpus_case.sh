@@ -3,6 +3,7 @@
 # outputs as its manifest says. Prints one line: PASS/FAIL/SKIP <name> [reason].
 # usage: tests/corpus_case.sh CORPUS_DIR [BUILD_DIR] [WORK_DIR]
 # SKIP is only used when tinyaot reports the model's operator as unsupported.
+# $TINYAOT_RUN_ARGS is appended to `tinyaot run` (e.g. a placement --config).
 dir=${1%/}
 build=${2:-build}
 work=${3:-${TMPDIR:-/tmp}/tinyaot-case-$$}
@@ -22,7 +23,7 @@ if [ -z "$cases" ]; then
   exit 1
 fi
 # shellcheck disable=SC2086
-if ! "$build/tinyaot" run "$dir/model.tflite" $cases --out-dir "$out" >"$out/log" 2>&1; then
+if ! "$build/tinyaot" run "$dir/model.tflite" $cases --out-dir "$out" ${TINYAOT_RUN_ARGS:-} >"$out/log" 2>&1; then
   reason=$(grep -m1 'error' "$out/log" | sed 's/^tinyaot: error: [^:]*: //')
   [ -n "$reason" ] || reason=$(tail -n 3 "$out/log" | tr '\n' ' ')
   case "$reason" in

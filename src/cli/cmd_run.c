@@ -31,7 +31,9 @@ static const char run_usage[] =
     "one inference, from its own fresh init, written to DIR/<case name>/out<i>.bin.\n"
     "\n"
     "options: --in FILE, --case DIR, --out-dir DIR, --keep-build DIR (keep the module and\n"
-    "binary there), and every `tinyaot convert` option except -o.\n";
+    "binary there), --scramble-pinned-sources (after init, overwrite the image of every\n"
+    "pinned constant: outputs stay exact only if kernels read the pinned copies), and\n"
+    "every `tinyaot convert` option except -o (including --config).\n";
 
 typedef struct RunArgs {
   const char *inputs[RUN_MAX_INPUTS];
@@ -41,6 +43,7 @@ typedef struct RunArgs {
   const char *out_dir;
   const char *keep;
   bool too_many;
+  bool scramble;
 } RunArgs;
 
 static const char *const OPT_IN[] = {"--in", NULL};
@@ -68,6 +71,10 @@ static bool run_extra(Args *a, void *state) {
     r->keep = a->value;
     return true;
   }
+  if (args_flag(a, "--scramble-pinned-sources")) {
+    r->scramble = true;
+    return true;
+  }
   return false;
 }
 
@@ -91,9 +98,36 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
   return 0;
 }
 
-static void write_harness(const Module *mod, const Model *m, StrBuf *sb) {
+/* Caller-owned arenas: allocate every region, load the constant sidecars, bind. */
+static void write_region_setup(const Compilation *c, const char *module_dir, StrBuf *sb) {
+  const Module *mod = &c->module;
+  const Plan *p = &c->plan;
+  sb_printf(sb, "static void *regions[%s_NUM_ARENA_REGIONS];\n\nstatic int bind_regions(void) {\n  int r;\n", mod->PREFIX);
+  sb_printf(sb, "  for (r = 0; r < %s_NUM_ARENA_REGIONS; r++) {\n    if (!regions[r]) regions[r] = malloc(%s_arena_region_size[r] + 16);\n"
+                "    if (!regions[r] || %s_bind_arena((%s_arena_region_t)r, regions[r], %s_arena_region_size[r]) != 0) return 1;\n  }\n",
+            mod->PREFIX, mod->prefix, mod->prefix, mod->prefix, mod->prefix);
+  int region = p->n_arenas;
+  for (int mem = 0; mem < MEM_COUNT; mem++) {
+    bool used = false;
+    for (int i = 0; i < p->n_consts; i++) used = used || p->consts[i].source == mem;
+    if (!used) continue;
+    char lowmem[8];
+    snprintf(lowmem, sizeof lowmem, "%s", mem_name((MemType)mem));
+    for (char *q = lowmem; *q; q++) *q = (char)(*q - 'A' + 'a');
+    sb_printf(sb, "  if (read_exact(\"%s/data/%s_const_%s.bin\", regions[%d], %s_arena_region_size[%d])) return 1;\n",
+              module_dir, mod->name, lowmem, region, mod->prefix, region);
+    region++;
+  }
+  sb_append(sb, "  return 0;\n}\n\n");
+}
+
+static void write_harness(const Compilation *c, const char *module_dir, bool scramble, StrBuf *sb) {
+  const Module *mod = &c->module;
+  const Model *m = &c->model;
   const char *p = mod->prefix;
-  sb_printf(sb, "/* Host harness written by `tinyaot run`. */\n#include <stdio.h>\n#include <string.h>\n#include \"%s_model.h\"\n\n", mod->name);
+  sb_printf(sb, "/* Host harness written by `tinyaot run`. */\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include \"%s_model.h\"\n", mod->name);
+  if (scramble) sb_printf(sb, "#include \"%s_weights.h\"\n", mod->name);
+  sb_append(sb, "\n");
   sb_append(sb, "static int read_exact(const char *path, void *dst, unsigned long size) {\n"
                 "  FILE *f = fopen(path, \"rb\");\n  unsigned long got;\n  int extra;\n"
                 "  if (!f) { fprintf(stderr, \"cannot open %s\\n\", path); return 1; }\n"
@@ -104,10 +138,23 @@ static void write_harness(const Module *mod, const Model *m, StrBuf *sb) {
                 "  char path[4096];\n  FILE *f;\n  snprintf(path, sizeof path, \"%s/out%d.bin\", dir, index);\n"
                 "  f = fopen(path, \"wb\");\n  if (!f) { fprintf(stderr, \"cannot write %s\\n\", path); return 1; }\n"
                 "  if (fwrite(src, 1, size, f) != size) { fclose(f); return 1; }\n  return fclose(f) != 0;\n}\n\n");
+  if (!mod->allocate_arenas) write_region_setup(c, module_dir, sb);
   sb_printf(sb, "int main(int argc, char **argv) {\n  int i = 1, k;\n  while (i + %d < argc + 1) {\n"
-                "    const char *out_dir = argv[i++];\n    %s_model_context_t ctx;\n"
-                "    if (%s_model_init(&ctx) != 0) return 3;\n",
-            m->n_inputs, p, p);
+                "    const char *out_dir = argv[i++];\n    %s_model_context_t ctx;\n",
+            m->n_inputs, p);
+  if (!mod->allocate_arenas) sb_append(sb, "    if (bind_regions()) return 7;\n");
+  /* Scrambling: keep a pristine copy of each pinned image so that every case's fresh
+   * init hydrates real data, then overwrite the image before running. */
+  bool scr = scramble && mod->allocate_arenas;
+  for (int b = 0; scr && b < mod->n_pinned_sources; b++)
+    sb_printf(sb, "    {\n      static unsigned char saved%d[sizeof %s];\n      static int have%d;\n"
+                  "      if (!have%d) { memcpy(saved%d, (const void *)&%s, sizeof saved%d); have%d = 1; }\n"
+                  "      memcpy((void *)&%s, saved%d, sizeof saved%d);\n    }\n",
+              b, mod->pinned_sources[b], b, b, b, mod->pinned_sources[b], b, b, mod->pinned_sources[b], b, b);
+  sb_printf(sb, "    if (%s_model_init(&ctx) != 0) return 3;\n", p);
+  for (int b = 0; scr && b < mod->n_pinned_sources; b++)
+    sb_printf(sb, "    memset((void *)&%s, 0xA5, sizeof %s); /* kernels must read the pinned copy */\n",
+              mod->pinned_sources[b], mod->pinned_sources[b]);
   sb_printf(sb, "    for (k = 0; k < %d; k++)\n      if (read_exact(argv[i++], ctx.inputs[k].data, ctx.inputs[k].size)) return 4;\n", m->n_inputs);
   sb_printf(sb, "    if (%s_model_run(&ctx) != 0) return 5;\n", p);
   sb_printf(sb, "    for (k = 0; k < %d; k++)\n      if (write_all(out_dir, k, ctx.outputs[k].data, ctx.outputs[k].size)) return 6;\n  }\n  return 0;\n}\n", m->n_outputs);
@@ -167,7 +214,7 @@ static bool plan_inferences(Compilation *c, RunArgs *r, char **hargv, int *hargc
   return true;
 }
 
-static bool build_runner(Compilation *c, const char *dir, Diag *d) {
+static bool build_runner(Compilation *c, const char *dir, bool scramble, Diag *d) {
   Arena *a = &c->arena;
   const char *cc = getenv("TINYAOT_CC");
   const char *extra = getenv("TINYAOT_RUN_CFLAGS");
@@ -180,6 +227,7 @@ static bool build_runner(Compilation *c, const char *dir, Diag *d) {
     char *copy = arena_strdup(a, extra);
     for (char *tok = strtok(copy, " "); tok && n < 400; tok = strtok(NULL, " ")) argv[n++] = tok;
   }
+  if (scramble) argv[n++] = arena_printf(a, "-D%s_PINNED_SOURCE_CONST=", c->module.PREFIX);
   argv[n++] = arena_printf(a, "-I%s/module/include", dir);
   argv[n++] = arena_printf(a, "-I%s/module/src", dir);
   for (int i = 0; i < c->module.n_files && n < 500; i++) {
@@ -240,7 +288,7 @@ int cmd_run(int argc, char **argv) {
   if (ok) {
     StrBuf h;
     sb_init(&h);
-    write_harness(&c.module, &c.model, &h);
+    write_harness(&c, arena_printf(&c.arena, "%s/module", dir), r.scramble, &h);
     const char *path = arena_printf(&c.arena, "%s/harness.c", dir);
     FILE *f = fopen(path, "w");
     ok = f && fwrite(h.data, 1, h.len, f) == h.len;
@@ -248,7 +296,7 @@ int cmd_run(int argc, char **argv) {
     sb_free(&h);
     if (!ok) diag_error(&d, "cannot write %s", path);
   }
-  if (ok) ok = build_runner(&c, dir, &d);
+  if (ok) ok = build_runner(&c, dir, r.scramble, &d);
   if (ok) {
     hargv[0] = arena_printf(&c.arena, "%s/runner", dir);
     hargv[hargc] = NULL;

@@ -23,6 +23,6 @@ typedef struct UnitTest {
 } UnitTest;
 
 /* Each test file exports a NULL-terminated table. */
-extern const UnitTest flatbuffer_tests[], loader_tests[], plan_tests[], quant_tests[], resolve_tests[];
+extern const UnitTest flatbuffer_tests[], loader_tests[], plan_tests[], quant_tests[], resolve_tests[], config_tests[];
 
 #endif

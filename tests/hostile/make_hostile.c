@@ -1,0 +1,492 @@
+/* Writes the hand-made hostile models of tests/hostile/cases/ (issue 7): a small valid
+ * int8 network (CONV_2D -> RESHAPE -> FULLY_CONNECTED -> SOFTMAX) described by a Spec,
+ * one mutation of the Spec per case, then byte-level damage of the valid bytes
+ * (truncation at every table, vtable and offset corruption). Every file must be
+ * rejected by `tinyaot convert` with a one-line located error.
+ *   cc -std=c11 -Isrc -Itools tests/hostile/make_hostile.c tools/fbwriter.c \
+ *      src/load/flatbuffer.c -o make_hostile && ./make_hostile tests/hostile/cases
+ * Minimised fuzzer findings are added to the same directory by hand. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fbwriter.h"
+#include "load/flatbuffer.h"
+
+enum { T_FLOAT32 = 0, T_INT32 = 2, T_STRING = 5, T_INT8 = 9 };
+enum { OP_CONV_2D = 3, OP_FULLY_CONNECTED = 9, OP_RESHAPE = 22, OP_SOFTMAX = 25, OP_CUSTOM = 32 };
+enum { OPT_NONE = 0, OPT_CONV = 1, OPT_FC = 8, OPT_SOFTMAX = 9, OPT_RESHAPE = 17 };
+enum { MAX_T = 16, MAX_OPS = 8, MAX_IO = 8, MAX_Q = 8 };
+
+typedef struct TSpec {
+  const char *name;
+  int type, rank;
+  int32_t dims[10];
+  uint32_t buffer;
+  int nq, nzp;            /* scales, zero points (nzp -1: same as nq) */
+  float scale[MAX_Q];
+  int64_t zp[MAX_Q];
+  int32_t qdim;
+  int variable, sparse, custom_quant;
+} TSpec;
+
+typedef struct OSpec {
+  uint32_t opcode;
+  int n_in, n_out;
+  int32_t in[MAX_IO], out[MAX_IO];
+  int opt_type;           /* union tag written */
+  int opt_kind;           /* which options table is written (OPT_*) */
+  /* option values */
+  int padding, stride_w, stride_h, activation;
+  int32_t new_shape[MAX_IO];
+  int n_new_shape;
+  float beta;
+} OSpec;
+
+typedef struct Spec {
+  const char *ident;
+  uint32_t version;
+  int n_codes;
+  int32_t codes[MAX_OPS];
+  const char *custom_name;
+  int n_tensors, n_ops, n_in, n_out, n_subgraphs;
+  TSpec t[MAX_T];
+  OSpec op[MAX_OPS];
+  int32_t in[MAX_IO], out[MAX_IO];
+  int n_buffers;
+  uint8_t *buf[MAX_T];
+  size_t buf_len[MAX_T];
+  int ext_buffer;         /* index of a buffer given by offset/size instead of data */
+  uint64_t ext_offset, ext_size;
+} Spec;
+
+static uint32_t lcg = 2024u;
+static int8_t rnd_i8(void) {
+  lcg = lcg * 1664525u + 1013904223u;
+  return (int8_t)((int)((lcg >> 8) % 255u) - 127);
+}
+
+static uint8_t conv_w[2 * 3 * 3 * 1], fc_w[3 * 18], conv_b[2 * 4], fc_b[3 * 4], shape_le[8];
+
+static void le32(uint8_t *p, int32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)((uint32_t)v >> (8 * i));
+}
+
+static TSpec tensor(const char *name, int type, int rank, const int32_t *dims, uint32_t buffer, float scale,
+                    int64_t zp) {
+  TSpec t;
+  memset(&t, 0, sizeof t);
+  t.name = name;
+  t.type = type;
+  t.rank = rank;
+  memcpy(t.dims, dims, (size_t)rank * sizeof(int32_t));
+  t.buffer = buffer;
+  if (scale != 0.f) {
+    t.nq = 1;
+    t.nzp = -1;
+    t.scale[0] = scale;
+    t.zp[0] = zp;
+  }
+  return t;
+}
+
+/* input [1,6,6,1] -> CONV_2D 3x3/2 SAME RELU (2 ch) [1,3,3,2] -> RESHAPE [1,18]
+ * -> FULLY_CONNECTED (3) -> SOFTMAX [1,3]. */
+static Spec base(void) {
+  Spec s;
+  memset(&s, 0, sizeof s);
+  s.ident = "TFL3";
+  s.version = 3;
+  s.n_subgraphs = 1;
+  s.ext_buffer = -1;
+  s.n_codes = 4;
+  int32_t codes[4] = {OP_CONV_2D, OP_RESHAPE, OP_FULLY_CONNECTED, OP_SOFTMAX};
+  memcpy(s.codes, codes, sizeof codes);
+  int32_t d_in[] = {1, 6, 6, 1}, d_cw[] = {2, 3, 3, 1}, d_cb[] = {2}, d_conv[] = {1, 3, 3, 2}, d_ns[] = {2},
+          d_flat[] = {1, 18}, d_fw[] = {3, 18}, d_fb[] = {3}, d_out[] = {1, 3};
+  s.n_tensors = 10;
+  s.t[0] = tensor("input", T_INT8, 4, d_in, 0, 0.05f, -10);
+  s.t[1] = tensor("conv/w", T_INT8, 4, d_cw, 1, 0.004f, 0);
+  s.t[1].nq = 2;
+  s.t[1].scale[1] = 0.005f;
+  s.t[2] = tensor("conv/b", T_INT32, 1, d_cb, 2, 0.0002f, 0);
+  s.t[2].nq = 2;
+  s.t[2].scale[1] = 0.00025f;
+  s.t[3] = tensor("conv/relu", T_INT8, 4, d_conv, 0, 0.04f, -128);
+  s.t[4] = tensor("flatten/shape", T_INT32, 1, d_ns, 3, 0.f, 0);
+  s.t[5] = tensor("flatten", T_INT8, 2, d_flat, 0, 0.04f, -128);
+  s.t[6] = tensor("dense/w", T_INT8, 2, d_fw, 4, 0.003f, 0);
+  s.t[7] = tensor("dense/b", T_INT32, 1, d_fb, 5, 0.00012f, 0);
+  s.t[8] = tensor("dense", T_INT8, 2, d_out, 0, 0.1f, 5);
+  s.t[9] = tensor("scores", T_INT8, 2, d_out, 0, 1.0f / 256.0f, -128);
+  s.n_ops = 4;
+  OSpec conv = {.opcode = 0, .n_in = 3, .in = {0, 1, 2}, .n_out = 1, .out = {3}, .opt_type = OPT_CONV,
+                .opt_kind = OPT_CONV, .padding = 0, .stride_w = 2, .stride_h = 2, .activation = 1};
+  OSpec reshape = {.opcode = 1, .n_in = 2, .in = {3, 4}, .n_out = 1, .out = {5}, .opt_type = OPT_RESHAPE,
+                   .opt_kind = OPT_RESHAPE, .new_shape = {1, 18}, .n_new_shape = 2};
+  OSpec fc = {.opcode = 2, .n_in = 3, .in = {5, 6, 7}, .n_out = 1, .out = {8}, .opt_type = OPT_FC,
+              .opt_kind = OPT_FC};
+  OSpec sm = {.opcode = 3, .n_in = 1, .in = {8}, .n_out = 1, .out = {9}, .opt_type = OPT_SOFTMAX,
+              .opt_kind = OPT_SOFTMAX, .beta = 1.0f};
+  s.op[0] = conv;
+  s.op[1] = reshape;
+  s.op[2] = fc;
+  s.op[3] = sm;
+  s.n_in = 1;
+  s.in[0] = 0;
+  s.n_out = 1;
+  s.out[0] = 9;
+  for (size_t i = 0; i < sizeof conv_w; i++) conv_w[i] = (uint8_t)rnd_i8();
+  for (size_t i = 0; i < sizeof fc_w; i++) fc_w[i] = (uint8_t)rnd_i8();
+  le32(conv_b, 300);
+  le32(conv_b + 4, -200);
+  for (int i = 0; i < 3; i++) le32(fc_b + 4 * i, 100 * (i - 1));
+  le32(shape_le, 1);
+  le32(shape_le + 4, 18);
+  s.n_buffers = 6;
+  uint8_t *bufs[6] = {NULL, conv_w, conv_b, shape_le, fc_w, fc_b};
+  size_t lens[6] = {0, sizeof conv_w, sizeof conv_b, sizeof shape_le, sizeof fc_w, sizeof fc_b};
+  memcpy(s.buf, bufs, sizeof bufs);
+  memcpy(s.buf_len, lens, sizeof lens);
+  return s;
+}
+
+static FbObj *write_tensor(const TSpec *t) {
+  FbObj *o = fbw_table();
+  fbw_obj(o, 0, fbw_i32_vec(t->dims, (size_t)t->rank));
+  fbw_u8(o, 1, (uint8_t)t->type);
+  fbw_u32(o, 2, t->buffer);
+  fbw_obj(o, 3, fbw_string(t->name));
+  if (t->nq > 0 || t->custom_quant) {
+    FbObj *q = fbw_table();
+    int nzp = t->nzp < 0 ? t->nq : t->nzp;
+    if (t->nq > 0) fbw_obj(q, 2, fbw_f32_vec(t->scale, (size_t)t->nq));
+    if (nzp > 0) fbw_obj(q, 3, fbw_i64_vec(t->zp, (size_t)nzp));
+    if (t->custom_quant) {
+      fbw_u8(q, 4, 1);
+      fbw_obj(q, 5, fbw_table());
+    }
+    if (t->qdim) fbw_i32(q, 6, t->qdim);
+    fbw_obj(o, 4, q);
+  }
+  if (t->variable) fbw_u8(o, 5, 1);
+  if (t->sparse) fbw_obj(o, 6, fbw_table());
+  return o;
+}
+
+static FbObj *write_options(const OSpec *op) {
+  FbObj *o = fbw_table();
+  switch (op->opt_kind) {
+    case OPT_CONV:
+      fbw_u8(o, 0, (uint8_t)op->padding);
+      fbw_i32(o, 1, op->stride_w);
+      fbw_i32(o, 2, op->stride_h);
+      fbw_u8(o, 3, (uint8_t)op->activation);
+      break;
+    case OPT_RESHAPE: fbw_obj(o, 0, fbw_i32_vec(op->new_shape, (size_t)op->n_new_shape)); break;
+    case OPT_FC: fbw_u8(o, 0, (uint8_t)op->activation); break;
+    case OPT_SOFTMAX: fbw_f32(o, 0, op->beta); break;
+    default: return NULL;
+  }
+  return o;
+}
+
+static FbObj *write_op(const OSpec *op) {
+  FbObj *o = fbw_table();
+  fbw_u32(o, 0, op->opcode);
+  fbw_obj(o, 1, fbw_i32_vec(op->in, (size_t)op->n_in));
+  fbw_obj(o, 2, fbw_i32_vec(op->out, (size_t)op->n_out));
+  FbObj *opts = write_options(op);
+  if (op->opt_type) fbw_u8(o, 3, (uint8_t)op->opt_type);
+  if (opts) fbw_obj(o, 4, opts);
+  return o;
+}
+
+static size_t serialize(const Spec *s, uint8_t **out) {
+  FbObj *tensors[MAX_T], *ops[MAX_OPS], *codes[MAX_OPS], *buffers[MAX_T];
+  for (int i = 0; i < s->n_tensors; i++) tensors[i] = write_tensor(&s->t[i]);
+  for (int i = 0; i < s->n_ops; i++) ops[i] = write_op(&s->op[i]);
+  for (int i = 0; i < s->n_codes; i++) {
+    codes[i] = fbw_table();
+    fbw_u8(codes[i], 0, (uint8_t)(s->codes[i] >= 0 && s->codes[i] < 127 ? s->codes[i] : 127));
+    if (s->codes[i] == OP_CUSTOM && s->custom_name) fbw_obj(codes[i], 1, fbw_string(s->custom_name));
+    fbw_i32(codes[i], 2, 1);
+    fbw_i32(codes[i], 3, s->codes[i]);
+  }
+  for (int i = 0; i < s->n_buffers; i++) {
+    buffers[i] = fbw_table();
+    if (i == s->ext_buffer) {
+      /* fbwriter writes 4-byte slots only: the loader's 8-byte reads of field 1 (offset)
+       * and field 2 (size) span slots 1-2 and 2-3, so slot 2 is left 0. */
+      fbw_u32(buffers[i], 1, (uint32_t)s->ext_offset);
+      fbw_u32(buffers[i], 2, 0);
+      fbw_u32(buffers[i], 3, (uint32_t)(s->ext_size >> 32));
+    } else if (s->buf_len[i]) {
+      fbw_obj(buffers[i], 0, fbw_bytes(s->buf[i], s->buf_len[i], 16));
+    }
+  }
+  FbObj *sg = fbw_table();
+  fbw_obj(sg, 0, fbw_obj_vec(tensors, (size_t)s->n_tensors));
+  fbw_obj(sg, 1, fbw_i32_vec(s->in, (size_t)s->n_in));
+  fbw_obj(sg, 2, fbw_i32_vec(s->out, (size_t)s->n_out));
+  fbw_obj(sg, 3, fbw_obj_vec(ops, (size_t)s->n_ops));
+  fbw_obj(sg, 4, fbw_string("main"));
+  FbObj *sgs[2] = {sg, sg};
+  FbObj *model = fbw_table();
+  fbw_u32(model, 0, s->version);
+  fbw_obj(model, 1, fbw_obj_vec(codes, (size_t)s->n_codes));
+  fbw_obj(model, 2, fbw_obj_vec(sgs, (size_t)s->n_subgraphs));
+  fbw_obj(model, 3, fbw_string("tinyaot hostile base"));
+  fbw_obj(model, 4, fbw_obj_vec(buffers, (size_t)s->n_buffers));
+  return fbw_finish(model, s->ident, out);
+}
+
+static const char *out_dir;
+static int n_written;
+
+static void write_file(const char *name, const uint8_t *data, size_t len) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s.tflite", out_dir, name);
+  FILE *f = fopen(path, "wb");
+  if (!f || (len && fwrite(data, 1, len, f) != len) || fclose(f) != 0) {
+    perror(path);
+    exit(1);
+  }
+  n_written++;
+}
+
+static void emit_spec(const char *name, const Spec *s) {
+  uint8_t *bytes;
+  size_t len = serialize(s, &bytes);
+  write_file(name, bytes, len);
+  free(bytes);
+}
+
+/* ---- Spec-level cases: one mutation each. ---- */
+
+#define CASE(name, stmt)  \
+  do {                    \
+    Spec s = base();      \
+    stmt;                 \
+    emit_spec(name, &s);  \
+  } while (0)
+
+static void spec_cases(void) {
+  CASE("header_wrong_identifier", s.ident = "TFL2");
+  CASE("header_schema_version_2", s.version = 2);
+  CASE("model_no_subgraph", s.n_subgraphs = 0);
+  CASE("model_two_subgraphs", s.n_subgraphs = 2);
+  CASE("model_no_outputs", s.n_out = 0);
+  CASE("model_output_missing_tensor", s.out[0] = 10);
+  CASE("model_output_negative_tensor", s.out[0] = -1);
+  CASE("model_input_missing_tensor", s.in[0] = 99);
+  CASE("model_output_never_written", s.out[0] = 4; s.t[4].buffer = 0);
+  CASE("model_input_is_constant", s.in[0] = 1; s.n_in = 1);
+  CASE("opcode_index_out_of_range", s.op[2].opcode = 4);
+  CASE("opcode_index_huge", s.op[0].opcode = 0xffffffffu);
+  CASE("opcode_unknown_builtin", s.codes[3] = 999);
+  CASE("opcode_negative_builtin", s.codes[1] = -7);
+  CASE("opcode_custom", s.codes[3] = OP_CUSTOM; s.custom_name = "EVIL\nOP");
+  CASE("op_input_missing_tensor", s.op[1].in[0] = 10);
+  CASE("op_input_negative_tensor", s.op[2].in[0] = -2);
+  CASE("op_output_missing_tensor", s.op[3].out[0] = 12345);
+  CASE("op_output_optional_marker", s.op[3].out[0] = -1);
+  CASE("op_required_input_omitted", s.op[0].in[1] = -1);
+  CASE("op_too_few_inputs", s.op[2].n_in = 1);
+  CASE("op_too_many_outputs", s.op[3].n_out = 2; s.op[3].out[1] = 8);
+  CASE("op_no_outputs", s.op[0].n_out = 0);
+  CASE("graph_cycle", s.op[0].in[0] = 9);
+  CASE("graph_self_loop", s.op[1].in[0] = 5);
+  CASE("graph_read_before_write", s.op[0].in[0] = 8);
+  CASE("graph_tensor_written_twice", s.op[2].out[0] = 5);
+  CASE("graph_output_is_constant", s.op[3].out[0] = 6);
+  CASE("graph_output_is_model_input", s.op[3].out[0] = 0);
+  CASE("shape_negative_dim", s.t[3].dims[2] = -3);
+  CASE("shape_dynamic_dim", s.t[0].dims[0] = -1);
+  CASE("shape_rank_9", s.t[5].rank = 9; for (int i = 2; i < 9; i++) s.t[5].dims[i] = 1);
+  CASE("shape_product_overflows_32bit", s.t[3].dims[1] = 65536; s.t[3].dims[2] = 65536);
+  CASE("shape_product_overflows_64bit",
+       s.t[0].rank = 8; for (int i = 0; i < 8; i++) s.t[0].dims[i] = 0x7fffffff);
+  CASE("shape_tensor_over_1gib", s.t[5].dims[0] = 1 << 16; s.t[5].dims[1] = 1 << 15);
+  CASE("shape_activation_bigger_than_memory", s.t[0].dims[1] = 16384; s.t[0].dims[2] = 16384);
+  CASE("shape_zero_sized_input", s.t[0].dims[1] = 0);
+  CASE("shape_zero_sized_weights", s.t[6].dims[0] = 0; s.buf_len[4] = 0);
+  CASE("shape_conv_output_mismatch", s.t[3].dims[1] = 4);
+  CASE("shape_fc_depth_mismatch", s.t[6].dims[1] = 9; s.buf_len[4] = 27);
+  CASE("shape_reshape_elements_mismatch", s.t[5].dims[1] = 17; s.op[1].new_shape[1] = 17);
+  CASE("shape_conv_filter_channels_mismatch", s.t[1].dims[3] = 2; s.t[0].dims[3] = 3; s.buf_len[1] = 36);
+  CASE("dtype_string_tensor", s.t[3].type = T_STRING);
+  CASE("dtype_unknown_99", s.t[8].type = 99);
+  CASE("dtype_float_input_int8_conv", s.t[0].type = T_FLOAT32; s.t[0].nq = 0);
+  CASE("dtype_mixed_int8_weights_float_bias", s.t[2].type = T_FLOAT32);
+  CASE("quant_scale_zero", s.t[3].scale[0] = 0.f);
+  CASE("quant_scale_nan", s.t[8].scale[0] = NAN);
+  CASE("quant_scale_inf", s.t[0].scale[0] = INFINITY);
+  CASE("quant_scale_negative", s.t[5].scale[0] = -0.04f);
+  CASE("quant_scale_denormal", s.t[3].scale[0] = 1e-45f);
+  CASE("quant_scale_huge", s.t[3].scale[0] = 3e38f);
+  CASE("quant_weight_scale_zero", s.t[1].scale[1] = 0.f);
+  CASE("quant_input_missing", s.t[0].nq = 0);
+  CASE("quant_zero_point_out_of_range", s.t[8].zp[0] = 300);
+  CASE("quant_zero_point_int64_min", s.t[0].zp[0] = INT64_MIN);
+  CASE("quant_per_channel_wrong_length", s.t[1].nq = 3; s.t[1].scale[2] = 0.004f);
+  CASE("quant_per_channel_bias_wrong_length", s.t[2].nq = 3; s.t[2].scale[2] = 0.0002f);
+  CASE("quant_zero_points_wrong_length", s.t[1].nzp = 1);
+  CASE("quant_dimension_out_of_range", s.t[1].qdim = 7);
+  CASE("quant_dimension_negative", s.t[1].qdim = -1);
+  CASE("quant_custom_details", s.t[0].custom_quant = 1);
+  CASE("quant_weights_per_channel_nonzero_zp", s.t[1].zp[1] = 3);
+  CASE("tensor_sparse", s.t[6].sparse = 1);
+  CASE("tensor_variable_weights", s.t[6].variable = 1);
+  CASE("buffer_index_out_of_range", s.t[6].buffer = 6);
+  CASE("buffer_index_huge", s.t[1].buffer = 0xfffffff0u);
+  CASE("buffer_too_short_for_shape", s.buf_len[4] = 50);
+  CASE("buffer_too_long_for_shape", s.buf_len[2] = 12; s.buf[2] = fc_b);
+  CASE("buffer_constant_missing", s.t[6].buffer = 0);
+  CASE("buffer_offset_outside_file", s.ext_buffer = 4; s.ext_offset = 1u << 30; s.ext_size = (uint64_t)1 << 32);
+  CASE("buffer_offset_size_wraps", s.ext_buffer = 4; s.ext_offset = 64; s.ext_size = ~(uint64_t)0 << 32);
+  CASE("options_wrong_type_tag", s.op[0].opt_type = OPT_FC);
+  CASE("options_wrong_table_kind", s.op[0].opt_kind = OPT_SOFTMAX);
+  CASE("options_absent_conv", s.op[0].opt_type = OPT_NONE; s.op[0].opt_kind = OPT_NONE);
+  CASE("options_tag_out_of_range", s.op[3].opt_type = 250);
+  CASE("options_conv_stride_zero", s.op[0].stride_w = 0);
+  CASE("options_conv_stride_negative", s.op[0].stride_h = -2);
+  CASE("options_conv_stride_huge", s.op[0].stride_w = 0x7fffffff);
+  CASE("options_conv_padding_invalid", s.op[0].padding = 7);
+  CASE("options_conv_activation_invalid", s.op[0].activation = 99);
+  CASE("options_reshape_two_wildcards", s.op[1].new_shape[0] = -1; s.op[1].new_shape[1] = -1;
+       s.t[4].buffer = 0; s.op[1].n_in = 1);
+  CASE("options_softmax_beta_nan", s.op[3].beta = NAN);
+  CASE("options_softmax_beta_inf", s.op[3].beta = INFINITY);
+}
+
+/* ---- Byte-level cases on the valid model. ---- */
+
+static uint8_t *valid;
+static size_t valid_len;
+
+static void emit_patched(const char *name, size_t pos, uint32_t value) {
+  if (pos + 4 > valid_len) return;
+  uint8_t *copy = malloc(valid_len);
+  memcpy(copy, valid, valid_len);
+  for (int i = 0; i < 4; i++) copy[pos + i] = (uint8_t)(value >> (8 * i));
+  write_file(name, copy, valid_len);
+  free(copy);
+}
+
+static uint32_t rd32(size_t pos) {
+  return (uint32_t)valid[pos] | (uint32_t)valid[pos + 1] << 8 | (uint32_t)valid[pos + 2] << 16 |
+         (uint32_t)valid[pos + 3] << 24;
+}
+
+/* Absolute position of a field's slot, 0 if absent. */
+static size_t slot_of(const FbTable *t, int field) {
+  size_t vslot = t->vtable + 4 + 2 * (size_t)field;
+  if (4 + 2 * (size_t)field + 2 > t->vt_size) return 0;
+  uint16_t off = (uint16_t)(valid[vslot] | valid[vslot + 1] << 8);
+  return off ? t->pos + off : 0;
+}
+
+typedef struct Named {
+  const char *what;
+  FbTable t;
+} Named;
+
+/* The tables of the valid model, in file order of discovery, with a short name. */
+static int collect_tables(FbBuf *b, Named *out, int max) {
+  int n = 0;
+  FbTable root = fb_root(b, "TFL3");
+  out[n++] = (Named){"model", root};
+  FbVec codes = fb_vector(&root, 1, 4), sgs = fb_vector(&root, 2, 4), bufs = fb_vector(&root, 4, 4);
+  for (uint32_t i = 0; i < codes.len && n < max; i++) out[n++] = (Named){"opcode", fb_vec_table(&codes, i)};
+  FbTable sg = fb_vec_table(&sgs, 0);
+  out[n++] = (Named){"subgraph", sg};
+  FbVec ts = fb_vector(&sg, 0, 4), ops = fb_vector(&sg, 3, 4);
+  for (uint32_t i = 0; i < ts.len && n + 1 < max; i++) {
+    FbTable t = fb_vec_table(&ts, i);
+    out[n++] = (Named){"tensor", t};
+    FbTable q = fb_table(&t, 4);
+    if (q.present) out[n++] = (Named){"quant", q};
+  }
+  for (uint32_t i = 0; i < ops.len && n + 1 < max; i++) {
+    FbTable o = fb_vec_table(&ops, i);
+    out[n++] = (Named){"operator", o};
+    FbTable opt = fb_table(&o, 4);
+    if (opt.present) out[n++] = (Named){"options", opt};
+  }
+  for (uint32_t i = 0; i < bufs.len && n < max; i++) out[n++] = (Named){"buffer", fb_vec_table(&bufs, i)};
+  if (!fb_ok(b)) {
+    fprintf(stderr, "make_hostile: the base model does not parse: %s\n", b->why);
+    exit(1);
+  }
+  return n;
+}
+
+static void byte_cases(void) {
+  Spec s = base();
+  valid_len = serialize(&s, &valid);
+  write_file("file_empty", valid, 0);
+  write_file("file_7_bytes", valid, 7);
+  write_file("file_header_only", valid, 8);
+  emit_patched("root_offset_outside_file", 0, 0x7ffffff0u);
+  emit_patched("root_offset_into_header", 0, 4);
+  emit_patched("root_offset_last_byte", 0, (uint32_t)valid_len - 1);
+
+  FbBuf b;
+  fb_init(&b, valid, valid_len);
+  Named tables[128];
+  int n = collect_tables(&b, tables, 128);
+  int count[16] = {0};
+  static const char *const kinds[] = {"model", "opcode", "subgraph", "tensor", "quant", "operator", "options",
+                                      "buffer"};
+  char name[96];
+  for (int i = 0; i < n; i++) {
+    int k = 0;
+    while (strcmp(kinds[k], tables[i].what) != 0) k++;
+    int idx = count[k]++;
+    FbTable *t = &tables[i].t;
+    /* truncated at the start of every table, and inside it */
+    snprintf(name, sizeof name, "truncated_at_%s_%d", tables[i].what, idx);
+    write_file(name, valid, t->pos);
+    if (idx > 0) continue; /* the corruptions below: once per kind of table */
+    snprintf(name, sizeof name, "vtable_outside_file_%s", tables[i].what);
+    emit_patched(name, t->pos, (uint32_t)(int32_t)-0x40000000);
+    snprintf(name, sizeof name, "vtable_is_the_table_%s", tables[i].what);
+    emit_patched(name, t->pos, 0);
+    snprintf(name, sizeof name, "vtable_odd_size_%s", tables[i].what);
+    emit_patched(name, t->vtable, (uint32_t)(t->vt_size + 1) | (uint32_t)rd32(t->vtable) >> 16 << 16);
+    snprintf(name, sizeof name, "table_size_past_end_%s", tables[i].what);
+    emit_patched(name, t->vtable, (uint32_t)t->vt_size | 0xfff0u << 16);
+    /* every offset field of the table pointing outside, at itself, or backwards */
+    for (int f = 0; f < 8; f++) {
+      size_t slot = slot_of(t, f);
+      if (!slot || slot + 4 > valid_len) continue;
+      uint32_t rel = rd32(slot);
+      if (slot + rel >= valid_len || rel == 0 || rel % 4) continue; /* not an offset */
+      snprintf(name, sizeof name, "offset_outside_%s_field%d", tables[i].what, f);
+      emit_patched(name, slot, 0x7ffffff0u);
+      snprintf(name, sizeof name, "offset_to_itself_%s_field%d", tables[i].what, f);
+      emit_patched(name, slot, 0);
+      snprintf(name, sizeof name, "vector_length_huge_%s_field%d", tables[i].what, f);
+      emit_patched(name, slot + rel, 0xfffffff0u);
+    }
+  }
+  free(valid);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: make_hostile OUTDIR\n");
+    return 2;
+  }
+  out_dir = argv[1];
+  spec_cases();
+  byte_cases();
+  Spec s = base();
+  emit_spec("../base_valid", &s); /* the unmodified model, beside the cases: must convert */
+  printf("make_hostile: wrote %d files to %s\n", n_written, out_dir);
+  return 0;
+}
