@@ -1,0 +1,110 @@
+/* tinyaot runtime: TRANSPOSE_CONV kernels, portable C99 (the reference the optimised tiers must equal). */
+#include "ta_transpose_conv.h"
+
+/* Output coordinate o receives tap k from input i when i * stride - pad + k == o.
+ * For a given o the taps are k0, k0 + stride, ... with i falling by one each step;
+ * `tconv_axis_t` tracks k0 and its input coordinate as o advances (no division). */
+typedef struct tconv_axis_t {
+  int32_t k0; /* first tap, (o + pad) mod stride */
+  int32_t i0; /* its input coordinate, (o + pad) / stride */
+} tconv_axis_t;
+
+static tconv_axis_t tconv_axis_start(int32_t pad, int32_t stride) {
+  tconv_axis_t a;
+  a.k0 = pad % stride;
+  a.i0 = pad / stride;
+  return a;
+}
+
+static void tconv_axis_next(tconv_axis_t *a, int32_t stride) {
+  if (++a->k0 == stride) {
+    a->k0 = 0;
+    a->i0++;
+  }
+}
+
+static int32_t tconv_dot_s8(const int8_t *x, const int8_t *w, int32_t n, int32_t input_offset) {
+  int32_t acc = 0;
+  for (int32_t i = 0; i < n; i++) acc += ((int32_t)x[i] + input_offset) * (int32_t)w[i];
+  return acc;
+}
+
+static int64_t tconv_dot_s16(const int16_t *x, const int8_t *w, int32_t n) {
+  int64_t acc = 0;
+  for (int32_t i = 0; i < n; i++) acc += (int32_t)x[i] * (int32_t)w[i];
+  return acc;
+}
+
+/* Sum for one output element: `in` is the batch image, `w_oc` the filter of channel oc. */
+static int32_t tconv_gather_s8(const ta_transpose_conv_geom_t *g, tconv_axis_t ay, tconv_axis_t ax,
+                               const int8_t *in, const int8_t *w_oc, int32_t input_offset) {
+  int32_t acc = 0;
+  for (int32_t ky = ay.k0, iy = ay.i0; ky < g->k_h && iy >= 0; ky += g->stride_h, iy--) {
+    if (iy >= g->in_h) continue;
+    for (int32_t kx = ax.k0, ix = ax.i0; kx < g->k_w && ix >= 0; kx += g->stride_w, ix--) {
+      if (ix >= g->in_w) continue;
+      acc += tconv_dot_s8(in + (iy * g->in_w + ix) * g->in_c, w_oc + (ky * g->k_w + kx) * g->in_c, g->in_c,
+                          input_offset);
+    }
+  }
+  return acc;
+}
+
+static int64_t tconv_gather_s16(const ta_transpose_conv_geom_t *g, tconv_axis_t ay, tconv_axis_t ax,
+                                const int16_t *in, const int8_t *w_oc) {
+  int64_t acc = 0;
+  for (int32_t ky = ay.k0, iy = ay.i0; ky < g->k_h && iy >= 0; ky += g->stride_h, iy--) {
+    if (iy >= g->in_h) continue;
+    for (int32_t kx = ax.k0, ix = ax.i0; kx < g->k_w && ix >= 0; kx += g->stride_w, ix--) {
+      if (ix >= g->in_w) continue;
+      acc += tconv_dot_s16(in + (iy * g->in_w + ix) * g->in_c, w_oc + (ky * g->k_w + kx) * g->in_c, g->in_c);
+    }
+  }
+  return acc;
+}
+
+void ta_transpose_conv_s8(const ta_transpose_conv_s8_params_t *p, const int8_t *input, const int8_t *filter,
+                          const int32_t *bias, int8_t *output) {
+  const ta_transpose_conv_geom_t *g = &p->g;
+  const int32_t filter_size = g->k_h * g->k_w * g->in_c;
+  const int32_t image_size = g->in_h * g->in_w * g->in_c;
+  int8_t *out = output;
+  for (int32_t b = 0; b < g->batches; b++) {
+    const int8_t *in_b = input + b * image_size;
+    tconv_axis_t ay = tconv_axis_start(g->pad_h, g->stride_h);
+    for (int32_t oy = 0; oy < g->out_h; oy++, tconv_axis_next(&ay, g->stride_h)) {
+      tconv_axis_t ax = tconv_axis_start(g->pad_w, g->stride_w);
+      for (int32_t ox = 0; ox < g->out_w; ox++, tconv_axis_next(&ax, g->stride_w)) {
+        for (int32_t oc = 0; oc < g->out_c; oc++) {
+          int32_t acc = tconv_gather_s8(g, ay, ax, in_b, filter + oc * filter_size, p->input_offset);
+          if (bias) acc += bias[oc];
+          acc = ta_requantize(acc, p->multiplier[oc], p->shift[oc]) + p->output_zero_point;
+          *out++ = (int8_t)ta_clamp(acc, p->act_min, p->act_max);
+        }
+      }
+    }
+  }
+}
+
+void ta_transpose_conv_s16(const ta_transpose_conv_s16_params_t *p, const int16_t *input, const int8_t *filter,
+                           const int64_t *bias, int16_t *output) {
+  const ta_transpose_conv_geom_t *g = &p->g;
+  const int32_t filter_size = g->k_h * g->k_w * g->in_c;
+  const int32_t image_size = g->in_h * g->in_w * g->in_c;
+  int16_t *out = output;
+  for (int32_t b = 0; b < g->batches; b++) {
+    const int16_t *in_b = input + b * image_size;
+    tconv_axis_t ay = tconv_axis_start(g->pad_h, g->stride_h);
+    for (int32_t oy = 0; oy < g->out_h; oy++, tconv_axis_next(&ay, g->stride_h)) {
+      tconv_axis_t ax = tconv_axis_start(g->pad_w, g->stride_w);
+      for (int32_t ox = 0; ox < g->out_w; ox++, tconv_axis_next(&ax, g->stride_w)) {
+        for (int32_t oc = 0; oc < g->out_c; oc++) {
+          int64_t acc = tconv_gather_s16(g, ay, ax, in_b, filter + oc * filter_size);
+          if (bias) acc += bias[oc];
+          const int32_t scaled = ta_requantize64(acc, p->multiplier[oc], p->shift[oc]);
+          *out++ = (int16_t)ta_clamp(scaled, p->act_min, p->act_max);
+        }
+      }
+    }
+  }
+}
