@@ -88,9 +88,9 @@ bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
 }
 
 bool pipeline_load(Compilation *c, const ConvertOptions *opt, Diag *d) {
-  const uint8_t *data;
-  size_t size;
-  if (!load_file(&c->arena, opt->model_path, &data, &size, d)) return false;
+  const uint8_t *data = opt->model_bytes;
+  size_t size = opt->model_size;
+  if (!data && !load_file(&c->arena, opt->model_path, &data, &size, d)) return false;
   if (!load_model(&c->arena, opt->model_path, data, size, &c->model, d)) return false;
   TransformOptions topt = {.alias_reshapes = !opt->no_alias};
   return transform_model(&c->model, &topt, d);

@@ -2,6 +2,8 @@
 #ifndef TINYAOT_PIPELINE_H
 #define TINYAOT_PIPELINE_H
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "../common/diag.h"
 #include "../emit/emit.h"
@@ -18,6 +20,8 @@ typedef struct ConvertOptions {
   const char *platform; /* platform name; default "host" */
   const char *config_path; /* YAML configuration; command-line options override it */
   bool no_alias;        /* keep RESHAPE copies (debugging) */
+  const uint8_t *model_bytes; /* the model already in memory (fuzzing): not read from model_path */
+  size_t model_size;
 } ConvertOptions;
 
 typedef struct Compilation {

@@ -514,7 +514,6 @@ static void emit_weights(const Plan *p, const Module *mod, Arena *a, const Sourc
       sb_printf(wc, "\n/* Image of the constants pinned in %s (one bulk copy at init), little-endian bytes. */\n"
                     "%s_PUT_IN_%s_INIT %s_PINNED_SOURCE_CONST %s_t %s = {{",
                 mem_name((MemType)dst), P, mem_name((MemType)s), P, name, name);
-      size_t pos = sl->blob_start[s][dst];
       for (int i = 0; i < p->n_consts; i++) {
         const ConstItem *k = &p->consts[i];
         if (k->residency != RES_PIN || k->source != s || k->runtime != dst) continue;
@@ -523,7 +522,6 @@ static void emit_weights(const Plan *p, const Module *mod, Arena *a, const Sourc
         static const uint8_t zeros[16];
         size_t pad = align16(k->size) - k->size;
         if (pad) emit_bytes(wc, zeros, pad);
-        pos += align16(k->size);
       }
       sb_append(wc, "\n}};\n");
     }

@@ -18,28 +18,82 @@ static void add_cmake(Module *mod, Arena *a) {
   StrBuf sb;
   sb_init(&sb);
   sb_printf(&sb, "# %s: CMake build of the tinyaot module (a static library).\n"
-                 "#   add_subdirectory(%s) and link %s, or build it alone.\n"
+                 "#   add_subdirectory(%s) and link %s, or build it alone; for a Cortex-M build pass\n"
+                 "#   -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-cortex-m4.cmake (or ...-cortex-m55.cmake).\n"
                  "cmake_minimum_required(VERSION 3.13)\nproject(%s C)\n\nadd_library(%s STATIC\n",
             mod->name, mod->name, mod->name, mod->name, mod->name);
   list_sources(mod, &sb, "\n", "  ");
   sb_printf(&sb, ")\ntarget_include_directories(%s PUBLIC include PRIVATE src)\n"
-                 "set_target_properties(%s PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON)\n"
+                 "set_target_properties(%s PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)\n"
                  "target_link_libraries(%s PRIVATE m)\n",
             mod->name, mod->name, mod->name);
   StrBuf *f = module_add_file(mod, a, "CMakeLists.txt");
   if (f) *f = sb; else sb_free(&sb);
 }
 
+/* One Cortex-M core the module ships a cross toolchain description for. */
+typedef struct CrossTarget {
+  const char *core;  /* cortex-m4, cortex-m55: the names `make TARGET=` takes too */
+  const char *flags; /* code generation flags: core, float ABI, FPU (MVE is implied by the M55) */
+  const char *what;  /* one line for the comments */
+} CrossTarget;
+
+static const CrossTarget cross_targets[] = {
+    {"cortex-m4", "-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -mthumb", "Cortex-M4 (DSP, single-precision FPU)"},
+    {"cortex-m55", "-mcpu=cortex-m55 -mfloat-abi=hard -mthumb", "Cortex-M55 (DSP, FPU and Helium/MVE)"},
+};
+enum { N_CROSS_TARGETS = (int)(sizeof cross_targets / sizeof cross_targets[0]) };
+
+/* Section-per-function/object lets the final link drop kernels the model never calls. */
+static const char cross_section_flags[] = "-ffunction-sections -fdata-sections";
+
+/* cmake/arm-none-eabi-<core>.cmake: a bare-metal GNU Arm toolchain file. */
+static void add_cmake_toolchains(Module *mod, Arena *a) {
+  for (int i = 0; i < N_CROSS_TARGETS; i++) {
+    const CrossTarget *t = &cross_targets[i];
+    StrBuf *f = module_add_file(mod, a, arena_printf(a, "cmake/arm-none-eabi-%s.cmake", t->core));
+    if (!f) return;
+    sb_printf(f, "# %s: CMake toolchain file for %s with the GNU Arm bare-metal compiler.\n"
+                 "#   cmake -S . -B build -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-%s.cmake && cmake --build build\n"
+                 "# Optimisation and warning flags come from CFLAGS or CMAKE_BUILD_TYPE as usual.\n"
+                 "set(CMAKE_SYSTEM_NAME Generic)\nset(CMAKE_SYSTEM_PROCESSOR arm)\n\n"
+                 "set(CMAKE_C_COMPILER arm-none-eabi-gcc)\n"
+                 "# Bare metal: there is no C runtime start-up to link a test program against.\n"
+                 "set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)\n\n"
+                 "set(CMAKE_C_FLAGS_INIT \"%s %s\")\n\n"
+                 "set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)\nset(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)\n"
+                 "set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)\n",
+              mod->name, t->what, t->core, t->flags, cross_section_flags);
+  }
+}
+
+/* `make TARGET=<core>` presets for the plain Makefile, the same flags as the toolchain files. */
+static void add_make_cross_presets(StrBuf *sb) {
+  sb_append(sb, "\n# Cross builds: `make TARGET=cortex-m4` or `make TARGET=cortex-m55` (arm-none-eabi-gcc,\n"
+                "# hard float; the same flags as cmake/arm-none-eabi-<target>.cmake). CFLAGS stays yours.\n"
+                "TARGET ?=\nARCH_FLAGS ?=\n");
+  for (int i = 0; i < N_CROSS_TARGETS; i++)
+    sb_printf(sb, "ifeq ($(TARGET),%s)\nCROSS_COMPILE ?= arm-none-eabi-\nARCH_FLAGS := %s %s\nendif\n",
+              cross_targets[i].core, cross_targets[i].flags, cross_section_flags);
+  sb_append(sb, "ifneq ($(TARGET),)\nifeq ($(ARCH_FLAGS),)\n$(error unknown TARGET '$(TARGET)': use");
+  for (int i = 0; i < N_CROSS_TARGETS; i++) sb_printf(sb, " %s", cross_targets[i].core);
+  sb_append(sb, ")\nendif\nCC = $(CROSS_COMPILE)gcc\nAR = $(CROSS_COMPILE)ar\nendif\n");
+}
+
 static void add_makefile(Module *mod, Arena *a) {
   StrBuf sb;
   sb_init(&sb);
   sb_printf(&sb, "# %s: plain Make build of the tinyaot module -> lib%s.a\n"
-                 "#   make CC=arm-none-eabi-gcc CFLAGS='-mcpu=cortex-m4 -mthumb -O2'\n"
-                 "CC ?= cc\nAR ?= ar\nCFLAGS ?= -O2\nSRCS :=",
+                 "#   make                      host compiler\n"
+                 "#   make TARGET=cortex-m4     arm-none-eabi-gcc for Cortex-M4 (or TARGET=cortex-m55)\n"
+                 "#   make CC=... CFLAGS=...    any other compiler and flags\n"
+                 "CC ?= cc\nAR ?= ar\nCFLAGS ?= -O2\n",
             mod->name, mod->name);
+  add_make_cross_presets(&sb);
+  sb_append(&sb, "\nSRCS :=");
   list_sources(mod, &sb, "", " ");
   sb_printf(&sb, "\nOBJS := $(SRCS:.c=.o)\n\nlib%s.a: $(OBJS)\n\t$(AR) rcs $@ $^\n\n"
-                 "%%.o: %%.c\n\t$(CC) -std=c99 $(CFLAGS) -Iinclude -Isrc -c $< -o $@\n\n"
+                 "%%.o: %%.c\n\t$(CC) -std=c99 $(ARCH_FLAGS) $(CFLAGS) -Iinclude -Isrc -c $< -o $@\n\n"
                  "clean:\n\trm -f $(OBJS) lib%s.a\n\n.PHONY: clean\n",
             mod->name, mod->name);
   StrBuf *f = module_add_file(mod, a, "Makefile");
@@ -90,9 +144,20 @@ static void add_readme(const Model *m, const Plan *p, Module *mod, Arena *a) {
                   "`%s_model_init`; load each `data/%s_const_<mem>.bin` into the memory it names and bind it as\n"
                   "`%s_REGION_CONST_<MEM>`.\n\n",
               pf, pf, mod->name, mod->PREFIX);
-  sb_printf(sb, "## Build\n\n- CMake: `add_subdirectory(%s)`, link `%s`.\n- Make: `make CC=arm-none-eabi-gcc CFLAGS=...` builds `lib%s.a`.\n"
-                "- Zephyr: `zephyr/` is a Zephyr module.\n",
+  sb_printf(sb, "## Build\n\n- CMake: `add_subdirectory(%s)`, link `%s`.\n- Make: `make` builds `lib%s.a` with the host compiler;\n"
+                "  `make CC=... CFLAGS=...` with any other.\n- Zephyr: `zephyr/` is a Zephyr module.\n\n",
             mod->name, mod->name, mod->name);
+  sb_append(sb, "Cross builds with the GNU Arm bare-metal toolchain (`arm-none-eabi-gcc`, hard float):\n\n"
+                "| core | CMake | Make | flags |\n|---|---|---|---|\n");
+  for (int i = 0; i < N_CROSS_TARGETS; i++)
+    sb_printf(sb, "| %s | `cmake -S . -B build -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-%s.cmake` | `make TARGET=%s` | `%s %s` |\n",
+              cross_targets[i].core, cross_targets[i].core, cross_targets[i].core, cross_targets[i].flags,
+              cross_section_flags);
+  sb_printf(sb, "\nBoth leave optimisation and warnings to you (`CFLAGS`, e.g. `CFLAGS='-O2 -Wall -Wextra'`; Make\n"
+                "defaults to `-O2`). Link the library with `-Wl,--gc-sections` to drop unused kernels, and\n"
+                "enable the FPU (and on the M55 the MVE, which shares its coprocessor enable bits) in your start-up\n"
+                "code before calling `%s_model_init`.\n",
+            pf);
 }
 
 static const char *role_name(TensorRole r) {
@@ -226,5 +291,6 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
 void export_build_files(const Model *m, const Plan *p, Module *mod) {
   add_cmake(mod, m->arena);
   add_makefile(mod, m->arena);
+  add_cmake_toolchains(mod, m->arena);
   add_readme(m, p, mod, m->arena);
 }

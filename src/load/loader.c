@@ -39,6 +39,7 @@ typedef struct Loader {
   OpCode *opcodes;
   uint32_t n_buffers;
   Buffer *buffers;
+  uint64_t claimed; /* bytes of lists, quantization vectors, names and constants read so far */
 } Loader;
 
 bool load_file(Arena *a, const char *path, const uint8_t **data, size_t *size, Diag *d) {
@@ -70,6 +71,16 @@ bool load_file(Arena *a, const char *path, const uint8_t **data, size_t *size, D
   return true;
 }
 
+/* Counts `bytes` that the file must hold once each; false (with the error) when the
+ * total passes the file size, i.e. the file shares or overlaps vectors to make the
+ * loader copy more than it holds. */
+static bool claim(Loader *L, uint64_t bytes, const char *what) {
+  L->claimed += bytes;
+  if (L->claimed <= L->fb_storage->size) return true;
+  return diag_error(L->d, "malformed model: %s: the file's lists, names, quantization vectors and constants add up to "
+                    "more than its %zu bytes (shared or overlapping vectors)", what, L->fb_storage->size);
+}
+
 static bool fb_check(Loader *L, const char *where) {
   if (fb_ok(L->fb_storage)) return true;
   return diag_error(L->d, "malformed model: %s: %s", where, L->fb_storage->why);
@@ -81,6 +92,7 @@ static char *copy_string(Loader *L, const FbTable *t, int field) {
   if (!s) return "";
   /* Names are for messages and C comments: keep printable ASCII, cap the length. */
   if (len > 200) len = 200;
+  L->claimed += len; /* checked with the next claim() */
   char *out = arena_strndup(L->arena, s, len);
   if (!out) return "";
   for (char *p = out; *p; p++)
@@ -91,7 +103,7 @@ static char *copy_string(Loader *L, const FbTable *t, int field) {
 static bool load_opcodes(Loader *L, const FbTable *root) {
   FbVec v = fb_vector(root, MODEL_OPERATOR_CODES, 4);
   if (!fb_check(L, "operator_codes")) return false;
-  if (v.len > LOAD_MAX_OPERATORS) return diag_error(L->d, "%u operator codes exceed the limit", v.len);
+  if (v.len > LOAD_MAX_OPERATORS) return diag_error(L->d, "%u operator codes exceed the limit of %d", v.len, LOAD_MAX_OPERATORS);
   L->n_opcodes = (int)v.len;
   L->opcodes = arena_calloc(L->arena, v.len + 1, sizeof(OpCode));
   if (!L->opcodes) return diag_error(L->d, "out of memory");
@@ -110,7 +122,7 @@ static bool load_opcodes(Loader *L, const FbTable *root) {
 static bool load_buffers(Loader *L, const FbTable *root) {
   FbVec v = fb_vector(root, MODEL_BUFFERS, 4);
   if (!fb_check(L, "buffers")) return false;
-  if (v.len > LOAD_MAX_TENSORS) return diag_error(L->d, "%u buffers exceed the limit", v.len);
+  if (v.len > LOAD_MAX_TENSORS) return diag_error(L->d, "%u buffers exceed the limit of %d", v.len, LOAD_MAX_TENSORS);
   L->n_buffers = v.len;
   L->buffers = arena_calloc(L->arena, v.len + 1, sizeof(Buffer));
   if (!L->buffers) return diag_error(L->d, "out of memory");
@@ -134,6 +146,17 @@ static bool load_buffers(Loader *L, const FbTable *root) {
   return true;
 }
 
+/* A quantized 8/16-bit value's zero point is itself a value of that type; kernels
+ * keep it in a narrow field, so anything else is a broken file, not a model. */
+static bool zero_point_fits(TensorType type, int64_t zp) {
+  switch (type) {
+    case TT_INT8: return zp >= -128 && zp <= 127;
+    case TT_UINT8: return zp >= 0 && zp <= 255;
+    case TT_INT16: return zp >= -32768 && zp <= 32767;
+    default: return true;
+  }
+}
+
 static bool load_quant(Loader *L, Tensor *t, const FbTable *q) {
   if (!q->present) return true;
   FbVec scale = fb_vector(q, QUANT_SCALE, 4);
@@ -144,9 +167,14 @@ static bool load_quant(Loader *L, Tensor *t, const FbTable *q) {
   if (details != 0)
     return diag_error(L->d, "tensor %d '%s': custom quantization details are not supported", t->id, t->name);
   if (!scale.present || scale.len == 0) return true;
-  if (scale.len > (1u << 20)) return diag_error(L->d, "tensor %d '%s': %u scales", t->id, t->name, scale.len);
+  if (scale.len > LOAD_MAX_QUANT_PARAMS)
+    return diag_error(L->d, "tensor %d '%s': %u scales exceed the limit of %d", t->id, t->name, scale.len,
+                      LOAD_MAX_QUANT_PARAMS);
   if (zp.present && zp.len != scale.len)
     return diag_error(L->d, "tensor %d '%s': %u scales but %u zero points", t->id, t->name, scale.len, zp.len);
+  char what[64];
+  snprintf(what, sizeof what, "tensor %d quantization", (int)t->id);
+  if (!claim(L, 4ull * scale.len + 8ull * (zp.present ? zp.len : 0), what)) return false;
   t->n_quant = (int)scale.len;
   t->scale = arena_calloc(L->arena, scale.len, sizeof(float));
   t->zero_point = arena_calloc(L->arena, scale.len, sizeof(int64_t));
@@ -154,9 +182,13 @@ static bool load_quant(Loader *L, Tensor *t, const FbTable *q) {
   for (uint32_t i = 0; i < scale.len; i++) {
     t->scale[i] = fb_vec_f32(&scale, i);
     t->zero_point[i] = zp.present ? fb_vec_i64(&zp, i) : 0;
-    if (!isfinite(t->scale[i]) || t->scale[i] < 0.f)
-      return diag_error(L->d, "tensor %d '%s': quantization scale %u is %g (must be finite and >= 0)", t->id,
-                        t->name, i, (double)t->scale[i]);
+    /* Subnormal scales come from no converter and overflow every derived multiplier. */
+    if (!isfinite(t->scale[i]) || t->scale[i] < 0.f || (t->scale[i] != 0.f && !isnormal(t->scale[i])))
+      return diag_error(L->d, "tensor %d '%s': quantization scale %u is %g (must be 0 or a normal positive float)",
+                        t->id, t->name, i, (double)t->scale[i]);
+    if (!zero_point_fits(t->type, t->zero_point[i]))
+      return diag_error(L->d, "tensor %d '%s': zero point %u is %lld, outside the %s range", t->id, t->name, i,
+                        (long long)t->zero_point[i], tensor_type_name(t->type));
   }
   /* Some converters write a bias's per-channel dimension as the filter's (3);
    * for a rank-1 tensor only dimension 0 can be meant. */
@@ -210,6 +242,9 @@ static bool load_tensor(Loader *L, Tensor *t, const FbTable *tt) {
                         buffer, L->buffers[buffer].size, tensor_shape_str(L->arena, t), tensor_type_name(t->type),
                         t->bytes);
     t->data = L->buffers[buffer].data;
+    char what[64];
+    snprintf(what, sizeof what, "tensor %d constant data", (int)t->id);
+    if (!claim(L, t->bytes, what)) return false;
   }
   return load_quant(L, t, &q);
 }
@@ -218,7 +253,8 @@ static bool load_index_list(Loader *L, const FbTable *t, int field, int n_tensor
                             int *count, int32_t **out, const char *what) {
   FbVec v = fb_vector(t, field, 4);
   if (!fb_check(L, what)) return false;
-  if (v.len > LOAD_MAX_OP_IO) return diag_error(L->d, "%s: %u entries exceed the limit", what, v.len);
+  if (v.len > LOAD_MAX_OP_IO) return diag_error(L->d, "%s: %u entries exceed the limit of %d", what, v.len, LOAD_MAX_OP_IO);
+  if (!claim(L, 4ull * v.len, what)) return false;
   *count = (int)v.len;
   *out = arena_calloc(L->arena, v.len + 1, sizeof(int32_t));
   if (!*out) return diag_error(L->d, "out of memory");

@@ -9,12 +9,18 @@
 #include "../common/diag.h"
 #include "../ir/ir.h"
 
-/* Documented limits (docs/robustness.md). */
+/* Documented limits (docs/robustness.md). The counts keep the planner's and the
+ * emitter's worst case within the time and memory bounds; real models for
+ * microcontrollers stay far below them. */
 #define LOAD_MAX_FILE_BYTES ((size_t)1 << 30)   /* 1 GiB model file */
 #define LOAD_MAX_TENSOR_BYTES ((size_t)1 << 30) /* 1 GiB per tensor */
-#define LOAD_MAX_OPERATORS 100000
-#define LOAD_MAX_TENSORS 1000000
+#define LOAD_MAX_OPERATORS 8192
+#define LOAD_MAX_TENSORS 32768
 #define LOAD_MAX_OP_IO 1024                     /* inputs/outputs per operator */
+#define LOAD_MAX_QUANT_PARAMS (1 << 20)         /* per-channel scales of one tensor */
+/* FlatBuffers lets vectors and strings be shared: the loader refuses a file whose
+ * operator lists, quantization vectors, names and constant buffers add up to more
+ * bytes than the file holds, so that what it copies stays proportional to the file. */
 
 /* Reads a whole file into the arena. */
 bool load_file(Arena *a, const char *path, const uint8_t **data, size_t *size, Diag *d);

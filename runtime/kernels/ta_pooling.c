@@ -1,0 +1,129 @@
+/* tinyaot runtime: pooling kernels (portable C, the reference tier). */
+#include "ta_pooling.h"
+
+/* One output cell: the part of its filter window that lies inside the input
+ * (rows y0..y1-1, columns x0..x1-1) and where its channels start. */
+typedef struct ta_pool_cell_t {
+  int32_t y0, y1, x0, x1;
+  size_t in_image; /* element offset of the batch's input image */
+  size_t out_at;   /* element offset of the cell's first output channel */
+} ta_pool_cell_t;
+
+static ta_pool_cell_t pool_cell(const ta_pool_params_t *p, int32_t b, int32_t out_y, int32_t out_x) {
+  ta_pool_cell_t cell;
+  int32_t origin_y = out_y * p->stride_h - p->pad_h;
+  int32_t origin_x = out_x * p->stride_w - p->pad_w;
+  cell.y0 = TA_MAX(origin_y, 0);
+  cell.y1 = TA_MIN(origin_y + p->filter_h, p->in_h);
+  cell.x0 = TA_MAX(origin_x, 0);
+  cell.x1 = TA_MIN(origin_x + p->filter_w, p->in_w);
+  cell.in_image = (size_t)b * (size_t)p->in_h * (size_t)p->in_w * (size_t)p->depth;
+  cell.out_at = (((size_t)b * (size_t)p->out_h + (size_t)out_y) * (size_t)p->out_w + (size_t)out_x) * (size_t)p->depth;
+  return cell;
+}
+
+/* Element offset of input pixel (y, x), channel 0. */
+static size_t pool_in_at(const ta_pool_params_t *p, const ta_pool_cell_t *cell, int32_t y, int32_t x) {
+  return cell->in_image + ((size_t)y * (size_t)p->in_w + (size_t)x) * (size_t)p->depth;
+}
+
+static int32_t pool_cells(const ta_pool_params_t *p) { return p->batches * p->out_h * p->out_w; }
+
+static ta_pool_cell_t pool_cell_at(const ta_pool_params_t *p, int32_t k) {
+  int32_t ox = k % p->out_w;
+  int32_t oy = (k / p->out_w) % p->out_h;
+  int32_t b = k / (p->out_w * p->out_h);
+  return pool_cell(p, b, oy, ox);
+}
+
+/* Rounds sum/count to nearest, ties away from zero (C division truncates). */
+static int32_t pool_rounded_mean(int32_t sum, int32_t count) {
+  if (count <= 0) return 0;
+  return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+}
+
+static float clamp_f32(float v, float lo, float hi) {
+  v = v < lo ? lo : v;
+  return v > hi ? hi : v;
+}
+
+void ta_avg_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output) {
+  for (int32_t k = 0; k < pool_cells(p); k++) {
+    const ta_pool_cell_t cell = pool_cell_at(p, k);
+    for (int32_t c = 0; c < p->depth; c++) {
+      int32_t sum = 0, count = 0;
+      for (int32_t y = cell.y0; y < cell.y1; y++)
+        for (int32_t x = cell.x0; x < cell.x1; x++, count++)
+          sum += input[pool_in_at(p, &cell, y, x) + (size_t)c];
+      output[cell.out_at + (size_t)c] = (int8_t)ta_clamp(pool_rounded_mean(sum, count), p->act_min, p->act_max);
+    }
+  }
+}
+
+void ta_avg_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *output) {
+  for (int32_t k = 0; k < pool_cells(p); k++) {
+    const ta_pool_cell_t cell = pool_cell_at(p, k);
+    for (int32_t c = 0; c < p->depth; c++) {
+      int32_t sum = 0, count = 0;
+      for (int32_t y = cell.y0; y < cell.y1; y++)
+        for (int32_t x = cell.x0; x < cell.x1; x++, count++)
+          sum += input[pool_in_at(p, &cell, y, x) + (size_t)c];
+      output[cell.out_at + (size_t)c] = (int16_t)ta_clamp(pool_rounded_mean(sum, count), p->act_min, p->act_max);
+    }
+  }
+}
+
+void ta_avg_pool_f32(const ta_pool_params_t *p, const float *input, float *output) {
+  for (int32_t k = 0; k < pool_cells(p); k++) {
+    const ta_pool_cell_t cell = pool_cell_at(p, k);
+    for (int32_t c = 0; c < p->depth; c++) {
+      float total = 0.f, count = 0.f;
+      for (int32_t y = cell.y0; y < cell.y1; y++)
+        for (int32_t x = cell.x0; x < cell.x1; x++, count += 1.f)
+          total += input[pool_in_at(p, &cell, y, x) + (size_t)c];
+      float mean = count > 0.f ? total / count : 0.f;
+      output[cell.out_at + (size_t)c] = clamp_f32(mean, p->act_min_f, p->act_max_f);
+    }
+  }
+}
+
+void ta_max_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output) {
+  for (int32_t k = 0; k < pool_cells(p); k++) {
+    const ta_pool_cell_t cell = pool_cell_at(p, k);
+    for (int32_t c = 0; c < p->depth; c++) {
+      int32_t m = -128;
+      for (int32_t y = cell.y0; y < cell.y1; y++)
+        for (int32_t x = cell.x0; x < cell.x1; x++)
+          m = TA_MAX(m, (int32_t)input[pool_in_at(p, &cell, y, x) + (size_t)c]);
+      output[cell.out_at + (size_t)c] = (int8_t)ta_clamp(m, p->act_min, p->act_max);
+    }
+  }
+}
+
+void ta_max_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *output) {
+  for (int32_t k = 0; k < pool_cells(p); k++) {
+    const ta_pool_cell_t cell = pool_cell_at(p, k);
+    for (int32_t c = 0; c < p->depth; c++) {
+      int32_t m = -32768;
+      for (int32_t y = cell.y0; y < cell.y1; y++)
+        for (int32_t x = cell.x0; x < cell.x1; x++)
+          m = TA_MAX(m, (int32_t)input[pool_in_at(p, &cell, y, x) + (size_t)c]);
+      output[cell.out_at + (size_t)c] = (int16_t)ta_clamp(m, p->act_min, p->act_max);
+    }
+  }
+}
+
+void ta_max_pool_f32(const ta_pool_params_t *p, const float *input, float *output) {
+  for (int32_t k = 0; k < pool_cells(p); k++) {
+    const ta_pool_cell_t cell = pool_cell_at(p, k);
+    for (int32_t c = 0; c < p->depth; c++) {
+      float m = -3.40282347e+38f; /* lowest finite float, the reference's start value */
+      for (int32_t y = cell.y0; y < cell.y1; y++)
+        for (int32_t x = cell.x0; x < cell.x1; x++) {
+          float v = input[pool_in_at(p, &cell, y, x) + (size_t)c];
+          m = m < v ? v : m;
+        }
+      output[cell.out_at + (size_t)c] = clamp_f32(m, p->act_min_f, p->act_max_f);
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/* tinyaot runtime: reductions and ARG_MAX (see ta_reduce.h). */
+#include "ta_reduce.h"
+
+/* Steps the odometer idx over levels [0, rank), moving *offset by the strides;
+ * returns 0 once every position was visited. The reductions loop their last inner
+ * level themselves and step only the levels above it. */
+static int32_t step(int32_t *idx, int32_t *offset, int32_t rank, const int32_t *count, const int32_t *stride) {
+  int32_t d;
+  for (d = rank - 1; d >= 0; d--) {
+    *offset += stride[d];
+    if (++idx[d] < count[d]) return 1;
+    *offset -= stride[d] * count[d];
+    idx[d] = 0;
+  }
+  return 0;
+}
+
+static int32_t sum_s8(const ta_reduce_params_t *p, const int8_t *x) {
+  const int32_t last = p->inner_rank - 1;
+  int32_t idx[TA_REDUCE_MAX_DIMS] = {0};
+  int32_t offset = 0, acc = 0, i;
+  if (p->inner_rank == 0) return x[0];
+  do {
+    const int8_t *row = x + offset;
+    for (i = 0; i < p->inner_count[last]; i++) acc += row[(ptrdiff_t)i * p->inner_stride[last]];
+  } while (step(idx, &offset, last, p->inner_count, p->inner_stride));
+  return acc;
+}
+
+static int8_t max_s8(const ta_reduce_params_t *p, const int8_t *x) {
+  const int32_t last = p->inner_rank - 1;
+  int32_t idx[TA_REDUCE_MAX_DIMS] = {0};
+  int32_t offset = 0, i;
+  int8_t best = INT8_MIN;
+  if (p->inner_rank == 0) return x[0];
+  do {
+    const int8_t *row = x + offset;
+    for (i = 0; i < p->inner_count[last]; i++) {
+      const int8_t v = row[(ptrdiff_t)i * p->inner_stride[last]];
+      if (v > best) best = v;
+    }
+  } while (step(idx, &offset, last, p->inner_count, p->inner_stride));
+  return best;
+}
+
+static float sum_f32(const ta_reduce_params_t *p, const float *x) {
+  const int32_t last = p->inner_rank - 1;
+  int32_t idx[TA_REDUCE_MAX_DIMS] = {0};
+  int32_t offset = 0, i;
+  float acc = 0.0f;
+  if (p->inner_rank == 0) return x[0];
+  do {
+    const float *row = x + offset;
+    for (i = 0; i < p->inner_count[last]; i++) acc += row[(ptrdiff_t)i * p->inner_stride[last]];
+  } while (step(idx, &offset, last, p->inner_count, p->inner_stride));
+  return acc;
+}
+
+/* Position of one kept (output) element while walking the outer levels. */
+typedef struct ta_reduce_cursor_t {
+  int32_t idx[TA_REDUCE_MAX_DIMS];
+  int32_t offset;
+} ta_reduce_cursor_t;
+
+static int32_t next_output(const ta_reduce_params_t *p, ta_reduce_cursor_t *c) {
+  return step(c->idx, &c->offset, p->outer_rank, p->outer_count, p->outer_stride);
+}
+
+void ta_reduce_sum_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output) {
+  const int32_t zero_sum = p->input_zero_point * p->reduce_count;
+  ta_reduce_cursor_t c = {{0}, 0};
+  do {
+    const int32_t acc = sum_s8(p, input + c.offset) - zero_sum;
+    const int32_t q = ta_requantize(acc, p->multiplier, p->shift) + p->output_zero_point;
+    *output++ = (int8_t)ta_clamp(q, INT8_MIN, INT8_MAX);
+  } while (next_output(p, &c));
+}
+
+void ta_reduce_max_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output) {
+  ta_reduce_cursor_t c = {{0}, 0};
+  do {
+    *output++ = max_s8(p, input + c.offset);
+  } while (next_output(p, &c));
+}
+
+void ta_reduce_mean_f32(const ta_reduce_params_t *p, const float *input, float *output) {
+  const float n = (float)p->reduce_count;
+  ta_reduce_cursor_t c = {{0}, 0};
+  do {
+    *output++ = sum_f32(p, input + c.offset) / n;
+  } while (next_output(p, &c));
+}
+
+void ta_arg_max_s8_i32(const ta_arg_max_params_t *p, const int8_t *input, int32_t *output) {
+  int32_t o, j, i;
+  for (o = 0; o < p->outer; o++) {
+    const int8_t *block = input + (ptrdiff_t)o * p->axis_size * p->inner;
+    for (j = 0; j < p->inner; j++) {
+      int8_t best = block[j];
+      int32_t best_index = 0;
+      for (i = 1; i < p->axis_size; i++) {
+        const int8_t v = block[(ptrdiff_t)i * p->inner + j];
+        if (v > best) {
+          best = v;
+          best_index = i;
+        }
+      }
+      *output++ = best_index;
+    }
+  }
+}

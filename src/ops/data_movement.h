@@ -1,0 +1,69 @@
+/* Helpers shared by the data-movement, shape and reduction operators: reading
+ * constant index tensors, normalising axes, dtype lists, and the strided-copy plan
+ * (runtime/kernels/ta_strided_copy.h) behind SLICE, STRIDED_SLICE, TRANSPOSE,
+ * DEPTH_TO_SPACE and SPACE_TO_DEPTH. */
+#ifndef TINYAOT_DATA_MOVEMENT_H
+#define TINYAOT_DATA_MOVEMENT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "op.h"
+
+enum { DM_MAX_LOOPS = 6 }; /* = TA_STRIDED_MAX_DIMS */
+
+/* Reads a constant integer tensor (its dtype must be one of int32 / int64 as
+ * allowed) into vals[0..*n). `what` names the operand in messages ("axis"). */
+bool dm_const_ints(PrepareCtx *pc, const Node *node, const Tensor *t, const char *what, bool allow_int64,
+                   int64_t max_count, int64_t *vals, int *n);
+/* axis in [-rank, rank) -> [0, rank); -1 when out of range. */
+int dm_axis(int64_t axis, int rank);
+/* Accepts t when its dtype is in types[0..n); the message lists them. */
+bool dm_expect_dtype(PrepareCtx *pc, const Node *node, const Tensor *t, const TensorType *types, int n,
+                     const char *why);
+/* Same dtype, shape-independent quantization (scale and zero point) as `ref`. */
+bool dm_expect_same_quant(PrepareCtx *pc, const Node *node, const Tensor *ref, const Tensor *t);
+/* Every tensor dimension >= 1 and at most `max_rank` dimensions. */
+bool dm_expect_dense(PrepareCtx *pc, const Node *node, const Tensor *t, int max_rank);
+/* "[1,2,3]" from a list, in the arena. */
+const char *dm_list_str(Arena *a, const int64_t *v, int n);
+/* Row-major element strides of a tensor. */
+void dm_strides(const Tensor *t, int64_t *strides);
+
+/* A compiled strided copy: loops over the output, outermost first. */
+typedef struct StridedCopy {
+  int rank;
+  int32_t count[DM_MAX_LOOPS];
+  int32_t stride[DM_MAX_LOOPS]; /* bytes */
+  int32_t start;                /* bytes */
+  int32_t run_bytes;
+} StridedCopy;
+
+/* Builds the plan from `rank` loops (count[d] iterations, input step stride[d] in
+ * elements) starting at element `start`; merges contiguous loops and checks every
+ * read stays inside `in` and the writes fill `out` exactly. Reports through op_error. */
+bool dm_plan_strided_copy(PrepareCtx *pc, const Node *node, StridedCopy *sc, int rank, const int64_t *count,
+                          const int64_t *stride, int64_t start, const Tensor *in, const Tensor *out);
+/* Emits the descriptor and the ta_strided_copy call for node->op_data (a StridedCopy). */
+void dm_emit_strided_copy(EmitCtx *ec, const Model *m, const Node *node);
+
+/* "a, b, c" for a C initializer ("0" when n is 0: C99 has no empty braces). */
+void dm_fmt_list(char *buf, size_t cap, const int32_t *v, int n);
+
+/* Concatenation / split along one axis (runtime/kernels/ta_concat_split.h). */
+typedef struct ConcatSplit {
+  bool split;           /* false: parts are the inputs; true: parts are the outputs */
+  int32_t whole;        /* the joined tensor: the output, or the split input */
+  int parts;
+  int32_t outer;
+  int32_t *chunk_bytes; /* [parts] */
+} ConcatSplit;
+
+/* Prepares node->op_data (and kernel, family) for joining or cutting `whole` along
+ * `axis` (0 <= axis < rank); part i holds part_axis_dims[i] slices of that axis
+ * (1 each for PACK / UNPACK). The caller has checked the parts' other dimensions. */
+bool dm_plan_concat_split(PrepareCtx *pc, Node *node, bool split, const Tensor *whole, int axis, int parts,
+                          const int64_t *part_axis_dims);
+void dm_emit_concat_split(EmitCtx *ec, const Model *m, const Node *node);
+
+#endif

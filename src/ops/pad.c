@@ -1,0 +1,21 @@
+/* PAD: pads with the output zero point (int8) or zero (float32). */
+#include "pad_common.h"
+
+enum { PAD_OPTIONS = 22 };
+
+static const TensorType pad_types[] = {TT_INT8, TT_FLOAT32};
+
+static bool pad_op_prepare(PrepareCtx *pc, Node *node) {
+  return op_expect_options(pc, node, PAD_OPTIONS) && pad_prepare(pc, node, pad_types, 2);
+}
+
+const OpDef op_pad = {
+    .name = "PAD",
+    .builtin_code = 34,
+    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    .scratch_usage = SCRATCH_NO_CTX,
+    .dtypes = "int8, float32",
+    .constraints = "constant int32 paddings >= 0; rank <= 6",
+    .prepare = pad_op_prepare,
+    .emit = pad_emit,
+};

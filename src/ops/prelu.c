@@ -1,0 +1,72 @@
+/* PRELU: x >= 0 ? x : alpha * x with alpha broadcast against the input, int8. */
+#include "../resolve/quant.h"
+#include "elementwise.h"
+#include "op.h"
+
+typedef struct PreluData {
+  EwBcast bc;
+  int32_t input_offset, alpha_offset, out_offset;
+  int32_t pos_multiplier, pos_shift, neg_multiplier, neg_shift;
+} PreluData;
+
+static bool rescale(PrepareCtx *pc, Node *node, double m, int32_t *q, int32_t *shift) {
+  quant_multiplier(m, q, shift);
+  if (*q == 0 || *shift > 30) return op_error(pc, node, "rescale factor %g is out of range", m);
+  return true;
+}
+
+static bool prelu_prepare(PrepareCtx *pc, Node *node) {
+  if (!op_expect_io(pc, node, 2, 2, 1)) return false;
+  const Tensor *in = node_input(pc->model, node, 0), *alpha = node_input(pc->model, node, 1);
+  const Tensor *out = node_output(pc->model, node, 0);
+  if (in->type != TT_INT8)
+    return op_error(pc, node, "%s has dtype %s; PRELU supports int8", op_tensor_desc(pc, in),
+                    tensor_type_name(in->type));
+  if (!op_expect_type(pc, node, alpha, TT_INT8) || !op_expect_type(pc, node, out, TT_INT8) ||
+      !ew_expect_quant(pc, node, in) || !ew_expect_quant(pc, node, alpha) || !ew_expect_quant(pc, node, out))
+    return false;
+  PreluData *d = arena_alloc(pc->arena, sizeof *d);
+  if (!d) return op_error(pc, node, "out of memory");
+  if (!ew_broadcast(pc, node, in, alpha, out, &d->bc)) return false;
+  const double s_in = tensor_scale(in), s_alpha = tensor_scale(alpha), s_out = tensor_scale(out);
+  if (!rescale(pc, node, s_in / s_out, &d->pos_multiplier, &d->pos_shift) ||
+      !rescale(pc, node, s_in * s_alpha / s_out, &d->neg_multiplier, &d->neg_shift))
+    return false;
+  d->input_offset = -tensor_zero_point(in);
+  d->alpha_offset = -tensor_zero_point(alpha);
+  d->out_offset = tensor_zero_point(out);
+  node->op_data = d;
+  node->kernel = "ta_prelu_s8";
+  node->families[0] = "elementwise";
+  node->macs = out->elems;
+  return true;
+}
+
+static void prelu_emit(EmitCtx *ec, const Model *m, const Node *node) {
+  const PreluData *d = node->op_data;
+  (void)m;
+  if (d->bc.rank == 0) return; /* empty output */
+  char bc[512];
+  ew_bcast_init(bc, sizeof bc, &d->bc);
+  em_decl(ec,
+          "static const ta_prelu_params_t %s_params = {\n  .bc = %s,\n"
+          "  .input_offset = %d, .alpha_offset = %d,\n"
+          "  .pos_multiplier = %d, .pos_shift = %d,\n"
+          "  .neg_multiplier = %d, .neg_shift = %d,\n"
+          "  .out_offset = %d,\n};",
+          em_op_name(ec), bc, d->input_offset, d->alpha_offset, d->pos_multiplier, d->pos_shift, d->neg_multiplier,
+          d->neg_shift, d->out_offset);
+  em_body(ec, "%s(&%s_params, %s, %s, %s);", node->kernel, em_op_name(ec), em_tensor(ec, node->in[0]),
+          em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
+}
+
+const OpDef op_prelu = {
+    .name = "PRELU",
+    .builtin_code = 54,
+    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    .scratch_usage = SCRATCH_NO_CTX,
+    .dtypes = "int8",
+    .constraints = "alpha broadcast against the input (NumPy rules, at most 6 loops)",
+    .prepare = prelu_prepare,
+    .emit = prelu_emit,
+};

@@ -1,0 +1,29 @@
+/* Shared contract of MEAN, SUM and REDUCE_MAX: the constant axis list, keep_dims, the
+ * split of the input's dimensions into kept (output) and reduced loops, and the
+ * ta_reduce_params_t descriptor (runtime/kernels/ta_reduce.h). */
+#ifndef TINYAOT_REDUCE_COMMON_H
+#define TINYAOT_REDUCE_COMMON_H
+#include "op.h"
+
+enum { REDUCE_MAX_DIMS = 6 }; /* TA_REDUCE_MAX_DIMS */
+
+typedef struct ReducePlan {
+  const char *kernel;
+  int outer_rank, inner_rank;
+  int32_t outer_count[REDUCE_MAX_DIMS], outer_stride[REDUCE_MAX_DIMS];
+  int32_t inner_count[REDUCE_MAX_DIMS], inner_stride[REDUCE_MAX_DIMS];
+  int32_t reduce_count;
+  int32_t input_zero_point, output_zero_point, multiplier, shift;
+  /* The axis tensor as written in the model (negative values, duplicates). */
+  int n_raw_axes;
+  int64_t raw_axes[REDUCE_MAX_DIMS];
+} ReducePlan;
+
+/* Checks the node's inputs, options and output shape and fills a new plan (returned
+ * in *plan and node->op_data; node->families set) with the loops and reduce_count;
+ * the caller picks the kernel and quantization constants. */
+bool reduce_prepare_common(PrepareCtx *pc, Node *node, ReducePlan **plan);
+/* Emits the descriptor and the call of plan->kernel. */
+void reduce_emit(EmitCtx *ec, const Model *m, const Node *node);
+
+#endif

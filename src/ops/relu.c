@@ -1,0 +1,46 @@
+/* RELU: int8 (rescaled to the output quantization, tabulated) and float32. */
+#include <math.h>
+
+#include "../resolve/quant.h"
+#include "elementwise.h"
+#include "fixed_point.h"
+#include "op.h"
+
+/* int8: out = clamp(out_zp + requantize(x - in_zp), max(-128, out_zp), 127). */
+static bool tabulate_int8(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor *out, EwUnary *u) {
+  if (!ew_expect_quant(pc, node, in) || !ew_expect_quant(pc, node, out)) return false;
+  int32_t multiplier, shift;
+  const double m = (double)tensor_scale(in) / (double)tensor_scale(out);
+  quant_multiplier(m, &multiplier, &shift);
+  if (multiplier == 0 || shift > 30) return op_error(pc, node, "rescale factor %g is out of range", m);
+  const int32_t out_zp = tensor_zero_point(out);
+  const int32_t lo = out_zp > -128 ? out_zp : -128;
+  for (int b = 0; b < 256; b++) {
+    const int32_t y = out_zp + fx_requantize(ew_lut_input(u, b) - tensor_zero_point(in), multiplier, shift);
+    u->table[b] = (int8_t)(y < lo ? lo : y > 127 ? 127 : y);
+  }
+  return true;
+}
+
+static bool relu_prepare(PrepareCtx *pc, Node *node) {
+  if (!op_expect_io(pc, node, 1, 1, 1)) return false;
+  const Tensor *in = node_input(pc->model, node, 0), *out = node_output(pc->model, node, 0);
+  if (in->type != TT_INT8 && in->type != TT_FLOAT32)
+    return op_error(pc, node, "%s has dtype %s; RELU supports int8 and float32", op_tensor_desc(pc, in),
+                    tensor_type_name(in->type));
+  if (!op_expect_type(pc, node, out, in->type) || !ew_expect_unary_shape(pc, node, in, out)) return false;
+  if (in->type == TT_FLOAT32) return ew_unary_new(pc, node, EW_PLAIN_F32, in, "ta_relu_f32") != NULL;
+  EwUnary *u = ew_unary_new(pc, node, EW_LUT8, in, NULL);
+  return u && tabulate_int8(pc, node, in, out, u);
+}
+
+const OpDef op_relu = {
+    .name = "RELU",
+    .builtin_code = 19,
+    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    .scratch_usage = SCRATCH_NO_CTX,
+    .dtypes = "int8, float32",
+    .constraints = "",
+    .prepare = relu_prepare,
+    .emit = ew_unary_emit,
+};

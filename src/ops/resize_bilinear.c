@@ -1,0 +1,121 @@
+/* RESIZE_BILINEAR (int8): TFLite's integer resize. Source positions are in 1/1024
+ * pixel units; the two neighbours and the weight of the far one are computed here
+ * for every output row and column and emitted as tables. */
+#include "data_movement.h"
+
+enum { RESIZE_BILINEAR_OPTIONS = 15, OPT_ALIGN_CORNERS = 2, OPT_HALF_PIXEL_CENTERS = 3 };
+enum { MAX_EXTENT = 1 << 20 }; /* keeps 1024 * extent inside int32, as TFLite's scale needs */
+
+static const TensorType resize_bilinear_types[] = {TT_INT8};
+
+typedef struct BilinearPlan {
+  int32_t batches, out_h, out_w, channels, in_batch_bytes;
+  int32_t *y0, *y1, *dy, *x0, *x1, *dx;
+} BilinearPlan;
+
+/* The 1/1024-unit scale between input and output extents (rounded division). */
+static int32_t scale_10(int32_t in_size, int32_t out_size, bool align_corners) {
+  if (align_corners && out_size > 1) return ((1 << 10) * (in_size - 1) + (out_size - 1) / 2) / (out_size - 1);
+  return ((1 << 10) * in_size + out_size / 2) / out_size;
+}
+
+/* For every output index: the lower and upper source index (times `unit` bytes) and
+ * the upper one's weight, as TFLite's ComputeInterpolationValuesInteger. */
+static bool axis_tables(PrepareCtx *pc, const Node *node, int32_t in_size, int32_t out_size, bool align, bool half,
+                        int32_t unit, int32_t *lo, int32_t *hi, int32_t *w) {
+  const int32_t scale = scale_10(in_size, out_size, align);
+  for (int32_t v = 0; v < out_size; v++) {
+    const int64_t pos64 = half ? (int64_t)v * scale + scale / 2 - (1 << 9) : (int64_t)v * scale;
+    if (pos64 > INT32_MAX - (1 << 10))
+      return op_error(pc, node, "output index %d is too far for TFLite's 32-bit position arithmetic", (int)v);
+    const int32_t pos = (int32_t)pos64;
+    int32_t a = pos / (1 << 10), b = (pos + (1 << 10) - 1) / (1 << 10);
+    if (a < 0) a = 0;
+    if (b > in_size - 1) b = in_size - 1;
+    if (a > in_size - 1)
+      return op_error(pc, node, "output index %d maps past the input's last index %d", (int)v, (int)(in_size - 1));
+    lo[v] = a * unit;
+    hi[v] = b * unit;
+    w[v] = pos - (1 << 10) * a;
+  }
+  return true;
+}
+
+static bool alloc_tables(PrepareCtx *pc, BilinearPlan *bp) {
+  int32_t **rows[3] = {&bp->y0, &bp->y1, &bp->dy}, **cols[3] = {&bp->x0, &bp->x1, &bp->dx};
+  for (int i = 0; i < 3; i++) {
+    *rows[i] = arena_calloc(pc->arena, (size_t)bp->out_h, sizeof(int32_t));
+    *cols[i] = arena_calloc(pc->arena, (size_t)bp->out_w, sizeof(int32_t));
+    if (!*rows[i] || !*cols[i]) return false;
+  }
+  return true;
+}
+
+static bool resize_bilinear_prepare(PrepareCtx *pc, Node *node) {
+  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, RESIZE_BILINEAR_OPTIONS)) return false;
+  const Tensor *in = node_input(pc->model, node, 0);
+  const Tensor *out = node_output(pc->model, node, 0);
+  if (!dm_expect_dtype(pc, node, in, resize_bilinear_types, 1, "") || !op_expect_type(pc, node, out, in->type) ||
+      !dm_expect_dense(pc, node, in, 4) || !dm_expect_dense(pc, node, out, 4))
+    return false;
+  if (in->rank != 4 || out->rank != 4 || in->dims[0] != out->dims[0] || in->dims[3] != out->dims[3])
+    return op_error(pc, node, "input %s and output %s must be NHWC with equal batch and depth",
+                    tensor_shape_str(pc->arena, in), tensor_shape_str(pc->arena, out));
+  int64_t size[2];
+  int n = 0;
+  if (!dm_const_ints(pc, node, node_input(pc->model, node, 1), "size", false, 2, size, &n)) return false;
+  if (n != 2 || size[0] != out->dims[1] || size[1] != out->dims[2])
+    return op_error(pc, node, "size %s does not match %s (shape %s)", dm_list_str(pc->arena, size, n),
+                    op_tensor_desc(pc, out), tensor_shape_str(pc->arena, out));
+  const bool align = fb_bool(&node->options, OPT_ALIGN_CORNERS, false);
+  const bool half = fb_bool(&node->options, OPT_HALF_PIXEL_CENTERS, false);
+  if (align && half) return op_error(pc, node, "align_corners and half_pixel_centers cannot both be set");
+  for (int d = 1; d <= 2; d++)
+    if (in->dims[d] >= MAX_EXTENT || out->dims[d] >= MAX_EXTENT)
+      return op_error(pc, node, "spatial extents must stay below %d", MAX_EXTENT);
+  BilinearPlan *bp = arena_alloc(pc->arena, sizeof *bp);
+  if (!bp) return op_error(pc, node, "out of memory");
+  bp->batches = in->dims[0];
+  bp->out_h = out->dims[1];
+  bp->out_w = out->dims[2];
+  bp->channels = in->dims[3];
+  bp->in_batch_bytes = in->dims[1] * in->dims[2] * in->dims[3];
+  if (!alloc_tables(pc, bp)) return op_error(pc, node, "out of memory");
+  if (!axis_tables(pc, node, in->dims[1], bp->out_h, align, half, in->dims[2] * in->dims[3], bp->y0, bp->y1, bp->dy) ||
+      !axis_tables(pc, node, in->dims[2], bp->out_w, align, half, in->dims[3], bp->x0, bp->x1, bp->dx))
+    return false;
+  node->op_data = bp;
+  node->kernel = "ta_resize_bilinear_s8";
+  node->families[0] = "resize";
+  node->macs = 4 * out->elems;
+  return true;
+}
+
+static void resize_bilinear_emit(EmitCtx *ec, const Model *m, const Node *node) {
+  (void)m;
+  const BilinearPlan *bp = node->op_data;
+  const size_t h = (size_t)bp->out_h, w = (size_t)bp->out_w;
+  const char *y0 = em_table_i32(ec, "y0", bp->y0, h), *y1 = em_table_i32(ec, "y1", bp->y1, h);
+  const char *dy = em_table_i32(ec, "dy", bp->dy, h);
+  const char *x0 = em_table_i32(ec, "x0", bp->x0, w), *x1 = em_table_i32(ec, "x1", bp->x1, w);
+  const char *dx = em_table_i32(ec, "dx", bp->dx, w);
+  em_decl(ec,
+          "static const ta_resize_bilinear_params_t %s_params = {\n  .batches = %d,\n  .out_height = %d,\n"
+          "  .out_width = %d,\n  .channels = %d,\n  .in_batch_bytes = %d,\n  .y0 = %s,\n  .y1 = %s,\n  .dy = %s,\n"
+          "  .x0 = %s,\n  .x1 = %s,\n  .dx = %s,\n};",
+          em_op_name(ec), (int)bp->batches, (int)bp->out_h, (int)bp->out_w, (int)bp->channels, (int)bp->in_batch_bytes,
+          y0, y1, dy, x0, x1, dx);
+  em_body(ec, "ta_resize_bilinear_s8(&%s_params, %s, %s);", em_op_name(ec), em_tensor(ec, node->in[0]),
+          em_tensor(ec, node->out[0]));
+}
+
+const OpDef op_resize_bilinear = {
+    .name = "RESIZE_BILINEAR",
+    .builtin_code = 23,
+    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    .scratch_usage = SCRATCH_NO_CTX,
+    .dtypes = "int8",
+    .constraints = "4D NHWC; constant size; not both align_corners and half_pixel_centers",
+    .prepare = resize_bilinear_prepare,
+    .emit = resize_bilinear_emit,
+};

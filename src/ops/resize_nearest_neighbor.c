@@ -1,0 +1,99 @@
+/* RESIZE_NEAREST_NEIGHBOR: the source row and column of every output pixel are
+ * computed here, in float exactly as TFLite does (align_corners rounds, otherwise
+ * floor; half_pixel_centers samples at +0.5), and emitted as offset tables. */
+#include <math.h>
+
+#include "data_movement.h"
+
+enum { RESIZE_NEAREST_NEIGHBOR_OPTIONS = 74, OPT_ALIGN_CORNERS = 0, OPT_HALF_PIXEL_CENTERS = 1 };
+
+static const TensorType resize_nearest_types[] = {TT_INT8};
+
+typedef struct NearestPlan {
+  int32_t batches, out_h, out_w, pixel_bytes, in_batch_bytes;
+  int32_t *row_offset, *col_offset;
+} NearestPlan;
+
+/* TFLite's GetNearestNeighbor, evaluated in single precision. */
+static int32_t nearest_source(int32_t value, int32_t in_size, int32_t out_size, bool align_corners, bool half_pixel) {
+  const float scale = (align_corners && out_size > 1) ? (float)(in_size - 1) / (float)(out_size - 1)
+                                                      : (float)in_size / (float)out_size;
+  const float offset = half_pixel ? 0.5f : 0.0f;
+  const float pos = ((float)value + offset) * scale;
+  int32_t src = align_corners ? (int32_t)roundf(pos) : (int32_t)floorf(pos);
+  if (src > in_size - 1) src = in_size - 1;
+  if (half_pixel && src < 0) src = 0;
+  return src;
+}
+
+/* Reads the constant [height, width] size input and checks it against the output. */
+static bool read_size(PrepareCtx *pc, const Node *node, const Tensor *out, int64_t *size) {
+  int n = 0;
+  if (!dm_const_ints(pc, node, node_input(pc->model, node, 1), "size", false, 2, size, &n)) return false;
+  if (n != 2 || size[0] != out->dims[1] || size[1] != out->dims[2])
+    return op_error(pc, node, "size %s does not match %s (shape %s)", dm_list_str(pc->arena, size, n),
+                    op_tensor_desc(pc, out), tensor_shape_str(pc->arena, out));
+  return true;
+}
+
+static bool resize_nearest_prepare(PrepareCtx *pc, Node *node) {
+  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, RESIZE_NEAREST_NEIGHBOR_OPTIONS)) return false;
+  const Tensor *in = node_input(pc->model, node, 0);
+  const Tensor *out = node_output(pc->model, node, 0);
+  if (!dm_expect_dtype(pc, node, in, resize_nearest_types, 1, "") || !op_expect_type(pc, node, out, in->type) ||
+      !dm_expect_dense(pc, node, in, 4) || !dm_expect_dense(pc, node, out, 4))
+    return false;
+  if (in->rank != 4 || out->rank != 4 || in->dims[0] != out->dims[0] || in->dims[3] != out->dims[3])
+    return op_error(pc, node, "input %s and output %s must be NHWC with equal batch and depth",
+                    tensor_shape_str(pc->arena, in), tensor_shape_str(pc->arena, out));
+  int64_t size[2];
+  if (!read_size(pc, node, out, size)) return false;
+  const bool align = fb_bool(&node->options, OPT_ALIGN_CORNERS, false);
+  const bool half = fb_bool(&node->options, OPT_HALF_PIXEL_CENTERS, false);
+  const int32_t in_h = in->dims[1], in_w = in->dims[2], depth = in->dims[3];
+  const int32_t elem = (int32_t)tensor_type_size(in->type);
+  NearestPlan *np = arena_alloc(pc->arena, sizeof *np);
+  if (!np) return op_error(pc, node, "out of memory");
+  np->batches = in->dims[0];
+  np->out_h = out->dims[1];
+  np->out_w = out->dims[2];
+  np->pixel_bytes = depth * elem;
+  np->in_batch_bytes = in_h * in_w * depth * elem;
+  np->row_offset = arena_calloc(pc->arena, (size_t)np->out_h, sizeof(int32_t));
+  np->col_offset = arena_calloc(pc->arena, (size_t)np->out_w, sizeof(int32_t));
+  if (!np->row_offset || !np->col_offset) return op_error(pc, node, "out of memory");
+  for (int32_t y = 0; y < np->out_h; y++)
+    np->row_offset[y] = nearest_source(y, in_h, np->out_h, align, half) * in_w * depth * elem;
+  for (int32_t x = 0; x < np->out_w; x++)
+    np->col_offset[x] = nearest_source(x, in_w, np->out_w, align, half) * depth * elem;
+  node->op_data = np;
+  node->kernel = "ta_resize_nearest";
+  node->families[0] = "resize";
+  return true;
+}
+
+static void resize_nearest_emit(EmitCtx *ec, const Model *m, const Node *node) {
+  (void)m;
+  const NearestPlan *np = node->op_data;
+  const char *rows = em_table_i32(ec, "row_offset", np->row_offset, (size_t)np->out_h);
+  const char *cols = em_table_i32(ec, "col_offset", np->col_offset, (size_t)np->out_w);
+  em_decl(ec,
+          "static const ta_resize_nearest_params_t %s_params = {\n  .batches = %d,\n  .out_height = %d,\n"
+          "  .out_width = %d,\n  .pixel_bytes = %d,\n  .in_batch_bytes = %d,\n  .row_offset = %s,\n"
+          "  .col_offset = %s,\n};",
+          em_op_name(ec), (int)np->batches, (int)np->out_h, (int)np->out_w, (int)np->pixel_bytes,
+          (int)np->in_batch_bytes, rows, cols);
+  em_body(ec, "ta_resize_nearest(&%s_params, %s, %s);", em_op_name(ec), em_tensor(ec, node->in[0]),
+          em_tensor(ec, node->out[0]));
+}
+
+const OpDef op_resize_nearest_neighbor = {
+    .name = "RESIZE_NEAREST_NEIGHBOR",
+    .builtin_code = 97,
+    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    .scratch_usage = SCRATCH_NO_CTX,
+    .dtypes = "int8",
+    .constraints = "4D NHWC; constant size",
+    .prepare = resize_nearest_prepare,
+    .emit = resize_nearest_emit,
+};

@@ -1,0 +1,45 @@
+/* UNPACK: cuts its input along one axis into slices without that axis. */
+#include "data_movement.h"
+
+enum { UNPACK_OPTIONS = 64, OPT_NUM = 0, OPT_AXIS = 1 };
+
+static const TensorType unpack_types[] = {TT_INT8};
+
+static bool unpack_prepare(PrepareCtx *pc, Node *node) {
+  if (!op_expect_io(pc, node, 1, 1, node->n_out > 0 ? node->n_out : 1)) return false;
+  if (!op_expect_options(pc, node, UNPACK_OPTIONS)) return false;
+  const Tensor *in = node_input(pc->model, node, 0);
+  if (!dm_expect_dtype(pc, node, in, unpack_types, 1, "") || !dm_expect_dense(pc, node, in, TA_MAX_RANK))
+    return false;
+  int num = fb_i32(&node->options, OPT_NUM, node->n_out);
+  if (num != node->n_out) return op_error(pc, node, "num is %d but the operator has %d outputs", num, node->n_out);
+  int axis = dm_axis(fb_i32(&node->options, OPT_AXIS, 0), in->rank);
+  if (axis < 0 || in->dims[axis] != node->n_out)
+    return op_error(pc, node, "axis %d of %s (shape %s) must exist and have extent %d",
+                    (int)fb_i32(&node->options, OPT_AXIS, 0), op_tensor_desc(pc, in), tensor_shape_str(pc->arena, in),
+                    node->n_out);
+  int64_t *axis_dims = arena_calloc(pc->arena, (size_t)node->n_out, sizeof *axis_dims);
+  if (!axis_dims) return op_error(pc, node, "out of memory");
+  for (int i = 0; i < node->n_out; i++) {
+    const Tensor *out = node_output(pc->model, node, i);
+    bool ok = out->rank == in->rank - 1;
+    for (int d = 0; ok && d < out->rank; d++) ok = out->dims[d] == in->dims[d < axis ? d : d + 1];
+    if (!ok)
+      return op_error(pc, node, "%s has shape %s, not a slice of %s along axis %d", op_tensor_desc(pc, out),
+                      tensor_shape_str(pc->arena, out), tensor_shape_str(pc->arena, in), axis);
+    if (!op_expect_type(pc, node, out, in->type)) return false;
+    axis_dims[i] = 1;
+  }
+  return dm_plan_concat_split(pc, node, true, in, axis, node->n_out, axis_dims);
+}
+
+const OpDef op_unpack = {
+    .name = "UNPACK",
+    .builtin_code = 88,
+    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    .scratch_usage = SCRATCH_NO_CTX,
+    .dtypes = "int8",
+    .constraints = "",
+    .prepare = unpack_prepare,
+    .emit = dm_emit_concat_split,
+};
