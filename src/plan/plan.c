@@ -45,17 +45,47 @@ static int cmp_placed(const void *x, const void *y) {
   return a->start < b->start ? -1 : a->start > b->start;
 }
 
-/* Larger first, then earlier first use, then key: deterministic. */
-static int cmp_interval(const void *x, const void *y) {
+/* Orderings tried by the offset assignment; the smallest arena wins. Each is total
+ * (ties broken by key), so the result is deterministic. */
+typedef enum Order { BY_SIZE, BY_FIRST_USE, BY_AREA, BY_LIFETIME, ORDER_COUNT } Order;
+
+static int cmp_key(const Interval *a, const Interval *b) { return a->key < b->key ? -1 : a->key > b->key; }
+
+static int cmp_size(const void *x, const void *y) {
   const Interval *a = x, *b = y;
   if (a->bytes != b->bytes) return a->bytes > b->bytes ? -1 : 1;
   if (a->first != b->first) return a->first < b->first ? -1 : 1;
-  return a->key < b->key ? -1 : a->key > b->key;
+  return cmp_key(a, b);
 }
 
-/* Places intervals (sorted in place); returns the arena size, or SIZE_MAX on OOM. */
-static size_t place_intervals(Interval *iv, int n) {
-  qsort(iv, (size_t)n, sizeof *iv, cmp_interval);
+static int cmp_first_use(const void *x, const void *y) {
+  const Interval *a = x, *b = y;
+  if (a->first != b->first) return a->first < b->first ? -1 : 1;
+  if (a->bytes != b->bytes) return a->bytes > b->bytes ? -1 : 1;
+  return cmp_key(a, b);
+}
+
+static int cmp_area(const void *x, const void *y) {
+  const Interval *a = x, *b = y;
+  uint64_t sa = (uint64_t)a->bytes * (uint64_t)(a->last - a->first + 1);
+  uint64_t sb = (uint64_t)b->bytes * (uint64_t)(b->last - b->first + 1);
+  if (sa != sb) return sa > sb ? -1 : 1;
+  return cmp_size(x, y);
+}
+
+static int cmp_lifetime(const void *x, const void *y) {
+  const Interval *a = x, *b = y;
+  int la = a->last - a->first, lb = b->last - b->first;
+  if (la != lb) return la > lb ? -1 : 1;
+  return cmp_size(x, y);
+}
+
+static int (*const orderings[ORDER_COUNT])(const void *, const void *) = {cmp_size, cmp_first_use, cmp_area,
+                                                                         cmp_lifetime};
+
+/* One ordering, first fit or best fit; returns the arena size, or SIZE_MAX on OOM. */
+static size_t place_in_order(Interval *iv, int n, Order order, bool best_fit) {
+  qsort(iv, (size_t)n, sizeof *iv, orderings[order]);
   Placed *busy = malloc(sizeof(Placed) * (size_t)(n + 1));
   if (!busy) return SIZE_MAX;
   size_t size = 0;
@@ -65,16 +95,52 @@ static size_t place_intervals(Interval *iv, int n) {
       if (iv[i].first <= iv[j].last && iv[j].first <= iv[i].last)
         busy[nb++] = (Placed){iv[j].offset, iv[j].offset + align_up(iv[j].bytes)};
     qsort(busy, (size_t)nb, sizeof(Placed), cmp_placed);
-    size_t off = 0, need = align_up(iv[i].bytes);
-    for (int j = 0; j < nb; j++) {
-      if (busy[j].start >= off + need) break;
-      if (busy[j].end > off) off = busy[j].end;
+    size_t need = align_up(iv[i].bytes), off = 0, best = SIZE_MAX, best_gap = SIZE_MAX;
+    for (int j = 0; j <= nb; j++) {
+      size_t gap_end = j < nb ? busy[j].start : SIZE_MAX;
+      if (gap_end >= off + need) {
+        size_t gap = gap_end - off;
+        if (!best_fit) {
+          best = off;
+          break;
+        }
+        if (best == SIZE_MAX || gap < best_gap) {
+          best_gap = gap;
+          best = off;
+        }
+      }
+      if (j < nb && busy[j].end > off) off = busy[j].end;
     }
-    iv[i].offset = off;
-    if (off + need > size) size = off + need;
+    iv[i].offset = best;
+    if (best + need > size) size = best + need;
   }
   free(busy);
   return size;
+}
+
+/* Tries every ordering with first fit and best fit; keeps the smallest arena. */
+static size_t place_intervals(Interval *iv, int n) {
+  Interval *trial = malloc(sizeof(Interval) * (size_t)(n + 1));
+  Interval *best = malloc(sizeof(Interval) * (size_t)(n + 1));
+  if (!trial || !best) {
+    free(trial);
+    free(best);
+    return SIZE_MAX;
+  }
+  size_t best_size = SIZE_MAX;
+  for (int o = 0; o < ORDER_COUNT; o++)
+    for (int fit = 0; fit < 2; fit++) {
+      memcpy(trial, iv, sizeof(Interval) * (size_t)n);
+      size_t sz = place_in_order(trial, n, (Order)o, fit == 1);
+      if (sz < best_size) {
+        best_size = sz;
+        memcpy(best, trial, sizeof(Interval) * (size_t)n);
+      }
+    }
+  if (best_size != SIZE_MAX) memcpy(iv, best, sizeof(Interval) * (size_t)n);
+  free(trial);
+  free(best);
+  return best_size;
 }
 
 static size_t interval_lower_bound(const Interval *iv, int n, int n_steps) {
