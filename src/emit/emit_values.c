@@ -9,8 +9,25 @@
 
 enum { VALUES_PER_LINE = 16 };
 
+/* Decimal digits of a small integer without printf: constant tables are large. */
+static void fast_decimal(char *buf, int64_t v) {
+  char tmp[24];
+  int n = 0;
+  uint64_t u = v < 0 ? (uint64_t)(-(v + 1)) + 1u : (uint64_t)v;
+  do {
+    tmp[n++] = (char)('0' + u % 10u);
+    u /= 10u;
+  } while (u);
+  int k = 0;
+  if (v < 0) buf[k++] = '-';
+  while (n) buf[k++] = tmp[--n];
+  buf[k] = 0;
+}
+
 static void int_literal(char *buf, size_t cap, int64_t v) {
-  if (v == INT64_MIN)
+  if (v > INT32_MIN && v <= INT32_MAX)
+    fast_decimal(buf, v);
+  else if (v == INT64_MIN)
     snprintf(buf, cap, "(-9223372036854775807LL - 1)");
   else if (v == INT32_MIN)
     snprintf(buf, cap, "(-2147483647 - 1)");
@@ -20,7 +37,46 @@ static void int_literal(char *buf, size_t cap, int64_t v) {
     snprintf(buf, cap, "%lld", (long long)v);
 }
 
+/* Exact C99 hexadecimal float literal, without printf (float weight tables are
+ * large): 0x1.<mantissa>p<exponent>f. */
+static void hex_float_literal(char *buf, float f) {
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  char *p = buf;
+  if (bits >> 31) *p++ = '-';
+  uint32_t exp = (bits >> 23) & 0xFFu, man = bits & 0x7FFFFFu;
+  if (exp == 0 && man == 0) {
+    memcpy(p, "0.0f", 5);
+    return;
+  }
+  static const char hex[] = "0123456789abcdef";
+  int e = exp ? (int)exp - 127 : -126;
+  *p++ = '0';
+  *p++ = 'x';
+  *p++ = exp ? '1' : '0';
+  uint32_t m = man << 1; /* 24 bits: six hex digits */
+  if (m) {
+    *p++ = '.';
+    int digits = 6;
+    while ((m & 0xFu) == 0) {
+      m >>= 4;
+      digits--;
+    }
+    for (int i = digits - 1; i >= 0; i--) *p++ = hex[(m >> (4 * i)) & 0xFu];
+  }
+  *p++ = 'p';
+  char ebuf[8];
+  fast_decimal(ebuf, e);
+  for (char *q = ebuf; *q; q++) *p++ = *q;
+  *p++ = 'f';
+  *p = 0;
+}
+
 static void float_literal(char *buf, size_t cap, float f) {
+  if (isfinite(f)) {
+    hex_float_literal(buf, f);
+    return;
+  }
   if (isnan(f))
     snprintf(buf, cap, "NAN");
   else if (isinf(f))
