@@ -24,6 +24,26 @@ else
   note "FAIL unit: build failed"
 fi
 
+echo "== docs/operators.md is generated from the operator table"
+if "$build/tinyaot" operators | diff -u docs/operators.md - >"$work/ops.diff"; then
+  note "PASS docs:operators.md"
+else
+  head -n 20 "$work/ops.diff"
+  note "FAIL docs:operators.md: out of date (regenerate: build/tinyaot operators > docs/operators.md)"
+fi
+
+echo "== unsupported operator: reported by index and name, nothing written"
+"$build/demo_model" "$work/unsupported.tflite" "$work/unsupported_in.bin" --unsupported
+if "$build/tinyaot" convert "$work/unsupported.tflite" -o "$work/unsupported_out" 2>"$work/unsupported.err"; then
+  note "FAIL unsupported-op: conversion succeeded"
+elif ! grep -q "operator 1 (FLOOR): unsupported operator" "$work/unsupported.err"; then
+  note "FAIL unsupported-op: message does not name the operator: $(cat "$work/unsupported.err")"
+elif [ -e "$work/unsupported_out" ]; then
+  note "FAIL unsupported-op: files were written"
+else
+  note "PASS unsupported-op"
+fi
+
 corpus_dirs() {
   for d in "$corpus"/models/* "$corpus"/ops/*; do
     [ -f "$d/model.tflite" ] && echo "$d"

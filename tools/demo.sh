@@ -16,5 +16,6 @@ echo "== tinyaot run (host build of the module, one inference)"
 printf 'scores (int8, scale 1/256, zero point -128):'
 od -An -v -t d1 "$work/out/out0.bin"
 echo "== memory (from $work/module/report.md)"
-sed -n '3,8p' "$work/module/report.md"
+sed -n '3p' "$work/module/report.md"
+awk '/^## Arenas/{on=1; next} /^## /{on=0} on && /^\|/' "$work/module/report.md"
 echo "module written to $work/module"

