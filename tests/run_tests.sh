@@ -44,6 +44,24 @@ else
   note "PASS unsupported-op"
 fi
 
+echo "== configuration errors: one line naming the problem, nothing written, under 1 s"
+"$build/demo_model" "$work/demo.tflite"
+for cfg in tests/config_errors/*.yaml; do
+  n=$(basename "$cfg" .yaml)
+  want=$(sed -n 's/^# expect: //p' "$cfg")
+  start=$(date +%s%N)
+  if "$build/tinyaot" convert "$work/demo.tflite" -o "$work/cfgerr_$n" --config "$cfg" 2>"$work/cfgerr.err" >/dev/null; then
+    note "FAIL config:$n: conversion succeeded"; continue
+  fi
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  lines=$(grep -vc 'warning' "$work/cfgerr.err")
+  if ! grep -qF "$want" "$work/cfgerr.err"; then note "FAIL config:$n: expected '$want', got: $(cat "$work/cfgerr.err")"
+  elif [ "$lines" -ne 1 ]; then note "FAIL config:$n: $lines error lines"
+  elif [ -e "$work/cfgerr_$n" ]; then note "FAIL config:$n: files were written"
+  elif [ "$ms" -ge 1000 ]; then note "FAIL config:$n: took $ms ms"
+  else note "PASS config:$n"; fi
+done
+
 corpus_dirs() {
   for d in "$corpus"/models/* "$corpus"/ops/*; do
     [ -f "$d/model.tflite" ] && echo "$d"
