@@ -242,12 +242,14 @@ static const char *dtype_enum(TensorType t) {
 
 static void emit_placement_macros(StrBuf *h, const char *P) {
   sb_append(h, "/* Placement: define these (e.g. as section attributes) before including this\n"
-               " * header, or in the build, to put arenas (PUT_IN_<MEM>, zero-initialised) and\n"
-               " * constant tables (PUT_IN_<MEM>_INIT, initialised data) in a memory. */\n");
+               " * header, or in the build, to put arenas (PUT_IN_<MEM>, zero-initialised),\n"
+               " * constant tables (PUT_IN_<MEM>_INIT, initialised data) and layer functions\n"
+               " * with an operators.code_placement rule (CODE_IN_<MEM>) in a memory. */\n");
   for (int i = 0; i < MEM_COUNT; i++) {
     const char *mn = mem_name((MemType)i);
     sb_printf(h, "#ifndef %s_PUT_IN_%s\n#define %s_PUT_IN_%s\n#endif\n", P, mn, P, mn);
     sb_printf(h, "#ifndef %s_PUT_IN_%s_INIT\n#define %s_PUT_IN_%s_INIT\n#endif\n", P, mn, P, mn);
+    sb_printf(h, "#ifndef %s_CODE_IN_%s\n#define %s_CODE_IN_%s\n#endif\n", P, mn, P, mn);
   }
 }
 
@@ -373,6 +375,19 @@ static void layer_comment(const Model *m, Arena *a, const Node *n, StrBuf *c) {
   sb_append(c, " */\n");
 }
 
+/* operators.code_placement: the last matching rule wins. */
+static MemType op_code_placement(const Config *c, const Node *n) {
+  MemType mem = MEM_NONE;
+  for (int i = 0; c && i < c->n_op_rules; i++) {
+    const OperatorRule *r = &c->op_rules[i];
+    bool match = !r->has_id;
+    for (int j = 0; r->has_id && j < r->n_ids; j++) match = match || r->ids[j] == n->index;
+    if (r->op_type && strcmp(r->op_type, n->opname) != 0) match = false;
+    if (match && r->code_placement != MEM_NONE) mem = r->code_placement;
+  }
+  return mem;
+}
+
 static void emit_layers(const Model *m, const Plan *p, const Module *mod, Arena *a, const SourceLayout *sl,
                         const Lowered *low, StrBuf *c) {
   for (int k = 0; k < m->n_nodes; k++) {
@@ -380,6 +395,8 @@ static void emit_layers(const Model *m, const Plan *p, const Module *mod, Arena 
     const Node *n = &m->nodes[k];
     layer_comment(m, a, n, c);
     sb_append(c, sb_cstr((StrBuf *)&low[k].decls));
+    MemType code = op_code_placement(p->config, n);
+    if (code != MEM_NONE) sb_printf(c, "%s_CODE_IN_%s\n", mod->PREFIX, mem_name(code));
     sb_printf(c, "static void %s(void) {\n", low[k].fn);
     for (int i = 0; i < p->n_consts; i++) {
       const ConstItem *ci = &p->consts[i];
