@@ -6,34 +6,10 @@
  * the cell and hidden updates are requantised element-wise products. */
 #include "ta_lstm.h"
 
-/* Interpolation nodes of the int16 sigmoid/tanh used by TFLite's reference kernels:
- * sigmoid(i / 24) in unsigned 0.16 fixed point, i = 0..255. These are the exact
- * values TFLite uses (they are not plain roundings of the formula), so they are data,
- * not something to recompute. tanh reuses them through tanh(x) = 2 sigmoid(2x) - 1. */
-static const uint16_t lstm_sigmoid_nodes[256] = {
-    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
-    40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369,
-    47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169,
-    53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
-    57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370,
-    60565, 60753, 60935, 61110, 61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302,
-    62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186, 63279, 63368, 63454, 63536,
-    63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
-    64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786,
-    64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079,
-    65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
-    65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
-    65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
-    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474,
-    65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498,
-    65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
-    65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522,
-    65523, 65523, 65524, 65524, 65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528,
-    65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531,
-    65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
-    65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
-    65534, 65534, 65534, 65535
-};
+/* Node i of the interpolation table, sigmoid(i / 24) in unsigned Q0.16: the table
+ * holds node - 32768 to fit int16 (every node is >= 1/2). tanh reuses the nodes
+ * through tanh(x) = 2 sigmoid(2x) - 1. */
+static uint32_t lstm_node(const int16_t *table, uint32_t i) { return (uint32_t)((int32_t)table[i] + 32768); }
 
 /* x / 2^s rounded toward minus infinity, for either sign (an arithmetic shift). */
 static int32_t lstm_floor_shift(int32_t x, int32_t s) {
@@ -44,7 +20,7 @@ static int32_t lstm_floor_shift(int32_t x, int32_t s) {
 static int16_t lstm_sat16(int32_t x) { return (int16_t)ta_clamp(x, -32768, 32767); }
 
 /* Sigmoid of a Q3.12 value, result in Q0.15. */
-static int16_t lstm_sigmoid_q12(int16_t x) {
+static int16_t lstm_sigmoid_q12(const int16_t *table, int16_t x) {
   const int32_t v = (int32_t)x * 3; /* 3/4 range expansion, times 4 for the table step */
   const uint32_t a = (uint32_t)(v < 0 ? -v : v);
   const uint32_t idx = a >> 9;
@@ -52,7 +28,7 @@ static int16_t lstm_sigmoid_q12(int16_t x) {
   if (idx >= 255u) {
     r = 0x7FFFu << 10;
   } else {
-    const uint32_t lo = lstm_sigmoid_nodes[idx], hi = lstm_sigmoid_nodes[idx + 1u];
+    const uint32_t lo = lstm_node(table, idx), hi = lstm_node(table, idx + 1u);
     r = (lo << 9) + (a & 0x1FFu) * (hi - lo);
   }
   r = v >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1u;
@@ -61,7 +37,7 @@ static int16_t lstm_sigmoid_q12(int16_t x) {
 
 /* Tanh with result in Q0.15 of (x * multiplier + round) >> shift, the compiler having
  * chosen multiplier/shift so that this lands in the table's Q3.12 x 3 domain. */
-static int16_t lstm_tanh(int16_t x, int32_t multiplier, int32_t shift) {
+static int16_t lstm_tanh(const int16_t *table, int16_t x, int32_t multiplier, int32_t shift) {
   const int32_t round = shift > 0 ? (int32_t)1 << (shift - 1) : 0;
   const int32_t v = lstm_floor_shift((int32_t)x * multiplier + round, shift);
   const uint32_t a = (uint32_t)(v < 0 ? -v : v);
@@ -70,7 +46,7 @@ static int16_t lstm_tanh(int16_t x, int32_t multiplier, int32_t shift) {
   if (idx >= 255u) {
     r = 0xFFFF << 8;
   } else {
-    const uint32_t lo = lstm_sigmoid_nodes[idx], hi = lstm_sigmoid_nodes[idx + 1u];
+    const uint32_t lo = lstm_node(table, idx), hi = lstm_node(table, idx + 1u);
     r = (int32_t)((lo << 8) + (a & 0xFFu) * (hi - lo));
   }
   r = v >= 0 ? r - (1 << 23) + (1 << 7) : -r + (1 << 23) + (1 << 7) - 1;
@@ -105,17 +81,18 @@ static int16_t lstm_gate_pre_s8(const ta_lstm_s8_params_t *p, int32_t g, const i
 static int8_t lstm_unit_s8(const ta_lstm_s8_params_t *p, int32_t j, const int8_t *x, const int8_t *h, int16_t *c) {
   const int8_t *unit_w = p->weights + (size_t)j * (size_t)4 * (size_t)(p->input_size + p->state_size);
   const int32_t *unit_b = p->bias + (size_t)j * 8u;
-  const int16_t in_gate = lstm_sigmoid_q12(lstm_gate_pre_s8(p, TA_LSTM_GATE_INPUT, unit_w, unit_b, x, h));
-  const int16_t forget_gate = lstm_sigmoid_q12(lstm_gate_pre_s8(p, TA_LSTM_GATE_FORGET, unit_w, unit_b, x, h));
-  const int16_t cell_gate = lstm_tanh(lstm_gate_pre_s8(p, TA_LSTM_GATE_CELL, unit_w, unit_b, x, h), 3, 0);
-  const int16_t out_gate = lstm_sigmoid_q12(lstm_gate_pre_s8(p, TA_LSTM_GATE_OUTPUT, unit_w, unit_b, x, h));
+  const int16_t *nodes = p->sigmoid_table;
+  const int16_t in_gate = lstm_sigmoid_q12(nodes, lstm_gate_pre_s8(p, TA_LSTM_GATE_INPUT, unit_w, unit_b, x, h));
+  const int16_t forget_gate = lstm_sigmoid_q12(nodes, lstm_gate_pre_s8(p, TA_LSTM_GATE_FORGET, unit_w, unit_b, x, h));
+  const int16_t cell_gate = lstm_tanh(nodes, lstm_gate_pre_s8(p, TA_LSTM_GATE_CELL, unit_w, unit_b, x, h), 3, 0);
+  const int16_t out_gate = lstm_sigmoid_q12(nodes, lstm_gate_pre_s8(p, TA_LSTM_GATE_OUTPUT, unit_w, unit_b, x, h));
   int32_t kept = lstm_sat16(ta_requantize((int32_t)forget_gate * c[j], p->forget_multiplier, p->forget_shift));
   int32_t added = lstm_sat16(ta_requantize((int32_t)in_gate * cell_gate, p->update_multiplier, p->update_shift));
   int32_t cell = lstm_sat16(kept + added);
   if (p->clip_cell) cell = ta_clamp(cell, -p->cell_clip, p->cell_clip);
   c[j] = (int16_t)cell;
   {
-    const int16_t squashed = lstm_tanh((int16_t)cell, p->cell_tanh_multiplier, p->cell_tanh_shift);
+    const int16_t squashed = lstm_tanh(nodes, (int16_t)cell, p->cell_tanh_multiplier, p->cell_tanh_shift);
     int32_t out = ta_requantize((int32_t)squashed * out_gate, p->hidden_multiplier, p->hidden_shift);
     return (int8_t)ta_clamp(out + p->hidden_zero_point, -128, 127);
   }

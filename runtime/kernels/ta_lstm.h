@@ -25,6 +25,8 @@ typedef struct {
   int32_t sequences, rows, time_steps, input_size, state_size;
   const int8_t *weights;  /* see above: per unit 4*I + 4*S */
   const int32_t *bias;    /* per unit: 4 input-side then 4 recurrent-side biases, zero points folded in */
+  const int16_t *sigmoid_table; /* 256 entries: sigmoid(i / 24) in Q0.16 minus 32768, as TFLite's
+                                   int16 sigmoid/tanh interpolate (computed by the compiler) */
   int32_t in_multiplier[4], in_shift[4];   /* input FC -> Q3.12 gate pre-activation */
   int32_t rec_multiplier[4], rec_shift[4]; /* recurrent FC -> Q3.12 */
   int32_t forget_multiplier, forget_shift; /* forget gate (Q0.15) x cell -> cell */

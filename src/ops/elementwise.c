@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../resolve/quant.h"
+#include "fixed_point.h"
 
 /* ---- broadcasting ---------------------------------------------------------------- */
 
@@ -252,19 +253,6 @@ bool ew_sigmoid16_rescale(PrepareCtx *pc, Node *node, const Tensor *in, const Te
   return true;
 }
 
-/* sigmoid(i / 24) in Q0.16 for i = 0..255, each entry raised by h^2/16 times the
- * curvature (h = 1/24) so the kernels' linear interpolation errs evenly on both
- * sides; the last entry is the format's maximum. Stored minus 32768 to fit int16. */
-static void sigmoid_table(int16_t *table) {
-  for (int i = 0; i < 256; i++) {
-    const double x = i / 24.0, s = 1.0 / (1.0 + exp(-x));
-    const double curvature = s * (1.0 - s) * (1.0 - 2.0 * s);
-    double v = round(65536.0 * (s - curvature / (24.0 * 24.0 * 16.0)));
-    if (v > 65535.0 || i == 255) v = 65535.0;
-    table[i] = (int16_t)(v - 32768.0);
-  }
-}
-
 void ew_unary_emit(EmitCtx *ec, const Model *m, const Node *node) {
   const EwUnary *u = node->op_data;
   (void)m;
@@ -280,8 +268,8 @@ void ew_unary_emit(EmitCtx *ec, const Model *m, const Node *node) {
       break;
     }
     case EW_SIGMOID16: {
-      int16_t values[256];
-      sigmoid_table(values);
+      int16_t values[256]; /* TFLite's sigmoid nodes minus 32768, the kernel's int16 form */
+      fx_sigmoid_nodes_i16(values);
       const char *table = em_table_i16(ec, "sigmoid_table", values, 256);
       em_decl(ec,
               "static const ta_sigmoid16_params_t %s_params = {\n  .size = %lld, .multiplier = %d, .shift = %d,\n"

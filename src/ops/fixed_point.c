@@ -7,6 +7,7 @@
 #include "fixed_point.h"
 
 #include <limits.h>
+#include <math.h>
 
 static int32_t wrap_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
 static int32_t wrap_sub(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
@@ -145,4 +146,27 @@ int16_t fx_sat_lshift16(int16_t value, int amount) {
 int16_t fx_downscale_multiplier16(int32_t multiplier) {
   if (multiplier >= INT32_MAX - (1 << 15)) return INT16_MAX;
   return fx_wrap16((multiplier + (1 << 15)) >> 16);
+}
+
+/* ---- int16 sigmoid/tanh interpolation table ------------------------------------ */
+
+/* TFLite's nodes are not plain roundings of s = sigmoid(i / 24): each is
+ * s - s'' h^2 / 16 with h = 1/24 and s'' = s(1-s)(1-2s), i.e. shifted by half the
+ * chord error of linear interpolation so that the interpolation errs evenly on both
+ * sides; the last node is the format's maximum. This reproduces all 256 of TFLite's
+ * values (checked against them). */
+void fx_sigmoid_nodes_u16(uint16_t out[256]) {
+  for (int i = 0; i < 256; i++) {
+    const double x = i / 24.0, s = 1.0 / (1.0 + exp(-x));
+    const double curvature = s * (1.0 - s) * (1.0 - 2.0 * s);
+    double v = round(65536.0 * (s - curvature / (24.0 * 24.0 * 16.0)));
+    if (v > 65535.0 || i == 255) v = 65535.0;
+    out[i] = (uint16_t)v;
+  }
+}
+
+void fx_sigmoid_nodes_i16(int16_t out[256]) {
+  uint16_t nodes[256];
+  fx_sigmoid_nodes_u16(nodes);
+  for (int i = 0; i < 256; i++) out[i] = (int16_t)((int32_t)nodes[i] - 32768);
 }

@@ -1,7 +1,8 @@
 /* Compile-time emulation of TFLite's integer arithmetic (gemmlowp fixed point and the
  * reference kernels' int16 helpers), bit for bit. The elementwise operators use it to
  * tabulate 8-bit activations, so the emitted code is a table lookup whose entries
- * equal what TFLite Micro computes element by element. */
+ * equal what TFLite Micro computes element by element; the int16 LOGISTIC/TANH and
+ * the LSTM take their sigmoid interpolation nodes from here. */
 #ifndef TINYAOT_FIXED_POINT_H
 #define TINYAOT_FIXED_POINT_H
 #include <stdint.h>
@@ -35,5 +36,13 @@ int16_t fx_sat_lshift16(int16_t value, int amount);
 int16_t fx_wrap16(int64_t v);
 /* TFLite DownScaleInt32ToInt16Multiplier. */
 int16_t fx_downscale_multiplier16(int32_t multiplier);
+
+/* ---- int16 sigmoid/tanh interpolation table ------------------------------------ */
+/* The 256 nodes TFLite's int16 sigmoid and tanh interpolate: sigmoid(i / 24) in
+ * unsigned Q0.16, i = 0..255, as TFLite's table holds them (see fixed_point.c). */
+void fx_sigmoid_nodes_u16(uint16_t out[256]);
+/* The same nodes minus 32768, the int16 form the runtime kernels take (every node
+ * is >= 1/2, so this fits). */
+void fx_sigmoid_nodes_i16(int16_t out[256]);
 
 #endif

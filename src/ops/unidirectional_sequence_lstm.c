@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../resolve/quant.h"
+#include "fixed_point.h"
 #include "op.h"
 
 enum { LSTM_INPUTS = 24, LSTM_IN = 0, LSTM_W_IN = 1, LSTM_W_REC = 5, LSTM_BIAS = 12, LSTM_HIDDEN = 18, LSTM_CELL = 19 };
@@ -24,6 +25,7 @@ typedef struct LstmData {
   int32_t hidden_mult, hidden_shift, hidden_zp;
   int32_t cell_tanh_mult, cell_tanh_shift;
   int32_t clip_cell, quantized_cell_clip;
+  int16_t sigmoid_nodes[256]; /* gate sigmoid/tanh interpolation nodes, minus 32768 */
   /* float32 */
   float *weights_f32, *bias_f32;
   float cell_clip;
@@ -232,6 +234,7 @@ static bool lstm_prepare_int8(PrepareCtx *pc, Node *node, LstmData *d, float cel
   double q = (double)cell_clip / (double)cs;
   d->quantized_cell_clip = (int16_t)(q < -32768.0 ? -32768.0 : q > 32767.0 ? 32767.0 : q);
   if (!lstm_fold_int8(pc, node, d)) return false;
+  fx_sigmoid_nodes_i16(d->sigmoid_nodes);
   node->kernel = "ta_lstm_s8";
   return true;
 }
@@ -300,9 +303,10 @@ static void lstm_emit_int8(EmitCtx *ec, const Node *node, const LstmData *d) {
   const char *name = em_op_name(ec);
   const char *weights = em_table_i8(ec, "weights", d->weights_s8, lstm_weight_count(d));
   const char *bias = em_table_i32(ec, "bias", d->bias_s8, (size_t)d->state_size * 8u);
+  const char *nodes = em_table_i16(ec, "sigmoid_table", d->sigmoid_nodes, 256);
   em_decl(ec, "static const ta_lstm_s8_params_t %s_params = {", name);
   lstm_emit_sizes(ec, d);
-  em_decl(ec, "  .weights = %s, .bias = %s,", weights, bias);
+  em_decl(ec, "  .weights = %s, .bias = %s, .sigmoid_table = %s,", weights, bias, nodes);
   lstm_emit_gate_array(ec, "in_multiplier", d->in_mult);
   lstm_emit_gate_array(ec, "in_shift", d->in_shift);
   lstm_emit_gate_array(ec, "rec_multiplier", d->rec_mult);

@@ -35,9 +35,15 @@ static bool type_range(TensorType type, int32_t *lo, int32_t *hi) {
   }
 }
 
-/* zero_point + round(f / scale), computed in float as TFLite does. */
+/* zero_point + round(f / scale), computed in float as TFLite does. A hostile scale
+ * makes the quotient overflow int32 (undefined in C): saturate instead; every caller
+ * clamps to the type's range, so valid models are unaffected. */
 static int32_t quantize_value(float f, float scale, int32_t zp) {
-  return zp + (int32_t)roundf(f / scale);
+  float q = roundf(f / scale);
+  if (q != q) q = 0.f; /* 0 / 0 */
+  int64_t steps = q >= 2147483648.f ? INT32_MAX : q <= -2147483648.f ? INT32_MIN : (int64_t)q;
+  int64_t v = (int64_t)zp + steps;
+  return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
 }
 
 bool quant_activation_range(int act, TensorType type, float scale, int32_t zp, int32_t *mn, int32_t *mx) {
