@@ -123,6 +123,8 @@ void emit_f32_list(StrBuf *sb, const float *v, size_t n) {
 
 void emit_le_values(StrBuf *sb, const uint8_t *bytes, size_t elems, TensorType type) {
   char lit[48];
+  char line[VALUES_PER_LINE * 52 + 8]; /* one output line, appended at once */
+  size_t len = 0;
   Tensor view = {0};
   view.data = bytes;
   open_list(sb);
@@ -136,8 +138,19 @@ void emit_le_values(StrBuf *sb, const uint8_t *bytes, size_t elems, TensorType t
       case TT_INT64: int_literal(lit, sizeof lit, const_i64(&view, (int64_t)i)); break;
       default: snprintf(lit, sizeof lit, "0"); break;
     }
-    list_item(sb, i, lit);
+    if (i % VALUES_PER_LINE == 0) {
+      sb_appendn(sb, line, len);
+      memcpy(line, "\n  ", 3);
+      len = 3;
+    } else {
+      line[len++] = ' ';
+    }
+    size_t n = strlen(lit);
+    memcpy(line + len, lit, n);
+    len += n;
+    line[len++] = ',';
   }
+  sb_appendn(sb, line, len);
   close_list(sb, elems);
 }
 
