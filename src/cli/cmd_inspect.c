@@ -12,11 +12,47 @@
 #include "pipeline.h"
 
 static const char inspect_usage[] =
-    "usage: tinyaot inspect MODEL.tflite [--json]\n"
+    "usage: tinyaot inspect MODEL.tflite [--json] [--operators]\n"
     "\n"
     "Lists operators (kernel, MACs, scratch), tensors (dtype, shape, quantization),\n"
     "weight bytes, the activation lower bound (max over the schedule of live bytes)\n"
-    "and every unsupported operator. Exit status 1 when the model cannot be compiled.\n";
+    "and every unsupported operator. Exit status 1 when the model cannot be compiled.\n"
+    "--operators: per operator, the kernel chosen, its capabilities and scratch usage.\n";
+
+static const char *scratch_usage_text(const OpDef *def) {
+  if (!def) return "-";
+  switch (def->scratch_usage) {
+    case SCRATCH_NO_CTX: return "no_ctx";
+    case SCRATCH_IGNORED: return "ignored";
+    case SCRATCH_REQUIRED: return "required";
+    case SCRATCH_CONDITIONAL: return "conditional";
+  }
+  return "?";
+}
+
+static void caps_short(uint32_t caps, char *buf, size_t cap) {
+  static const struct { uint32_t bit; const char *name; } names[] = {
+      {CAP_STATELESS, "STATELESS"}, {CAP_DESCRIPTOR_DRIVEN, "DESCRIPTOR_DRIVEN"}, {CAP_SHARED_KERNEL, "SHARED_KERNEL"},
+      {CAP_STATIC_SCHEDULABLE, "STATIC_SCHEDULABLE"}, {CAP_PURE, "PURE"}, {CAP_REORDERABLE, "REORDERABLE"}};
+  buf[0] = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (caps & names[i].bit) {
+      if (buf[0]) strncat(buf, "|", cap - strlen(buf) - 1);
+      strncat(buf, names[i].name, cap - strlen(buf) - 1);
+    }
+  if (!buf[0]) snprintf(buf, cap, "NONE");
+}
+
+static void print_operators(const Model *m) {
+  printf("%4s  %-28s %-30s %-12s %9s  %s\n", "op", "operator", "kernel", "scratch", "bytes", "capabilities");
+  for (int k = 0; k < m->n_nodes; k++) {
+    const Node *n = &m->nodes[k];
+    char caps[160];
+    caps_short(n->def ? n->def->capabilities : 0, caps, sizeof caps);
+    printf("%4d  %-28s %-30s %-12s %9zu  %s\n", k, n->opname, n->kernel ? n->kernel : (n->def ? "-" : "UNSUPPORTED"),
+           scratch_usage_text(n->def), n->scratch_bytes, n->def ? caps : "-");
+  }
+}
 
 static void json_str(const char *s) {
   putchar('"');
@@ -107,13 +143,14 @@ static void print_json(const Model *m, const Diag *d, size_t lb) {
 
 int cmd_inspect(int argc, char **argv) {
   ConvertOptions opt = {0};
-  bool json = false;
+  bool json = false, operators = false;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       fputs(inspect_usage, stdout);
       return 0;
     }
     if (!strcmp(argv[i], "--json")) json = true;
+    else if (!strcmp(argv[i], "--operators")) operators = true;
     else if (argv[i][0] == '-') {
       fprintf(stderr, "tinyaot: error: unknown option '%s' (see inspect --help)\n", argv[i]);
       return 2;
@@ -145,6 +182,7 @@ int cmd_inspect(int argc, char **argv) {
                               : tensor_is_const(&c.model.tensors[i]) ? ROLE_CONSTANT : ROLE_SCRATCH;
   size_t lb = plan_live_lower_bound(&c.model);
   if (json) print_json(&c.model, &rd, lb);
+  else if (operators) print_operators(&c.model);
   else print_text(&c.model, &rd, lb);
   int rc = diag_failed(&rd) ? 1 : 0;
   pipeline_free(&c);
