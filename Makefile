@@ -91,3 +91,12 @@ fuzz-build: $(FUZZ_BIN)
 
 fuzz: $(FUZZ_BIN)
 	@sh fuzz/run_fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(CORPUS)
+
+# Issue 4: on the target. `make bench` measures the MLPerf Tiny models on QEMU Cortex-M4/M55
+# (bench/README.md); `make test-target` runs every corpus model there (tests/run_target_tests.sh).
+.PHONY: bench test-target
+bench: $(BUILD)/tinyaot $(BUILD)/compare
+	@sh bench/bench.sh $(BUILD) $(CORPUS)
+
+test-target: $(BUILD)/tinyaot $(BUILD)/compare
+	@sh tests/run_target_tests.sh $(BUILD) $(CORPUS)

@@ -7,7 +7,8 @@
 # when the compiler reports an unsupported operator, as tests/corpus_case.sh does).
 # Missing cross tools are installed with apt-get when running as root; otherwise the
 # script prints the install command and fails: target tests are never silently skipped.
-# usage: tests/run_target_tests.sh BUILD_DIR CORPUS_DIR   (KEEP=1 keeps the work directory)
+# usage: tests/run_target_tests.sh BUILD_DIR CORPUS_DIR
+#   KEEP=1 keeps the work directory; TARGET_MODELS="ad kws" runs only those models.
 TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$TA_ROOT/target/lib.sh"
 
@@ -146,6 +147,9 @@ for dir in "$corpus"/models/*/; do
   dir=${dir%/}
   [ -f "$dir/model.tflite" ] || continue
   model=$(basename "$dir")
+  if [ -n "$TARGET_MODELS" ]; then
+    case " $TARGET_MODELS " in *" $model "*) ;; *) continue ;; esac
+  fi
   # the two machines in parallel (this machine has two cores)
   run_model "$dir" m4 >"$work/line.m4" &
   run_model "$dir" m55 >"$work/line.m55" &

@@ -122,6 +122,16 @@ else
     rm -rf "$work/strict/$n"
   done
 
+  echo "== on the target: every corpus model, case 0, on QEMU Cortex-M4 and Cortex-M55"
+  sh tests/run_target_tests.sh "$build" "$corpus" >"$work/target.out" 2>&1
+  target_rc=$?
+  grep -E '^(PASS|FAIL|SKIP) ' "$work/target.out" >>"$results"
+  grep -E '^(FAIL|SKIP) |target:' "$work/target.out"
+  if [ $target_rc -ne 0 ] && ! grep -q '^FAIL ' "$work/target.out"; then
+    tail -n 5 "$work/target.out"
+    note "FAIL target: the target tests could not run (see above)"
+  fi
+
   if [ "${TEST_NO_ASAN:-0}" = 1 ]; then
     echo "== sanitizers: skipped by TEST_NO_ASAN=1"
   else

@@ -1,0 +1,212 @@
+#!/bin/sh
+# `make bench`: the MLPerf Tiny models (kws, vww, ic, ad, strww) on QEMU Cortex-M4
+# (mps2-an386) and Cortex-M55 (mps3-an547): convert, build, run case 0, check the outputs
+# byte-exact against the golden, and write bench/results.md and bench/results.json with
+# instructions per inference (and per MAC), MVE instructions, flash (code / constants /
+# C library / harness), RAM (arenas, static data, measured stack peak) and compile time.
+# bench/README.md says what each figure counts.
+# usage: bench/bench.sh BUILD_DIR CORPUS_DIR [OUT_DIR]   (BENCH_MODELS="kws ad" to select)
+TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$TA_ROOT/target/lib.sh"
+
+build=${1:-build}
+corpus=${2:-../shared/corpus}
+outdir=${3:-$TA_ROOT/bench}
+case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
+case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
+models=${BENCH_MODELS:-kws vww ic ad strww}
+work="${TMPDIR:-/tmp}/tinyaot-bench-$$"
+
+ta_ensure_packages || exit 1
+[ -x "$build/tinyaot" ] || { echo "error: $build/tinyaot is missing (run make first)" >&2; exit 1; }
+mkdir -p "$work" "$outdir"
+compare="$build/compare"
+if [ ! -x "$compare" ]; then
+  ${CC:-cc} -std=c11 -O1 "$TA_ROOT/tests/tools/compare.c" -o "$work/compare" -lm || exit 1
+  compare="$work/compare"
+fi
+plugin=$(ta_build_plugin "$build/target") || exit 1
+
+# One model on one core -> $work/<model>.<core>.txt (the figures plus status= and reason=).
+bench_one() { # model core
+  model=$1 core=$2
+  dir="$corpus/models/$model"
+  out="$work/$core/$model"
+  res="$work/$model.$core.txt"
+  rc=0
+  sh "$TA_ROOT/target/run_case.sh" --core "$core" --name "$model" --model "$dir/model.tflite" \
+    --case "$dir/case_0" --out "$out" --tinyaot "$build/tinyaot" --build make --plugin "$plugin" \
+    --convert-runs 3 --repeat 2 >"$work/$model.$core.log" 2>&1 || rc=$?
+  status=pass reason=""
+  case $rc in
+    0) mode=exact
+       grep -q '"compare": *"float32' "$dir/manifest.json" && mode=float32
+       for g in "$dir"/case_0/out*.bin; do
+         if ! msg=$("$compare" "$mode" "$g" "$out/run/$(basename "$g")" 2>&1); then
+           status=mismatch reason="$(basename "$g"): $msg"
+           break
+         fi
+       done ;;
+    10) reason=$(grep -m1 error "$out/convert.log" | sed 's/^tinyaot: error: [^:]*: //')
+        case "$reason" in
+          *"unsupported operator"*) status=unsupported ;;
+          *) status=error reason="conversion failed: $reason" ;;
+        esac ;;
+    11) status=error reason="module build failed" ;;
+    12) status=error reason="link failed" ;;
+    13) status=error reason="QEMU run failed (exit $(cat "$out/run/exit_code"))" ;;
+    14) status=error reason="instruction counts differ between two runs" ;;
+    *) status=error reason="run_case.sh exit $rc" ;;
+  esac
+  { [ -f "$out/figures.txt" ] && cat "$out/figures.txt"; echo "status=$status"; echo "reason=$reason"; } >"$res"
+}
+
+for model in $models; do
+  [ -f "$corpus/models/$model/model.tflite" ] || { echo "bench: no corpus model $model, skipped" >&2; continue; }
+  macs=$("$build/tinyaot" inspect "$corpus/models/$model/model.tflite" --json 2>/dev/null |
+         sed -n 's/^  "macs": *\([0-9]*\).*/\1/p' | head -n 1)
+  echo "$model: ${macs:-?} MACs; converting, building and running on M4 and M55..."
+  bench_one "$model" m4 &
+  bench_one "$model" m55 &
+  wait
+  for core in m4 m55; do
+    echo "macs=$macs" >>"$work/$model.$core.txt"
+    echo "  $core: $(ta_get "$work/$model.$core.txt" status) $(ta_get "$work/$model.$core.txt" insns) instructions $(ta_get "$work/$model.$core.txt" reason)"
+  done
+done
+
+# ---- the baseline (TFLM + CMSIS-NN on the same machines), when the shared copy is there ----
+baseline="$corpus/../baselines/tflm_cmsisnn.md"
+baseline_row() { # model CORE(M4|M55) -> "insns mve arena engine_code" without separators
+  [ -f "$baseline" ] || return 0
+  awk -F'|' -v m="$1" -v c="$2" '{ gsub(/[ ,]/, "", $2); gsub(/[ ,]/, "", $3) }
+    $2 == m && $3 == c { for (i = 4; i <= 7; i++) gsub(/[ ,]/, "", $i); print $4, $5, $6, $7; exit }' "$baseline"
+}
+
+# ---- write results.json and results.md -------------------------------------------------------
+sum() { # file key... -> the sum of the keys' values (missing = 0)
+  f=$1; shift
+  t=0
+  for k in "$@"; do v=$(ta_get "$f" "$k"); t=$((t + ${v:-0})); done
+  echo $t
+}
+group() { # 1234567 -> 1,234,567; nothing -> -
+  if [ -z "$1" ]; then echo "-"; else echo "$1" | sed ':a;s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/;ta'; fi
+}
+per_mac() { awk -v i="$1" -v m="$2" 'BEGIN { if (m > 0 && i > 0) printf "%.2f", i / m; else printf "null" }'; }
+json_str() { printf '"%s"' "$(echo "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
+
+gcc_version=$(arm-none-eabi-gcc --version | head -n 1)
+qemu_version=$(qemu-system-arm --version | head -n 1)
+json="$outdir/results.json"
+md="$outdir/results.md"
+{
+  echo "{"
+  echo "  \"generated_by\": \"make bench (bench/bench.sh)\","
+  echo "  \"compiler\": $(json_str "$gcc_version"),"
+  echo "  \"qemu\": $(json_str "$qemu_version"),"
+  echo "  \"cflags\": \"-O2 -ffunction-sections -fdata-sections, linked with --gc-sections\","
+  echo "  \"cores\": {\"m4\": {\"machine\": \"mps2-an386\", \"flags\": \"-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -mthumb\"},"
+  echo "            \"m55\": {\"machine\": \"mps3-an547\", \"flags\": \"-mcpu=cortex-m55 -mfloat-abi=hard -mthumb\"}},"
+  echo "  \"results\": ["
+  first=1
+  for model in $models; do
+    for core in m4 m55; do
+      f="$work/$model.$core.txt"
+      [ -f "$f" ] || continue
+      [ $first -eq 1 ] || echo ","
+      first=0
+      insns=$(ta_get "$f" insns)
+      macs=$(ta_get "$f" macs)
+      printf '    {"model": "%s", "core": "%s", "machine": "%s", "status": "%s", "reason": %s,\n' \
+        "$model" "$core" "$(ta_get "$f" machine)" "$(ta_get "$f" status)" "$(json_str "$(ta_get "$f" reason)")"
+      printf '     "macs": %s, "instructions": %s, "instructions_per_mac": %s, "mve_instructions": %s, "loop_end_branches": %s,\n' \
+        "${macs:-null}" "${insns:-null}" "$(per_mac "${insns:-0}" "${macs:-0}")" "$(ta_get "$f" mve | sed 's/^$/null/')" \
+        "$(ta_get "$f" loop_ends | sed 's/^$/null/')"
+      printf '     "flash_bytes": {"model_code": %s, "model_constants": %s, "c_library": %s, "harness": %s, "case_inputs": %s},\n' \
+        "$(sum "$f" section.text.model)" "$(sum "$f" section.rodata.model section.data.model)" \
+        "$(sum "$f" section.text.libs section.rodata.libs section.data.libs section.ARM.exidx)" \
+        "$(sum "$f" section.vectors section.text.harness section.rodata.harness section.data.harness)" \
+        "$(sum "$f" section.rodata.case)"
+      printf '     "ram_bytes": {"arenas": %s, "model_static": %s, "c_library_static": %s, "stack_peak": %s, "harness_static": %s},\n' \
+        "$(ta_get "$f" arena_bytes | sed 's/^$/null/')" "$(sum "$f" section.data.model section.bss.model)" \
+        "$(sum "$f" section.data.libs section.bss.libs)" "$(ta_get "$f" stack_peak_bytes | sed 's/^$/null/')" \
+        "$(sum "$f" section.data.harness section.bss.harness)"
+      printf '     "compile_ms": %s}' "$(ta_get "$f" convert_ms | sed 's/^$/null/')"
+    done
+  done
+  echo ""
+  echo "  ]"
+  echo "}"
+} >"$json"
+
+{
+  echo "# tinyaot on QEMU Cortex-M4 / Cortex-M55: MLPerf Tiny"
+  echo
+  echo "Generated by \`make bench\` with $gcc_version"
+  echo "and $qemu_version."
+  echo "Case 0 of each model; outputs checked byte-exact against the TFLM reference golden."
+  echo "[README.md](README.md) says what each column counts; [results.json](results.json) has the same figures."
+  echo
+  echo "| model | core | MACs | instructions | instr/MAC | MVE instr | code B | C lib B | constants B | arenas B | static RAM B | stack B | RAM total B | compile ms | output |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+  for model in $models; do
+    for core in m4 m55; do
+      f="$work/$model.$core.txt"
+      [ -f "$f" ] || continue
+      st=$(ta_get "$f" status)
+      insns=$(ta_get "$f" insns)
+      macs=$(ta_get "$f" macs)
+      mve="-"
+      [ "$core" = m55 ] && mve=$(group "$(ta_get "$f" mve)")
+      static=$(( $(sum "$f" section.data.model section.bss.model) + $(sum "$f" section.data.libs section.bss.libs) ))
+      stack=$(ta_get "$f" stack_peak_bytes)
+      out=$st
+      [ "$st" = pass ] && out="exact"
+      [ "$st" = pass ] || out="**$st**: $(ta_get "$f" reason)"
+      if [ -z "$insns" ]; then # nothing was measured
+        echo "| $model | $(echo "$core" | tr m M) | $(group "$macs") | - | - | - | - | - | - | - | - | - | - | - | $out |"
+        continue
+      fi
+      echo "| $model | $(echo "$core" | tr m M) | $(group "$macs") | $(group "$insns") | $(per_mac "${insns:-0}" "${macs:-0}") | $mve | $(group "$(sum "$f" section.text.model)") | $(group "$(sum "$f" section.text.libs section.rodata.libs section.data.libs section.ARM.exidx)") | $(group "$(sum "$f" section.rodata.model section.data.model)") | $(group "$(ta_get "$f" arena_bytes)") | $(group "$static") | $(group "$stack") | $(group $((static + ${stack:-0}))) | $(ta_get "$f" convert_ms) | $out |"
+    done
+  done
+  echo
+  echo "Also measured: the harness's own share (start-up, semihosting, measurement; in none of the"
+  echo "figures above), and the low-overhead-loop end branches (LE/LETP) among the instructions."
+  echo
+  echo "| model | core | harness flash B | case inputs B | harness RAM B (excl. stack) | loop-end branches |"
+  echo "|---|---|---:|---:|---:|---:|"
+  for model in $models; do
+    for core in m4 m55; do
+      f="$work/$model.$core.txt"
+      [ -n "$(ta_get "$f" insns)" ] || continue
+      echo "| $model | $(echo "$core" | tr m M) | $(group "$(sum "$f" section.vectors section.text.harness section.rodata.harness section.data.harness)") | $(group "$(sum "$f" section.rodata.case)") | $(group "$(sum "$f" section.data.harness section.bss.harness)") | $(group "$(ta_get "$f" loop_ends)") |"
+    done
+  done
+  if [ -f "$baseline" ]; then
+    echo
+    echo "Against TFLite Micro + CMSIS-NN on the same machines (shared/baselines/tflm_cmsisnn.md; its"
+    echo "instruction counts are measured the same way, between markers around one Invoke()):"
+    echo
+    echo "| model | core | tinyaot instr | TFLM+CMSIS-NN instr | ratio | tinyaot MVE | TFLM MVE | tinyaot arenas B | TFLM arena B | tinyaot code+lib B | TFLM engine code B |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for model in $models; do
+      for core in m4 m55; do
+        f="$work/$model.$core.txt"
+        [ -f "$f" ] || continue
+        C=$(echo "$core" | tr m M)
+        set -- $(baseline_row "$model" "$C")
+        [ $# -eq 4 ] || continue
+        insns=$(ta_get "$f" insns)
+        ratio=$(awk -v a="${insns:-0}" -v b="$1" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else printf "-" }')
+        echo "| $model | $C | $(group "$insns") | $(group "$1") | $ratio | $(group "$(ta_get "$f" mve)") | $(group "$2") | $(group "$(ta_get "$f" arena_bytes)") | $(group "$3") | $(group $(( $(sum "$f" section.text.model) + $(sum "$f" section.text.libs section.rodata.libs section.data.libs section.ARM.exidx) ))) | $(group "$4") |"
+      done
+    done
+  fi
+} >"$md"
+
+echo "wrote $md and $json"
+bad=$(cat "$work"/*.txt 2>/dev/null | grep -c -E '^status=(mismatch|error)')
+if [ "$bad" -eq 0 ] && [ -z "$KEEP" ]; then rm -rf "$work"; else echo "work directory: $work"; fi
+[ "$bad" -eq 0 ]

@@ -1,0 +1,48 @@
+/* Shared declarations of the bare-metal QEMU harness (C and assembly). */
+#ifndef TA_HARNESS_H
+#define TA_HARNESS_H
+
+/* Word the free stack is painted with before the measured call. */
+#define TA_STACK_PAINT 0x5AA5F00D
+
+/* Exit codes the host scripts decode (0 = success). */
+#define TA_EXIT_INIT_FAILED 2
+#define TA_EXIT_RUN_FAILED 3
+#define TA_EXIT_INPUT_MISMATCH 4
+#define TA_EXIT_WRITE_FAILED 5
+#define TA_EXIT_STACK_OVERFLOW 6
+#define TA_EXIT_FAULT_BASE 64 /* + exception number */
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+/* startup.S */
+int32_t ta_semihost(int32_t op, void *arg);
+int32_t ta_bench_invoke(void *context, void (*run)(void));
+extern uint32_t ta_bench_sp_at_call;
+
+/* semihost.c: host I/O through the debugger trap (QEMU -semihosting). */
+void ta_print(const char *text);
+void ta_print_u32(const char *label, uint32_t value);
+/* Writes size bytes to a host file (path relative to QEMU's working directory); 0 on success. */
+int ta_write_file(const char *path, const void *data, uint32_t size);
+void ta_exit(int code) __attribute__((noreturn));
+
+/* harness.c */
+int ta_harness_main(void);
+
+/* The corpus case linked into the image (generated case_inputs.S). */
+typedef struct {
+  const uint8_t *data;
+  uint32_t size;
+} ta_case_blob_t;
+extern const ta_case_blob_t ta_case_inputs[];
+extern const uint32_t ta_case_num_inputs;
+
+/* Linker script symbols. */
+extern uint32_t __stack_limit[], __stack_top[];
+extern uint32_t __data_start[], __data_end[], __data_load[];
+extern uint32_t __bss_start[], __bss_end[];
+#endif
+
+#endif

@@ -1,0 +1,181 @@
+#!/bin/sh
+# Runs one model on one QEMU Cortex-M machine: converts it for the core, builds the
+# module through its own build files (Make or CMake + the shipped toolchain file),
+# links the bare-metal harness with one corpus case, runs init + one inference under
+# QEMU with the instruction-counting plugin, and leaves everything in OUT:
+#   OUT/module/             the converted module      OUT/image.elf, image.map
+#   OUT/run/out<i>.bin      the outputs               OUT/run/harness.txt, count.txt
+#   OUT/figures.txt         key=value: counts, section sizes, stack, compile time
+#   OUT/*.log               convert.log, build.log, link.log, run/qemu.log
+#
+# usage: target/run_case.sh --core m4|m55 --name NAME --model MODEL.tflite --case CASE_DIR
+#                           --out OUT [--tinyaot PATH] [--build make|cmake] [--plugin SO]
+#                           [--timeout SECONDS] [--convert-runs N] [--repeat N]
+#   --build         how the module library is built: its Makefile (make TARGET=<core>, the
+#                   default) or its CMakeLists.txt with the toolchain file it ships
+#   --plugin        count instructions with this build of target/qemu_plugin/insn_count.c
+#   --convert-runs  convert N times, report the fastest (compile time)
+#   --repeat        run the image N times; the counts must be identical every time
+#   --lib LIB --include DIR  instead of --model: an already built module library
+# The module prefix is NAME; the measured function is NAME_model_run.
+# exit: 0 ran; 10 conversion failed; 11 module build failed; 12 link failed;
+#       13 QEMU run failed (harness exit code in OUT/run/exit_code); 14 counts differ
+#       between repeated runs
+TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$TA_ROOT/target/lib.sh"
+
+core="" name="" model="" case_dir="" out="" tinyaot="$TA_ROOT/build/tinyaot"
+build_with=make plugin="" timeout=300 convert_runs=1 repeat=1 prebuilt_lib="" prebuilt_include=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --core) core=$2 ;;
+    --name) name=$2 ;;
+    --model) model=$2 ;;
+    --case) case_dir=$2 ;;
+    --out) out=$2 ;;
+    --tinyaot) tinyaot=$2 ;;
+    --build) build_with=$2 ;;
+    --plugin) plugin=$2 ;;
+    --timeout) timeout=$2 ;;
+    --convert-runs) convert_runs=$2 ;;
+    --repeat) repeat=$2 ;;
+    --lib) prebuilt_lib=$2 ;;
+    --include) prebuilt_include=$2 ;;
+    *) echo "run_case.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift 2 || { echo "run_case.sh: $1 needs a value" >&2; exit 2; }
+done
+case "$core" in
+  m4) platform=cortex-m4 machine=mps2-an386 ld=mps2-an386.ld
+      arch="-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -mthumb" ;;
+  m55) platform=cortex-m55 machine=mps3-an547 ld=mps3-an547.ld
+       arch="-mcpu=cortex-m55 -mfloat-abi=hard -mthumb" ;;
+  *) echo "run_case.sh: --core m4|m55" >&2; exit 2 ;;
+esac
+if [ -z "$name" ] || [ -z "$case_dir" ] || [ -z "$out" ] || { [ -z "$model" ] && [ -z "$prebuilt_lib" ]; }; then
+  echo "run_case.sh: --name, --case, --out and --model (or --lib and --include) are required" >&2
+  exit 2
+fi
+case "$case_dir" in /*) ;; *) case_dir="$(pwd)/$case_dir" ;; esac
+case "$tinyaot" in /*) ;; *) tinyaot="$(pwd)/$tinyaot" ;; esac
+case "$plugin" in /*|"") ;; *) plugin="$(pwd)/$plugin" ;; esac
+case "$prebuilt_lib" in /*|"") ;; *) prebuilt_lib="$(pwd)/$prebuilt_lib" ;; esac
+case "$model" in /*|"") ;; *) model="$(pwd)/$model" ;; esac
+case "$out" in /|.|..) echo "run_case.sh: --out must be a directory of its own" >&2; exit 2 ;; esac
+rm -rf "$out"
+mkdir -p "$out/run" "$out/obj"
+out=$(cd "$out" && pwd)
+figures="$out/figures.txt"
+mod="$out/module"
+warn="-O2 -Wall -Wextra -Werror"
+
+# ---- 1. compile the model (timed: the fastest of --convert-runs) --------------------------
+convert_model() {
+  best_ms=""
+  run=0
+  while [ $run -lt "$convert_runs" ]; do
+    rm -rf "$mod"
+    t0=$(ta_now_ms)
+    "$tinyaot" convert "$model" -o "$mod" --name "$name" --platform "$platform" >"$out/convert.log" 2>&1 || return 1
+    ms=$(( $(ta_now_ms) - t0 ))
+    if [ -z "$best_ms" ] || [ "$ms" -lt "$best_ms" ]; then best_ms=$ms; fi
+    run=$((run + 1))
+  done
+  echo "convert_ms=$best_ms" >"$figures"
+}
+
+# ---- 2. build the module library with its own build files ----------------------------------
+build_module() {
+  if [ "$build_with" = cmake ]; then
+    lib="$mod/build/lib$name.a"
+    { CFLAGS="$warn" cmake -S "$mod" -B "$mod/build" -DCMAKE_TOOLCHAIN_FILE="$mod/cmake/arm-none-eabi-$platform.cmake" &&
+      cmake --build "$mod/build"; } >"$out/build.log" 2>&1
+  else
+    lib="$mod/lib$name.a"
+    make -C "$mod" TARGET="$platform" CFLAGS="$warn" >"$out/build.log" 2>&1
+  fi
+}
+
+if [ -n "$prebuilt_lib" ]; then
+  lib=$prebuilt_lib
+  module_include=$prebuilt_include
+  : >"$figures"
+else
+  module_include="$mod/include"
+  convert_model || exit 10
+  build_module || exit 11
+fi
+
+# ---- 3. the harness, the case's inputs, the link -----------------------------------------
+cs="$out/obj/tahw_case.S"
+{
+  echo "/* inputs of $case_dir, generated by target/run_case.sh */"
+  echo "  .section .tahw_case, \"a\", %progbits"
+  i=0
+  while [ -f "$case_dir/in$i.bin" ]; do
+    printf '  .balign 16\ntahw_in%d:\n  .incbin "%s"\ntahw_in%d_end:\n' "$i" "$case_dir/in$i.bin" "$i"
+    i=$((i + 1))
+  done
+  echo "  .section .rodata.tahw_case_table, \"a\", %progbits"
+  echo "  .balign 4"
+  echo "  .global ta_case_inputs"
+  echo "ta_case_inputs:"
+  k=0
+  while [ $k -lt $i ]; do
+    echo "  .word tahw_in$k, tahw_in${k}_end - tahw_in$k"
+    k=$((k + 1))
+  done
+  [ $i -eq 0 ] && echo "  .word 0, 0"
+  echo "  .global ta_case_num_inputs"
+  echo "ta_case_num_inputs:"
+  echo "  .word $i"
+} >"$cs"
+cflags="$arch $warn -std=c99 -ffreestanding -fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections"
+inc="-I$TA_ROOT/target/common -I$module_include"
+common="$TA_ROOT/target/common"
+if ! {
+  arm-none-eabi-gcc $arch $inc -c "$common/startup.S" -o "$out/obj/tahw_startup.o" &&
+  arm-none-eabi-gcc $arch -c "$cs" -o "$out/obj/tahw_case.o" &&
+  arm-none-eabi-gcc $cflags $inc -c "$common/startup.c" -o "$out/obj/tahw_start.o" &&
+  arm-none-eabi-gcc $cflags $inc -c "$common/semihost.c" -o "$out/obj/tahw_semihost.o" &&
+  arm-none-eabi-gcc $cflags $inc -DTA_PREFIX="$name" -DTA_MODEL_HEADER="\"${name}_model.h\"" \
+    -c "$common/harness.c" -o "$out/obj/tahw_harness.o" &&
+  arm-none-eabi-gcc $arch -nostartfiles -Wl,--gc-sections -Wl,-Map="$out/image.map" \
+    -L"$TA_ROOT/target" -L"$common" -T"$ld" "$out"/obj/tahw_*.o "$lib" -lm -o "$out/image.elf"
+} >"$out/link.log" 2>&1; then
+  exit 12
+fi
+
+# ---- 4. run under QEMU, counting [<name>_model_run, ta_bench_returned) ---------------
+symbol() { arm-none-eabi-nm "$out/image.elf" | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
+start=$(symbol "${name}_model_run")
+stop=$(symbol ta_bench_returned)
+run_qemu() { # $1: the file the counts go to
+  plugin_arg=""
+  [ -n "$plugin" ] && plugin_arg="-plugin $plugin,start=$start,stop=$stop,out=$1"
+  (cd "$out/run" && exec timeout "$timeout" qemu-system-arm -M "$machine" -nodefaults -display none \
+    -monitor none -serial null -semihosting-config enable=on,target=native \
+    -kernel "$out/image.elf" $plugin_arg) >"$out/run/qemu.log" 2>&1
+}
+rc=0
+run_qemu "$out/run/count.txt" || rc=$?
+echo "$rc" >"$out/run/exit_code"
+[ "$rc" -eq 0 ] || exit 13
+n=1
+while [ $n -lt "$repeat" ]; do
+  run_qemu "$out/run/count.$n.txt" || { echo "$?" >"$out/run/exit_code"; exit 13; }
+  if [ -n "$plugin" ] && ! cmp -s "$out/run/count.txt" "$out/run/count.$n.txt"; then exit 14; fi
+  n=$((n + 1))
+done
+
+# ---- 5. figures ---------------------------------------------------------------------------
+{
+  echo "core=$core"
+  echo "machine=$machine"
+  for k in insns mve loop_ends windows; do echo "$k=$(ta_get "$out/run/count.txt" $k)"; done
+  for k in stack_peak_bytes stack_reserved_bytes; do echo "$k=$(ta_get "$out/run/harness.txt" $k)"; done
+  [ -f "$mod/report.json" ] &&
+    echo "arena_bytes=$(sed -n 's/^ *"arena_bytes": *\([0-9]*\).*/\1/p' "$mod/report.json" | head -n 1)"
+  arm-none-eabi-size -A "$out/image.elf" | awk '$1 ~ /^\./ && $2 ~ /^[0-9]+$/ { gsub(/^\./, "", $1); print "section." $1 "=" $2 }'
+} >>"$figures"
+exit 0
