@@ -175,7 +175,9 @@ int cmd_inspect(int argc, char **argv) {
   }
   Diag rd;
   diag_init(&rd, opt.model_path);
-  resolve_model(&c.model, &rd);
+  Platform host;
+  platform_builtin("host", &host);
+  resolve_model(&c.model, &host, &rd);
   plan_compute_lifetimes(&c.model);
   for (int i = 0; i < c.model.n_tensors; i++)
     c.model.tensors[i].role = c.model.tensors[i].is_variable ? ROLE_PERSISTENT

@@ -106,7 +106,7 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   if (!pipeline_configure(c, opt, d)) return false;
   if (!check_options(c, opt, d)) return false;
   if (!pipeline_load(c, opt, d)) return false;
-  if (!resolve_model(&c->model, d)) return false;
+  if (!resolve_model(&c->model, &c->platform, d)) return false;
   if (!plan_activations(&c->model, &c->plan, &c->platform, &c->config, d)) return false;
   Module *mod = &c->module;
   mod->allocate_arenas = c->config.allocate_arenas;

@@ -10,6 +10,7 @@
 #include "../common/diag.h"
 #include "../emit/emit_api.h"
 #include "../ir/ir.h"
+#include "../platform/platform.h"
 
 /* How an operator's kernels use their scratch buffer (checked by the resolver). */
 typedef enum ScratchUsage {
@@ -34,6 +35,7 @@ typedef struct PrepareCtx {
   Model *model;
   Arena *arena;
   Diag *diag;
+  const Platform *platform; /* target: kernel tiers may depend on dsp / mve */
 } PrepareCtx;
 
 typedef struct OpDef {

@@ -63,8 +63,8 @@ static bool add_scratch_tensor(Model *m, Node *n, Diag *d) {
   return true;
 }
 
-bool resolve_model(Model *m, Diag *d) {
-  PrepareCtx pc = {.model = m, .arena = m->arena, .diag = d};
+bool resolve_model(Model *m, const Platform *platform, Diag *d) {
+  PrepareCtx pc = {.model = m, .arena = m->arena, .diag = d, .platform = platform};
   for (int k = 0; k < m->n_nodes; k++) {
     Node *n = &m->nodes[k];
     n->def = op_find(n->builtin_code);

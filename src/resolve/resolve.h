@@ -9,7 +9,7 @@
 #include "../ops/op.h"
 
 /* Prepares every operator; reports every unsupported or invalid operator at once. */
-bool resolve_model(Model *m, Diag *d);
+bool resolve_model(Model *m, const Platform *platform, Diag *d);
 /* The scratch contract check alone (also run by resolve_model): a kernel that reads
  * scratch must get a non-empty buffer, and declarations must match behaviour. */
 bool resolve_check_scratch(const Model *m, const Node *n, Diag *d);

@@ -49,7 +49,7 @@ static void fixture_init(Fixture *f) {
   diag_init(&f->diag, NULL);
   f->model.arena = &f->arena;
   f->node.opname = "ADD";
-  f->pc = (PrepareCtx){&f->model, &f->arena, &f->diag};
+  f->pc = (PrepareCtx){.model = &f->model, .arena = &f->arena, .diag = &f->diag, .platform = NULL};
 }
 
 static Tensor shape(int rank, const int32_t *dims) {
