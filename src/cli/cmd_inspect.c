@@ -19,38 +19,14 @@ static const char inspect_usage[] =
     "and every unsupported operator. Exit status 1 when the model cannot be compiled.\n"
     "--operators: per operator, the kernel chosen, its capabilities and scratch usage.\n";
 
-static const char *scratch_usage_text(const OpDef *def) {
-  if (!def) return "-";
-  switch (def->scratch_usage) {
-    case SCRATCH_NO_CTX: return "no_ctx";
-    case SCRATCH_IGNORED: return "ignored";
-    case SCRATCH_REQUIRED: return "required";
-    case SCRATCH_CONDITIONAL: return "conditional";
-  }
-  return "?";
-}
-
-static void caps_short(uint32_t caps, char *buf, size_t cap) {
-  static const struct { uint32_t bit; const char *name; } names[] = {
-      {CAP_STATELESS, "STATELESS"}, {CAP_DESCRIPTOR_DRIVEN, "DESCRIPTOR_DRIVEN"}, {CAP_SHARED_KERNEL, "SHARED_KERNEL"},
-      {CAP_STATIC_SCHEDULABLE, "STATIC_SCHEDULABLE"}, {CAP_PURE, "PURE"}, {CAP_REORDERABLE, "REORDERABLE"}};
-  buf[0] = 0;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (caps & names[i].bit) {
-      if (buf[0]) strncat(buf, "|", cap - strlen(buf) - 1);
-      strncat(buf, names[i].name, cap - strlen(buf) - 1);
-    }
-  if (!buf[0]) snprintf(buf, cap, "NONE");
-}
-
 static void print_operators(const Model *m) {
   printf("%4s  %-28s %-30s %-12s %9s  %s\n", "op", "operator", "kernel", "scratch", "bytes", "capabilities");
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
     char caps[160];
-    caps_short(n->def ? n->def->capabilities : 0, caps, sizeof caps);
+    op_capability_text(n->def ? n->def->capabilities : 0, "|", caps, sizeof caps);
     printf("%4d  %-28s %-30s %-12s %9zu  %s\n", k, n->opname, n->kernel ? n->kernel : (n->def ? "-" : "UNSUPPORTED"),
-           scratch_usage_text(n->def), n->scratch_bytes, n->def ? caps : "-");
+           n->def ? op_scratch_usage_name(n->def->scratch_usage) : "-", n->scratch_bytes, n->def ? caps : "-");
   }
 }
 

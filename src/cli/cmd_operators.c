@@ -7,29 +7,6 @@
 #include "../ops/op.h"
 #include "commands.h"
 
-static const char *scratch_name(ScratchUsage u) {
-  switch (u) {
-    case SCRATCH_NO_CTX: return "no_ctx";
-    case SCRATCH_IGNORED: return "ignored";
-    case SCRATCH_REQUIRED: return "required";
-    case SCRATCH_CONDITIONAL: return "conditional";
-  }
-  return "?";
-}
-
-static void caps_text(uint32_t caps, char *buf, size_t cap) {
-  static const struct { uint32_t bit; const char *name; } names[] = {
-      {CAP_STATELESS, "STATELESS"}, {CAP_DESCRIPTOR_DRIVEN, "DESCRIPTOR_DRIVEN"}, {CAP_SHARED_KERNEL, "SHARED_KERNEL"},
-      {CAP_STATIC_SCHEDULABLE, "STATIC_SCHEDULABLE"}, {CAP_PURE, "PURE"}, {CAP_REORDERABLE, "REORDERABLE"}};
-  buf[0] = 0;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (caps & names[i].bit) {
-      if (buf[0]) strncat(buf, ", ", cap - strlen(buf) - 1);
-      strncat(buf, names[i].name, cap - strlen(buf) - 1);
-    }
-  if (!buf[0]) snprintf(buf, cap, "NONE");
-}
-
 /* Operators sorted by name for a stable table (the registry is sorted by symbol). */
 static int cmp_name(const void *a, const void *b) {
   return strcmp((*(const OpDef *const *)a)->name, (*(const OpDef *const *)b)->name);
@@ -58,10 +35,10 @@ int cmd_operators(int argc, char **argv) {
          n);
   for (int i = 0; i < n; i++) {
     char caps[160];
-    caps_text(ops[i]->capabilities, caps, sizeof caps);
+    op_capability_text(ops[i]->capabilities, ", ", caps, sizeof caps);
     printf("| %s | %d | %s | %s | %s | %s |\n", ops[i]->name, (int)ops[i]->builtin_code, ops[i]->dtypes,
            ops[i]->constraints && ops[i]->constraints[0] ? ops[i]->constraints : "-", caps,
-           scratch_name(ops[i]->scratch_usage));
+           op_scratch_usage_name(ops[i]->scratch_usage));
   }
   return 0;
 }

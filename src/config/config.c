@@ -432,3 +432,16 @@ bool config_check_rules(const Config *c, const Platform *pl, Diag *d) {
   }
   return true;
 }
+
+MemType config_operator_placement(const Config *c, int32_t index, const char *opname, bool code) {
+  MemType mem = MEM_NONE;
+  for (int i = 0; c && i < c->n_op_rules; i++) {
+    const OperatorRule *r = &c->op_rules[i];
+    bool match = !r->has_id;
+    for (int j = 0; r->has_id && j < r->n_ids; j++) match = match || r->ids[j] == index;
+    if (r->op_type && strcmp(r->op_type, opname) != 0) match = false;
+    MemType want = code ? r->code_placement : r->scratch_placement;
+    if (match && want != MEM_NONE) mem = want;
+  }
+  return mem;
+}

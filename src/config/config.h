@@ -64,6 +64,9 @@ void config_defaults(Config *c);
 bool config_load(Arena *a, const char *path, Config *c, Diag *d);
 /* Parses YAML text held in memory (fuzzing, tests). */
 bool config_parse(Arena *a, const char *name, const char *text, size_t len, Config *c, Diag *d);
+/* The memory the last matching operators rule gives operator `index` (builtin name
+ * `opname`) for its code (code = true) or its scratch; MEM_NONE when none does. */
+MemType config_operator_placement(const Config *c, int32_t index, const char *opname, bool code);
 /* Checks rules against the platform (writable destinations, pairings). */
 bool config_check_rules(const Config *c, const Platform *p, Diag *d);
 

@@ -375,19 +375,6 @@ static void layer_comment(const Model *m, Arena *a, const Node *n, StrBuf *c) {
   sb_append(c, " */\n");
 }
 
-/* operators.code_placement: the last matching rule wins. */
-static MemType op_code_placement(const Config *c, const Node *n) {
-  MemType mem = MEM_NONE;
-  for (int i = 0; c && i < c->n_op_rules; i++) {
-    const OperatorRule *r = &c->op_rules[i];
-    bool match = !r->has_id;
-    for (int j = 0; r->has_id && j < r->n_ids; j++) match = match || r->ids[j] == n->index;
-    if (r->op_type && strcmp(r->op_type, n->opname) != 0) match = false;
-    if (match && r->code_placement != MEM_NONE) mem = r->code_placement;
-  }
-  return mem;
-}
-
 static void emit_layers(const Model *m, const Plan *p, const Module *mod, Arena *a, const SourceLayout *sl,
                         const Lowered *low, StrBuf *c) {
   for (int k = 0; k < m->n_nodes; k++) {
@@ -395,7 +382,7 @@ static void emit_layers(const Model *m, const Plan *p, const Module *mod, Arena 
     const Node *n = &m->nodes[k];
     layer_comment(m, a, n, c);
     sb_append(c, sb_cstr((StrBuf *)&low[k].decls));
-    MemType code = op_code_placement(p->config, n);
+    MemType code = config_operator_placement(p->config, n->index, n->opname, true);
     if (code != MEM_NONE) sb_printf(c, "%s_CODE_IN_%s\n", mod->PREFIX, mem_name(code));
     sb_printf(c, "static void %s(void) {\n", low[k].fn);
     for (int i = 0; i < p->n_consts; i++) {

@@ -5,6 +5,7 @@
 #ifndef TINYAOT_OP_H
 #define TINYAOT_OP_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/diag.h"
@@ -69,6 +70,10 @@ bool op_expect_io(PrepareCtx *pc, const Node *node, int min_in, int max_in, int 
 bool op_expect_options(PrepareCtx *pc, const Node *node, uint8_t options_type); /* absent is OK */
 bool op_expect_type(PrepareCtx *pc, const Node *node, const Tensor *t, TensorType type);
 bool op_expect_quantized(PrepareCtx *pc, const Node *node, const Tensor *t); /* per-tensor scale > 0 */
+
+/* Text for reports: "STATELESS<sep>PURE..." ("NONE" when empty), and "no_ctx" etc. */
+void op_capability_text(uint32_t caps, const char *sep, char *buf, size_t cap);
+const char *op_scratch_usage_name(ScratchUsage u);
 
 /* Registry. */
 const OpDef *op_find(int32_t builtin_code);

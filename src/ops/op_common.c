@@ -1,6 +1,7 @@
 /* Checks shared by operator files. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../resolve/quant.h"
 #include "op.h"
@@ -46,4 +47,31 @@ bool op_expect_quantized(PrepareCtx *pc, const Node *node, const Tensor *t) {
   if (t->n_quant < 1 || !(t->scale[0] > 0.f))
     return op_error(pc, node, "%s needs a per-tensor quantization scale > 0", op_tensor_desc(pc, t));
   return true;
+}
+
+void op_capability_text(uint32_t caps, const char *sep, char *buf, size_t cap) {
+  static const struct {
+    uint32_t bit;
+    const char *name;
+  } names[] = {{CAP_STATELESS, "STATELESS"},   {CAP_DESCRIPTOR_DRIVEN, "DESCRIPTOR_DRIVEN"},
+               {CAP_SHARED_KERNEL, "SHARED_KERNEL"}, {CAP_STATIC_SCHEDULABLE, "STATIC_SCHEDULABLE"},
+               {CAP_PURE, "PURE"},             {CAP_REORDERABLE, "REORDERABLE"}};
+  if (cap == 0) return;
+  buf[0] = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (caps & names[i].bit) {
+      if (buf[0]) strncat(buf, sep, cap - strlen(buf) - 1);
+      strncat(buf, names[i].name, cap - strlen(buf) - 1);
+    }
+  if (!buf[0]) snprintf(buf, cap, "NONE");
+}
+
+const char *op_scratch_usage_name(ScratchUsage u) {
+  switch (u) {
+    case SCRATCH_NO_CTX: return "no_ctx";
+    case SCRATCH_IGNORED: return "ignored";
+    case SCRATCH_REQUIRED: return "required";
+    case SCRATCH_CONDITIONAL: return "conditional";
+  }
+  return "?";
 }

@@ -207,18 +207,6 @@ static int scratch_owner(const Model *m, int32_t id) {
   return -1;
 }
 
-static MemType op_scratch_placement(const Config *c, const Node *n) {
-  MemType mem = MEM_NONE;
-  for (int i = 0; c && i < c->n_op_rules; i++) {
-    const OperatorRule *r = &c->op_rules[i];
-    bool match = !r->has_id;
-    for (int j = 0; r->has_id && j < r->n_ids; j++) match = match || r->ids[j] == n->index;
-    if (r->op_type && strcmp(r->op_type, n->opname) != 0) match = false;
-    if (match && r->scratch_placement != MEM_NONE) mem = r->scratch_placement;
-  }
-  return mem;
-}
-
 /* The memory a rule (or operator rule) pins an activation to, or MEM_NONE. */
 static bool activation_memory(Model *m, Plan *p, const Tensor *t, MemType *out, Diag *d) {
   RuleType kind = t->is_variable ? RULE_PERSISTENT : RULE_SCRATCH;
@@ -232,7 +220,7 @@ static bool activation_memory(Model *m, Plan *p, const Tensor *t, MemType *out, 
   *out = at.memory_set ? at.memory : MEM_NONE;
   if (t->is_scratch_buffer) {
     int k = scratch_owner(m, t->id);
-    MemType op_mem = k >= 0 ? op_scratch_placement(p->config, &m->nodes[k]) : MEM_NONE;
+    MemType op_mem = k >= 0 ? config_operator_placement(p->config, m->nodes[k].index, m->nodes[k].opname, false) : MEM_NONE;
     if (op_mem != MEM_NONE) *out = op_mem;
   }
   if (*out != MEM_NONE && (!p->platform.mem[*out].present || !p->platform.mem[*out].writable))

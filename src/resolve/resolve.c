@@ -2,16 +2,6 @@
 
 #include <stdio.h>
 
-static const char *scratch_usage_name(ScratchUsage u) {
-  switch (u) {
-    case SCRATCH_NO_CTX: return "no_ctx";
-    case SCRATCH_IGNORED: return "ignored";
-    case SCRATCH_REQUIRED: return "required";
-    case SCRATCH_CONDITIONAL: return "conditional";
-  }
-  return "?";
-}
-
 static const char *node_config(const Model *m, const Node *n) {
   const Tensor *in = node_input(m, n, 0);
   const Tensor *out = node_output(m, n, 0);
@@ -24,7 +14,7 @@ static const char *node_config(const Model *m, const Node *n) {
 bool resolve_check_scratch(const Model *m, const Node *n, Diag *d) {
   const OpDef *def = n->def;
   bool needed = n->reads_scratch;
-  const char *usage = scratch_usage_name(def->scratch_usage);
+  const char *usage = op_scratch_usage_name(def->scratch_usage);
   switch (def->scratch_usage) {
     case SCRATCH_NO_CTX:
     case SCRATCH_IGNORED:
