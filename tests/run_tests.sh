@@ -45,7 +45,15 @@ else
 fi
 
 echo "== configuration errors: one line naming the problem, nothing written, under 1 s"
-"$build/demo_model" "$work/demo.tflite"
+"$build/demo_model" "$work/demo.tflite" "$work/demo_in.bin"
+head -c 79 "$work/demo_in.bin" >"$work/short_in.bin"
+if "$build/tinyaot" run "$work/demo.tflite" --in "$work/short_in.bin" --out-dir "$work/short_out" 2>"$work/short.err"; then
+  note "FAIL run:input-size: a 79-byte input was accepted for an 80-byte tensor"
+elif grep -q "has 79 bytes but tensor 0 'features' (int8 \[1,10,8,1\]) needs 80" "$work/short.err"; then
+  note "PASS run:input-size"
+else
+  note "FAIL run:input-size: unclear message: $(cat "$work/short.err")"
+fi
 for cfg in tests/config_errors/*.yaml; do
   n=$(basename "$cfg" .yaml)
   want=$(sed -n 's/^# expect: //p' "$cfg")
