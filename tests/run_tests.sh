@@ -139,6 +139,15 @@ else
     tail -n 5 "$work/target.out"
     note "FAIL target: the target tests could not run (see above)"
   fi
+  echo "== on the target: KWS and VWW on QEMU Cortex-M55 under three placement configurations"
+  sh tests/run_target_placement_tests.sh "$build" "$corpus" >"$work/tplace.out" 2>&1
+  tplace_rc=$?
+  grep -E '^(PASS|FAIL|SKIP) ' "$work/tplace.out" >>"$results"
+  grep -E '^(PASS|FAIL|SKIP) ' "$work/tplace.out"
+  if [ $tplace_rc -ne 0 ] && ! grep -q '^FAIL ' "$work/tplace.out"; then
+    tail -n 5 "$work/tplace.out"
+    note "FAIL target-placement: the tests could not run (see above)"
+  fi
 
   if [ "${TEST_NO_ASAN:-0}" = 1 ]; then
     echo "== sanitizers: skipped by TEST_NO_ASAN=1"

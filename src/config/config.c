@@ -19,14 +19,24 @@ typedef struct Parser {
 
 static int line_of(const yaml_node_t *n) { return n ? (int)n->start_mark.line + 1 : 0; }
 
+/* Messages quote scalars from the file, which may span lines: keep them on one line. */
+static void one_line(char *s) {
+  for (; *s; s++)
+    if ((unsigned char)*s < 32) *s = '?';
+}
+
 static bool err(Parser *p, const yaml_node_t *n, const char *fmt, const char *a, const char *b) {
   char msg[512];
   snprintf(msg, sizeof msg, fmt, a, b);
+  one_line(msg);
   return diag_error(p->d, "line %d: %s", line_of(n), msg);
 }
 
 static void warn_key(Parser *p, const yaml_node_t *n, const char *section, const char *key) {
-  fprintf(stderr, "tinyaot: warning: %s: line %d: unknown key '%s' in %s (ignored)\n", p->name, line_of(n), key, section);
+  char shown[128];
+  snprintf(shown, sizeof shown, "%s", key);
+  one_line(shown);
+  fprintf(stderr, "tinyaot: warning: %s: line %d: unknown key '%s' in %s (ignored)\n", p->name, line_of(n), shown, section);
   p->c->warnings++;
 }
 
@@ -44,6 +54,8 @@ static bool is_null(const yaml_node_t *n) {
 static bool want_string(Parser *p, const yaml_node_t *n, const char *key, const char **out) {
   const char *s = scalar(n);
   if (!s) return err(p, n, "'%s' must be a string%s", key, "");
+  for (const char *c = s; *c; c++) /* names and paths end up in one-line messages */
+    if ((unsigned char)*c < 32) return err(p, n, "'%s' must be a single-line string without control characters%s", key, "");
   *out = arena_strdup(p->arena, s);
   return *out != NULL;
 }
@@ -212,6 +224,8 @@ static bool parse_memory(Parser *p, yaml_node_t *map) {
         if (mc->mem == MEM_NONE || !has_size) return err(p, item, "a constraint needs 'name' and 'max_size'%s%s", "", "");
       }
     } else if (key_is(k, "tensors")) {
+      /* A second list would be written past the first one's allocation. */
+      if (c->rules) return err(p, k, "'%s%s' is given twice", "memory.", "tensors");
       if (!want_seq(p, v, "memory.tensors")) return false;
       int n = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
       c->rules = arena_calloc(p->arena, (size_t)n + 1, sizeof(TensorRule));
@@ -234,6 +248,7 @@ static bool parse_memory(Parser *p, yaml_node_t *map) {
 static bool parse_operators(Parser *p, yaml_node_t *seq) {
   Config *c = p->c;
   if (!want_seq(p, seq, "operators")) return false;
+  if (c->op_rules) return err(p, seq, "'%s%s' is given twice", "", "operators");
   int n = (int)(seq->data.sequence.items.top - seq->data.sequence.items.start);
   c->op_rules = arena_calloc(p->arena, (size_t)n + 1, sizeof(OperatorRule));
   if (!c->op_rules) return diag_error(p->d, "out of memory");
@@ -290,6 +305,7 @@ static bool parse_custom_platform(Parser *p, yaml_node_t *map) {
         if (!want_map(p, item, "platform.memories entry")) return false;
         MemType mt = MEM_NONE;
         Memory m = {true, 0, true, true, false, false};
+        bool exec_set = false;
         FOR_PAIRS(p, item, kk, vv) {
           if (key_is(kk, "name") || key_is(kk, "type")) {
             if (!want_mem(p, vv, "memory name", &mt)) return false;
@@ -299,6 +315,7 @@ static bool parse_custom_platform(Parser *p, yaml_node_t *map) {
             if (!want_bool(p, vv, "writable", &m.writable)) return false;
           } else if (key_is(kk, "executable")) {
             if (!want_bool(p, vv, "executable", &m.executable)) return false;
+            exec_set = true;
           } else if (key_is(kk, "non_volatile")) {
             if (!want_bool(p, vv, "non_volatile", &m.non_volatile)) return false;
           } else {
@@ -306,6 +323,8 @@ static bool parse_custom_platform(Parser *p, yaml_node_t *map) {
           }
         }
         if (mt == MEM_NONE) return err(p, item, "a memory needs a 'name'%s%s", "", "");
+        /* as on the built-in platforms: code may run from every memory but DTCM */
+        if (!exec_set) m.executable = mt != MEM_DTCM;
         if (mt == MEM_MRAM && !m.non_volatile) m.non_volatile = true, m.writable = false;
         pl->mem[mt] = m;
       }

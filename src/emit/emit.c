@@ -383,7 +383,9 @@ static void emit_layers(const Model *m, const Plan *p, const Module *mod, Arena 
     layer_comment(m, a, n, c);
     sb_append(c, sb_cstr((StrBuf *)&low[k].decls));
     MemType code = config_operator_placement(p->config, n->index, n->opname, true);
-    if (code != MEM_NONE) sb_printf(c, "%s_CODE_IN_%s\n", mod->PREFIX, mem_name(code));
+    if (code != MEM_NONE) /* a static function would be inlined into run(), out of the section */
+      sb_printf(c, "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((noinline))\n#endif\n%s_CODE_IN_%s\n",
+                mod->PREFIX, mem_name(code));
     sb_printf(c, "static void %s(void) {\n", low[k].fn);
     for (int i = 0; i < p->n_consts; i++) {
       const ConstItem *ci = &p->consts[i];

@@ -43,6 +43,17 @@ extern const uint32_t ta_case_num_inputs;
 extern uint32_t __stack_limit[], __stack_top[];
 extern uint32_t __data_start[], __data_end[], __data_load[];
 extern uint32_t __bss_start[], __bss_end[];
+
+/* Entries of the start-up tables of the placement sections (mps3-an547.ld). */
+typedef struct {
+  const uint32_t *load; /* image in the read-only memory */
+  uint32_t *start;      /* where it runs */
+  uint32_t bytes;
+} ta_copy_entry_t;
+typedef struct {
+  uint32_t *start;
+  uint32_t bytes;
+} ta_zero_entry_t;
 #endif
 
 #endif
