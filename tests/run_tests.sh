@@ -70,6 +70,11 @@ for cfg in tests/config_errors/*.yaml; do
   else note "PASS config:$n"; fi
 done
 
+echo "== hostile inputs: every malformed model is rejected cleanly (tests/hostile)"
+sh tests/run_hostile_tests.sh "$build" >"$work/hostile.out" 2>&1
+grep -E '^(PASS|FAIL) ' "$work/hostile.out" >>"$results"
+grep -E '^FAIL |hostile:' "$work/hostile.out" | tail -n 20
+
 corpus_dirs() {
   for d in "$corpus"/models/* "$corpus"/ops/*; do
     [ -f "$d/model.tflite" ] && echo "$d"
@@ -157,6 +162,10 @@ else
     if make -s BUILD="$build/asan" CFLAGS="-O1 -g $san" LDFLAGS="$san" "$build/asan/tinyaot" >"$work/asan.log" 2>&1 &&
        cp "$build/compare" "$build/asan/compare"; then
       TINYAOT_RUN_CFLAGS="$san" ASAN_OPTIONS=detect_leaks=0 run_corpus "$build/asan" asan
+      echo "== hostile inputs under ASan+UBSan"
+      sh tests/run_hostile_tests.sh "$build/asan" >"$work/hostile_asan.out" 2>&1
+      sed 's/^\(PASS\|FAIL\) hostile:/\1 hostile-asan:/' "$work/hostile_asan.out" | grep -E '^(PASS|FAIL) ' >>"$results"
+      grep -E '^FAIL |hostile:' "$work/hostile_asan.out" | tail -n 20
     else
       cat "$work/asan.log"
       note "FAIL asan: sanitizer build failed"
