@@ -375,18 +375,38 @@ static void layer_comment(const Model *m, Arena *a, const Node *n, StrBuf *c) {
   sb_append(c, " */\n");
 }
 
+/* Re-indents file-scope "static const" descriptors as function-local consts. */
+static void append_as_locals(StrBuf *c, const char *decls) {
+  const char *p = decls;
+  while (*p) {
+    const char *eol = strchr(p, '\n');
+    size_t len = eol ? (size_t)(eol - p) : strlen(p);
+    sb_append(c, "  ");
+    if (len >= 13 && strncmp(p, "static const ", 13) == 0) {
+      p += 7;
+      len -= 7;
+    }
+    sb_appendn(c, p, len);
+    sb_append(c, "\n");
+    p += len + (eol ? 1 : 0);
+  }
+}
+
 static void emit_layers(const Model *m, const Plan *p, const Module *mod, Arena *a, const SourceLayout *sl,
                         const Lowered *low, StrBuf *c) {
   for (int k = 0; k < m->n_nodes; k++) {
     if (!low[k].fn) continue;
     const Node *n = &m->nodes[k];
     layer_comment(m, a, n, c);
-    sb_append(c, sb_cstr((StrBuf *)&low[k].decls));
+    /* Caller-owned arenas: addresses are known only after bind, so descriptors that
+     * point into arenas cannot be static initialisers; they become const locals. */
+    if (mod->allocate_arenas) sb_append(c, sb_cstr((StrBuf *)&low[k].decls));
     MemType code = config_operator_placement(p->config, n->index, n->opname, true);
     if (code != MEM_NONE) /* a static function would be inlined into run(), out of the section */
       sb_printf(c, "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((noinline))\n#endif\n%s_CODE_IN_%s\n",
                 mod->PREFIX, mem_name(code));
     sb_printf(c, "static void %s(void) {\n", low[k].fn);
+    if (!mod->allocate_arenas) append_as_locals(c, sb_cstr((StrBuf *)&low[k].decls));
     for (int i = 0; i < p->n_consts; i++) {
       const ConstItem *ci = &p->consts[i];
       if (ci->residency == RES_STREAM && ci->first_reader == k)
