@@ -123,14 +123,19 @@ else
     "$build/tinyaot" convert "$m" -o "$work/strict/$n/b" --name "$n" >/dev/null 2>&1
     if diff -r "$work/strict/$n/a" "$work/strict/$n/b" >/dev/null; then note "PASS determinism:$n"
     else note "FAIL determinism:$n: two conversions differ"; fi
+    # the default module, and one with caller-owned arenas and pinned constants
+    "$build/tinyaot" convert "$m" -o "$work/strict/$n/c" --name "$n" --config tests/placement/corpus_caller.yaml \
+      >/dev/null 2>>"$work/strict.log"
     for cc in gcc clang; do
       command -v $cc >/dev/null || { note "FAIL strict:$n:$cc: $cc not installed"; continue; }
-      ok=1
-      for f in "$work/strict/$n/a"/src/*.c; do
-        $cc -std=c99 -pedantic -Wall -Wextra -Werror -O1 -I"$work/strict/$n/a/include" -I"$work/strict/$n/a/src" \
-          -c "$f" -o "$work/strict/x.o" 2>>"$work/strict.log" || ok=0
+      for v in a c; do
+        ok=1
+        for f in "$work/strict/$n/$v"/src/*.c; do
+          $cc -std=c99 -pedantic -Wall -Wextra -Werror -O1 -I"$work/strict/$n/$v/include" -I"$work/strict/$n/$v/src" \
+            -c "$f" -o "$work/strict/x.o" 2>>"$work/strict.log" || ok=0
+        done
+        if [ $ok = 1 ]; then note "PASS strict:$n:$v:$cc"; else note "FAIL strict:$n:$v:$cc: see below"; tail -n 20 "$work/strict.log"; fi
       done
-      if [ $ok = 1 ]; then note "PASS strict:$n:$cc"; else note "FAIL strict:$n:$cc: see below"; tail -n 20 "$work/strict.log"; fi
     done
     rm -rf "$work/strict/$n"
   done

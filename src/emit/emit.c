@@ -513,7 +513,7 @@ static void emit_weights(const Plan *p, const Module *mod, Arena *a, const Sourc
                          bool *uses_math) {
   const char *P = mod->PREFIX;
   if (!mod->allocate_arenas) {
-    sb_append(wh, "/* Constants live in caller-bound CONST_<MEM> regions (data/*.bin): no arrays here. */\n");
+    sb_append(wh, "/* Constants live in caller-bound CONST_<MEM> regions (data/<name>_const_<mem>.bin): no arrays here. */\n");
     return;
   }
   for (int i = 0; i < p->n_consts; i++) {
