@@ -12,19 +12,26 @@ static int32_t rescale_input(const ta_sigmoid16_params_t *p, int16_t x) {
   return (x * p->multiplier + round) >> p->shift;
 }
 
+/* |x| (a rescaled int16 never reaches INT32_MIN). */
+static uint32_t magnitude(int32_t x) { return (uint32_t)(x < 0 ? -x : x); }
+
+/* The table at mag, whose nodes lie 2^step_bits input steps apart: the node below,
+ * scaled by 2^step_bits, plus the fraction times the slope to the next node. Past the
+ * last node the result saturates to `top`. */
+static uint32_t interpolate(const int16_t *table, uint32_t mag, int step_bits, uint32_t top) {
+  const uint32_t index = mag >> step_bits;
+  uint32_t lo, hi;
+  if (index >= 255) return top;
+  lo = sigmoid_entry(table, index);
+  hi = sigmoid_entry(table, index + 1);
+  return (lo << step_bits) + (mag & ((1u << step_bits) - 1u)) * (hi - lo);
+}
+
 /* Input step 2^-9 of the table's 1/24 spacing after rescaling; output Q0.15. */
 void ta_logistic_s16(const ta_sigmoid16_params_t *p, const int16_t *input, int16_t *output) {
   for (int32_t i = 0; i < p->size; i++) {
     const int32_t x = rescale_input(p, input[i]);
-    const uint32_t mag = (uint32_t)(x < 0 ? -x : x);
-    const uint32_t index = mag >> 9;
-    uint32_t y;
-    if (index >= 255) {
-      y = (uint32_t)0x7FFF << 10;
-    } else {
-      const uint32_t lo = sigmoid_entry(p->table, index), hi = sigmoid_entry(p->table, index + 1);
-      y = (lo << 9) + (mag & 0x1FF) * (hi - lo);
-    }
+    uint32_t y = interpolate(p->table, magnitude(x), 9, (uint32_t)0x7FFF << 10);
     /* sigmoid(-x) = 1 - sigmoid(x), with TFLite's rounding offsets. */
     y = x >= 0 ? y + (1u << 9) : (1u << 25) - y + (1u << 9) - 1;
     output[i] = (int16_t)(y >> 10);
@@ -35,15 +42,7 @@ void ta_logistic_s16(const ta_sigmoid16_params_t *p, const int16_t *input, int16
 void ta_tanh_s16(const ta_sigmoid16_params_t *p, const int16_t *input, int16_t *output) {
   for (int32_t i = 0; i < p->size; i++) {
     const int32_t x = rescale_input(p, input[i]);
-    const uint32_t mag = (uint32_t)(x < 0 ? -x : x);
-    const uint32_t index = mag >> 8;
-    int32_t y;
-    if (index >= 255) {
-      y = (int32_t)(0xFFFFu << 8);
-    } else {
-      const uint32_t lo = sigmoid_entry(p->table, index), hi = sigmoid_entry(p->table, index + 1);
-      y = (int32_t)((lo << 8) + (mag & 0xFF) * (hi - lo));
-    }
+    int32_t y = (int32_t)interpolate(p->table, magnitude(x), 8, 0xFFFFu << 8);
     y = x >= 0 ? y - (1 << 23) + (1 << 7) : -y + (1 << 23) + (1 << 7) - 1;
     output[i] = (int16_t)(y >> 8); /* arithmetic shift, as TFLite */
   }

@@ -2,8 +2,7 @@
 #include "ta_reduce.h"
 
 /* Steps the odometer idx over levels [0, rank), moving *offset by the strides;
- * returns 0 once every position was visited. The reductions loop their last inner
- * level themselves and step only the levels above it. */
+ * returns 0 once every position was visited. */
 static int32_t step(int32_t *idx, int32_t *offset, int32_t rank, const int32_t *count, const int32_t *stride) {
   int32_t d;
   for (d = rank - 1; d >= 0; d--) {
@@ -15,48 +14,8 @@ static int32_t step(int32_t *idx, int32_t *offset, int32_t rank, const int32_t *
   return 0;
 }
 
-static int32_t sum_s8(const ta_reduce_params_t *p, const int8_t *x) {
-  const int32_t last = p->inner_rank - 1;
-  int32_t idx[TA_REDUCE_MAX_DIMS] = {0};
-  int32_t offset = 0, acc = 0, i;
-  if (p->inner_rank == 0) return x[0];
-  do {
-    const int8_t *row = x + offset;
-    for (i = 0; i < p->inner_count[last]; i++) acc += row[(ptrdiff_t)i * p->inner_stride[last]];
-  } while (step(idx, &offset, last, p->inner_count, p->inner_stride));
-  return acc;
-}
-
-static int8_t max_s8(const ta_reduce_params_t *p, const int8_t *x) {
-  const int32_t last = p->inner_rank - 1;
-  int32_t idx[TA_REDUCE_MAX_DIMS] = {0};
-  int32_t offset = 0, i;
-  int8_t best = INT8_MIN;
-  if (p->inner_rank == 0) return x[0];
-  do {
-    const int8_t *row = x + offset;
-    for (i = 0; i < p->inner_count[last]; i++) {
-      const int8_t v = row[(ptrdiff_t)i * p->inner_stride[last]];
-      if (v > best) best = v;
-    }
-  } while (step(idx, &offset, last, p->inner_count, p->inner_stride));
-  return best;
-}
-
-static float sum_f32(const ta_reduce_params_t *p, const float *x) {
-  const int32_t last = p->inner_rank - 1;
-  int32_t idx[TA_REDUCE_MAX_DIMS] = {0};
-  int32_t offset = 0, i;
-  float acc = 0.0f;
-  if (p->inner_rank == 0) return x[0];
-  do {
-    const float *row = x + offset;
-    for (i = 0; i < p->inner_count[last]; i++) acc += row[(ptrdiff_t)i * p->inner_stride[last]];
-  } while (step(idx, &offset, last, p->inner_count, p->inner_stride));
-  return acc;
-}
-
-/* Position of one kept (output) element while walking the outer levels. */
+/* Position of one element while walking a set of levels (outer: the kept element;
+ * inner: the start of one row of the reduced elements). */
 typedef struct ta_reduce_cursor_t {
   int32_t idx[TA_REDUCE_MAX_DIMS];
   int32_t offset;
@@ -64,6 +23,53 @@ typedef struct ta_reduce_cursor_t {
 
 static int32_t next_output(const ta_reduce_params_t *p, ta_reduce_cursor_t *c) {
   return step(c->idx, &c->offset, p->outer_rank, p->outer_count, p->outer_stride);
+}
+
+/* The reductions loop over the last inner level (a row) themselves; these step the
+ * levels above it and locate element i of the current row. Only for inner_rank > 0. */
+static int32_t next_row(const ta_reduce_params_t *p, ta_reduce_cursor_t *row) {
+  return step(row->idx, &row->offset, p->inner_rank - 1, p->inner_count, p->inner_stride);
+}
+
+static int32_t row_length(const ta_reduce_params_t *p) { return p->inner_count[p->inner_rank - 1]; }
+
+static ptrdiff_t row_at(const ta_reduce_params_t *p, const ta_reduce_cursor_t *row, int32_t i) {
+  return row->offset + (ptrdiff_t)i * p->inner_stride[p->inner_rank - 1];
+}
+
+static int32_t sum_s8(const ta_reduce_params_t *p, const int8_t *x) {
+  ta_reduce_cursor_t row = {{0}, 0};
+  int32_t acc = 0, i;
+  if (p->inner_rank == 0) return x[0];
+  do {
+    for (i = 0; i < row_length(p); i++) acc += x[row_at(p, &row, i)];
+  } while (next_row(p, &row));
+  return acc;
+}
+
+static int8_t max_s8(const ta_reduce_params_t *p, const int8_t *x) {
+  ta_reduce_cursor_t row = {{0}, 0};
+  int32_t i;
+  int8_t best = INT8_MIN;
+  if (p->inner_rank == 0) return x[0];
+  do {
+    for (i = 0; i < row_length(p); i++) {
+      const int8_t v = x[row_at(p, &row, i)];
+      if (v > best) best = v;
+    }
+  } while (next_row(p, &row));
+  return best;
+}
+
+static float sum_f32(const ta_reduce_params_t *p, const float *x) {
+  ta_reduce_cursor_t row = {{0}, 0};
+  int32_t i;
+  float acc = 0.0f;
+  if (p->inner_rank == 0) return x[0];
+  do {
+    for (i = 0; i < row_length(p); i++) acc += x[row_at(p, &row, i)];
+  } while (next_row(p, &row));
+  return acc;
 }
 
 void ta_reduce_sum_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output) {

@@ -143,6 +143,17 @@ void dm_fmt_list(char *buf, size_t cap, const int32_t *v, int n) {
   for (int i = 0; i < n && len < cap; i++) len += (size_t)snprintf(buf + len, cap - len, i ? ", %d" : "%d", (int)v[i]);
 }
 
+bool dm_prepare_strided_copy(PrepareCtx *pc, Node *node, int rank, const int64_t *count, const int64_t *stride,
+                             int64_t start, const Tensor *in, const Tensor *out) {
+  StridedCopy *sc = arena_alloc(pc->arena, sizeof *sc);
+  if (!sc) return op_error(pc, node, "out of memory");
+  if (!dm_plan_strided_copy(pc, node, sc, rank, count, stride, start, in, out)) return false;
+  node->op_data = sc;
+  node->kernel = "ta_strided_copy";
+  node->families[0] = "strided_copy";
+  return true;
+}
+
 void dm_emit_strided_copy(EmitCtx *ec, const Model *m, const Node *node) {
   (void)m;
   const StridedCopy *sc = node->op_data;
@@ -202,4 +213,77 @@ void dm_emit_concat_split(EmitCtx *ec, const Model *m, const Node *node) {
   else
     em_body(ec, "  ta_concat(&%s_params, parts, %s);", name, em_tensor(ec, cs->whole));
   em_body(ec, "}");
+}
+
+bool dm_split_prepare(PrepareCtx *pc, Node *node, const DmSplitOp *op) {
+  if (!op_expect_io(pc, node, op->n_inputs, op->n_inputs, node->n_out > 0 ? node->n_out : 1)) return false;
+  if (!op_expect_options(pc, node, op->options)) return false;
+  const Tensor *in = node_input(pc->model, node, op->data_input);
+  if (!dm_expect_dtype(pc, node, in, op->types, op->n_types, "") || !dm_expect_dense(pc, node, in, TA_MAX_RANK))
+    return false;
+  int64_t axis_value;
+  int n_axis;
+  if (!dm_const_ints(pc, node, node_input(pc->model, node, op->axis_input), "axis", false, 1, &axis_value, &n_axis))
+    return false;
+  int axis = n_axis == 1 ? dm_axis(axis_value, in->rank) : -1;
+  if (axis < 0) return op_error(pc, node, "axis must be one value in [-%d, %d)", in->rank, in->rank);
+  int num_splits = fb_i32(&node->options, op->num_splits_field, node->n_out);
+  if (num_splits != node->n_out)
+    return op_error(pc, node, "num_splits is %d but the operator has %d outputs", num_splits, node->n_out);
+  int64_t *axis_dims = arena_calloc(pc->arena, (size_t)node->n_out, sizeof *axis_dims);
+  if (!axis_dims) return op_error(pc, node, "out of memory");
+  for (int i = 0; i < node->n_out; i++) {
+    const Tensor *out = node_output(pc->model, node, i);
+    if (!op->check_part(pc, node, in, out, axis) || !op_expect_type(pc, node, out, in->type)) return false;
+    axis_dims[i] = out->dims[axis];
+  }
+  return dm_plan_concat_split(pc, node, true, in, axis, node->n_out, axis_dims);
+}
+
+/* ---- DEPTH_TO_SPACE, SPACE_TO_DEPTH, RESIZE_* ------------------------------------------ */
+
+enum { OPT_BLOCK_SIZE = 0 }; /* block_size: field 0 of DepthToSpaceOptions and SpaceToDepthOptions */
+
+bool dm_block_io(PrepareCtx *pc, const Node *node, uint8_t options, const TensorType *types, int n_types,
+                 const Tensor **in, const Tensor **out, int64_t *block_size) {
+  if (!op_expect_io(pc, node, 1, 1, 1) || !op_expect_options(pc, node, options)) return false;
+  *in = node_input(pc->model, node, 0);
+  *out = node_output(pc->model, node, 0);
+  if (!dm_expect_dtype(pc, node, *in, types, n_types, "") || !op_expect_type(pc, node, *out, (*in)->type) ||
+      !dm_expect_dense(pc, node, *in, 4) || !dm_expect_dense(pc, node, *out, 4))
+    return false;
+  *block_size = fb_i32(&node->options, OPT_BLOCK_SIZE, 0);
+  if ((*in)->rank != 4 || (*out)->rank != 4) return op_error(pc, node, "input and output must be 4D (NHWC)");
+  return true;
+}
+
+bool dm_expect_block_shape(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *out, int64_t b,
+                           const int64_t expect[4]) {
+  if (out->dims[0] != expect[0] || out->dims[1] != expect[1] || out->dims[2] != expect[2] || out->dims[3] != expect[3])
+    return op_error(pc, node, "%s has shape %s; block size %lld turns %s into [%lld,%lld,%lld,%lld]",
+                    op_tensor_desc(pc, out), tensor_shape_str(pc->arena, out), (long long)b,
+                    tensor_shape_str(pc->arena, in), (long long)expect[0], (long long)expect[1],
+                    (long long)expect[2], (long long)expect[3]);
+  return true;
+}
+
+bool dm_resize_io(PrepareCtx *pc, const Node *node, uint8_t options, const TensorType *types, int n_types,
+                  const Tensor **in, const Tensor **out) {
+  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, options)) return false;
+  const Tensor *i = node_input(pc->model, node, 0), *o = node_output(pc->model, node, 0);
+  if (!dm_expect_dtype(pc, node, i, types, n_types, "") || !op_expect_type(pc, node, o, i->type) ||
+      !dm_expect_dense(pc, node, i, 4) || !dm_expect_dense(pc, node, o, 4))
+    return false;
+  if (i->rank != 4 || o->rank != 4 || i->dims[0] != o->dims[0] || i->dims[3] != o->dims[3])
+    return op_error(pc, node, "input %s and output %s must be NHWC with equal batch and depth",
+                    tensor_shape_str(pc->arena, i), tensor_shape_str(pc->arena, o));
+  int64_t size[2];
+  int n = 0;
+  if (!dm_const_ints(pc, node, node_input(pc->model, node, 1), "size", false, 2, size, &n)) return false;
+  if (n != 2 || size[0] != o->dims[1] || size[1] != o->dims[2])
+    return op_error(pc, node, "size %s does not match %s (shape %s)", dm_list_str(pc->arena, size, n),
+                    op_tensor_desc(pc, o), tensor_shape_str(pc->arena, o));
+  *in = i;
+  *out = o;
+  return true;
 }

@@ -1,7 +1,8 @@
 /* Helpers shared by the data-movement, shape and reduction operators: reading
- * constant index tensors, normalising axes, dtype lists, and the strided-copy plan
+ * constant index tensors, normalising axes, dtype lists, the strided-copy plan
  * (runtime/kernels/ta_strided_copy.h) behind SLICE, STRIDED_SLICE, TRANSPOSE,
- * DEPTH_TO_SPACE and SPACE_TO_DEPTH. */
+ * DEPTH_TO_SPACE and SPACE_TO_DEPTH, the concat/split plan, and the checks the
+ * SPLIT, block-rearranging and RESIZE operators have in common. */
 #ifndef TINYAOT_DATA_MOVEMENT_H
 #define TINYAOT_DATA_MOVEMENT_H
 #include <stdbool.h>
@@ -44,8 +45,28 @@ typedef struct StridedCopy {
  * read stays inside `in` and the writes fill `out` exactly. Reports through op_error. */
 bool dm_plan_strided_copy(PrepareCtx *pc, const Node *node, StridedCopy *sc, int rank, const int64_t *count,
                           const int64_t *stride, int64_t start, const Tensor *in, const Tensor *out);
+/* dm_plan_strided_copy into a new arena StridedCopy that becomes node->op_data, with
+ * the ta_strided_copy kernel and family. */
+bool dm_prepare_strided_copy(PrepareCtx *pc, Node *node, int rank, const int64_t *count, const int64_t *stride,
+                             int64_t start, const Tensor *in, const Tensor *out);
 /* Emits the descriptor and the ta_strided_copy call for node->op_data (a StridedCopy). */
 void dm_emit_strided_copy(EmitCtx *ec, const Model *m, const Node *node);
+
+/* DEPTH_TO_SPACE / SPACE_TO_DEPTH: checks one input of types[0..n_types) and an
+ * output of its dtype, both dense 4D (NHWC), and reads block_size (field 0 of the
+ * `options` table; 0 when absent, which the caller rejects). */
+bool dm_block_io(PrepareCtx *pc, const Node *node, uint8_t options, const TensorType *types, int n_types,
+                 const Tensor **in, const Tensor **out, int64_t *block_size);
+/* Reports unless `out` has the NHWC shape `expect`, what block size b makes of `in`. */
+bool dm_expect_block_shape(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *out, int64_t b,
+                           const int64_t expect[4]);
+
+/* RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR: checks two inputs, one output, the
+ * options tag, an input of types[0..n_types) and an output of its dtype, both NHWC
+ * with equal batch and depth, and the constant size input [height, width] against
+ * the output. */
+bool dm_resize_io(PrepareCtx *pc, const Node *node, uint8_t options, const TensorType *types, int n_types,
+                  const Tensor **in, const Tensor **out);
 
 /* "a, b, c" for a C initializer ("0" when n is 0: C99 has no empty braces). */
 void dm_fmt_list(char *buf, size_t cap, const int32_t *v, int n);
@@ -65,5 +86,21 @@ typedef struct ConcatSplit {
 bool dm_plan_concat_split(PrepareCtx *pc, Node *node, bool split, const Tensor *whole, int axis, int parts,
                           const int64_t *part_axis_dims);
 void dm_emit_concat_split(EmitCtx *ec, const Model *m, const Node *node);
+
+/* What sets SPLIT and SPLIT_V apart; each operator file defines one. */
+typedef struct DmSplitOp {
+  int n_inputs;               /* all required */
+  uint8_t options;            /* BuiltinOptions tag */
+  int num_splits_field;       /* its num_splits field (must equal the output count) */
+  int data_input, axis_input; /* input indices of the tensor to cut and the axis */
+  const TensorType *types;    /* accepted data dtypes */
+  int n_types;
+  /* Checks output `out`'s shape against `in` cut along `axis`; reports. */
+  bool (*check_part)(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *out, int axis);
+} DmSplitOp;
+
+/* prepare() of SPLIT / SPLIT_V: a constant one-value axis, then every output checked
+ * by op->check_part and planned as a ConcatSplit (emit: dm_emit_concat_split). */
+bool dm_split_prepare(PrepareCtx *pc, Node *node, const DmSplitOp *op);
 
 #endif

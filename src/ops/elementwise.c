@@ -176,11 +176,157 @@ bool ew_multiplier_below_one(PrepareCtx *pc, const Node *node, double m, const c
   return true;
 }
 
+bool ew_multiplier(PrepareCtx *pc, const Node *node, double m, const char *what, int32_t *q, int32_t *shift) {
+  quant_multiplier(m, q, shift);
+  if (*q == 0 || *shift > 30) return op_error(pc, node, "%s rescale factor %g is out of range", what, m);
+  return true;
+}
+
 void ew_float_literal(char *buf, size_t cap, float f) {
   if (isinf(f)) f = f > 0 ? FLT_MAX : -FLT_MAX;
   snprintf(buf, cap, "%.9g", (double)f);
   if (!strpbrk(buf, ".eEn")) strncat(buf, ".0", cap - strlen(buf) - 1);
   strncat(buf, "f", cap - strlen(buf) - 1);
+}
+
+void ew_emit_binary_call(EmitCtx *ec, const Node *node, const char *descriptor) {
+  em_body(ec, "%s(&%s_%s, %s, %s, %s);", node->kernel, em_op_name(ec), descriptor, em_tensor(ec, node->in[0]),
+          em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
+}
+
+/* ---- binary arithmetic ------------------------------------------------------------- */
+
+bool ew_arith_prepare(PrepareCtx *pc, Node *node, const EwArithOp *op) {
+  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, op->options)) return false;
+  const Tensor *a = node_input(pc->model, node, 0), *b = node_input(pc->model, node, 1);
+  const Tensor *out = node_output(pc->model, node, 0);
+  if (out->type != TT_INT8 && out->type != TT_INT16 && out->type != TT_FLOAT32)
+    return op_error(pc, node, "%s has dtype %s; %s supports int8, int16 and float32", op_tensor_desc(pc, out),
+                    tensor_type_name(out->type), op->name);
+  if (!op_expect_type(pc, node, a, out->type) || !op_expect_type(pc, node, b, out->type)) return false;
+  EwArith *d = arena_alloc(pc->arena, sizeof *d);
+  if (!d) return op_error(pc, node, "out of memory");
+  int act;
+  if (!ew_fused_activation(pc, node, op->activation_field, &act) || !ew_broadcast(pc, node, a, b, out, &d->bc))
+    return false;
+  d->type = out->type;
+  d->params = op->params;
+  if (out->type == TT_FLOAT32) {
+    quant_activation_range_f32(act, &d->act_min_f, &d->act_max_f);
+  } else if (!op->prepare_quantized(pc, node, d, act, a, b, out)) {
+    return false;
+  }
+  node->op_data = d;
+  node->kernel = out->type == TT_INT8 ? op->kernel_s8 : out->type == TT_INT16 ? op->kernel_s16 : op->kernel_f32;
+  node->families[0] = "elementwise";
+  node->macs = op->macs_per_element ? out->elems : 0;
+  return true;
+}
+
+void ew_arith_emit(EmitCtx *ec, const Model *m, const Node *node) {
+  const EwArith *d = node->op_data;
+  (void)m;
+  if (d->bc.rank == 0) return; /* empty output */
+  char bc[512];
+  ew_bcast_init(bc, sizeof bc, &d->bc);
+  if (d->type == TT_FLOAT32) {
+    char lo[32], hi[32];
+    ew_float_literal(lo, sizeof lo, d->act_min_f);
+    ew_float_literal(hi, sizeof hi, d->act_max_f);
+    em_decl(ec, "static const ta_arith_f32_params_t %s_params = {\n  .bc = %s,\n  .act_min = %s, .act_max = %s,\n};",
+            em_op_name(ec), bc, lo, hi);
+  } else if (d->params == EW_MUL_PARAMS) {
+    em_decl(ec,
+            "static const ta_mul_params_t %s_params = {\n  .bc = %s,\n"
+            "  .in1_offset = %d, .in2_offset = %d,\n"
+            "  .out_multiplier = %d, .out_shift = %d, .out_offset = %d,\n"
+            "  .act_min = %d, .act_max = %d,\n};",
+            em_op_name(ec), bc, d->in1_offset, d->in2_offset, d->out_multiplier, d->out_shift, d->out_offset,
+            d->act_min, d->act_max);
+  } else {
+    em_decl(ec,
+            "static const ta_addsub_params_t %s_params = {\n  .bc = %s,\n"
+            "  .in1_offset = %d, .in2_offset = %d,\n"
+            "  .in1_multiplier = %d, .in1_shift = %d,\n"
+            "  .in2_multiplier = %d, .in2_shift = %d,\n"
+            "  .left_shift = %d,\n"
+            "  .out_multiplier = %d, .out_shift = %d, .out_offset = %d,\n"
+            "  .act_min = %d, .act_max = %d,\n};",
+            em_op_name(ec), bc, d->in1_offset, d->in2_offset, d->in1_multiplier, d->in1_shift, d->in2_multiplier,
+            d->in2_shift, d->left_shift, d->out_multiplier, d->out_shift, d->out_offset, d->act_min, d->act_max);
+  }
+  ew_emit_binary_call(ec, node, "params");
+}
+
+bool ew_input_multipliers(PrepareCtx *pc, const Node *node, EwArith *d, double m1, double m2) {
+  return ew_multiplier_below_one(pc, node, m1, "input 1", &d->in1_multiplier, &d->in1_shift) &&
+         ew_multiplier_below_one(pc, node, m2, "input 2", &d->in2_multiplier, &d->in2_shift);
+}
+
+/* Both inputs are brought to 2 * max(scale1, scale2) after a left shift of 20 bits
+ * (int8) or 15 (int16) that keeps precision; the sum or difference is then rescaled
+ * to the output. */
+bool ew_addsub_quantized(PrepareCtx *pc, Node *node, EwArith *d, int act, const Tensor *a, const Tensor *b,
+                         const Tensor *out, bool single_precision) {
+  if (!ew_expect_quant(pc, node, a) || !ew_expect_quant(pc, node, b) || !ew_expect_quant(pc, node, out))
+    return false;
+  d->in1_offset = -tensor_zero_point(a);
+  d->in2_offset = -tensor_zero_point(b);
+  d->out_offset = tensor_zero_point(out);
+  d->left_shift = out->type == TT_INT16 ? 15 : 20;
+  double m1, m2, m_out;
+  if (single_precision) { /* each quotient rounded to float before widening */
+    const float twice_max = 2.0f * fmaxf(tensor_scale(a), tensor_scale(b));
+    const float out_scale = (float)(1 << d->left_shift) * tensor_scale(out);
+    m1 = (double)(tensor_scale(a) / twice_max);
+    m2 = (double)(tensor_scale(b) / twice_max);
+    m_out = (double)(twice_max / out_scale);
+  } else {
+    const double twice_max = 2.0 * (double)fmaxf(tensor_scale(a), tensor_scale(b));
+    const double out_scale = (double)(1 << d->left_shift) * (double)tensor_scale(out);
+    m1 = (double)tensor_scale(a) / twice_max;
+    m2 = (double)tensor_scale(b) / twice_max;
+    m_out = twice_max / out_scale;
+  }
+  if (!ew_input_multipliers(pc, node, d, m1, m2) ||
+      !ew_multiplier_below_one(pc, node, m_out, "output", &d->out_multiplier, &d->out_shift))
+    return false;
+  if (!quant_activation_range(act, out->type, tensor_scale(out), d->out_offset, &d->act_min, &d->act_max))
+    return op_error(pc, node, "cannot compute the activation range");
+  return true;
+}
+
+/* ---- MAXIMUM, MINIMUM ---------------------------------------------------------------- */
+
+bool ew_raw_compare_prepare(PrepareCtx *pc, Node *node, const char *name, uint8_t options, const char *kernel) {
+  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, options)) return false;
+  const Tensor *a = node_input(pc->model, node, 0), *b = node_input(pc->model, node, 1);
+  const Tensor *out = node_output(pc->model, node, 0);
+  if (out->type != TT_INT8)
+    return op_error(pc, node, "%s has dtype %s; %s supports int8", op_tensor_desc(pc, out),
+                    tensor_type_name(out->type), name);
+  if (!op_expect_type(pc, node, a, TT_INT8) || !op_expect_type(pc, node, b, TT_INT8) ||
+      !ew_expect_quant(pc, node, out) || !ew_expect_same_quant(pc, node, a, out) ||
+      !ew_expect_same_quant(pc, node, b, out))
+    return false;
+  EwBcast *bc = arena_alloc(pc->arena, sizeof *bc);
+  if (!bc) return op_error(pc, node, "out of memory");
+  if (!ew_broadcast(pc, node, a, b, out, bc)) return false;
+  node->op_data = bc;
+  node->kernel = kernel;
+  node->families[0] = "elementwise";
+  node->macs = 0;
+  return true;
+}
+
+void ew_raw_compare_emit(EmitCtx *ec, const Model *m, const Node *node) {
+  const EwBcast *bc = node->op_data;
+  (void)m;
+  if (bc->rank == 0) return; /* empty output */
+  char init[512];
+  ew_bcast_init(init, sizeof init, bc);
+  em_decl(ec, "static const ta_bcast_t %s_bc = %s;", em_op_name(ec), init);
+  ew_emit_binary_call(ec, node, "bc");
 }
 
 /* ---- unary operators ----------------------------------------------------------------- */
@@ -251,6 +397,61 @@ bool ew_sigmoid16_rescale(PrepareCtx *pc, Node *node, const Tensor *in, const Te
   u->multiplier = (int32_t)multiplier;
   u->shift = shift;
   return true;
+}
+
+/* int8: the input is rescaled to Q4.27 (inputs beyond +-radius saturate) and the
+ * Q0.31 result rounded to the output's steps and offset by its zero point.
+ * Evaluated here for all 256 input bytes. */
+static bool sigmoid_tabulate_int8(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor *out,
+                                  const EwSigmoidOp *op, EwUnary *u) {
+  if (!ew_expect_quant(pc, node, in) || !ew_expect_quant(pc, node, out)) return false;
+  if (tensor_zero_point(out) != op->out_zero_point_s8 || tensor_scale(out) != op->out_scale_s8)
+    return op_error(pc, node, "%s must have scale %s and zero point %d (TFLite's fixed int8 %s output)",
+                    op_tensor_desc(pc, out), op->out_scale_text, (int)op->out_zero_point_s8, op->function);
+  int shift;
+  const double q = frexp((double)tensor_scale(in) * (double)(1 << 27), &shift);
+  const double multiplier = round(q * 2147483648.0);
+  if (shift < 0 || multiplier >= 2147483648.0)
+    return op_error(pc, node, "%s scale %g is outside the int8 %s's range", op_tensor_desc(pc, in),
+                    tensor_scale(in), op->function);
+  const int32_t radius = (int32_t)floor(ldexp(15.0, 27 - shift)); /* 15 * 2^27 / 2^shift */
+  const int32_t zero_point = tensor_zero_point(in);
+  for (int b = 0; b < 256; b++) {
+    const int32_t x = ew_lut_input(u, b) - zero_point;
+    int32_t y;
+    if (x <= -radius) {
+      y = -128;
+    } else if (x >= radius) {
+      y = 127;
+    } else {
+      const int32_t x_q4 = fx_requantize(x, (int32_t)multiplier, shift);
+      y = fx_rdbpot(op->q4_to_q31(x_q4), op->result_shift) + op->out_zero_point_s8;
+      y = y < -128 ? -128 : y > 127 ? 127 : y;
+    }
+    u->table[b] = (int8_t)y;
+  }
+  return true;
+}
+
+bool ew_sigmoid_prepare(PrepareCtx *pc, Node *node, const EwSigmoidOp *op) {
+  if (!op_expect_io(pc, node, 1, 1, 1)) return false;
+  const Tensor *in = node_input(pc->model, node, 0), *out = node_output(pc->model, node, 0);
+  if (in->type != TT_INT8 && in->type != TT_INT16 && in->type != TT_FLOAT32)
+    return op_error(pc, node, "%s has dtype %s; %s supports int8, int16 and float32", op_tensor_desc(pc, in),
+                    tensor_type_name(in->type), op->name);
+  if (!op_expect_type(pc, node, out, in->type) || !ew_expect_unary_shape(pc, node, in, out)) return false;
+  switch (in->type) {
+    case TT_INT8: {
+      EwUnary *u = ew_unary_new(pc, node, EW_LUT8, in, NULL);
+      return u && sigmoid_tabulate_int8(pc, node, in, out, op, u);
+    }
+    case TT_INT16: {
+      EwUnary *u = ew_unary_new(pc, node, EW_SIGMOID16, in, op->kernel_s16);
+      return u && ew_sigmoid16_rescale(pc, node, in, out, op->is_tanh, u);
+    }
+    default:
+      return ew_unary_new(pc, node, EW_PLAIN_F32, in, op->kernel_f32) != NULL;
+  }
 }
 
 void ew_unary_emit(EmitCtx *ec, const Model *m, const Node *node) {

@@ -42,9 +42,69 @@ bool ew_expect_same_quant(PrepareCtx *pc, const Node *node, const Tensor *a, con
 /* TFLite QuantizeMultiplierSmallerThanOneExp: rejects m outside (0, 1). */
 bool ew_multiplier_below_one(PrepareCtx *pc, const Node *node, double m, const char *what, int32_t *q,
                              int32_t *shift);
+/* TFLite QuantizeMultiplier for a factor that may exceed 1: rejects a zero
+ * multiplier and right shifts beyond 30 ("<what> rescale factor ... is out of range"). */
+bool ew_multiplier(PrepareCtx *pc, const Node *node, double m, const char *what, int32_t *q, int32_t *shift);
 /* Writes a finite float as a C99 literal that reads back exactly ("0.25f");
  * infinities become +-FLT_MAX, TFLite's bounds for an absent activation. */
 void ew_float_literal(char *buf, size_t cap, float f);
+/* Emits "<kernel>(&<op>_<descriptor>, in1, in2, out);", the call of every binary
+ * elementwise kernel (`descriptor` is the suffix of its em_decl name: "params"). */
+void ew_emit_binary_call(EmitCtx *ec, const Node *node, const char *descriptor);
+
+/* ---- binary arithmetic: ADD, SUB, MUL, SQUARED_DIFFERENCE ---- */
+
+/* Which descriptor a quantized arithmetic kernel takes. */
+typedef enum EwArithParams { EW_ADDSUB_PARAMS, EW_MUL_PARAMS } EwArithParams;
+
+/* Prepared data of ADD, SUB, MUL and SQUARED_DIFFERENCE: the broadcast walk and the
+ * fields of ta_addsub_params_t / ta_mul_params_t (MUL leaves the input multipliers
+ * and left_shift unused) or, for float32, ta_arith_f32_params_t. */
+typedef struct EwArith {
+  EwBcast bc;
+  TensorType type;
+  EwArithParams params;
+  /* quantized */
+  int32_t in1_offset, in2_offset, in1_multiplier, in1_shift, in2_multiplier, in2_shift;
+  int32_t left_shift, out_multiplier, out_shift, out_offset, act_min, act_max;
+  /* float32 */
+  float act_min_f, act_max_f;
+} EwArith;
+
+/* What sets ADD, SUB and MUL apart; each operator file defines one. */
+typedef struct EwArithOp {
+  const char *name;       /* "ADD", for messages */
+  uint8_t options;        /* BuiltinOptions tag */
+  int activation_field;   /* field of fused_activation_function in those options */
+  EwArithParams params;   /* descriptor of the quantized kernels */
+  const char *kernel_s8, *kernel_s16, *kernel_f32;
+  bool macs_per_element;  /* one multiply per output element (MUL); otherwise 0 MACs */
+  /* Validates the int8 / int16 quantization and fills the quantized fields of d
+   * (act is the fused activation). */
+  bool (*prepare_quantized)(PrepareCtx *pc, Node *node, EwArith *d, int act, const Tensor *a, const Tensor *b,
+                            const Tensor *out);
+} EwArithOp;
+
+/* prepare() of ADD, SUB and MUL: two inputs of the output's dtype (int8, int16 or
+ * float32), the fused activation, broadcasting, then op->prepare_quantized. */
+bool ew_arith_prepare(PrepareCtx *pc, Node *node, const EwArithOp *op);
+/* emit() of every EwArith node. */
+void ew_arith_emit(EmitCtx *ec, const Model *m, const Node *node);
+/* The quantized constants of ADD and SUB (TFLite Micro's general-scale path). With
+ * single_precision the factors are computed in float and only then widened to
+ * double, as TFLite Micro's SUB does; ADD computes them in double. */
+bool ew_addsub_quantized(PrepareCtx *pc, Node *node, EwArith *d, int act, const Tensor *a, const Tensor *b,
+                         const Tensor *out, bool single_precision);
+/* The in1 / in2 multipliers from their factors, each checked to lie in (0, 1). */
+bool ew_input_multipliers(PrepareCtx *pc, const Node *node, EwArith *d, double m1, double m2);
+
+/* ---- MAXIMUM, MINIMUM ---- */
+
+/* prepare() of MAXIMUM / MINIMUM (int8, one quantization shared by the inputs and
+ * the output, which TFLite compares raw); node->op_data is the EwBcast. */
+bool ew_raw_compare_prepare(PrepareCtx *pc, Node *node, const char *name, uint8_t options, const char *kernel);
+/* emit() of ew_raw_compare_prepare nodes: the ta_bcast_t and the kernel call. */
+void ew_raw_compare_emit(EmitCtx *ec, const Model *m, const Node *node);
 
 /* A unary operator's prepared data: an 8-bit map tabulated at compile time
  * (ta_lut), TFLite's int16 sigmoid-table interpolation (ta_activation), or a plain
@@ -70,5 +130,25 @@ bool ew_sigmoid16_rescale(PrepareCtx *pc, Node *node, const Tensor *in, const Te
                           EwUnary *u);
 /* emit() of every EwUnary node. */
 void ew_unary_emit(EmitCtx *ec, const Model *m, const Node *node);
+
+/* What sets LOGISTIC and TANH apart; each operator file defines one. */
+typedef struct EwSigmoidOp {
+  const char *name;      /* "LOGISTIC", for messages */
+  const char *function;  /* "logistic", for messages about the int8 path */
+  /* int8: TFLite's fixed output quantization ("1/256" spells the scale in messages),
+   * the gemmlowp function from Q4.27 to Q0.31, and the rounding shift that brings
+   * its result to output steps (31 - log2(1 / scale)). */
+  float out_scale_s8;
+  const char *out_scale_text;
+  int32_t out_zero_point_s8;
+  int32_t (*q4_to_q31)(int32_t x);
+  int result_shift;
+  bool is_tanh;          /* int16: see ew_sigmoid16_rescale */
+  const char *kernel_s16, *kernel_f32;
+} EwSigmoidOp;
+
+/* prepare() of LOGISTIC and TANH: int8 tabulated here, int16 and float32 by the
+ * kernels op names; emit() is ew_unary_emit. */
+bool ew_sigmoid_prepare(PrepareCtx *pc, Node *node, const EwSigmoidOp *op);
 
 #endif

@@ -56,8 +56,7 @@ static void prelu_emit(EmitCtx *ec, const Model *m, const Node *node) {
           "  .out_offset = %d,\n};",
           em_op_name(ec), bc, d->input_offset, d->alpha_offset, d->pos_multiplier, d->pos_shift, d->neg_multiplier,
           d->neg_shift, d->out_offset);
-  em_body(ec, "%s(&%s_params, %s, %s, %s);", node->kernel, em_op_name(ec), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
+  ew_emit_binary_call(ec, node, "params");
 }
 
 const OpDef op_prelu = {

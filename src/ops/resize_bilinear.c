@@ -52,21 +52,8 @@ static bool alloc_tables(PrepareCtx *pc, BilinearPlan *bp) {
 }
 
 static bool resize_bilinear_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, RESIZE_BILINEAR_OPTIONS)) return false;
-  const Tensor *in = node_input(pc->model, node, 0);
-  const Tensor *out = node_output(pc->model, node, 0);
-  if (!dm_expect_dtype(pc, node, in, resize_bilinear_types, 1, "") || !op_expect_type(pc, node, out, in->type) ||
-      !dm_expect_dense(pc, node, in, 4) || !dm_expect_dense(pc, node, out, 4))
-    return false;
-  if (in->rank != 4 || out->rank != 4 || in->dims[0] != out->dims[0] || in->dims[3] != out->dims[3])
-    return op_error(pc, node, "input %s and output %s must be NHWC with equal batch and depth",
-                    tensor_shape_str(pc->arena, in), tensor_shape_str(pc->arena, out));
-  int64_t size[2];
-  int n = 0;
-  if (!dm_const_ints(pc, node, node_input(pc->model, node, 1), "size", false, 2, size, &n)) return false;
-  if (n != 2 || size[0] != out->dims[1] || size[1] != out->dims[2])
-    return op_error(pc, node, "size %s does not match %s (shape %s)", dm_list_str(pc->arena, size, n),
-                    op_tensor_desc(pc, out), tensor_shape_str(pc->arena, out));
+  const Tensor *in, *out;
+  if (!dm_resize_io(pc, node, RESIZE_BILINEAR_OPTIONS, resize_bilinear_types, 1, &in, &out)) return false;
   const bool align = fb_bool(&node->options, OPT_ALIGN_CORNERS, false);
   const bool half = fb_bool(&node->options, OPT_HALF_PIXEL_CENTERS, false);
   if (align && half) return op_error(pc, node, "align_corners and half_pixel_centers cannot both be set");

@@ -7,34 +7,29 @@ static const TensorType split_types[] = {TT_INT8};
 
 /* Each output has the input's rank and dimensions, except along the axis where all
  * outputs share one extent. */
-static bool split_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 2, 2, node->n_out > 0 ? node->n_out : 1)) return false;
-  if (!op_expect_options(pc, node, SPLIT_OPTIONS)) return false;
-  const Tensor *in = node_input(pc->model, node, 1);
-  if (!dm_expect_dtype(pc, node, in, split_types, 1, "") || !dm_expect_dense(pc, node, in, TA_MAX_RANK)) return false;
-  int64_t axis_value;
-  int n_axis;
-  if (!dm_const_ints(pc, node, node_input(pc->model, node, 0), "axis", false, 1, &axis_value, &n_axis)) return false;
-  int axis = n_axis == 1 ? dm_axis(axis_value, in->rank) : -1;
-  if (axis < 0) return op_error(pc, node, "axis must be one value in [-%d, %d)", in->rank, in->rank);
-  int num_splits = fb_i32(&node->options, OPT_NUM_SPLITS, node->n_out);
-  if (num_splits != node->n_out)
-    return op_error(pc, node, "num_splits is %d but the operator has %d outputs", num_splits, node->n_out);
-  int64_t *axis_dims = arena_calloc(pc->arena, (size_t)node->n_out, sizeof *axis_dims);
-  if (!axis_dims) return op_error(pc, node, "out of memory");
-  for (int i = 0; i < node->n_out; i++) {
-    const Tensor *out = node_output(pc->model, node, i);
-    bool ok = out->rank == in->rank && out->dims[axis] == in->dims[axis] / node->n_out;
-    for (int d = 0; ok && d < in->rank; d++) ok = d == axis || out->dims[d] == in->dims[d];
-    if (!ok || in->dims[axis] % node->n_out != 0)
-      return op_error(pc, node, "%s has shape %s, not one of %d equal parts of %s along axis %d",
-                      op_tensor_desc(pc, out), tensor_shape_str(pc->arena, out), node->n_out,
-                      tensor_shape_str(pc->arena, in), axis);
-    if (!op_expect_type(pc, node, out, in->type)) return false;
-    axis_dims[i] = out->dims[axis];
-  }
-  return dm_plan_concat_split(pc, node, true, in, axis, node->n_out, axis_dims);
+static bool split_check_part(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *out, int axis) {
+  bool ok = out->rank == in->rank && out->dims[axis] == in->dims[axis] / node->n_out;
+  for (int d = 0; ok && d < in->rank; d++) ok = d == axis || out->dims[d] == in->dims[d];
+  if (!ok || in->dims[axis] % node->n_out != 0)
+    return op_error(pc, node, "%s has shape %s, not one of %d equal parts of %s along axis %d",
+                    op_tensor_desc(pc, out), tensor_shape_str(pc->arena, out), node->n_out,
+                    tensor_shape_str(pc->arena, in), axis);
+  return true;
 }
+
+/* Inputs: axis, then the tensor to cut. */
+static const DmSplitOp split_op = {
+    .n_inputs = 2,
+    .options = SPLIT_OPTIONS,
+    .num_splits_field = OPT_NUM_SPLITS,
+    .data_input = 1,
+    .axis_input = 0,
+    .types = split_types,
+    .n_types = 1,
+    .check_part = split_check_part,
+};
+
+static bool split_prepare(PrepareCtx *pc, Node *node) { return dm_split_prepare(pc, node, &split_op); }
 
 const OpDef op_split = {
     .name = "SPLIT",
