@@ -1,7 +1,10 @@
 /* DEPTHWISE_CONV_2D: int8 (per-channel filters, folded int32 bias), int16x8 (int64 bias)
  * and float32, NHWC with [1,kh,kw,out_c] filters, depth multiplier, SAME/VALID padding,
- * strides and dilations. */
+ * strides and dilations. int8 with depth multiplier 1 runs a Helium (MVE) or DSP kernel
+ * when the platform has one, with tables specialised here (see ta_depthwise_conv_mve.h,
+ * ta_depthwise_conv_dsp.h). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../resolve/quant.h"
 #include "conv_common.h"
@@ -18,8 +21,35 @@ static const char *const dw_kernel_names[] = {"ta_depthwise_conv_s8", "ta_depthw
 static const char *const dw_param_types[] = {"ta_depthwise_conv_s8_params_t", "ta_depthwise_conv_s16_params_t",
                                              "ta_depthwise_conv_f32_params_t"};
 
+/* Kernel tier for int8: the fastest the platform offers and the layer allows. */
+typedef enum DwTier { DW_TIER_PORTABLE, DW_TIER_DSP, DW_TIER_MVE } DwTier;
+
+/* Per output row or column: the taps [lo, hi) that read inside the image and the index
+ * of that (lo, hi) pair among the axis's distinct ones (its border class). */
+typedef struct DwAxisClasses {
+  int16_t *table;      /* [out][3]: lo, hi, class */
+  int32_t count;
+  int32_t *lo, *hi;    /* per class */
+} DwAxisClasses;
+
+/* Tables of the DSP / MVE kernels. */
+typedef struct DwTierData {
+  DwAxisClasses rows, cols;
+  int32_t *bias;       /* per (row class, column class), tier layout */
+  size_t bias_n;
+  int32_t *weights32;  /* DSP: packed int16 pairs */
+  int16_t *weights16;  /* MVE: widened */
+  size_t weights_n;
+  int32_t *quant;
+  size_t quant_n;
+  int negative_fix;
+  int simple;          /* the kernel's reduced requantisation applies (see the kernel headers) */
+} DwTierData;
+
 typedef struct DwData {
   DwKernel kernel;
+  DwTier tier;
+  DwTierData t;
   int32_t batches, in_c, out_c, multiplier;
   ConvAxis h, w;
   ConvQuant q;            /* integer kernels */
@@ -106,6 +136,164 @@ static bool dw_prepare_window(PrepareCtx *pc, Node *node, const Tensor *in, cons
   return true;
 }
 
+/* ---- DSP / MVE tiers (int8, depth multiplier 1) ------------------------------------ */
+
+/* Table entries, and compile-time work (bias entries x taps), beyond which a layer stays portable. */
+enum { DW_MAX_TABLE = 1 << 20, DW_MAX_WORK = 1 << 26 };
+
+/* Taps [lo, hi) of an axis whose input coordinate origin + dil * k lies inside the image. */
+static void dw_axis_taps(const ConvAxis *ax, int32_t o, int32_t *lo, int32_t *hi) {
+  const int64_t origin = (int64_t)o * ax->stride - ax->pad;
+  int32_t a = 0, b = ax->k;
+  while (a < b && origin + (int64_t)ax->dil * a < 0) a++;
+  while (b > a && origin + (int64_t)ax->dil * (b - 1) >= ax->in) b--;
+  *lo = a;
+  *hi = b;
+}
+
+static bool dw_axis_classes(PrepareCtx *pc, const ConvAxis *ax, DwAxisClasses *c) {
+  if (ax->k > INT16_MAX || ax->out > DW_MAX_TABLE) return false;
+  c->table = arena_alloc(pc->arena, (size_t)ax->out * 3 * sizeof(int16_t));
+  c->lo = arena_alloc(pc->arena, (size_t)ax->out * sizeof(int32_t));
+  c->hi = arena_alloc(pc->arena, (size_t)ax->out * sizeof(int32_t));
+  if (!c->table || !c->lo || !c->hi) return false;
+  c->count = 0;
+  for (int32_t o = 0; o < ax->out; o++) {
+    int32_t lo, hi, k = 0;
+    dw_axis_taps(ax, o, &lo, &hi);
+    while (k < c->count && (c->lo[k] != lo || c->hi[k] != hi)) k++;
+    if (k == c->count) {
+      if (k >= INT16_MAX) return false;
+      c->lo[k] = lo;
+      c->hi[k] = hi;
+      c->count++;
+    }
+    c->table[3 * o] = (int16_t)lo;
+    c->table[3 * o + 1] = (int16_t)hi;
+    c->table[3 * o + 2] = (int16_t)k;
+  }
+  return true;
+}
+
+/* bias - zp * (weights of channel c over the taps of row class r x column class k), int32 wrap. */
+static int32_t dw_class_bias(const DwData *d, const Tensor *filter, const Tensor *bias, int32_t r, int32_t k,
+                             int32_t c) {
+  const int8_t *w = (const int8_t *)filter->data;
+  int64_t sum = 0;
+  for (int32_t ky = d->t.rows.lo[r]; ky < d->t.rows.hi[r]; ky++)
+    for (int32_t kx = d->t.cols.lo[k]; kx < d->t.cols.hi[k]; kx++) sum += w[(ky * d->w.k + kx) * d->out_c + c];
+  const uint32_t b = bias ? (uint32_t)const_i32(bias, c) : 0u;
+  return (int32_t)(b - (uint32_t)((int64_t)d->input_zero_point * sum));
+}
+
+/* Largest |accumulator| of channel c over every border class, from the DSP bias table. */
+static int64_t dw_acc_bound(const DwData *d, const Tensor *filter, int32_t c) {
+  const int8_t *w = (const int8_t *)filter->data;
+  const size_t classes = (size_t)d->t.rows.count * d->t.cols.count;
+  int64_t abs_w = 0, worst_bias = 0;
+  for (int64_t t = 0; t < (int64_t)d->h.k * d->w.k; t++) abs_w += llabs((long long)w[t * d->out_c + c]);
+  for (size_t k = 0; k < classes; k++) {
+    const int64_t b = llabs((long long)d->t.bias[k * d->out_c + c]);
+    worst_bias = b > worst_bias ? b : worst_bias;
+  }
+  return worst_bias + 128 * abs_w;
+}
+
+/* Lane of channel j (0..7) of a group in the MVE tables: even channels, then odd ones. */
+static int32_t dw_mve_lane(int32_t j) { return (j & 1) ? 4 + (j >> 1) : j >> 1; }
+
+static int32_t dw_right_shift(const DwData *d, int32_t c) { return d->q.shift[c] < 0 ? -d->q.shift[c] : 0; }
+static int32_t dw_left_shift(const DwData *d, int32_t c) { return d->q.shift[c] > 0 ? d->q.shift[c] : 0; }
+
+/* The DSP requantisation is exact only while (acc << (left + 1)) and the rounding addend
+ * plus the high product stay in int32 (see ta_depthwise_conv_dsp.c). */
+static bool dw_dsp_quant(PrepareCtx *pc, const DwData *d, const Tensor *filter, DwTierData *t) {
+  t->quant_n = (size_t)d->out_c * 5;
+  if (!(t->quant = arena_alloc(pc->arena, t->quant_n * sizeof(int32_t)))) return false;
+  for (int32_t c = 0; c < d->out_c; c++) {
+    const int32_t left = dw_left_shift(d, c), right = dw_right_shift(d, c);
+    if (left > 29 || right > 30) return false;
+    const int64_t bound = dw_acc_bound(d, filter, c);
+    const int64_t doubled = bound << (left + 1);
+    const int64_t zp = d->output_zero_point;
+    const int64_t addend = right > 0 ? ((int64_t)1 << (right - 1)) + zp * ((int64_t)1 << right) : zp;
+    if (doubled > INT32_MAX || llabs((long long)addend) + (doubled >> 1) + 2 > INT32_MAX) return false;
+    int32_t *q = t->quant + 5 * c;
+    q[0] = d->q.multiplier[c];
+    q[1] = left + 1;
+    q[2] = right;
+    q[3] = (int32_t)addend;
+    q[4] = t->negative_fix && right > 0 ? INT32_MIN : 0;
+  }
+  return true;
+}
+
+static bool dw_dsp_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter, const Tensor *bias, DwTierData *t) {
+  const int32_t ch = d->out_c, taps = d->h.k * d->w.k, groups = ch / 4;
+  const int8_t *w = (const int8_t *)filter->data;
+  t->bias_n = (size_t)t->rows.count * t->cols.count * ch;
+  t->weights_n = (size_t)groups * taps * 2;
+  if (t->bias_n > DW_MAX_TABLE || t->weights_n > DW_MAX_TABLE || t->bias_n * (size_t)taps > DW_MAX_WORK) return false;
+  t->bias = arena_alloc(pc->arena, (t->bias_n ? t->bias_n : 1) * sizeof(int32_t));
+  t->weights32 = arena_alloc(pc->arena, (t->weights_n ? t->weights_n : 1) * sizeof(int32_t));
+  if (!t->bias || !t->weights32) return false;
+  for (int32_t r = 0; r < t->rows.count; r++)
+    for (int32_t k = 0; k < t->cols.count; k++)
+      for (int32_t c = 0; c < ch; c++)
+        t->bias[((size_t)r * t->cols.count + k) * ch + c] = dw_class_bias(d, filter, bias, r, k, c);
+  for (int32_t g = 0; g < groups; g++)
+    for (int32_t tap = 0; tap < taps; tap++) {
+      const int8_t *wt = w + (size_t)tap * ch + 4 * g;
+      int32_t *dst = t->weights32 + ((size_t)g * taps + tap) * 2;
+      dst[0] = (int32_t)((uint32_t)(uint16_t)(int16_t)wt[0] | (uint32_t)(uint16_t)(int16_t)wt[2] << 16);
+      dst[1] = (int32_t)((uint32_t)(uint16_t)(int16_t)wt[1] | (uint32_t)(uint16_t)(int16_t)wt[3] << 16);
+    }
+  return dw_dsp_quant(pc, d, filter, t);
+}
+
+static bool dw_mve_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter, const Tensor *bias, DwTierData *t) {
+  const int32_t ch = d->out_c, taps = d->h.k * d->w.k, groups = (ch + 7) / 8, padded = groups * 8;
+  const int8_t *w = (const int8_t *)filter->data;
+  t->bias_n = (size_t)t->rows.count * t->cols.count * padded;
+  t->weights_n = (size_t)groups * taps * 8;
+  t->quant_n = (size_t)groups * 24;
+  if (t->bias_n > DW_MAX_TABLE || t->weights_n > DW_MAX_TABLE || t->bias_n * (size_t)taps > DW_MAX_WORK) return false;
+  t->bias = arena_calloc(pc->arena, t->bias_n, sizeof(int32_t));
+  t->weights16 = arena_calloc(pc->arena, t->weights_n, sizeof(int16_t));
+  t->quant = arena_calloc(pc->arena, t->quant_n, sizeof(int32_t));
+  if (!t->bias || !t->weights16 || !t->quant) return false;
+  for (int32_t c = 0; c < ch; c++) {
+    const int32_t g = c / 8, lane = dw_mve_lane(c % 8);
+    if (dw_right_shift(d, c) > 31) return false;
+    for (int32_t r = 0; r < t->rows.count; r++)
+      for (int32_t k = 0; k < t->cols.count; k++)
+        t->bias[((size_t)r * t->cols.count + k) * padded + 8 * g + lane] = dw_class_bias(d, filter, bias, r, k, c);
+    for (int32_t tap = 0; tap < taps; tap++)
+      t->weights16[((size_t)g * taps + tap) * 8 + c % 8] = w[(size_t)tap * ch + c];
+    int32_t *q = t->quant + 24 * g + lane;
+    q[0] = d->q.multiplier[c];
+    q[8] = dw_left_shift(d, c);
+    q[16] = -dw_right_shift(d, c);
+    if (dw_left_shift(d, c) != 0) t->simple = 0;
+  }
+  return true;
+}
+
+/* Picks MVE > DSP > portable for an int8 layer and builds the tier's tables. A layer the
+ * fast kernels cannot do exactly stays portable. */
+static DwTier dw_select_tier(PrepareCtx *pc, const Tensor *filter, const Tensor *bias, DwData *d) {
+  const Platform *pf = pc->platform;
+  if (d->kernel != DW_S8 || d->multiplier != 1 || !pf || (!pf->mve && !pf->dsp)) return DW_TIER_PORTABLE;
+  if (!dw_axis_classes(pc, &d->h, &d->t.rows) || !dw_axis_classes(pc, &d->w, &d->t.cols)) return DW_TIER_PORTABLE;
+  d->t.negative_fix = d->q.act_min < d->output_zero_point;
+  if (pf->mve) {
+    d->t.simple = !d->t.negative_fix;
+    return dw_mve_tables(pc, d, filter, bias, &d->t) ? DW_TIER_MVE : DW_TIER_PORTABLE;
+  }
+  d->t.simple = !d->t.negative_fix && d->q.act_min == -128 && d->q.act_max == 127;
+  return dw_dsp_tables(pc, d, filter, bias, &d->t) ? DW_TIER_DSP : DW_TIER_PORTABLE;
+}
+
 static bool dw_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 2, 3, 1) || !op_expect_options(pc, node, DEPTHWISE_OPTIONS)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
@@ -129,9 +317,17 @@ static bool dw_prepare(PrepareCtx *pc, Node *node) {
   }
   if (d->kernel == DW_S8 && !(d->folded_bias = dw_fold_bias(pc, filter, bias, d->input_zero_point, d->out_c)))
     return op_error(pc, node, "out of memory");
+  d->tier = dw_select_tier(pc, filter, bias, d);
   node->op_data = d;
   node->kernel = dw_kernel_names[d->kernel];
   node->families[0] = "depthwise_conv";
+  if (d->tier == DW_TIER_MVE) {
+    node->kernel = "ta_depthwise_conv_mve_s8";
+    node->families[0] = "depthwise_conv_mve";
+  } else if (d->tier == DW_TIER_DSP) {
+    node->kernel = "ta_depthwise_conv_dsp_s8";
+    node->families[0] = "depthwise_conv_dsp";
+  }
   node->macs = out->elems * (int64_t)d->h.k * d->w.k;
   return true;
 }
@@ -148,9 +344,57 @@ static void dw_geom_init(char *buf, size_t cap, const DwData *d) {
            (int)d->w.dil, (int)d->h.pad, (int)d->w.pad);
 }
 
+/* Shape fields shared by the DSP and MVE descriptors. */
+static void dw_tier_geom(char *buf, size_t cap, const DwData *d) {
+  snprintf(buf, cap,
+           "  .batches = %d,\n  .in_h = %d, .in_w = %d, .channels = %d,\n  .out_h = %d, .out_w = %d,\n"
+           "  .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,\n  .dil_h = %d, .dil_w = %d,\n"
+           "  .pad_h = %d, .pad_w = %d,\n  .col_classes = %d,\n",
+           (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->out_c, (int)d->h.out, (int)d->w.out, (int)d->h.k,
+           (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil, (int)d->h.pad,
+           (int)d->w.pad, (int)d->t.cols.count);
+}
+
+static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
+  const char *name = em_op_name(ec);
+  const DwTierData *t = &d->t;
+  char geom[512];
+  dw_tier_geom(geom, sizeof geom, d);
+  const char *rows = em_table_i16(ec, "rows", t->rows.table, (size_t)d->h.out * 3);
+  const char *cols = em_table_i16(ec, "cols", t->cols.table, (size_t)d->w.out * 3);
+  const char *bias = em_table_i32(ec, "class_bias", t->bias, t->bias_n);
+  const char *quant = em_table_i32(ec, "quant", t->quant, t->quant_n);
+  if (d->tier == DW_TIER_MVE) {
+    const char *weights = em_table_i16(ec, "weights", t->weights16, t->weights_n);
+    em_decl(ec,
+            "static const ta_depthwise_conv_mve_params_t %s_params = {\n%s  .output_zero_point = %d,\n"
+            "  .act_min = %d, .act_max = %d,\n  .negative_fix = %d,\n  .simple = %d,\n  .rows = %s,\n  .cols = %s,\n"
+            "  .bias = %s,\n  .weights = %s,\n  .quant = %s,\n};",
+            name, geom, (int)d->output_zero_point, (int)d->q.act_min, (int)d->q.act_max, t->negative_fix, t->simple,
+            rows, cols, bias, weights, quant);
+    em_body(ec, "ta_depthwise_conv_mve_s8(&%s_params, %s, %s);", name, em_tensor(ec, node->in[0]),
+            em_tensor(ec, node->out[0]));
+    return;
+  }
+  /* A layer without a full group of 4 channels has no packed weights; one entry keeps C99 happy. */
+  static const int32_t no_weights[1] = {0};
+  const char *weights = t->weights_n ? em_table_i32(ec, "weights", t->weights32, t->weights_n)
+                                     : em_table_i32(ec, "weights", no_weights, 1);
+  em_decl(ec,
+          "static const ta_depthwise_conv_dsp_params_t %s_params = {\n%s  .act_min = %d, .act_max = %d,\n"
+          "  .simple = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .weights = %s,\n  .quant = %s,\n};",
+          name, geom, (int)d->q.act_min, (int)d->q.act_max, t->simple, rows, cols, bias, weights, quant);
+  em_body(ec, "ta_depthwise_conv_dsp_s8(&%s_params, %s, %s, %s);", name, em_tensor(ec, node->in[0]),
+          em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
+}
+
 static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
   (void)m;
   const DwData *d = node->op_data;
+  if (d->tier != DW_TIER_PORTABLE) {
+    dw_emit_tier(ec, node, d);
+    return;
+  }
   const char *name = em_op_name(ec);
   const char *type = dw_param_types[d->kernel];
   char geom[512];

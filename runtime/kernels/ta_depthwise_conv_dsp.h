@@ -1,0 +1,40 @@
+/* tinyaot runtime: int8 DEPTHWISE_CONV_2D (depth multiplier 1) for Cortex-M cores with the DSP extension.
+ *
+ * Everything that does not depend on the data is decided by the compiler:
+ * - rows/cols: for each output row (column) the filter taps [lo, hi) that read inside the
+ *   image, and a border class; padded taps are never visited.
+ * - bias: one table per (row class, column class): bias - input_zero_point * sum of the
+ *   weights of the taps that read inside the image, so padding costs nothing.
+ * - weights: per group of 4 channels and per tap, two words of int16 pairs
+ *   (w[c], w[c+2]) and (w[c+1], w[c+3]), the operand order of the 16-bit multiplies.
+ * - quant: per channel {multiplier, left shift + 1, right shift, rounding addend with the
+ *   output zero point, negative-rounding mask}; the compiler proved that the doubled,
+ *   left-shifted accumulator fits in int32 (see ta_depthwise_conv_dsp.c for the formula).
+ * Channels past the last full group of 4 read the model's filter directly.
+ * Without __ARM_FEATURE_DSP the same arithmetic runs in plain C. */
+#ifndef TA_DEPTHWISE_CONV_DSP_H
+#define TA_DEPTHWISE_CONV_DSP_H
+#include "ta_common.h"
+
+typedef struct ta_depthwise_conv_dsp_params_t {
+  int32_t batches;
+  int32_t in_h, in_w, channels;
+  int32_t out_h, out_w;
+  int32_t k_h, k_w;
+  int32_t stride_h, stride_w;
+  int32_t dil_h, dil_w;
+  int32_t pad_h, pad_w;
+  int32_t col_classes;       /* border classes of the columns */
+  int32_t act_min, act_max;
+  int32_t simple;            /* no negative rounding fix (masks all 0) and act range [-128, 127] */
+  const int16_t *rows;       /* [out_h][3]: first tap, end tap, class */
+  const int16_t *cols;       /* [out_w][3] */
+  const int32_t *bias;       /* [row class][column class][channels] */
+  const int32_t *weights;    /* [channels / 4][k_h * k_w][2] packed int16 pairs */
+  const int32_t *quant;      /* [channels][5] */
+} ta_depthwise_conv_dsp_params_t;
+
+void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input, const int8_t *filter,
+                              int8_t *output);
+
+#endif
