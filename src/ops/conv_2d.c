@@ -4,6 +4,7 @@
 
 #include "../resolve/quant.h"
 #include "conv_common.h"
+#include "gemm_tier.h"
 #include "op.h"
 
 enum { CONV2D_OPTIONS = 1 }; /* BuiltinOptions.Conv2DOptions */
@@ -29,6 +30,8 @@ typedef struct ConvData {
   int32_t *folded_bias;  /* int8: bias - input_zero_point * sum(filter[oc]) */
   int32_t input_zero_point, output_zero_point;
   float act_min, act_max; /* float kernel */
+  GemmPlan *gemm;         /* int8 on a DSP / MVE target: the optimised kernel, else NULL */
+  bool direct;            /* gemm: 1x1 window without padding reads the input in place */
 } ConvData;
 
 /* folded[oc] = bias[oc] - zp * sum of filter[oc], in wrapping int32 like the kernel's accumulator. */
@@ -108,6 +111,38 @@ static bool conv_prepare_window(PrepareCtx *pc, Node *node, const Tensor *in, co
   return true;
 }
 
+/* int8 on a DSP or MVE target: per output pixel, a matrix-vector product of the
+ * window (read in place for an unpadded 1x1 window, else gathered into scratch with
+ * the padding set to the input zero point, which the folded bias then cancels). */
+static bool conv_prepare_tier(PrepareCtx *pc, Node *node, const Tensor *filter, ConvData *d) {
+  const GemmTier tier = gemm_tier_for(pc->platform);
+  if (d->kernel != CONV_S8 || tier == GEMM_PORTABLE) return true;
+  const int64_t depth = (int64_t)d->h.k * d->w.k * d->filter_c;
+  /* absurd sizes (the re-laid tables round them up) and out-of-range requantisation
+   * keep the portable kernel */
+  if (depth > (1 << 24) || d->out_c > (1 << 24) ||
+      !gemm_quant_supported(d->q.multiplier, d->q.shift, 0, 0, d->out_c))
+    return true;
+  d->gemm = arena_alloc(pc->arena, sizeof *d->gemm);
+  if (!d->gemm || !gemm_plan(pc->arena, tier, d->out_c, (int32_t)depth, (const int8_t *)filter->data,
+                             d->folded_bias, d->q.multiplier, d->q.shift, 0, 0, d->output_zero_point, d->q.act_min,
+                             d->q.act_max, d->gemm))
+    return op_error(pc, node, "out of memory");
+  d->direct = d->h.k == 1 && d->w.k == 1 && d->h.pad == 0 && d->w.pad == 0;
+  node->kernel = tier == GEMM_MVE ? "ta_conv_s8_mve" : "ta_conv_s8_dsp";
+  node->families[0] = gemm_family(tier);
+  node->families[1] = "im2col";
+  node->reads_scratch = !d->direct;
+  node->scratch_bytes = d->direct ? 0 : (size_t)depth;
+  return true;
+}
+
+static bool conv_scratch_needed(const Model *m, const Node *node) {
+  (void)m;
+  const ConvData *d = node->op_data;
+  return d && d->gemm && !d->direct;
+}
+
 static bool conv_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 2, 3, 1) || !op_expect_options(pc, node, CONV2D_OPTIONS)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
@@ -135,7 +170,7 @@ static bool conv_prepare(PrepareCtx *pc, Node *node) {
   node->kernel = conv_kernel_names[d->kernel];
   node->families[0] = "conv";
   node->macs = out->elems * (int64_t)d->h.k * d->w.k * d->filter_c;
-  return true;
+  return conv_prepare_tier(pc, node, filter, d);
 }
 
 /* Writes the ta_conv_geom_t initializer. */
@@ -150,8 +185,27 @@ static void conv_geom_init(char *buf, size_t cap, const ConvData *d) {
            (int)d->h.dil, (int)d->w.dil, (int)d->h.pad, (int)d->w.pad);
 }
 
+/* The optimised tiers: geometry for the window gather, then the kernel call. */
+static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
+  const char *name = em_op_name(ec);
+  const char *weights = gemm_emit_params(ec, d->gemm);
+  em_decl(ec,
+          "static const ta_im2col_geom_t %s_geom = {\n  .batches = %d, .in_h = %d, .in_w = %d, .in_c = %d,\n"
+          "  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"
+          " .dil_h = %d, .dil_w = %d,\n  .pad_h = %d, .pad_w = %d, .pad_value = %d, .direct = %d,\n};",
+          name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->in_c, (int)d->h.out, (int)d->w.out,
+          (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
+          (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point, d->direct ? 1 : 0);
+  em_body(ec, "ta_conv_s8_%s(&%s_gemm, &%s_geom, %s, %s, %s, %s);", gemm_suffix(d->gemm->tier), name, name,
+          em_tensor(ec, node->in[0]), weights, d->direct ? "NULL" : em_scratch(ec), em_tensor(ec, node->out[0]));
+}
+
 static void conv_emit(EmitCtx *ec, const Model *m, const Node *node) {
   const ConvData *d = node->op_data;
+  if (d->gemm) {
+    conv_emit_gemm(ec, node, d);
+    return;
+  }
   const char *name = em_op_name(ec);
   const char *type = conv_param_types[d->kernel];
   char geom[512];
@@ -190,7 +244,8 @@ const OpDef op_conv_2d = {
     .name = "CONV_2D",
     .builtin_code = 3,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
-    .scratch_usage = SCRATCH_NO_CTX,
+    .scratch_usage = SCRATCH_CONDITIONAL,
+    .scratch_needed = conv_scratch_needed,
     .dtypes = "int8, int16x8, float32",
     .constraints = "constant filter and bias; per-channel or per-tensor symmetric int8 filters; int16 bias int64 "
                    "or int32; no grouped convolution",

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "../resolve/quant.h"
+#include "gemm_tier.h"
 #include "op.h"
 
 enum { FC_BUILTIN_OPTIONS = 8 }; /* BuiltinOptions.FullyConnectedOptions */
@@ -24,6 +25,7 @@ typedef struct FcData {
   int32_t multiplier, shift;      /* per-tensor weights */
   int32_t *multipliers, *shifts;  /* per-channel weights, else NULL */
   int32_t *folded_bias;           /* int8 with constant weights: bias - in_zp * sum(w), else NULL */
+  GemmPlan *gemm;                 /* int8 on a DSP / MVE target: the optimised kernel, else NULL */
 } FcData;
 
 static const char *fc_kernel_name(FcKernel k) {
@@ -141,6 +143,22 @@ static bool fc_prepare_quantized(PrepareCtx *pc, const Node *node, const Tensor 
   return d->kernel == FC_S8 ? fc_fold_bias(pc, node, w, bias, d) : true;
 }
 
+/* int8 with constant weights (bias folded) on a DSP or MVE target: the matrix-vector
+ * kernel of that tier, one call per batch row. */
+static bool fc_prepare_tier(PrepareCtx *pc, const Node *node, const Tensor *w, FcData *d) {
+  const GemmTier tier = gemm_tier_for(pc->platform);
+  /* absurd sizes keep the portable kernel (the re-laid tables round them up) */
+  if (d->kernel != FC_S8 || !d->folded_bias || tier == GEMM_PORTABLE || d->units > (1 << 24) ||
+      d->depth > (1 << 24) || !gemm_quant_supported(d->multipliers, d->shifts, d->multiplier, d->shift, d->units))
+    return true;
+  d->gemm = arena_alloc(pc->arena, sizeof *d->gemm);
+  if (!d->gemm || !gemm_plan(pc->arena, tier, d->units, d->depth, (const int8_t *)w->data, d->folded_bias,
+                             d->multipliers, d->shifts, d->multiplier, d->shift, d->output_offset, d->act_min,
+                             d->act_max, d->gemm))
+    return op_error(pc, node, "out of memory");
+  return true;
+}
+
 static bool fc_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 2, 3, 1) || !op_expect_options(pc, node, FC_BUILTIN_OPTIONS)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
@@ -165,10 +183,15 @@ static bool fc_prepare(PrepareCtx *pc, Node *node) {
       return op_error(pc, node, "%s has dtype %s; supported: int8, int16 (int8 weights), float32",
                       op_tensor_desc(pc, in), tensor_type_name(in->type));
   }
-  if (!ok) return false;
+  if (!ok || !fc_prepare_tier(pc, node, w, d)) return false;
   node->op_data = d;
   node->kernel = fc_kernel_name(d->kernel);
   node->families[0] = "fully_connected";
+  if (d->gemm) {
+    node->kernel = d->gemm->tier == GEMM_MVE ? "ta_gemm_s8_mve" : "ta_gemm_s8_dsp";
+    node->families[0] = gemm_family(d->gemm->tier);
+    node->families[1] = "im2col"; /* the gemm header includes it */
+  }
   node->macs = (int64_t)d->batches * d->units * d->depth;
   return true;
 }
@@ -192,6 +215,12 @@ static void fc_emit(EmitCtx *ec, const Model *m, const Node *node) {
     return;
   }
   const char *name = em_op_name(ec);
+  if (d->gemm) {
+    const char *weights = gemm_emit_params(ec, d->gemm);
+    em_body(ec, "ta_gemm_s8_%s(&%s_gemm, %d, %s, %s, %s);", gemm_suffix(d->gemm->tier), name, (int)d->batches,
+            em_tensor(ec, node->in[0]), weights, em_tensor(ec, node->out[0]));
+    return;
+  }
   const char *mults = d->multipliers ? em_table_i32(ec, "multipliers", d->multipliers, (size_t)d->units) : "NULL";
   const char *shifts = d->shifts ? em_table_i32(ec, "shifts", d->shifts, (size_t)d->units) : "NULL";
   const char *bias = d->folded_bias ? em_table_i32(ec, "bias", d->folded_bias, (size_t)d->units)

@@ -1,0 +1,37 @@
+/* tinyaot runtime: int8 matrix-vector kernels for Cortex-M4/M7/M33 (DSP extension).
+ *
+ * One int8 input vector of `depth` values against `rows` weight rows gives `rows`
+ * int8 outputs (FULLY_CONNECTED per batch row, CONV_2D per output pixel). The
+ * compiler re-lays the int8 weights so that one pointer walks them: rows in blocks
+ * of 4 (then single rows), per block and per group of 4 depth values the 4 rows'
+ * 4 weights in turn, the depth zero padded to a multiple of 4. SXTB16 unpacks 4
+ * input bytes and 4 weight bytes the same way (0,2 and 1,3), so each pair feeds one
+ * dual 16-bit multiply-accumulate.
+ * The input zero point is folded into `bias`; requantisation is TFLite's, bit for
+ * bit, in one 64-bit multiply-accumulate (see gemm_requantize). Only
+ * compiled when the target has the DSP extension. */
+#ifndef TA_GEMM_DSP_H
+#define TA_GEMM_DSP_H
+#include "ta_common.h"
+#include "ta_im2col.h"
+
+typedef struct ta_gemm_dsp_params_t {
+  int32_t rows;           /* output values per input vector */
+  int32_t depth;          /* dot-product length */
+  int32_t output_offset;  /* output zero point */
+  int32_t act_min, act_max;
+  const int32_t *bias;    /* [rows]: bias - input_zero_point * sum(row) */
+  int32_t per_channel;    /* 1: mult/shift per row; 0: one pair for all */
+  const int32_t *mult;    /* [rows] or [1]: quantized multipliers (>= 0) */
+  const int32_t *shift;   /* [rows] or [1]: TFLite's shift, -31..30, > 0 shifts left */
+} ta_gemm_dsp_params_t;
+
+/* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */
+void ta_gemm_s8_dsp(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *input, const int8_t *weights,
+                    int8_t *output);
+
+/* CONV_2D: per output pixel, the window (gathered into `scratch` unless direct). */
+void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                    const int8_t *weights, int8_t *scratch, int8_t *output);
+
+#endif

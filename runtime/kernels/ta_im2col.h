@@ -1,0 +1,23 @@
+/* tinyaot runtime: gathers one convolution window (NHWC) into a contiguous row,
+ * the padding filled with the input zero point, for the matrix-vector kernels. */
+#ifndef TA_IM2COL_H
+#define TA_IM2COL_H
+#include "ta_common.h"
+
+typedef struct ta_im2col_geom_t {
+  int32_t batches;
+  int32_t in_h, in_w, in_c;
+  int32_t out_h, out_w;
+  int32_t k_h, k_w;
+  int32_t stride_h, stride_w;
+  int32_t dil_h, dil_w;
+  int32_t pad_h, pad_w;
+  int32_t pad_value;  /* the input zero point: padded taps then add nothing */
+  int32_t direct;     /* 1x1 window without padding: read the input pixel in place */
+} ta_im2col_geom_t;
+
+/* Returns the row of output pixel (oy, ox) of image `image`: a pointer into the
+ * image when direct, else `buf` (k_h * k_w * in_c bytes) filled. */
+const int8_t *ta_im2col_s8(const ta_im2col_geom_t *g, const int8_t *image, int32_t oy, int32_t ox, int8_t *buf);
+
+#endif

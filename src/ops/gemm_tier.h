@@ -1,0 +1,49 @@
+/* Kernel tiers for int8 matrix-vector work (FULLY_CONNECTED, CONV_2D): picks the
+ * Helium, DSP or portable kernels from the target platform and computes the
+ * constants the optimised kernels take (runtime/kernels/ta_gemm_{mve,dsp}.h). */
+#ifndef TINYAOT_GEMM_TIER_H
+#define TINYAOT_GEMM_TIER_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "op.h"
+
+typedef enum GemmTier { GEMM_PORTABLE, GEMM_DSP, GEMM_MVE } GemmTier;
+
+/* Compile-time constants of one optimised matrix-vector operator. */
+typedef struct GemmPlan {
+  GemmTier tier;
+  int32_t rows, depth;
+  const int32_t *bias;    /* [rows], zero point folded */
+  bool per_channel;       /* else one multiplier and shift for every row */
+  int32_t *mult, *shift;  /* n_quant entries (MVE: rows rounded up to 4, or 4 copies) */
+  size_t n_quant;
+  int8_t *w8;             /* re-laid weights; DSP: rows x depth rounded up to 4;
+                             MVE: rows and depth rounded up to 4 and 16 */
+  size_t n_bias;          /* bias entries (MVE: rows rounded up to 4, zero padded) */
+  int32_t output_offset, act_min, act_max;
+} GemmPlan;
+
+/* The tier the platform affords: MVE, else DSP, else portable. */
+GemmTier gemm_tier_for(const Platform *platform);
+
+/* Fills `g` for `tier` != GEMM_PORTABLE. `mult`/`shift` are per row, or NULL
+ * with the scalar pair for every row. False when out of memory. */
+bool gemm_plan(Arena *arena, GemmTier tier, int32_t rows, int32_t depth, const int8_t *weights,
+               const int32_t *bias, const int32_t *mult, const int32_t *shift, int32_t scalar_mult,
+               int32_t scalar_shift, int32_t output_offset, int32_t act_min, int32_t act_max, GemmPlan *g);
+
+/* The optimised kernels' requantisation is proven exact for multipliers >= 0 and
+ * shifts in [-31, 30] (TFLite's own range in practice); other nodes stay portable. */
+bool gemm_quant_supported(const int32_t *mult, const int32_t *shift, int32_t scalar_mult, int32_t scalar_shift,
+                          int32_t rows);
+
+/* Kernel family and function-name suffix of a tier ("gemm_mve", "mve"). */
+const char *gemm_family(GemmTier tier);
+const char *gemm_suffix(GemmTier tier);
+
+/* Emits the params descriptor "<op>_gemm" and its tables; returns the symbol of
+ * the re-laid weights the kernel reads. */
+const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g);
+
+#endif
