@@ -271,6 +271,11 @@ int cmd_run(int argc, char **argv) {
   char **hargv = calloc(RUN_MAX_ARGS + 2, sizeof(char *));
   int hargc = 0;
   bool ok = hargv != NULL && pipeline_compile(&c, &opt, &d);
+  /* DSP/MVE kernel tiers build only for their cores (QEMU: make test-target). */
+  if (ok && (c.platform.dsp || c.platform.mve))
+    ok = diag_error(&d, "platform %s selects %s kernels, which do not run on this host; use --platform host (or a "
+                        "config platform without dsp/mve capabilities), or run on the target with target/run_case.sh",
+                    c.platform.name, c.platform.mve ? "MVE" : "DSP");
   if (ok && !make_dir(r.out_dir)) ok = diag_error(&d, "cannot create %s: %s", r.out_dir, strerror(errno));
   if (ok) {
     hargv[hargc++] = NULL; /* argv[0], set below */
