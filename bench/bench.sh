@@ -3,7 +3,8 @@
 # (mps2-an386) and Cortex-M55 (mps3-an547): convert, build, run case 0, check the outputs
 # byte-exact against the golden, and write bench/results.md and bench/results.json with
 # instructions per inference (and per MAC), MVE instructions, flash (code / constants /
-# C library / harness), RAM (arenas, static data, measured stack peak) and compile time.
+# C library / harness), RAM (arenas, static data, measured stack peak) and compile time,
+# and bench/layers.md and bench/layers.json with the instructions of every operator.
 # bench/README.md says what each figure counts.
 # usage: bench/bench.sh BUILD_DIR CORPUS_DIR [OUT_DIR]   (BENCH_MODELS="kws ad" to select)
 TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +37,7 @@ bench_one() { # model core
   rc=0
   sh "$TA_ROOT/target/run_case.sh" --core "$core" --name "$model" --model "$dir/model.tflite" \
     --case "$dir/case_0" --out "$out" --tinyaot "$build/tinyaot" --build make --plugin "$plugin" \
-    --convert-runs 3 --repeat 2 >"$work/$model.$core.log" 2>&1 || rc=$?
+    --convert-runs 3 --repeat 2 --layers >"$work/$model.$core.log" 2>&1 || rc=$?
   status=pass reason=""
   case $rc in
     0) mode=exact
@@ -56,21 +57,85 @@ bench_one() { # model core
     12) status=error reason="link failed" ;;
     13) status=error reason="QEMU run failed (exit $(cat "$out/run/exit_code"))" ;;
     14) status=error reason="instruction counts differ between two runs" ;;
+    15) status=error reason="per-operator counting failed:$(cat "$out/run/layers/why.txt")" ;;
     *) status=error reason="run_case.sh exit $rc" ;;
   esac
   { [ -f "$out/figures.txt" ] && cat "$out/figures.txt"; echo "status=$status"; echo "reason=$reason"; } >"$res"
 }
 
+# ---- per operator ---------------------------------------------------------------------------
+# One row per operator of the model, fields separated by \037 (ASCII unit separator, not
+# white space: empty fields stay fields): index, operator, output tensor, kernel,
+# MACs, instructions, MVE instructions, loop-end branches (the last three empty when the
+# module does not run it: an alias). Joins `tinyaot inspect --json --operators` (MACs),
+# the module's layer comments (kernel chosen for the core, output tensor) and the
+# measured layers (run_case.sh --layers). Fails when a layer and an operator the module
+# runs do not pair up.
+layer_rows() { # model core
+  awk -v prefix="$1_" '
+    function field(s, key,   v) {
+      if (!match(s, "\"" key "\": (\"[^\"]*\"|[-0-9]+)")) return ""
+      v = substr(s, RSTART + length(key) + 4, RLENGTH - length(key) - 4)
+      gsub(/"/, "", v)
+      return v
+    }
+    FILENAME == ARGV[1] && /^    \{"index": / {
+      i = field($0, "index"); order[n++] = i
+      name[i] = field($0, "name"); kernel[i] = field($0, "kernel"); macs[i] = field($0, "macs")
+    }
+    FILENAME == ARGV[2] && /^\/\* operator [0-9]+: / {
+      op = $3; sub(/:$/, "", op)
+      k = $0; sub(/.*, kernel /, "", k)
+      if (index(k, prefix) == 1) k = substr(k, length(prefix) + 1)
+      kernel[op] = k; runs[op] = 1; current = op
+    }
+    FILENAME == ARGV[2] && current != "" && /^ \*   out0 tensor / {
+      t = $0; sub(/^ \*   out0 tensor [0-9]+ \047/, "", t); sub(/\047 [a-z0-9]+ \[.*$/, "", t)
+      output[current] = t; current = ""
+    }
+    FILENAME == ARGV[3] { insns[$1] = $2; mve[$1] = $3; loop_ends[$1] = $4; measured[$1] = 1 }
+    END {
+      for (op in measured) if (!(op in runs)) { print "layer of operator " op " has no operator" >"/dev/stderr"; exit 1 }
+      for (op in runs) if (!(op in measured)) { print "operator " op " was not measured" >"/dev/stderr"; exit 1 }
+      for (j = 0; j < n; j++) {
+        i = order[j]
+        printf "%s\037%s\037%s\037%s\037%s\037%s\037%s\037%s\n", i, name[i], output[i], kernel[i], macs[i], insns[i], mve[i], loop_ends[i]
+      }
+    }' "$work/$1.inspect.json" "$work/$2/$1/module/src/$1_model.c" "$work/$2/$1/layers.txt"
+}
+
+set_status() { # file status reason
+  { grep -v -e '^status=' -e '^reason=' "$1"; echo "status=$2"; echo "reason=$3"; } >"$1.new" && mv "$1.new" "$1"
+}
+
+# Writes $work/<model>.<core>.layers and checks that the layers plus the instructions
+# outside them are exactly the model's total.
+check_layers() { # model core
+  f="$work/$1.$2.txt"
+  rows="$work/$1.$2.layers"
+  if ! layer_rows "$1" "$2" >"$rows" 2>"$rows.err"; then
+    set_status "$f" error "per-operator table: $(cat "$rows.err")"
+    return
+  fi
+  inside=$(awk -F'\037' '{ s += $6 } END { printf "%.0f", s }' "$rows")
+  outside=$(ta_get "$f" layers_outside)
+  total=$(ta_get "$f" insns)
+  if [ -z "$outside" ] || [ $((inside + outside)) -ne "${total:-0}" ]; then
+    set_status "$f" error "layers ($inside) + outside them (${outside:-?}) != total (${total:-?}) instructions"
+  fi
+}
+
 for model in $models; do
   [ -f "$corpus/models/$model/model.tflite" ] || { echo "bench: no corpus model $model, skipped" >&2; continue; }
-  macs=$("$build/tinyaot" inspect "$corpus/models/$model/model.tflite" --json 2>/dev/null |
-         sed -n 's/^  "macs": *\([0-9]*\).*/\1/p' | head -n 1)
+  "$build/tinyaot" inspect "$corpus/models/$model/model.tflite" --json --operators >"$work/$model.inspect.json" 2>/dev/null
+  macs=$(sed -n 's/^  "macs": *\([0-9]*\).*/\1/p' "$work/$model.inspect.json" | head -n 1)
   echo "$model: ${macs:-?} MACs; converting, building and running on M4 and M55..."
   bench_one "$model" m4 &
   bench_one "$model" m55 &
   wait
   for core in m4 m55; do
     echo "macs=$macs" >>"$work/$model.$core.txt"
+    [ -f "$work/$core/$model/layers.txt" ] && check_layers "$model" "$core"
     echo "  $core: $(ta_get "$work/$model.$core.txt" status) $(ta_get "$work/$model.$core.txt" insns) instructions $(ta_get "$work/$model.$core.txt" reason)"
   done
 done
@@ -146,7 +211,8 @@ md="$outdir/results.md"
   echo "Generated by \`make bench\` with $gcc_version"
   echo "and $qemu_version."
   echo "Case 0 of each model; outputs checked byte-exact against the TFLM reference golden."
-  echo "[README.md](README.md) says what each column counts; [results.json](results.json) has the same figures."
+  echo "[README.md](README.md) says what each column counts; [results.json](results.json) has the same figures;"
+  echo "[layers.md](layers.md) breaks the instructions down per operator."
   echo
   echo "| model | core | MACs | instructions | instr/MAC | MVE instr | code B | C lib B | constants B | arenas B | static RAM B | stack B | RAM total B | compile ms | output |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
@@ -206,7 +272,111 @@ md="$outdir/results.md"
   fi
 } >"$md"
 
-echo "wrote $md and $json"
+# ---- write layers.json and layers.md ------------------------------------------------------
+short_name() { # the first name of a fused tensor name, at most 48 characters, | escaped
+  echo "$1" | awk '{ sub(/;.*/, ""); if (length($0) > 48) $0 = substr($0, 1, 45) "..."; gsub(/\|/, "\\|"); print }'
+}
+share() { awk -v i="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.1f %%", 100 * i / t; else printf "-" }'; }
+ljson="$outdir/layers.json"
+us=$(printf '\037')
+lmd="$outdir/layers.md"
+{
+  echo "{"
+  echo "  \"generated_by\": \"make bench (bench/bench.sh)\","
+  echo "  \"counted\": \"instructions of each operator in the measured run of case 0 (bench/README.md); outside_layers: the rest of <model>_model_run\","
+  echo "  \"results\": ["
+  first=1
+  for model in $models; do
+    for core in m4 m55; do
+      f="$work/$model.$core.txt"
+      rows="$work/$model.$core.layers"
+      [ -s "$rows" ] || continue
+      [ $first -eq 1 ] || echo ","
+      first=0
+      insns=$(ta_get "$f" insns)
+      printf '    {"model": "%s", "core": "%s", "status": "%s", "macs": %s, "instructions": %s, "outside_layers": %s,\n' \
+        "$model" "$core" "$(ta_get "$f" status)" "$(ta_get "$f" macs)" "$insns" "$(ta_get "$f" layers_outside)"
+      echo '     "layers": ['
+      sep=""
+      while IFS="$us" read -r idx op output kernel macs li lmve lle; do
+        printf '%s      {"index": %s, "operator": "%s", "output": %s, "kernel": "%s", "macs": %s, ' \
+          "$sep" "$idx" "$op" "$(json_str "$output")" "$kernel" "${macs:-0}"
+        if [ -n "$li" ]; then
+          printf '"instructions": %s, "instructions_per_mac": %s, "mve_instructions": %s, "loop_end_branches": %s, "share": %s}' \
+            "$li" "$(per_mac "$li" "${macs:-0}")" "$lmve" "$lle" "$(awk -v i="$li" -v t="$insns" 'BEGIN { printf "%.4f", i / t }')"
+        else
+          printf '"instructions": null, "note": "not run: its output aliases its input"}'
+        fi
+        sep=",
+"
+      done <"$rows"
+      printf '\n     ]}'
+    done
+  done
+  echo ""
+  echo "  ]"
+  echo "}"
+} >"$ljson"
+
+{
+  echo "# tinyaot per operator on QEMU Cortex-M4 / Cortex-M55: MLPerf Tiny"
+  echo
+  echo "Generated by \`make bench\` with the same builds and runs as [results.md](results.md): the"
+  echo "instructions each operator executes in the measured inference of case 0 (its code in"
+  echo "\`<model>_model_run\` and every kernel and library routine it calls), attributed at the"
+  echo "operator boundaries the module's operator callback reveals in a separate run of the same"
+  echo "image ([README.md](README.md) explains how). *outside operators* is the rest of"
+  echo "\`<model>_model_run\` (entry and return, the tests of the callback pointer around each"
+  echo "operator, calls into the runners of interned operators); the operators plus it are exactly"
+  echo "the model's instructions in results.md (checked)."
+  echo "MACs as \`tinyaot inspect\` counts them; kernel as the module names it for that core."
+  echo "[layers.json](layers.json) has the same figures (and the loop-end branches)."
+  for model in $models; do
+    for core in m4 m55; do
+      f="$work/$model.$core.txt"
+      rows="$work/$model.$core.layers"
+      [ -s "$rows" ] || continue
+      insns=$(ta_get "$f" insns)
+      macs=$(ta_get "$f" macs)
+      C=$(echo "$core" | tr m M)
+      echo
+      echo "## $model on Cortex-$C: $(group "$insns") instructions, $(per_mac "$insns" "${macs:-0}") per MAC"
+      if [ "$(ta_get "$f" status)" != pass ]; then echo; echo "**$(ta_get "$f" status)**: $(ta_get "$f" reason)"; fi
+      echo
+      if [ "$core" = m55 ]; then
+        echo "| op | operator (output) | kernel | MACs | instructions | instr/MAC | MVE instr | share |"
+        echo "|---:|---|---|---:|---:|---:|---:|---:|"
+      else
+        echo "| op | operator (output) | kernel | MACs | instructions | instr/MAC | share |"
+        echo "|---:|---|---|---:|---:|---:|---:|"
+      fi
+      while IFS="$us" read -r idx op output kernel macs_op li lmve lle; do
+        name="$op"
+        [ -n "$output" ] && name="$op ($(short_name "$output"))"
+        if [ -z "$li" ]; then
+          kernel="not run (output aliases its input)"
+          cells="$(group "$macs_op") | - | -"
+          [ "$core" = m55 ] && cells="$cells | -"
+          echo "| $idx | $name | $kernel | $cells | - |"
+          continue
+        fi
+        cells="$(group "$macs_op") | $(group "$li") | $(per_mac "$li" "${macs_op:-0}" | sed 's/null/-/')"
+        [ "$core" = m55 ] && cells="$cells | $(group "$lmve")"
+        echo "| $idx | $name | $kernel | $cells | $(share "$li" "$insns") |"
+      done <"$rows"
+      outside=$(ta_get "$f" layers_outside)
+      if [ "$core" = m55 ]; then
+        echo "| | outside operators | | | $(group "$outside") | | | $(share "$outside" "$insns") |"
+        echo "| | **total** | | $(group "$macs") | $(group "$insns") | $(per_mac "$insns" "${macs:-0}") | $(group "$(ta_get "$f" mve)") | 100 % |"
+      else
+        echo "| | outside operators | | | $(group "$outside") | | $(share "$outside" "$insns") |"
+        echo "| | **total** | | $(group "$macs") | $(group "$insns") | $(per_mac "$insns" "${macs:-0}") | 100 % |"
+      fi
+    done
+  done
+} >"$lmd"
+
+echo "wrote $md, $json, $lmd and $ljson"
 bad=$(cat "$work"/*.txt 2>/dev/null | grep -c -E '^status=(mismatch|error)')
 if [ "$bad" -eq 0 ] && [ -z "$KEEP" ]; then rm -rf "$work"; else echo "work directory: $work"; fi
 [ "$bad" -eq 0 ]

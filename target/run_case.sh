@@ -6,11 +6,13 @@
 #   OUT/module/             the converted module      OUT/image.elf, image.map
 #   OUT/run/out<i>.bin      the outputs               OUT/run/harness.txt, count.txt
 #   OUT/figures.txt         key=value: counts, section sizes, stack, compile time
+#   OUT/layers.txt          with --layers: one line per operator run, "op insns mve loop_ends"
 #   OUT/*.log               convert.log, build.log, link.log, run/qemu.log
 #
 # usage: target/run_case.sh --core m4|m55 --name NAME --model MODEL.tflite --case CASE_DIR
 #                           --out OUT [--tinyaot PATH] [--build make|cmake] [--plugin SO]
 #                           [--timeout SECONDS] [--convert-runs N] [--repeat N] [--config FILE.yaml]
+#                           [--layers]
 #   --build         how the module library is built: its Makefile (make TARGET=<core>, the
 #                   default) or its CMakeLists.txt with the toolchain file it ships
 #   --plugin        count instructions with this build of target/qemu_plugin/insn_count.c
@@ -21,17 +23,23 @@
 #                   default one when it names one); on m55 the module's placement macros
 #                   become section attributes that mps3-an547.ld maps to the machine's
 #                   memories (OUT/obj/placement.h; see target/README.md)
+#   --layers        also count per operator (needs --plugin): a first run of the same image
+#                   with the module's operator callback set (OUT/run/layers/) finds where
+#                   each operator's code starts and ends; the measured run then counts
+#                   between those addresses (bench/README.md)
 # The module prefix is NAME; the measured function is NAME_model_run.
 # exit: 0 ran; 10 conversion failed; 11 module build failed; 12 link failed;
 #       13 QEMU run failed (harness exit code in OUT/run/exit_code); 14 counts differ
-#       between repeated runs
+#       between repeated runs; 15 per-operator counting failed (OUT/run/layers/why.txt)
 TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$TA_ROOT/target/lib.sh"
 
 core="" name="" model="" case_dir="" out="" tinyaot="$TA_ROOT/build/tinyaot"
 build_with=make plugin="" timeout=300 convert_runs=1 repeat=1 prebuilt_lib="" prebuilt_include="" config=""
+layers=""
 while [ $# -gt 0 ]; do
   case "$1" in
+    --layers) layers=1; shift; continue ;;
     --core) core=$2 ;;
     --name) name=$2 ;;
     --model) model=$2 ;;
@@ -169,8 +177,10 @@ cs="$out/obj/tahw_case.S"
 cflags="$arch $warn -std=c99 -ffreestanding -fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections"
 inc="-I$TA_ROOT/target/common -I$module_include"
 common="$TA_ROOT/target/common"
+# the operator marker table of the layer run covers the module's operators
+operators=$(sed -n 's/^#define [A-Za-z0-9_]*_NUM_OPERATORS \([0-9][0-9]*\)$/\1/p' "$module_include/${name}_model.h" 2>/dev/null)
 if ! {
-  arm-none-eabi-gcc $arch $inc -c "$common/startup.S" -o "$out/obj/tahw_startup.o" &&
+  arm-none-eabi-gcc $arch $inc -DTA_BENCH_OPERATORS="${operators:-0}" -c "$common/startup.S" -o "$out/obj/tahw_startup.o" &&
   arm-none-eabi-gcc $arch -c "$cs" -o "$out/obj/tahw_case.o" &&
   arm-none-eabi-gcc $cflags $inc -c "$common/startup.c" -o "$out/obj/tahw_start.o" &&
   arm-none-eabi-gcc $cflags $inc -c "$common/semihost.c" -o "$out/obj/tahw_semihost.o" &&
@@ -184,31 +194,71 @@ fi
 
 # ---- 4. run under QEMU, counting [<name>_model_run, ta_bench_returned) ---------------
 symbol() { arm-none-eabi-nm "$out/image.elf" | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
+extent() { arm-none-eabi-nm -S "$out/image.elf" | awk -v s="$1" '$4 == s { print "0x" $1 ":0x" $2 }'; }
+# The module's own code in the image, ADDR:BYTES: the .text sections of <name>_model.o
+# (model_run and any function it notifies the callback from), from the link map.
+model_code() {
+  lo="" hi=""
+  for r in $(awk -v obj="(${name}_model.o)" '/^Linker script and memory map/ { on = 1 }
+      on && /^ \.text/ { if (NF == 1) getline; else $0 = substr($0, length($1) + 3)
+                         if (index($3, obj) && $2 != "0x0") print $1 ":" $2 }' "$out/image.map"); do
+    a=$((${r%:*})) e=$((${r%:*} + ${r#*:}))
+    if [ -z "$lo" ] || [ "$a" -lt "$lo" ]; then lo=$a; fi
+    if [ -z "$hi" ] || [ "$e" -gt "$hi" ]; then hi=$e; fi
+  done
+  [ -n "$lo" ] && printf '0x%x:0x%x' "$lo" $((hi - lo))
+}
 start=$(symbol "${name}_model_run")
 stop=$(symbol ta_bench_returned)
-run_qemu() { # $1: the file the counts go to
+run_qemu() { # DIR (QEMU's working directory) COUNT_FILE [PLUGIN_ARGS [SEMIHOSTING_ARGS]]
   plugin_arg=""
-  [ -n "$plugin" ] && plugin_arg="-plugin $plugin,start=$start,stop=$stop,out=$1"
-  (cd "$out/run" && exec timeout "$timeout" qemu-system-arm -M "$machine" -nodefaults -display none \
-    -monitor none -serial null -semihosting-config enable=on,target=native \
-    -kernel "$out/image.elf" $plugin_arg) >"$out/run/qemu.log" 2>&1
+  [ -n "$plugin" ] && plugin_arg="-plugin $plugin,start=$start,stop=$stop,out=$2$3"
+  (cd "$1" && exec timeout "$timeout" qemu-system-arm -M "$machine" -nodefaults -display none \
+    -monitor none -serial null -semihosting-config "enable=on,target=native$4" \
+    -kernel "$out/image.elf" $plugin_arg) >"$1/qemu.log" 2>&1
 }
+# The layer run: the harness sets the module's operator callback (semihosting argument
+# "layers"); the plugin learns each operator's first and end addresses in the module's code.
+layer_args=""
+if [ -n "$layers" ] && [ -n "$plugin" ]; then
+  learn="$out/run/layers"
+  mkdir -p "$learn"
+  rc=0
+  run_qemu "$learn" "$learn/count.txt" ",markers=$(extent ta_bench_op_markers),body=$(model_code),context=$(extent ta_bench_context)" ",arg=layers" || rc=$?
+  echo "$rc" >"$out/run/exit_code"
+  [ "$rc" -eq 0 ] || exit 13
+  layer_args=",layers=$learn/count.txt"
+fi
 rc=0
-run_qemu "$out/run/count.txt" || rc=$?
+run_qemu "$out/run" "$out/run/count.txt" "$layer_args" || rc=$?
 echo "$rc" >"$out/run/exit_code"
 [ "$rc" -eq 0 ] || exit 13
 n=1
 while [ $n -lt "$repeat" ]; do
-  run_qemu "$out/run/count.$n.txt" || { echo "$?" >"$out/run/exit_code"; exit 13; }
+  run_qemu "$out/run" "$out/run/count.$n.txt" "$layer_args" || { echo "$?" >"$out/run/exit_code"; exit 13; }
   if [ -n "$plugin" ] && ! cmp -s "$out/run/count.txt" "$out/run/count.$n.txt"; then exit 14; fi
   n=$((n + 1))
 done
+# Both runs must agree: same outputs, every layer found in order, the same counts per layer.
+if [ -n "$layer_args" ]; then
+  why=""
+  for f in "$out"/run/out*.bin; do
+    cmp -s "$f" "$learn/$(basename "$f")" || why="$why $(basename "$f") differs with the callback set;"
+  done
+  [ "$(ta_get "$learn/count.txt" layers_complete)" = 1 ] || why="$why the layer run's markers are out of order;"
+  [ "$(ta_get "$out/run/count.txt" layers_complete)" = 1 ] || why="$why not every layer was found in the measured run;"
+  grep '^layer\.' "$learn/count.txt" >"$learn/learned.txt"
+  grep '^layer\.' "$out/run/count.txt" | cmp -s - "$learn/learned.txt" || why="$why per-layer counts differ between the runs;"
+  if [ -n "$why" ]; then echo "$why" >"$learn/why.txt"; exit 15; fi
+  sed -n 's/^layer\.[0-9]*=\([-0-9]*\) [^ ]* [^ ]* /\1 /p' "$out/run/count.txt" >"$out/layers.txt"
+fi
 
 # ---- 5. figures ---------------------------------------------------------------------------
 {
   echo "core=$core"
   echo "machine=$machine"
   for k in insns mve loop_ends windows; do echo "$k=$(ta_get "$out/run/count.txt" $k)"; done
+  [ -n "$layer_args" ] && echo "layers_outside=$(ta_get "$out/run/count.txt" layers_outside)"
   for k in stack_peak_bytes stack_reserved_bytes; do echo "$k=$(ta_get "$out/run/harness.txt" $k)"; done
   [ -f "$mod/report.json" ] &&
     echo "arena_bytes=$(sed -n 's/^ *"arena_bytes": *\([0-9]*\).*/\1/p' "$mod/report.json" | head -n 1)"

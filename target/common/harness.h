@@ -20,12 +20,18 @@
 int32_t ta_semihost(int32_t op, void *arg);
 int32_t ta_bench_invoke(void *context, void (*run)(void));
 extern uint32_t ta_bench_sp_at_call;
+/* The layer run's operator callback (the module's <prefix>_op_callback_t): marks the
+ * start or the end of operator op_id for the instruction counter, nothing else. */
+void ta_bench_on_operator(int32_t op_id, int32_t state, int32_t status, void *user_data);
 
 /* semihost.c: host I/O through the debugger trap (QEMU -semihosting). */
 void ta_print(const char *text);
 void ta_print_u32(const char *label, uint32_t value);
 /* Writes size bytes to a host file (path relative to QEMU's working directory); 0 on success. */
 int ta_write_file(const char *path, const void *data, uint32_t size);
+/* The semihosting command line (QEMU: -semihosting-config ...,arg=WORD), NUL-terminated
+ * in text[size]; 0 on success, -1 when the host has none or it does not fit. */
+int ta_command_line(char *text, uint32_t size);
 void ta_exit(int code) __attribute__((noreturn));
 
 /* harness.c */

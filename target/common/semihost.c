@@ -1,4 +1,5 @@
-/* Host I/O for the QEMU harness over Arm semihosting: console text, file writes, exit. */
+/* Host I/O for the QEMU harness over Arm semihosting: console text, file writes, the
+ * command line, exit. */
 #include "harness.h"
 
 enum {
@@ -6,6 +7,7 @@ enum {
   SYS_CLOSE = 0x02,
   SYS_WRITE0 = 0x04,
   SYS_WRITE = 0x05,
+  SYS_GET_CMDLINE = 0x15,
   SYS_EXIT_EXTENDED = 0x20,
   OPEN_MODE_WB = 5,                         /* fopen mode "wb" */
   ADP_STOPPED_APPLICATION_EXIT = 0x20026 /* reason code of a normal exit */
@@ -55,6 +57,13 @@ int ta_write_file(const char *path, const void *data, uint32_t size) {
   left = ta_semihost(SYS_WRITE, write_args); /* bytes NOT written */
   if (ta_semihost(SYS_CLOSE, &write_args[0]) != 0) return -1;
   return left == 0 ? 0 : -1;
+}
+
+int ta_command_line(char *text, uint32_t size) {
+  uint32_t args[2];
+  args[0] = (uint32_t)(uintptr_t)text;
+  args[1] = size;
+  return ta_semihost(SYS_GET_CMDLINE, args) == 0 ? 0 : -1;
 }
 
 void ta_exit(int code) {

@@ -1,6 +1,13 @@
 /* Bare-metal start-up for the QEMU Cortex-M machines: vector table, reset
- * (FPU/MVE enable, then C), the semihosting trap and the measured call. */
+ * (FPU/MVE enable, then C), the semihosting trap, the measured call and the
+ * operator markers of the layer run. */
 #include "harness.h"
+
+/* Operators the marker table covers (run_case.sh passes the module's
+ * <PREFIX>_NUM_OPERATORS); operators beyond it are not marked. */
+#ifndef TA_BENCH_OPERATORS
+#define TA_BENCH_OPERATORS 0
+#endif
 
   .syntax unified
   .thumb
@@ -99,3 +106,32 @@ ta_bench_invoke:
 ta_bench_returned:
   pop {r4, r5, r6, pc}
   .size ta_bench_invoke, . - ta_bench_invoke
+
+/* void ta_bench_on_operator(int32_t op_id, int32_t state, int32_t status, void *user_data):
+ * the module's operator callback in the layer run. It jumps to marker 2 * op_id + state
+ * of ta_bench_op_markers, a table of `bx lr` (2 bytes each) that returns straight to
+ * the module: the instruction counter learns the operator and whether it starts (state
+ * 0) or has finished (1) from the address of the marker executed, with no data. */
+  .global ta_bench_on_operator
+  .type ta_bench_on_operator, %function
+  .thumb_func
+ta_bench_on_operator:
+  add r0, r1, r0, lsl #1      /* marker index */
+  ldr r3, =2 * TA_BENCH_OPERATORS
+  cmp r0, r3
+  bhs 4f                      /* beyond the table (or negative): not marked */
+  ldr r2, =ta_bench_op_markers /* a Thumb function: bit 0 is set */
+  add r2, r2, r0, lsl #1
+  bx r2
+4:
+  bx lr
+  .size ta_bench_on_operator, . - ta_bench_on_operator
+
+  .global ta_bench_op_markers
+  .type ta_bench_op_markers, %function
+  .thumb_func
+ta_bench_op_markers:
+  .rept 2 * TA_BENCH_OPERATORS
+  bx lr
+  .endr
+  .size ta_bench_op_markers, . - ta_bench_op_markers

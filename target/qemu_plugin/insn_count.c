@@ -10,6 +10,21 @@
  * FILE at every stop (key=value lines). Exact and repeatable: the counts depend
  * only on the guest's control flow, never on timing.
  *
+ * Per operator (make bench; bench/README.md), in two runs of the same image:
+ *   learn:  ...,markers=ADDR:BYTES,body=ADDR:BYTES,context=ADDR:BYTES
+ *     the harness's operator callback jumps to marker 2*op+state of the table at
+ *     `markers`; a layer opens at the first instruction of the module's own code
+ *     (`body`: model_run and the functions it notifies from) executed after a start
+ *     marker and closes at the next such instruction that touches the model context
+ *     (the module's test of its callback pointer, which the layer run then follows
+ *     into the callback). Each layer is written with its op, its
+ *     first and end addresses and its counts.
+ *   replay: ...,layers=FILE (the learn run's output), in the run without callback
+ *     the same layers open and close at those addresses, in the same order, so that
+ *     the operators are counted in the very run that gives the total.
+ * A layer counts [first, end): the operator's own code in the module and everything
+ * it calls; the rest of the window is reported as outside the layers.
+ *
  * QEMU 7.2 does not install qemu-plugin.h, so the few API entry points used are
  * declared here, matching plugin API version 1. */
 #include <inttypes.h>
@@ -30,10 +45,14 @@ struct qemu_plugin_insn;
 
 enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_CB_RW_REGS };
 enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 };
+enum qemu_plugin_mem_rw { QEMU_PLUGIN_MEM_R = 1, QEMU_PLUGIN_MEM_W, QEMU_PLUGIN_MEM_RW };
+typedef uint32_t qemu_plugin_meminfo_t;
 
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
+                                          void *userdata);
 
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
@@ -46,6 +65,8 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qemu_
                                             enum qemu_plugin_cb_flags flags, void *userdata);
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_op op, void *ptr,
                                                 uint64_t imm);
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
+                                      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw, void *userdata);
 
 #define PLUGIN_EXPORT __attribute__((visibility("default")))
 PLUGIN_EXPORT extern int qemu_plugin_version;
@@ -65,11 +86,144 @@ static bool window_open;
 static uint64_t start_addr = UINT64_MAX, stop_addr = UINT64_MAX;
 static const char *out_path;
 
+static Totals minus(Totals a, Totals b) {
+  Totals d = {a.insns - b.insns, a.mve - b.mve, a.loop_ends - b.loop_ends};
+  return d;
+}
+
+/* ---- layers (per operator) ------------------------------------------------------ */
+typedef struct Range {
+  uint64_t lo, hi; /* [lo, hi) */
+} Range;
+
+typedef struct Layer {
+  int64_t op;
+  uint64_t first, end; /* address of its first instruction, of the one after it */
+  Totals counts;
+} Layer;
+
+enum { MAX_LAYERS = 4096 };
+static enum { NO_LAYERS, LEARN, REPLAY } layer_mode;
+static Layer layers[MAX_LAYERS];
+static size_t n_layers;        /* learn: opened so far; replay: read from the file */
+static size_t current;         /* the open layer, or (replay) the one expected next */
+static bool layer_open;
+static Totals at_layer_open;
+static bool layers_broken;     /* a marker or a boundary out of order, a layer missing */
+static Range markers, body, context;
+static int64_t starting_op = -1; /* learn: start marker seen, layer not open yet */
+static uint64_t body_pc;         /* learn: the module instruction executing */
+static Totals at_body_insn;      /* learn: `running` at that instruction */
+
+static void open_layer(uint64_t pc, Totals at) {
+  layer_open = true;
+  layers[current].first = pc;
+  at_layer_open = at;
+}
+
+static void close_layer(uint64_t pc, Totals at) {
+  layer_open = false;
+  layers[current].end = pc;
+  layers[current].counts = minus(at, at_layer_open);
+}
+
+/* learn: the harness's callback reached marker 2*op + state. */
+static void on_marker(unsigned int vcpu, void *index) {
+  (void)vcpu;
+  int64_t op = (int64_t)((uintptr_t)index / 2);
+  bool started = (uintptr_t)index % 2 == 0;
+  if (!window_open) return;
+  if (started) {
+    if (layer_open || starting_op >= 0 || n_layers == MAX_LAYERS) layers_broken = true;
+    starting_op = op;
+  } else if (layer_open || starting_op >= 0 || n_layers == 0 || layers[n_layers - 1].op != op) {
+    layers_broken = true; /* its layer should have closed at the module's callback test */
+  }
+}
+
+/* learn: every instruction of the module's own code; the first after a start marker opens. */
+static void on_body_insn(unsigned int vcpu, void *pc) {
+  (void)vcpu;
+  if (!window_open) return;
+  body_pc = (uintptr_t)pc;
+  at_body_insn = running;
+  if (starting_op >= 0 && n_layers < MAX_LAYERS) {
+    current = n_layers++;
+    layers[current].op = starting_op;
+    starting_op = -1;
+    open_layer(body_pc, at_body_insn);
+  }
+}
+
+/* learn: an instruction of the module's own code that touches the model context closes the layer
+ * before that instruction (its snapshot was taken when it started). */
+static void on_body_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *unused) {
+  (void)vcpu;
+  (void)info;
+  (void)unused;
+  if (layer_open && vaddr >= context.lo && vaddr < context.hi) close_layer(body_pc, at_body_insn);
+}
+
+/* replay: the first or end address of a layer; the expected one opens or closes
+ * (both at once for a layer of no instructions). */
+static void on_boundary(unsigned int vcpu, void *pc_) {
+  (void)vcpu;
+  uint64_t pc = (uintptr_t)pc_;
+  if (!window_open || current >= n_layers) return;
+  if (!layer_open && pc == layers[current].first) open_layer(pc, running);
+  if (layer_open && pc == layers[current].end) {
+    close_layer(pc, running);
+    current++;
+  }
+}
+
+static bool is_boundary(uint64_t pc) {
+  for (size_t i = 0; i < n_layers; i++)
+    if (layers[i].first == pc || layers[i].end == pc) return true;
+  return false;
+}
+
+static bool layers_complete(void) {
+  if (layers_broken || layer_open || starting_op >= 0) return false;
+  return layer_mode == LEARN || current == n_layers;
+}
+
+static void write_layers(FILE *f) {
+  uint64_t inside = 0;
+  for (size_t i = 0; i < n_layers; i++) inside += layers[i].counts.insns;
+  fprintf(f, "layers=%zu\nlayers_complete=%d\nlayers_outside=%" PRIu64 "\n", n_layers, layers_complete(),
+          in_windows.insns - inside);
+  for (size_t i = 0; i < n_layers; i++) {
+    const Layer *l = &layers[i];
+    fprintf(f, "layer.%zu=%" PRId64 " 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", i, l->op,
+            l->first, l->end, l->counts.insns, l->counts.mve, l->counts.loop_ends);
+  }
+}
+
+/* replay: the layers of a learn run's output, in order ("layer.I=OP FIRST END ..."). */
+static bool read_layers(const char *path) {
+  char line[256];
+  FILE *f = fopen(path, "r");
+  if (!f) return false;
+  while (fgets(line, sizeof line, f) && n_layers < MAX_LAYERS) {
+    Layer *l = &layers[n_layers];
+    char *p = strchr(line, '=');
+    if (strncmp(line, "layer.", 6) != 0 || !p) continue;
+    l->op = strtoll(p + 1, &p, 10);
+    l->first = strtoull(p, &p, 0);
+    l->end = strtoull(p, &p, 0);
+    n_layers++;
+  }
+  fclose(f);
+  return true;
+}
+
 static void write_counts(void) {
   FILE *f = out_path ? fopen(out_path, "w") : NULL;
   if (!f) return;
   fprintf(f, "insns=%" PRIu64 "\nmve=%" PRIu64 "\nloop_ends=%" PRIu64 "\nwindows=%" PRIu64 "\n", in_windows.insns,
           in_windows.mve, in_windows.loop_ends, windows);
+  if (layer_mode != NO_LAYERS) write_layers(f);
   fclose(f);
 }
 
@@ -88,12 +242,24 @@ static void on_stop(unsigned int vcpu, void *unused) {
   (void)vcpu;
   (void)unused;
   if (!window_open) return;
-  in_windows.insns += running.insns - at_start.insns;
-  in_windows.mve += running.mve - at_start.mve;
-  in_windows.loop_ends += running.loop_ends - at_start.loop_ends;
+  Totals d = minus(running, at_start);
+  in_windows.insns += d.insns;
+  in_windows.mve += d.mve;
+  in_windows.loop_ends += d.loop_ends;
   windows++;
+  if (layer_open || starting_op >= 0) layers_broken = true; /* a layer must end inside model_run */
   window_open = false;
   write_counts();
+}
+
+static void instrument_learn(struct qemu_plugin_insn *insn, uint64_t pc) {
+  if (pc >= markers.lo && pc < markers.hi)
+    qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker, QEMU_PLUGIN_CB_NO_REGS,
+                                           (void *)(uintptr_t)((pc - markers.lo) / 2));
+  if (pc >= body.lo && pc < body.hi) {
+    qemu_plugin_register_vcpu_insn_exec_cb(insn, on_body_insn, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)pc);
+    qemu_plugin_register_vcpu_mem_cb(insn, on_body_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+  }
 }
 
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
@@ -102,10 +268,14 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   for (size_t i = 0; i < n; i++) {
     struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
     uint64_t pc = qemu_plugin_insn_vaddr(insn);
+    const uint8_t *b = qemu_plugin_insn_data(insn);
+    uint16_t hw1 = (uint16_t)(b[0] | b[1] << 8);
     qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &running.insns, 1);
-    if (qemu_plugin_insn_size(insn) == 4) {
-      const uint8_t *b = qemu_plugin_insn_data(insn);
-      uint16_t hw1 = (uint16_t)(b[0] | b[1] << 8), hw2 = (uint16_t)(b[2] | b[3] << 8);
+    /* Not `size == 4`: QEMU 7.2 appends the next instruction's first halfword to the
+     * bytes of one that ends in the last 3 bytes of a 1 KiB page (it peeks whether the
+     * next one crosses the page), so a 32-bit instruction there has 6 bytes. */
+    if (qemu_plugin_insn_size(insn) >= 4 && thumb_is_32bit(hw1)) {
+      uint16_t hw2 = (uint16_t)(b[2] | b[3] << 8);
       if (thumb_is_mve(hw1, hw2))
         qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &running.mve, 1);
       if (thumb_is_loop_end(hw1, hw2))
@@ -113,6 +283,9 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     }
     if (pc == start_addr) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_start, QEMU_PLUGIN_CB_NO_REGS, NULL);
     if (pc == stop_addr) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_stop, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    if (layer_mode == LEARN) instrument_learn(insn, pc);
+    if (layer_mode == REPLAY && is_boundary(pc))
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_boundary, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)pc);
   }
 }
 
@@ -131,6 +304,20 @@ static bool parse_address(const char *text, uint64_t *addr) {
   return true;
 }
 
+/* ADDR:BYTES (nm -S gives both) -> [ADDR, ADDR + BYTES); turns layer learning on. */
+static bool parse_range(const char *text, Range *r) {
+  char *end;
+  unsigned long long lo = strtoull(text, &end, 0), size;
+  if (end == text || *end != ':') return false;
+  text = end + 1;
+  size = strtoull(text, &end, 0);
+  if (end == text || *end) return false;
+  r->lo = lo & ~1ull;
+  r->hi = r->lo + size;
+  layer_mode = LEARN;
+  return true;
+}
+
 int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv) {
   (void)info;
   for (int i = 0; i < argc; i++) {
@@ -139,14 +326,25 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
     if (strncmp(a, "start=", 6) == 0) ok = parse_address(a + 6, &start_addr);
     else if (strncmp(a, "stop=", 5) == 0) ok = parse_address(a + 5, &stop_addr);
     else if (strncmp(a, "out=", 4) == 0) out_path = a + 4;
-    else ok = false;
+    else if (strncmp(a, "markers=", 8) == 0) ok = parse_range(a + 8, &markers);
+    else if (strncmp(a, "body=", 5) == 0) ok = parse_range(a + 5, &body);
+    else if (strncmp(a, "context=", 8) == 0) ok = parse_range(a + 8, &context);
+    else if (strncmp(a, "layers=", 7) == 0) {
+      ok = read_layers(a + 7);
+      layer_mode = REPLAY;
+    } else ok = false;
     if (!ok) {
-      fprintf(stderr, "insn_count: bad argument '%s' (expected start=ADDR, stop=ADDR, out=FILE)\n", a);
+      fprintf(stderr, "insn_count: bad argument '%s' (expected start=ADDR, stop=ADDR, out=FILE; "
+                      "markers=, body=, context=ADDR:BYTES or layers=FILE)\n", a);
       return -1;
     }
   }
   if (start_addr == UINT64_MAX || stop_addr == UINT64_MAX || !out_path) {
     fprintf(stderr, "insn_count: start=, stop= and out= are required\n");
+    return -1;
+  }
+  if (layer_mode == LEARN && (markers.hi == 0 || body.hi == 0 || context.hi == 0)) {
+    fprintf(stderr, "insn_count: learning layers needs markers=, body= and context=\n");
     return -1;
   }
   qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
