@@ -292,7 +292,7 @@ int cmd_run(int argc, char **argv) {
   }
   if (ok) {
     StrBuf h;
-    sb_init(&h);
+    sb_init_heap(&h, &c.arena.heap);
     write_harness(&c, arena_printf(&c.arena, "%s/module", dir), r.scramble, &h);
     const char *path = arena_printf(&c.arena, "%s/harness.c", dir);
     FILE *f = fopen(path, "w");

@@ -3,10 +3,14 @@
 #define TINYAOT_ARENA_H
 #include <stddef.h>
 
+#include "heap.h"
+
 typedef struct ArenaBlock ArenaBlock;
 typedef struct Arena {
-  ArenaBlock *head;
-  size_t used_total; /* bytes handed out, for the memory-bound tests */
+  ArenaBlock *head;  /* the current block, then the older ones */
+  size_t next_block; /* size of the next ordinary block: 4 KiB doubling to 64 KiB */
+  size_t used_total; /* bytes handed out */
+  HeapStats heap;    /* the conversion's heap: these blocks and what else counts itself here */
 } Arena;
 
 void arena_init(Arena *a);

@@ -121,7 +121,77 @@ void emit_f32_list(StrBuf *sb, const float *v, size_t n) {
   close_list(sb, n);
 }
 
+/* ---- lengths without formatting: what a counting StrBuf (sb_init_counting) is given,
+ * so that measuring a constant table costs a fraction of writing it ---- */
+
+static size_t decimal_len(int64_t v) { /* v > INT64_MIN, as fast_decimal writes it */
+  uint64_t u = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
+  size_t n = v < 0 ? 2 : 1;
+  while (u >= 10u) {
+    u /= 10u;
+    n++;
+  }
+  return n;
+}
+
+static size_t int_literal_len(int64_t v) {
+  if (v > INT32_MIN && v <= INT32_MAX) return decimal_len(v);
+  char lit[48];
+  int_literal(lit, sizeof lit, v);
+  return strlen(lit);
+}
+
+/* The float whose IEEE bits are little-endian at p. */
+static size_t float_literal_len(const uint8_t *p) {
+  const uint32_t bits = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+  const size_t sign = bits >> 31;
+  const uint32_t exp = (bits >> 23) & 0xFFu, man = bits & 0x7FFFFFu;
+  if (exp == 0xFFu) { /* infinities and NaNs */
+    float f;
+    memcpy(&f, &bits, 4);
+    char lit[48];
+    float_literal(lit, sizeof lit, f);
+    return strlen(lit);
+  }
+  if (exp == 0 && man == 0) return sign + 4; /* 0.0f */
+  size_t n = sign + 3;                       /* 0x1 */
+  uint32_t m = man << 1;
+  if (m) {
+    size_t digits = 6;
+    while ((m & 0xFu) == 0) {
+      m >>= 4;
+      digits--;
+    }
+    n += 1 + digits;
+  }
+  return n + 2 + decimal_len(exp ? (int)exp - 127 : -126); /* p<exponent>f */
+}
+
+/* The length of emit_le_values' text. */
+static size_t le_values_len(const uint8_t *bytes, size_t elems, TensorType type) {
+  Tensor view = {0};
+  view.data = bytes;
+  size_t n = 1 + (elems ? 2 : 4); /* "{" ... "\n}" or " 0 }" */
+  n += elems * 2 + 2 * ((elems + VALUES_PER_LINE - 1) / VALUES_PER_LINE); /* separators, commas, "\n  " */
+  for (size_t i = 0; i < elems; i++) {
+    switch (type) {
+      case TT_FLOAT32: n += float_literal_len(bytes + 4 * i); break;
+      case TT_INT8: n += decimal_len((int8_t)bytes[i]); break;
+      case TT_UINT8: case TT_BOOL: n += decimal_len(bytes[i]); break;
+      case TT_INT16: n += decimal_len(const_i16(&view, (int64_t)i)); break;
+      case TT_INT32: n += int_literal_len(const_i32(&view, (int64_t)i)); break;
+      case TT_INT64: n += int_literal_len(const_i64(&view, (int64_t)i)); break;
+      default: n += 1; break;
+    }
+  }
+  return n;
+}
+
 void emit_le_values(StrBuf *sb, const uint8_t *bytes, size_t elems, TensorType type) {
+  if (sb->counting) {
+    sb_appendn(sb, NULL, le_values_len(bytes, elems, type));
+    return;
+  }
   char lit[48];
   char line[VALUES_PER_LINE * 52 + 8]; /* one output line, appended at once */
   size_t len = 0;
@@ -155,6 +225,12 @@ void emit_le_values(StrBuf *sb, const uint8_t *bytes, size_t elems, TensorType t
 }
 
 void emit_bytes(StrBuf *sb, const uint8_t *bytes, size_t n) {
+  if (sb->counting) { /* "\n  " or " ", the digits, "," */
+    size_t len = 2 * n + 2 * ((n + VALUES_PER_LINE - 1) / VALUES_PER_LINE);
+    for (size_t i = 0; i < n; i++) len += decimal_len(bytes[i]);
+    sb_appendn(sb, NULL, len);
+    return;
+  }
   char lit[8];
   for (size_t i = 0; i < n; i++) {
     snprintf(lit, sizeof lit, "%u", bytes[i]);

@@ -17,7 +17,7 @@ static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 /* Rewrites identifiers starting with ta_/TA_, outside #include lines and string
  * literals (tensor names in metadata must stay as the model spells them). */
 static void reprefix(StrBuf *out, const char *text, const char *prefix, const char *PREFIX) {
-  const char *p = text;
+  const char *p = text, *kept = text; /* text from `kept` to p is copied unchanged */
   bool line_start = true, in_include = false, in_string = false;
   while (*p) {
     if (line_start) in_include = strncmp(p, "#include", 8) == 0;
@@ -27,14 +27,26 @@ static void reprefix(StrBuf *out, const char *text, const char *prefix, const ch
     bool at_ident = p == text || !ident_char(p[-1]);
     if (!in_include && !in_string && at_ident && (strncmp(p, "ta_", 3) == 0 || strncmp(p, "TA_", 3) == 0)) {
       bool upper = p[0] == 'T';
+      sb_appendn(out, kept, (size_t)(p - kept));
       sb_append(out, upper ? PREFIX : prefix);
       sb_append(out, upper ? "_TA_" : "_ta_");
       p += 3;
+      kept = p;
       continue;
     }
-    sb_appendn(out, p, 1);
     p++;
   }
+  sb_appendn(out, kept, (size_t)(p - kept));
+}
+
+/* reprefix into a buffer of exactly the text's size (measured first): kernel sources
+ * and the model file are copied once, without doubling slack. */
+static void reprefix_exact(StrBuf *out, const char *text, const char *prefix, const char *PREFIX) {
+  StrBuf count;
+  sb_init_counting(&count);
+  reprefix(&count, text, prefix, PREFIX);
+  sb_reserve_exact(out, count.len);
+  reprefix(out, text, prefix, PREFIX);
 }
 
 static bool add_runtime_file(Module *mod, Arena *a, const char *name, Diag *d, bool required) {
@@ -42,7 +54,7 @@ static bool add_runtime_file(Module *mod, Arena *a, const char *name, Diag *d, b
   if (!text) return required ? diag_error(d, "internal error: runtime file %s is missing", name) : true;
   StrBuf *sb = module_add_file(mod, a, arena_printf(a, "src/%s", name));
   if (!sb) return diag_error(d, "internal error: too many module files");
-  reprefix(sb, text, mod->prefix, mod->PREFIX);
+  reprefix_exact(sb, text, mod->prefix, mod->PREFIX);
   return true;
 }
 
@@ -52,8 +64,8 @@ static void reprefix_model_file(Module *mod, Arena *a) {
   for (int i = 0; i < mod->n_files; i++) {
     if (strcmp(mod->files[i].path, path) != 0) continue;
     StrBuf out;
-    sb_init(&out);
-    reprefix(&out, sb_cstr(&mod->files[i].text), mod->prefix, mod->PREFIX);
+    sb_init_heap(&out, &a->heap);
+    reprefix_exact(&out, sb_cstr(&mod->files[i].text), mod->prefix, mod->PREFIX);
     sb_free(&mod->files[i].text);
     mod->files[i].text = out;
   }

@@ -49,6 +49,20 @@ bool op_expect_quantized(PrepareCtx *pc, const Node *node, const Tensor *t) {
   return true;
 }
 
+bool op_quant_multiplier(PrepareCtx *pc, const Node *node, double m, QuantRange range, int32_t *q, int32_t *shift,
+                         const char *what_fmt, ...) {
+  const QuantFit fit = quant_multiplier_fit(m, range, q, shift);
+  if (fit == QUANT_FITS) return true;
+  char what[512];
+  va_list ap;
+  va_start(ap, what_fmt);
+  vsnprintf(what, sizeof what, what_fmt, ap);
+  va_end(ap);
+  if (fit == QUANT_NOT_FINITE) return op_error(pc, node, "rescale factor %g (%s) is not finite", m, what);
+  return op_error(pc, node, "rescale factor %g (%s) needs a shift of %d; the %s takes shifts %d..%d", m, what,
+                  (int)*shift, range.kernel, (int)range.min_shift, (int)range.max_shift);
+}
+
 void op_capability_text(uint32_t caps, const char *sep, char *buf, size_t cap) {
   static const struct {
     uint32_t bit;

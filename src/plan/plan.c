@@ -84,9 +84,10 @@ static int (*const orderings[ORDER_COUNT])(const void *, const void *) = {cmp_si
                                                                          cmp_lifetime};
 
 /* One ordering, first fit or best fit; returns the arena size, or SIZE_MAX on OOM. */
-static size_t place_in_order(Interval *iv, int n, Order order, bool best_fit) {
+static size_t place_in_order(HeapStats *h, Interval *iv, int n, Order order, bool best_fit) {
   qsort(iv, (size_t)n, sizeof *iv, orderings[order]);
-  Placed *busy = malloc(sizeof(Placed) * (size_t)(n + 1));
+  const size_t busy_bytes = sizeof(Placed) * (size_t)(n + 1);
+  Placed *busy = heap_alloc(h, busy_bytes);
   if (!busy) return SIZE_MAX;
   size_t size = 0;
   for (int i = 0; i < n; i++) {
@@ -114,32 +115,33 @@ static size_t place_in_order(Interval *iv, int n, Order order, bool best_fit) {
     iv[i].offset = best;
     if (best + need > size) size = best + need;
   }
-  free(busy);
+  heap_free(h, busy, busy_bytes);
   return size;
 }
 
 /* Tries every ordering with first fit and best fit; keeps the smallest arena. */
-static size_t place_intervals(Interval *iv, int n) {
-  Interval *trial = malloc(sizeof(Interval) * (size_t)(n + 1));
-  Interval *best = malloc(sizeof(Interval) * (size_t)(n + 1));
+static size_t place_intervals(HeapStats *h, Interval *iv, int n) {
+  const size_t bytes = sizeof(Interval) * (size_t)(n + 1);
+  Interval *trial = heap_alloc(h, bytes);
+  Interval *best = heap_alloc(h, bytes);
   if (!trial || !best) {
-    free(trial);
-    free(best);
+    heap_free(h, trial, bytes);
+    heap_free(h, best, bytes);
     return SIZE_MAX;
   }
   size_t best_size = SIZE_MAX;
   for (int o = 0; o < ORDER_COUNT; o++)
     for (int fit = 0; fit < 2; fit++) {
       memcpy(trial, iv, sizeof(Interval) * (size_t)n);
-      size_t sz = place_in_order(trial, n, (Order)o, fit == 1);
+      size_t sz = place_in_order(h, trial, n, (Order)o, fit == 1);
       if (sz < best_size) {
         best_size = sz;
         memcpy(best, trial, sizeof(Interval) * (size_t)n);
       }
     }
   if (best_size != SIZE_MAX) memcpy(iv, best, sizeof(Interval) * (size_t)n);
-  free(trial);
-  free(best);
+  heap_free(h, trial, bytes);
+  heap_free(h, best, bytes);
   return best_size;
 }
 
@@ -156,23 +158,25 @@ static size_t interval_lower_bound(const Interval *iv, int n, int n_steps) {
 
 /* Lays out every activation tensor whose Tensor.arena is `arena`. */
 static bool layout_arena(Model *m, Plan *p, int arena, Diag *d) {
-  Interval *iv = malloc(sizeof(Interval) * (size_t)(m->n_tensors + 1));
+  HeapStats *h = &m->arena->heap;
+  const size_t iv_bytes = sizeof(Interval) * (size_t)(m->n_tensors + 1);
+  Interval *iv = heap_alloc(h, iv_bytes);
   if (!iv) return diag_error(d, "out of memory while planning");
   int n = 0;
   for (int i = 0; i < m->n_tensors; i++) {
     const Tensor *t = &m->tensors[i];
     if (plan_needs_storage(m, i) && t->arena == arena) iv[n++] = (Interval){t->bytes, t->first_use, t->last_use, i, 0};
   }
-  size_t size = place_intervals(iv, n);
+  size_t size = place_intervals(h, iv, n);
   if (size == SIZE_MAX) {
-    free(iv);
+    heap_free(h, iv, iv_bytes);
     return diag_error(d, "out of memory while planning");
   }
   for (int i = 0; i < n; i++) m->tensors[iv[i].key].offset = iv[i].offset;
   p->arenas[arena].size = size;
   p->arenas[arena].lower_bound = interval_lower_bound(iv, n, m->n_nodes);
   p->arenas[arena].n_tensors = n;
-  free(iv);
+  heap_free(h, iv, iv_bytes);
   return true;
 }
 
@@ -338,12 +342,15 @@ static uint64_t room(const Plan *p, MemType mem) { return p->budget[mem] > p->us
 /* Stream pools: a constant is scheduled into the pool of its runtime memory when the
  * pool, planned by lifetime like activations, still fits that memory's budget. */
 static bool plan_streams(Model *m, Plan *p, Diag *d) {
+  HeapStats *h = &m->arena->heap;
+  const size_t iv_bytes = sizeof(Interval) * (size_t)(p->n_consts + 1);
+  const size_t which_bytes = sizeof(int) * (size_t)(p->n_consts + 1);
   for (int mem = 0; mem < MEM_COUNT; mem++) {
-    Interval *iv = malloc(sizeof(Interval) * (size_t)(p->n_consts + 1));
-    int *which = malloc(sizeof(int) * (size_t)(p->n_consts + 1));
+    Interval *iv = heap_alloc(h, iv_bytes);
+    int *which = heap_alloc(h, which_bytes);
     if (!iv || !which) {
-      free(iv);
-      free(which);
+      heap_free(h, iv, iv_bytes);
+      heap_free(h, which, which_bytes);
       return diag_error(d, "out of memory while planning");
     }
     int n = 0;
@@ -353,15 +360,16 @@ static bool plan_streams(Model *m, Plan *p, Diag *d) {
       if (!c->stream_requested || c->runtime != mem) continue;
       iv[n] = (Interval){c->size, c->first_reader, c->last_reader, n, 0};
       which[n] = i;
-      Interval *trial = malloc(sizeof(Interval) * (size_t)(n + 1));
+      const size_t trial_bytes = sizeof(Interval) * (size_t)(n + 1);
+      Interval *trial = heap_alloc(h, trial_bytes);
       if (!trial) {
-        free(iv);
-        free(which);
+        heap_free(h, iv, iv_bytes);
+        heap_free(h, which, which_bytes);
         return diag_error(d, "out of memory while planning");
       }
-      memcpy(trial, iv, sizeof(Interval) * (size_t)(n + 1));
-      size_t s = place_intervals(trial, n + 1);
-      free(trial);
+      memcpy(trial, iv, trial_bytes);
+      size_t s = place_intervals(h, trial, n + 1);
+      heap_free(h, trial, trial_bytes);
       if (s <= room(p, (MemType)mem)) {
         n++;
         size = s;
@@ -372,11 +380,11 @@ static bool plan_streams(Model *m, Plan *p, Diag *d) {
     if (n > 0) {
       int arena = get_arena(p, m->arena, AR_STREAM, (MemType)mem, d);
       if (arena < 0) {
-        free(iv);
-        free(which);
+        heap_free(h, iv, iv_bytes);
+        heap_free(h, which, which_bytes);
         return false;
       }
-      place_intervals(iv, n);
+      place_intervals(h, iv, n);
       for (int j = 0; j < n; j++) {
         ConstItem *c = &p->consts[which[iv[j].key]];
         c->residency = RES_STREAM;
@@ -388,8 +396,8 @@ static bool plan_streams(Model *m, Plan *p, Diag *d) {
       p->arenas[arena].n_tensors = n;
       p->used[mem] += size;
     }
-    free(iv);
-    free(which);
+    heap_free(h, iv, iv_bytes);
+    heap_free(h, which, which_bytes);
   }
   return true;
 }

@@ -1,3 +1,4 @@
+/* Compile-time quantization arithmetic: multipliers, activation ranges, constant reads. */
 #include "quant.h"
 
 #include <limits.h>
@@ -23,6 +24,15 @@ void quant_multiplier(double m, int32_t *q, int32_t *shift) {
   }
   *q = (int32_t)fixed;
   *shift = e;
+}
+
+QuantFit quant_multiplier_fit(double m, QuantRange range, int32_t *q, int32_t *shift) {
+  quant_multiplier(m, q, shift);
+  if (!isfinite(m)) return QUANT_NOT_FINITE;
+  if (*q == 0) return QUANT_FITS;
+  if (*shift > range.max_shift) return QUANT_SHIFT_TOO_HIGH;
+  if (*shift < range.min_shift) return QUANT_SHIFT_TOO_LOW;
+  return QUANT_FITS;
 }
 
 static bool type_range(TensorType type, int32_t *lo, int32_t *hi) {

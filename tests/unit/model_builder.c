@@ -39,7 +39,8 @@ static FbObj *tensor(const char *name, const int32_t *dims, int rank, uint32_t b
 }
 
 uint8_t *build_model(const BuildSpec *s, size_t *len) {
-  int32_t out_dims[2] = {s->in_dims[0] * s->in_dims[1], 1};
+  /* Tests give huge dims on purpose; wrap like the file format would instead of overflowing int. */
+  int32_t out_dims[2] = {(int32_t)(uint32_t)((uint64_t)(uint32_t)s->in_dims[0] * (uint32_t)s->in_dims[1]), 1};
   int32_t shape_dims[1] = {2};
   FbObj *tensors[3] = {
       tensor("input", s->in_dims, 2, 0, s->scale, s->n_scales, 9),
