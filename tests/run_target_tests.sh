@@ -9,6 +9,9 @@
 # script prints the install command and fails: target tests are never silently skipped.
 # usage: tests/run_target_tests.sh BUILD_DIR CORPUS_DIR
 #   KEEP=1 keeps the work directory; TARGET_MODELS="ad kws" runs only those models.
+#   Operator cases (case 0 of each): by default the int8 operators that have DSP/MVE
+#   tiers (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, SUB); TARGET_OPS=all runs every
+#   op directory of the corpus (`make test-full`), TARGET_OPS=none none.
 TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$TA_ROOT/target/lib.sh"
 
@@ -106,9 +109,10 @@ exit_meaning() {
 run_model() { # dir core
   dir=$1 core=$2
   model=$(basename "$dir")
-  label="target-$core:models/$model"
+  label="target-$core:$(basename "$(dirname "$dir")")/$model"
   name=$(echo "$model" | tr -c 'A-Za-z0-9_\n' '_')
   case "$name" in [0-9]*) name="m_$name" ;; esac
+  [ ${#name} -le 32 ] || name=op_case # module names are C identifiers of at most 32 characters
   out="$work/$core/$model"
   how=make
   [ "$core" = m55 ] && how=cmake
@@ -143,11 +147,25 @@ run_model() { # dir core
   rm -rf "$out"
 }
 
-for dir in "$corpus"/models/*/; do
+# the optimised tiers' operators; `make test-full` runs them all
+op_selected() { # op directory name
+  default=tiers
+  [ -n "$TARGET_MODELS" ] && default=none # a model selection runs only those models
+  case "${TARGET_OPS:-$default}" in
+    all) return 0 ;;
+    none) return 1 ;;
+  esac
+  case "$1" in conv_2d_int8_*|depthwise_conv_2d_int8_*|fully_connected_int8_*|add_int8_*|sub_int8_*) return 0 ;; esac
+  return 1
+}
+
+for dir in "$corpus"/models/*/ "$corpus"/ops/*/; do
   dir=${dir%/}
   [ -f "$dir/model.tflite" ] || continue
   model=$(basename "$dir")
-  if [ -n "$TARGET_MODELS" ]; then
+  if [ "$(basename "$(dirname "$dir")")" = ops ]; then
+    op_selected "$model" || continue
+  elif [ -n "$TARGET_MODELS" ]; then
     case " $TARGET_MODELS " in *" $model "*) ;; *) continue ;; esac
   fi
   # the two machines in parallel (this machine has two cores)

@@ -135,6 +135,88 @@ static void mve_groups_general(const ta_depthwise_conv_mve_params_t *p, const mv
   for (int32_t c = 0; c < end; c += 8) mve_group8(p, win, c, out, 0);
 }
 
+#if defined(__GNUC__) && !defined(__clang__)
+/* Three taps of one window row, `cs` bytes apart, as a fixed sequence: GCC's own
+ * schedule of the unrolled taps runs out of vector registers and spills. The widening
+ * byte loads only take r0-r7 ("l"). *w moves past the row's weights. */
+static MVE_ALWAYS_INLINE void mve_row3(const int8_t *x, int32_t cs, const int16_t **w, mve_acc_t *acc) {
+  int16x8_t xv, wv;
+  int32x4_t t;
+  const int16_t *wp = *w;
+  __asm__("vldrh.16 %q[wv], [%[w]], #16\n\t"
+          "vldrb.s16 %q[xv], [%[x]]\n\t"
+          "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"
+          "vadd.i32 %q[e], %q[e], %q[t]\n\t"
+          "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"
+          "vadd.i32 %q[o], %q[o], %q[t]\n\t"
+          "add %[x], %[x], %[cs]\n\t"
+          "vldrh.16 %q[wv], [%[w]], #16\n\t"
+          "vldrb.s16 %q[xv], [%[x]]\n\t"
+          "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"
+          "vadd.i32 %q[e], %q[e], %q[t]\n\t"
+          "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"
+          "vadd.i32 %q[o], %q[o], %q[t]\n\t"
+          "add %[x], %[x], %[cs]\n\t"
+          "vldrh.16 %q[wv], [%[w]], #16\n\t"
+          "vldrb.s16 %q[xv], [%[x]]\n\t"
+          "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"
+          "vadd.i32 %q[e], %q[e], %q[t]\n\t"
+          "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"
+          "vadd.i32 %q[o], %q[o], %q[t]"
+          : [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t), [e] "+w"(acc->even), [o] "+w"(acc->odd), [x] "+l"(x),
+            [w] "+r"(wp)
+          : [cs] "r"(cs));
+  *w = wp;
+}
+#else
+static MVE_ALWAYS_INLINE void mve_row3(const int8_t *x, int32_t cs, const int16_t **w, mve_acc_t *acc) {
+  mve_tap(x, *w, acc);
+  mve_tap(x + cs, *w + 8, acc);
+  mve_tap(x + 2 * cs, *w + 16, acc);
+  *w += 24;
+}
+#endif
+
+/* A window wholly inside the image, every whole group: the pointers walk the tables
+ * group after group (a full window starts at tap 0, so the weights are consecutive). */
+static MVE_ALWAYS_INLINE void mve_groups_full(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win,
+                                              int32_t end, int8_t *out, const int simple) {
+  const int32_t k_h = p->k_h, k_w = p->k_w, rs = win->row_step, cs = win->col_step;
+  const int16x8_t lo = vdupq_n_s16((int16_t)p->act_min), hi = vdupq_n_s16((int16_t)p->act_max);
+  const int16_t *w = p->weights;
+  const int32_t *q = p->quant, *bias = win->bias;
+  const int8_t *x = win->x;
+  for (int32_t c = 0; c < end; c += 8, x += 8, bias += 8, q += 24, out += 8) {
+    mve_acc_t acc;
+    acc.even = vldrwq_s32(bias);
+    acc.odd = vldrwq_s32(bias + 4);
+    const int8_t *xr = x;
+    if (k_h == 3 && k_w == 3) {
+      for (int i = 0; i < 3; i++, xr += rs) mve_row3(xr, cs, &w, &acc);
+    } else if (k_w == 1) { /* tall kernels: one loop over the taps */
+      for (int32_t i = 0; i < k_h; i++, xr += rs, w += 8) mve_tap(xr, w, &acc);
+    } else {
+      for (int32_t i = 0; i < k_h; i++, xr += rs) {
+        const int8_t *xp = xr;
+        for (int32_t j = 0; j < k_w; j++, xp += cs, w += 8) mve_tap(xp, w, &acc);
+      }
+    }
+    int16x8_t narrow = vqmovnbq_s32(vdupq_n_s16(0), mve_requant(p, acc.even, q, simple));
+    narrow = vqmovntq_s32(narrow, mve_requant(p, acc.odd, q + 4, simple));
+    vstrbq_s16(out, vminq_s16(vmaxq_s16(narrow, lo), hi));
+  }
+}
+
+static void mve_groups_full_simple(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win, int32_t end,
+                                   int8_t *out) {
+  mve_groups_full(p, win, end, out, 1);
+}
+
+static void mve_groups_full_general(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win, int32_t end,
+                                    int8_t *out) {
+  mve_groups_full(p, win, end, out, 0);
+}
+
 #else
 
 /* Lane k of the group's tables holds channel 2k (k < 4) or 2(k - 4) + 1. */
@@ -181,6 +263,16 @@ static void mve_groups_general(const ta_depthwise_conv_mve_params_t *p, const mv
   mve_groups_simple(p, win, end, out);
 }
 
+static void mve_groups_full_simple(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win, int32_t end,
+                                   int8_t *out) {
+  mve_groups_simple(p, win, end, out);
+}
+
+static void mve_groups_full_general(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win, int32_t end,
+                                    int8_t *out) {
+  mve_groups_simple(p, win, end, out);
+}
+
 #endif
 
 void ta_depthwise_conv_mve_s8(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output) {
@@ -206,7 +298,12 @@ void ta_depthwise_conv_mve_s8(const ta_depthwise_conv_mve_params_t *p, const int
         win.n_kx = col[1] - col[0];
         win.bias = row_bias + col[2] * padded;
         const int32_t full = ch & ~7;
-        if (p->simple)
+        const int whole = win.n_ky == p->k_h && win.n_kx == p->k_w;
+        if (whole && p->simple)
+          mve_groups_full_simple(p, &win, full, out);
+        else if (whole)
+          mve_groups_full_general(p, &win, full, out);
+        else if (p->simple)
           mve_groups_simple(p, &win, full, out);
         else
           mve_groups_general(p, &win, full, out);

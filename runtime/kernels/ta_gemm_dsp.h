@@ -2,13 +2,14 @@
  *
  * One int8 input vector of `depth` values against `rows` weight rows gives `rows`
  * int8 outputs (FULLY_CONNECTED per batch row, CONV_2D per output pixel). The
- * compiler re-lays the int8 weights so that one pointer walks them: rows in blocks
- * of 4 (then single rows), per block and per group of 4 depth values the 4 rows'
- * 4 weights in turn, the depth zero padded to a multiple of 4. SXTB16 unpacks 4
- * input bytes and 4 weight bytes the same way (0,2 and 1,3), so each pair feeds one
- * dual 16-bit multiply-accumulate.
+ * compiler re-lays the weights, pre-widened to int16 pairs, so that one pointer walks
+ * them: rows in blocks of 4 (then single rows), per block and per group of 4 depth
+ * values each row's two words (w0 | w2 << 16) and (w1 | w3 << 16), the depth zero
+ * padded to a multiple of 4. SXTB16 unpacks 4 input bytes the same way (x0,x2 and
+ * x1,x3), so each word feeds one dual 16-bit multiply-accumulate.
  * The input zero point is folded into `bias`; requantisation is TFLite's, bit for
- * bit, in one 64-bit multiply-accumulate (see gemm_requantize). Only
+ * bit, in one 64-bit multiply-accumulate (see gemm_requantize), or with `rq` in one
+ * rounding whose constants the compiler precomputed (see gemm_out_fast). Only
  * compiled when the target has the DSP extension. */
 #ifndef TA_GEMM_DSP_H
 #define TA_GEMM_DSP_H
@@ -24,14 +25,20 @@ typedef struct ta_gemm_dsp_params_t {
   int32_t per_channel;    /* 1: mult/shift per row; 0: one pair for all */
   const int32_t *mult;    /* [rows] or [1]: quantized multipliers (>= 0) */
   const int32_t *shift;   /* [rows] or [1]: TFLite's shift, -31..30, > 0 shifts left */
+  /* NULL, or [4 * rows] per row: multiplier, rounding constant low and high words (the
+   * output zero point folded in unless rq_zp), right shift of the high word; every shift < 0 */
+  const int32_t *rq;
+  int32_t rq_zp;          /* with rq: added after the shift (the zero point when not folded), else 0 */
+  int32_t neg_fix;        /* with rq: INT32_MIN, or 0 where clamping hides the correction */
+  int32_t sat8;           /* with rq: the clamp is [-128, 127] */
 } ta_gemm_dsp_params_t;
 
 /* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */
-void ta_gemm_s8_dsp(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *input, const int8_t *weights,
+void ta_gemm_s8_dsp(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *input, const int32_t *weights,
                     int8_t *output);
 
 /* CONV_2D: per output pixel, the window (gathered into `scratch` unless direct). */
 void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
-                    const int8_t *weights, int8_t *scratch, int8_t *output);
+                    const int32_t *weights, int8_t *scratch, int8_t *output);
 
 #endif

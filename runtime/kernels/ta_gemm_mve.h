@@ -7,7 +7,7 @@
  * padded with zeros to a multiple of 16.
  * FULLY_CONNECTED runs it per batch row, CONV_2D per output pixel (1x1 directly
  * on the input, other windows on an im2col copy). The compiler folds the input
- * zero point into `bias`; requantisation equals TFLite's MultiplyByQuantizedMultiplier bit
+ * zero point into the biases; requantisation equals TFLite's MultiplyByQuantizedMultiplier bit
  * for bit. Only compiled when the target has MVE. */
 #ifndef TA_GEMM_MVE_H
 #define TA_GEMM_MVE_H
@@ -19,17 +19,19 @@ typedef struct ta_gemm_mve_params_t {
   int32_t depth;           /* dot-product length */
   int32_t output_offset;   /* output zero point */
   int32_t act_min, act_max;
-  const int32_t *bias;     /* [rows rounded up to 4]: bias - input_zero_point * sum(row) */
-  int32_t per_channel;     /* 1: mult/shift per row; 0: 4 copies of one pair */
-  const int32_t *mult;     /* [rows rounded up to 4]: quantized multipliers (>= 0) */
-  const int32_t *shift;    /* [rows rounded up to 4]: TFLite's shift, -31..30, > 0 left */
+  const int32_t *quant;    /* per block of 4 rows: 4 biases (bias - input_zero_point *
+                              sum(row), 0 for padded rows), 4 quantized multipliers (>= 0),
+                              4 TFLite shifts (-31..30, > 0 left) */
+  int32_t left_shift;      /* 1 when some shift is > 0 */
+  int32_t negative_fix;    /* 1 when act_min < output_offset: negative ties need TFLite's rounding */
 } ta_gemm_mve_params_t;
 
 /* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */
 void ta_gemm_s8_mve(const ta_gemm_mve_params_t *p, int32_t count, const int8_t *input, const int8_t *weights,
                     int8_t *output);
 
-/* CONV_2D: per output pixel, the window (gathered into `scratch` unless direct). */
+/* CONV_2D: per output pixel, the window (gathered into `scratch`, k_h * k_w * in_c
+ * bytes, unless direct). */
 void ta_conv_s8_mve(const ta_gemm_mve_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                     const int8_t *weights, int8_t *scratch, int8_t *output);
 

@@ -27,18 +27,59 @@ const char *gemm_family(GemmTier tier) { return tier == GEMM_MVE ? "gemm_mve" : 
 const char *gemm_suffix(GemmTier tier) { return tier == GEMM_MVE ? "mve" : "dsp"; }
 
 /* DSP: rows in blocks of 4, then single rows; per block and group of 4 depth values
- * the rows' 4 weights in turn; the depth zero padded to a multiple of 4. */
-static void gemm_dsp_relayout(const int8_t *w, int32_t rows, int32_t depth, int8_t *out) {
-  const int32_t padded = (depth + 3) & ~3;
+ * each row's two words (w0 | w2 << 16) and (w1 | w3 << 16), the pairs SXTB16 makes of
+ * 4 input bytes; the depth zero padded to a multiple of 4. */
+static void gemm_dsp_relayout(const int8_t *w, int32_t rows, int32_t depth, int32_t *out) {
+  const int32_t groups = (depth + 3) / 4;
   const int32_t full = rows & ~3;
   for (int32_t r = 0; r < rows; r++) {
     const int32_t width = r < full ? 4 : 1; /* rows interleaved in this row's block */
-    int8_t *block = out + (size_t)(r < full ? r & ~3 : r) * (size_t)padded;
+    int32_t *block = out + (size_t)(r < full ? r & ~3 : r) * (size_t)groups * 2;
     const int32_t slot = r < full ? (r & 3) : 0;
     const int8_t *row = w + (size_t)r * (size_t)depth;
-    for (int32_t k = 0; k < depth; k++)
-      block[(size_t)(k / 4) * 4 * (size_t)width + (size_t)slot * 4 + (size_t)(k % 4)] = row[k];
+    for (int32_t g = 0; g < groups; g++) {
+      int32_t v[4] = {0, 0, 0, 0};
+      for (int32_t k = 0; k < 4 && 4 * g + k < depth; k++) v[k] = row[4 * g + k];
+      int32_t *dst = block + (size_t)g * 2 * (size_t)width + (size_t)slot * 2;
+      dst[0] = (int32_t)(((uint32_t)v[0] & 0xFFFFu) | ((uint32_t)v[2] << 16));
+      dst[1] = (int32_t)(((uint32_t)v[1] & 0xFFFFu) | ((uint32_t)v[3] << 16));
+    }
   }
+}
+
+/* DSP requantisation constants per row (ta_gemm_dsp.h): multiplier m, the 64-bit
+ * K = 2^30 + 2^(30+r) + zero_point * 2^(31+r) as low and high words, and r - 1, for a
+ * right shift r = -shift >= 1. When some r - 1 > 22 the zero point term could push K
+ * and the sum out of int64 (or the high word out of int32): K then leaves it out and
+ * g->rq_zp has the kernel add it. |acc * m| < 2^62 and K <= 2^61 + 2^30 always fit.
+ * A row with multiplier 0 gives 0 + zero_point whatever its shift: it takes r = 1. Other
+ * left shifts keep the generic requantisation: NULL. */
+static int32_t gemm_dsp_right_shift(const GemmPlan *g, int32_t row) {
+  const int32_t i = g->per_channel ? row : 0;
+  return g->mult[i] == 0 ? 1 : -g->shift[i];
+}
+
+static int32_t *gemm_dsp_requant(Arena *arena, GemmPlan *g) {
+  bool fold = true;
+  for (int32_t r = 0; r < g->rows; r++) {
+    const int32_t right = gemm_dsp_right_shift(g, r);
+    if (right < 1) return NULL;
+    if (right - 1 > 22) fold = false;
+  }
+  int32_t *rq = arena_calloc(arena, (size_t)g->rows * 4, sizeof(int32_t));
+  if (!rq) return NULL;
+  g->rq_zp = fold ? 0 : g->output_offset;
+  for (int32_t r = 0; r < g->rows; r++) {
+    const int32_t i = g->per_channel ? r : 0;
+    const int32_t right = gemm_dsp_right_shift(g, r);
+    const int64_t zp_term = fold ? (int64_t)g->output_offset * ((int64_t)1 << (31 + right)) : 0;
+    const int64_t k = ((int64_t)1 << 30) + ((int64_t)1 << (30 + right)) + zp_term;
+    rq[4 * r] = g->mult[i];
+    rq[4 * r + 1] = (int32_t)(uint32_t)((uint64_t)k & 0xFFFFFFFFu);
+    rq[4 * r + 2] = (int32_t)(k >> 32);
+    rq[4 * r + 3] = right - 1;
+  }
+  return rq;
 }
 
 /* Blocks of 4 rows (zero rows pad the last), each interleaving its rows per 16
@@ -50,6 +91,20 @@ static void gemm_mve_relayout(const int8_t *w, int32_t rows, int32_t depth, int8
     for (int32_t k = 0; k < depth; k++)
       block[(size_t)(k / 16) * 64 + (size_t)(r & 3) * 16 + (size_t)(k % 16)] = w[(size_t)r * (size_t)depth + (size_t)k];
   }
+}
+
+/* MVE: one table with, per block of 4 rows, the 4 folded biases, multipliers and
+ * shifts (padded rows all 0), so that the kernel walks a single pointer. */
+static bool gemm_mve_quant(Arena *arena, GemmPlan *g) {
+  g->mve_quant = arena_calloc(arena, (size_t)((g->rows + 3) / 4) * 12, sizeof(int32_t));
+  if (!g->mve_quant) return false;
+  for (int32_t r = 0; r < g->rows; r++) {
+    const size_t i = g->per_channel ? (size_t)r : 0;
+    int32_t *q = g->mve_quant + (size_t)(r / 4) * 12 + (size_t)(r % 4);
+    q[0] = g->bias[r], q[4] = g->mult[i], q[8] = g->shift[i];
+    if (g->shift[i] > 0) g->mve_left_shift = true;
+  }
+  return true;
 }
 
 bool gemm_plan(Arena *arena, GemmTier tier, int32_t rows, int32_t depth, const int8_t *weights,
@@ -84,27 +139,58 @@ bool gemm_plan(Arena *arena, GemmTier tier, int32_t rows, int32_t depth, const i
     g->bias = padded_bias;
     g->n_bias = n;
     gemm_mve_relayout(weights, rows, depth, g->w8);
-    return true;
+    return gemm_mve_quant(arena, g);
   }
   g->n_bias = (size_t)rows;
-  g->w8 = arena_calloc(arena, (size_t)rows * (size_t)((depth + 3) & ~3), 1);
-  if (!g->w8) return false;
-  gemm_dsp_relayout(weights, rows, depth, g->w8);
+  g->n_w32 = (size_t)rows * (size_t)((depth + 3) / 4) * 2;
+  g->w32 = arena_calloc(arena, g->n_w32, sizeof(int32_t));
+  if (!g->w32) return false;
+  gemm_dsp_relayout(weights, rows, depth, g->w32);
+  g->rq = gemm_dsp_requant(arena, g);
+  /* A negative accumulator rounds to at most the zero point, which a floor at or above
+   * it clamps away whichever way the rounding goes. */
+  g->neg_fix = act_min >= output_offset ? 0 : INT32_MIN;
+  g->sat8 = act_min == -128 && act_max == 127;
   return true;
+}
+
+/* MVE: the flags let the kernel drop the left shift and the negative-tie fix when
+ * the layer needs neither. */
+static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const char *name) {
+  const size_t blocks = (size_t)((g->rows + 3) / 4);
+  const char *table = em_table_i32(ec, "gemm_quant", g->mve_quant, blocks * 12);
+  em_decl(ec,
+          "static const ta_gemm_mve_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
+          "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
+          "  .quant = %s,\n  .left_shift = %d, .negative_fix = %d,\n};",
+          name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max, table,
+          g->mve_left_shift ? 1 : 0, g->act_min < g->output_offset ? 1 : 0);
+  return em_table_i8(ec, "gemm_weights", g->w8, blocks * 4 * (size_t)((g->depth + 15) & ~15));
 }
 
 const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
   const char *name = em_op_name(ec);
+  if (g->tier == GEMM_MVE) return gemm_mve_emit_params(ec, g, name);
   const char *bias = em_table_i32(ec, "gemm_bias", g->bias, g->n_bias);
   const char *mult = em_table_i32(ec, "gemm_mult", g->mult, g->n_quant);
   const char *shift = em_table_i32(ec, "gemm_shift", g->shift, g->n_quant);
+  if (g->tier == GEMM_DSP) {
+    const char *rq = g->rq ? em_table_i32(ec, "gemm_rq", g->rq, (size_t)g->rows * 4) : "NULL";
+    em_decl(ec,
+            "static const ta_gemm_dsp_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
+            "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
+            "  .bias = %s, .per_channel = %d, .mult = %s, .shift = %s,\n"
+            "  .rq = %s, .rq_zp = %d, .neg_fix = %s, .sat8 = %d,\n};",
+            name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max, bias,
+            g->per_channel ? 1 : 0, mult, shift, rq, (int)g->rq_zp, g->neg_fix ? "INT32_MIN" : "0",
+            g->sat8 ? 1 : 0);
+    return em_table_i32(ec, "gemm_weights", g->w32, g->n_w32);
+  }
   em_decl(ec,
           "static const ta_gemm_%s_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
           "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
           "  .bias = %s, .per_channel = %d, .mult = %s, .shift = %s,\n};",
           gemm_suffix(g->tier), name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min,
           (int)g->act_max, bias, g->per_channel ? 1 : 0, mult, shift);
-  if (g->tier == GEMM_MVE)
-    return em_table_i8(ec, "gemm_weights", g->w8, (size_t)((g->rows + 3) & ~3) * (size_t)((g->depth + 15) & ~15));
-  return em_table_i8(ec, "gemm_weights", g->w8, (size_t)g->rows * (size_t)((g->depth + 3) & ~3));
+  return em_table_i8(ec, "gemm_weights", g->w8, (size_t)((g->rows + 3) & ~3) * (size_t)((g->depth + 15) & ~15));
 }

@@ -21,6 +21,14 @@ typedef struct GemmPlan {
   int8_t *w8;             /* re-laid weights; DSP: rows x depth rounded up to 4;
                              MVE: rows and depth rounded up to 4 and 16 */
   size_t n_bias;          /* bias entries (MVE: rows rounded up to 4, zero padded) */
+  int32_t *w32;           /* DSP: weights pre-widened to int16 pairs, rows x depth/2 rounded up to 2 */
+  size_t n_w32;
+  int32_t *rq;            /* DSP: 4 requantisation constants per row, or NULL (see ta_gemm_dsp.h) */
+  int32_t neg_fix;        /* DSP with rq: INT32_MIN, or 0 when the clamp hides negative rounding */
+  int32_t rq_zp;          /* DSP with rq: the zero point when rq could not fold it, else 0 */
+  bool sat8;              /* DSP with rq: the clamp is int8's whole range */
+  int32_t *mve_quant;     /* MVE: per block of 4 rows, 4 biases, 4 multipliers, 4 shifts */
+  bool mve_left_shift;    /* MVE: some shift is > 0 */
   int32_t output_offset, act_min, act_max;
 } GemmPlan;
 

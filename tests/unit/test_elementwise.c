@@ -4,9 +4,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "ops/addsub_flat.h"
 #include "ops/elementwise.h"
 #include "ops/fixed_point.h"
+#include "resolve/quant.h"
 #include "unit.h"
+/* The flat ADD / SUB kernels themselves (their plain C on the host, the MVE one
+ * emulating VQRDMLASH), run over every input pair below. */
+#include "../../runtime/kernels/ta_addsub_flat.c"
 
 static void rounding_primitives(UnitState *u) {
   CHECK(u, fx_rdbpot(3, 1) == 2 && fx_rdbpot(-3, 1) == -2); /* ties away from zero */
@@ -114,10 +119,143 @@ static void broadcast_rejections(UnitState *u) {
   CHECK(u, plan(6, x6, 6, y6, 6, o6, &bc) && bc.rank == 6);
 }
 
+/* ---- flat int8 ADD / SUB: folded constants against the straightforward formula ---- */
+
+/* TFLite's int8 ADD / SUB written out directly: (v - zp) << 20, rounding doubling high
+ * multiply (ties up, as gemmlowp's nudge gives), rounding right shift (ties away from
+ * zero), the same for the sum, zero point, clamp. */
+static int32_t direct_high_mul(int32_t a, int32_t b) {
+  const int64_t ab = (int64_t)a * b;
+  return (int32_t)((ab + ((int64_t)1 << 30) - (ab < 0 ? 1 : 0) * (((int64_t)1 << 31) - 1)) / ((int64_t)1 << 31));
+}
+
+static int32_t direct_shift_right(int32_t x, int n) {
+  if (n == 0) return x;
+  const int64_t half = (int64_t)1 << (n - 1);
+  return (int32_t)(x >= 0 ? (x + half) >> n : -((-(int64_t)x + half) >> n));
+}
+
+static int32_t direct_addsub(const EwArith *d, bool subtract, int32_t a, int32_t b) {
+  const int32_t sa = direct_shift_right(direct_high_mul((a + d->in1_offset) * (1 << 20), d->in1_multiplier), -d->in1_shift);
+  const int32_t sb = direct_shift_right(direct_high_mul((b + d->in2_offset) * (1 << 20), d->in2_multiplier), -d->in2_shift);
+  const int32_t raw = subtract ? sa - sb : sa + sb;
+  int32_t r = direct_shift_right(direct_high_mul(raw, d->out_multiplier), -d->out_shift) + d->out_offset;
+  return r < d->act_min ? d->act_min : r > d->act_max ? d->act_max : r;
+}
+
+typedef struct AddSubCase {
+  float s1, s2, so;
+  int32_t z1, z2, zo;
+  bool from_corpus_sub; /* the corpus op is SUB (else ADD) */
+} AddSubCase;
+
+/* Quantizations of the corpus's same-shape int8 ADD / SUB operators (ic, resnet8,
+ * ops/add_int8_00/01, sub_int8_00, chain_int8_03) and two synthetic ones. */
+static const AddSubCase addsub_cases[] = {
+    {0.0393935516f, 0.104194961f, 0.0509456731f, -128, 4, -128, false},
+    {0.0447614267f, 0.113118842f, 0.0532362163f, -17, 4, -128, false},
+    {0.0838583037f, 0.217243642f, 0.127069145f, 38, -2, -128, false},
+    {0.0342575312f, 0.166385517f, 0.0710380077f, -128, 40, -128, false},
+    {0.0510615073f, 0.186487272f, 0.097489804f, -21, -13, -128, false},
+    {0.0558286421f, 0.270852894f, 0.124697186f, 55, 2, -128, false},
+    {0.00702022668f, 0.0268256757f, 0.0338459015f, -128, -128, -128, false},
+    {0.027192954f, 0.0145487599f, 0.0284174364f, -71, -1, -128, false},
+    {0.0188897364f, 0.011336389f, 0.0302261263f, 40, 74, -3, true},
+    {0.0245505944f, 0.143484548f, 0.0719679892f, -1, 21, -128, false},
+    {0.05f, 0.05f, 0.1f, 0, 10, -5, false},           /* equal scales: both inputs affine */
+    {0.02f, 0.9f, 0.01f, 127, -128, 0, true},         /* output finer than the inputs */
+};
+
+/* The node's constants as ADD / SUB prepare() computes them, through real tensors. */
+static bool addsub_constants(const AddSubCase *c, bool subtract, int act, EwArith *d) {
+  Fixture f;
+  fixture_init(&f);
+  const int32_t dims[] = {4};
+  Tensor t[3] = {shape(1, dims), shape(1, dims), shape(1, dims)};
+  float scale[3] = {c->s1, c->s2, c->so};
+  int64_t zp[3] = {c->z1, c->z2, c->zo};
+  for (int i = 0; i < 3; i++) {
+    t[i].n_quant = 1;
+    t[i].scale = &scale[i];
+    t[i].zero_point = &zp[i];
+  }
+  memset(d, 0, sizeof *d);
+  const bool ok = ew_addsub_quantized(&f.pc, &f.node, d, act, &t[0], &t[1], &t[2], subtract);
+  arena_free(&f.arena);
+  return ok;
+}
+
+/* Runs the tier's kernel over all 65536 pairs; returns the number of wrong outputs. */
+static int addsub_kernel_mismatches(const EwArith *d, bool subtract, const AddFlatPlan *plan) {
+  static int8_t in1[65536], in2[65536], out[65536];
+  for (int i = 0; i < 65536; i++) {
+    in1[i] = (int8_t)(i / 256 - 128);
+    in2[i] = (int8_t)(i % 256 - 128);
+  }
+  const ta_addsub_flat_params_t p = {.size = 65536, .table = plan->table, .lin_mult = plan->lin_mult,
+                                     .out_mult = plan->out_mult, .out_add = plan->out_add,
+                                     .out_shift = plan->out_shift, .act_min = plan->act_min,
+                                     .act_max = plan->act_max};
+  const int8_t *table_in = plan->swap ? in2 : in1, *affine_in = plan->swap ? in1 : in2;
+  if (plan->tier == ADDFLAT_MVE)
+    ta_addsub_s8_flat_mve(&p, table_in, affine_in, out);
+  else
+    ta_addsub_s8_flat(&p, table_in, affine_in, out);
+  int wrong = 0;
+  for (int i = 0; i < 65536; i++) wrong += out[i] != direct_addsub(d, subtract, in1[i], in2[i]);
+  return wrong;
+}
+
+/* Every corpus quantization gets an exact plan for both tiers and its own operator and
+ * activation; every other combination either gets an exact plan or none. */
+static void addsub_flat_exhaustive(UnitState *u) {
+  static const int acts[] = {ACT_NONE, ACT_RELU, ACT_RELU6};
+  int planned = 0;
+  for (size_t k = 0; k < sizeof addsub_cases / sizeof addsub_cases[0]; k++) {
+    const AddSubCase *c = &addsub_cases[k];
+    for (int sub = 0; sub < 2; sub++) {
+      for (int a = 0; a < 3; a++) {
+        EwArith d;
+        if (!addsub_constants(c, sub, acts[a], &d)) continue;
+        for (int tier = ADDFLAT_SCALAR; tier <= ADDFLAT_MVE; tier++) {
+          AddFlatPlan plan;
+          const bool ok = addsub_flat_plan(&d, sub, (AddFlatTier)tier, &plan);
+          if (k < 10 && sub == c->from_corpus_sub && acts[a] != ACT_RELU6) CHECK(u, ok);
+          if (!ok) continue;
+          planned++;
+          const int wrong = addsub_kernel_mismatches(&d, sub, &plan);
+          if (wrong) printf("  case %d %s act %d tier %d: %d of 65536 wrong\n", (int)k, sub ? "SUB" : "ADD",
+                            acts[a], tier, wrong);
+          CHECK(u, wrong == 0);
+        }
+      }
+    }
+  }
+  /* All but: the equal-scale case without activation (the output rounding has exact ties
+   * on both signs, which TFLite breaks away from zero, so no one constant fits), and the
+   * fine-output SUB with an activation on the scalar tier (no multiple of the output
+   * multiplier falls inside the interval of valid constants). Those nodes keep the
+   * general kernel. */
+  CHECK(u, planned == 138);
+}
+
+/* The direct formula agrees with the compiler's emulation (fixed_point.c) too. */
+static void addsub_direct_formula(UnitState *u) {
+  EwArith d;
+  CHECK(u, addsub_constants(&addsub_cases[8], true, ACT_NONE, &d));
+  int wrong = 0;
+  for (int32_t a = -128; a < 128; a++)
+    for (int32_t b = -128; b < 128; b++) wrong += direct_addsub(&d, true, a, b) != addsub_flat_reference(&d, true, a, b);
+  CHECK(u, wrong == 0);
+  CHECK(u, direct_high_mul(-(1 << 30), 1 << 30) == -(1 << 29) && direct_shift_right(-3, 1) == -2);
+}
+
 const UnitTest elementwise_tests[] = {
     {"elementwise/rounding_primitives", rounding_primitives},
     {"elementwise/logistic_and_tanh_track_libm", logistic_and_tanh_track_libm},
     {"elementwise/broadcast_walks", broadcast_walks},
     {"elementwise/broadcast_rejections", broadcast_rejections},
+    {"elementwise/addsub_flat_exhaustive", addsub_flat_exhaustive},
+    {"elementwise/addsub_direct_formula", addsub_direct_formula},
     {NULL, NULL},
 };
