@@ -13,6 +13,7 @@ OBJ     := $(SRC:%.c=$(BUILD)/obj/%.o)
 RUNTIME := $(sort $(wildcard runtime/kernels/*.c runtime/kernels/*.h))
 CORPUS  ?= ../shared/corpus
 
+.PHONY: bench-opt
 .PHONY: all demo test test-unit test-corpus test-asan clean docs
 
 all: $(BUILD)/tinyaot
@@ -98,5 +99,15 @@ fuzz: $(FUZZ_BIN)
 bench: $(BUILD)/tinyaot $(BUILD)/compare
 	@sh bench/bench.sh $(BUILD) $(CORPUS)
 
+# Flash with the capability-gated optimisations on and off (bench/opt_sizes.md).
+bench-opt: $(BUILD)/tinyaot
+	@sh bench/opt_sizes.sh $(BUILD) $(CORPUS)
+
 test-target: $(BUILD)/tinyaot $(BUILD)/compare
 	@sh tests/run_target_tests.sh $(BUILD) $(CORPUS)
+
+# The whole corpus (case 0 of every model and op directory) on QEMU M4 and M55 with the
+# DSP/MVE tiers; make test runs the models and the tiered int8 operators there.
+.PHONY: test-full
+test-full: $(BUILD)/tinyaot $(BUILD)/compare
+	@TARGET_OPS=all sh tests/run_target_tests.sh $(BUILD) $(CORPUS)

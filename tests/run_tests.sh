@@ -95,11 +95,23 @@ else
   echo "== corpus (host build of every model and op case)"
   run_corpus "$build" host
 
+  echo "== resource bound: every corpus model converts within 10 x its size + a fixed allowance of heap, and 5 s"
+  sh tests/run_memory_bound_tests.sh "$build" "$corpus" >"$work/memory.out" 2>&1
+  grep -E '^(PASS|FAIL) ' "$work/memory.out" >>"$results"
+  grep -E '^FAIL |^memory:' "$work/memory.out" | tail -n 20
+
   for cfg in tests/placement/corpus_*.yaml; do
     label=placement-$(basename "$cfg" .yaml | sed 's/^corpus_//')
     echo "== corpus with placement $cfg (pinned images scrambled after init)"
     TINYAOT_RUN_ARGS="--config $cfg --scramble-pinned-sources" run_corpus "$build" "$label"
   done
+
+  # Interning, reordering and static calls change only the models' code: every model
+  # (all cases) must stay exact with all of them switched off (on is the default run).
+  echo "== models with every optimisation off (--no-intern --no-static-calls --no-init-elision --no-reorder)"
+  corpus_dirs() { for d in "$corpus"/models/*; do [ -f "$d/model.tflite" ] && echo "$d"; done; }
+  TINYAOT_RUN_ARGS="--no-intern --no-static-calls --no-init-elision --no-reorder" run_corpus "$build" opts-off
+  corpus_dirs() { for d in "$corpus"/models/* "$corpus"/ops/*; do [ -f "$d/model.tflite" ] && echo "$d"; done; }
 
   echo "== placement negative control: pinned but never hydrated must not match"
   m="$corpus/models/ad"
@@ -126,9 +138,11 @@ else
     # the default module, and one with caller-owned arenas and pinned constants
     "$build/tinyaot" convert "$m" -o "$work/strict/$n/c" --name "$n" --config tests/placement/corpus_caller.yaml \
       >/dev/null 2>>"$work/strict.log"
+    "$build/tinyaot" convert "$m" -o "$work/strict/$n/d" --name "$n" --no-intern --no-static-calls --no-init-elision \
+      --no-reorder >/dev/null 2>>"$work/strict.log"
     for cc in gcc clang; do
       command -v $cc >/dev/null || { note "FAIL strict:$n:$cc: $cc not installed"; continue; }
-      for v in a c; do
+      for v in a c d; do
         ok=1
         for f in "$work/strict/$n/$v"/src/*.c; do
           $cc -std=c99 -pedantic -Wall -Wextra -Werror -O1 -I"$work/strict/$n/$v/include" -I"$work/strict/$n/$v/src" \

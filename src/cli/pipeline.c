@@ -106,9 +106,18 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   if (!pipeline_configure(c, opt, d)) return false;
   if (!check_options(c, opt, d)) return false;
   if (!pipeline_load(c, opt, d)) return false;
-  if (!resolve_model(&c->model, &c->platform, d)) return false;
-  if (!plan_activations(&c->model, &c->plan, &c->platform, &c->config, d)) return false;
+  /* --opt size: the portable kernels everywhere (weights read in place, no re-laid or
+   * widened copies); speed (default): the platform's DSP/MVE tiers where they apply. */
+  Platform kernels = c->platform;
+  if (opt->opt_size) kernels.dsp = kernels.mve = false;
+  if (!resolve_model(&c->model, &kernels, d)) return false;
   Module *mod = &c->module;
+  if (!opt->no_reorder && !schedule_reorder(&c->model, &mod->schedule, d)) return false;
+  if (!plan_activations(&c->model, &c->plan, &c->platform, &c->config, d)) return false;
+  mod->opt_size = opt->opt_size;
+  mod->intern = !opt->no_intern;
+  mod->static_calls = !opt->no_static_calls;
+  mod->init_elision = !opt->no_init_elision;
   mod->allocate_arenas = c->config.allocate_arenas;
   mod->auto_hydrate = c->config.auto_hydrate_constants;
   mod->name = opt->name;

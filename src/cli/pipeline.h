@@ -20,6 +20,9 @@ typedef struct ConvertOptions {
   const char *platform; /* platform name; default "host" */
   const char *config_path; /* YAML configuration; command-line options override it */
   bool no_alias;        /* keep RESHAPE copies (debugging) */
+  /* Optimisations are on unless switched off (docs/operators.md). */
+  bool no_intern, no_static_calls, no_init_elision, no_reorder;
+  bool opt_size; /* --opt size: portable kernels only (least flash); default speed */
   const uint8_t *model_bytes; /* the model already in memory (fuzzing): not read from model_path */
   size_t model_size;
 } ConvertOptions;

@@ -13,8 +13,33 @@
 
 typedef struct Lowered {
   StrBuf decls, body;
-  const char *fn; /* layer function name, NULL for aliases */
+  StrBuf init;            /* statements of the operator's init (state it owns) */
+  bool has_init;          /* the operator defines emit_init */
+  const char *fn;         /* layer function name, NULL for aliases */
+  /* The structured call (em_call), when the body is exactly that call. */
+  const char *kernel;
+  int n_args;
+  const char **args, **types;
+  int calls;              /* em_call count */
+  bool unstructured;      /* em_body was used */
+  bool bad_arg;           /* an em_call argument of unknown type */
+  int group, row;         /* interned: group index and row in its call table; -1 */
 } Lowered;
+
+/* C type of an expression an operator may pass to em_call. */
+typedef struct ArgType {
+  const char *expr, *ctype;
+} ArgType;
+
+/* Operators sharing one kernel call signature: one body, one const table of rows. */
+typedef struct CallGroup {
+  const char *key;        /* kernel(type, type, ...) */
+  const char *kernel;
+  const char *name;       /* "conv_s8": <prefix>_run_<name>, <prefix>_<name>_calls */
+  int n_args;
+  const char **types;
+  int count;
+} CallGroup;
 
 struct EmitCtx {
   Model *m;
@@ -24,7 +49,12 @@ struct EmitCtx {
   const Node *node;
   const char *op_name;
   Lowered *cur;
+  int32_t pos;          /* schedule position of the node being lowered */
   int *const_of_tensor; /* tensor id -> index in p->consts, -1 */
+  ArgType *arg_types;   /* expressions of the current node and their C types */
+  int n_arg_types, cap_arg_types;
+  bool *state_reset;    /* tensor id -> reset by its operator's init */
+  bool in_init;
   bool oom;
 };
 
@@ -32,7 +62,7 @@ StrBuf *module_add_file(Module *mod, Arena *a, const char *path) {
   if (mod->n_files >= MODULE_MAX_FILES) return NULL;
   ModuleFile *f = &mod->files[mod->n_files++];
   f->path = arena_strdup(a, path);
-  sb_init(&f->text);
+  sb_init_heap(&f->text, &a->heap);
   return &f->text;
 }
 
@@ -45,6 +75,28 @@ void module_free(Module *mod) {
 
 const char *em_op_name(EmitCtx *ec) { return ec->op_name; }
 
+static void register_arg(EmitCtx *ec, const char *expr, const char *ctype) {
+  if (ec->n_arg_types == ec->cap_arg_types) {
+    int cap = ec->cap_arg_types ? ec->cap_arg_types * 2 : 32;
+    ArgType *grown = arena_calloc(ec->arena, (size_t)cap, sizeof *grown);
+    if (!grown) {
+      ec->oom = true;
+      return;
+    }
+    if (ec->n_arg_types) memcpy(grown, ec->arg_types, sizeof *grown * (size_t)ec->n_arg_types);
+    ec->arg_types = grown;
+    ec->cap_arg_types = cap;
+  }
+  ec->arg_types[ec->n_arg_types++] = (ArgType){expr, ctype};
+}
+
+static const char *arg_type(const EmitCtx *ec, const char *expr) {
+  if (strcmp(expr, "NULL") == 0) return "void *"; /* converts to any pointer type */
+  for (int i = ec->n_arg_types - 1; i >= 0; i--)
+    if (strcmp(ec->arg_types[i].expr, expr) == 0) return ec->arg_types[i].ctype;
+  return NULL;
+}
+
 static void note_reader(ConstItem *c, int32_t k) {
   if (k < c->first_reader) c->first_reader = k;
   if (k > c->last_reader) c->last_reader = k;
@@ -53,10 +105,10 @@ static void note_reader(ConstItem *c, int32_t k) {
 static const char *const_of(EmitCtx *ec, const Tensor *t) {
   int idx = ec->const_of_tensor[t->id];
   if (idx >= 0) {
-    note_reader(&ec->p->consts[idx], ec->node->index);
+    note_reader(&ec->p->consts[idx], ec->pos);
     return ec->p->consts[idx].symbol;
   }
-  ConstItem *c = plan_add_const(ec->p, ec->arena, t->id, -1, ec->node->index);
+  ConstItem *c = plan_add_const(ec->p, ec->arena, t->id, -1, ec->pos);
   if (!c) {
     ec->oom = true;
     return "NULL";
@@ -79,13 +131,102 @@ static const char *const_of(EmitCtx *ec, const Tensor *t) {
 const char *em_tensor(EmitCtx *ec, int32_t id) {
   if (id < 0 || id >= ec->m->n_tensors) return "NULL";
   const Tensor *t = &ec->m->tensors[tensor_storage(ec->m, id)];
-  if (tensor_is_const(t)) return const_of(ec, t);
-  return arena_printf(ec->arena, "T%d", (int)t->id);
+  const char *ctype = tensor_type_ctype(t->type);
+  if (tensor_is_const(t)) {
+    const char *sym = const_of(ec, t);
+    register_arg(ec, sym, arena_printf(ec->arena, "const %s *", ctype));
+    return sym;
+  }
+  const char *sym = arena_printf(ec->arena, "T%d", (int)t->id);
+  register_arg(ec, sym, arena_printf(ec->arena, "%s *", ctype));
+  return sym;
 }
 
 const char *em_scratch(EmitCtx *ec) {
   if (!ec->node || ec->node->scratch_tensor < 0) return "NULL";
-  return arena_printf(ec->arena, "T%d", (int)ec->node->scratch_tensor);
+  return em_tensor(ec, ec->node->scratch_tensor);
+}
+
+const char *em_literal(EmitCtx *ec, const char *ctype, const char *text) {
+  const char *expr = arena_strdup(ec->arena, text);
+  if (!expr) {
+    ec->oom = true;
+    return "0";
+  }
+  register_arg(ec, expr, ctype);
+  return expr;
+}
+
+const char *em_int(EmitCtx *ec, int64_t v) {
+  bool small = v >= INT32_MIN && v <= INT32_MAX;
+  return em_literal(ec, small ? "int32_t" : "int64_t", arena_printf(ec->arena, "%lld", (long long)v));
+}
+
+const char *em_name(EmitCtx *ec, const char *fmt, ...) {
+  char buf[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  const char *s = arena_strdup(ec->arena, buf);
+  if (!s) ec->oom = true;
+  return s ? s : "";
+}
+
+const char *em_desc(EmitCtx *ec, const char *suffix) {
+  return arena_printf(ec->arena, "&%s_%s", ec->op_name, suffix);
+}
+
+/* "static const TYPE NAME = ..." declares a descriptor: "&NAME" has type "const TYPE *". */
+static void register_descriptor(EmitCtx *ec, const char *text) {
+  static const char lead[] = "static const ";
+  if (strncmp(text, lead, sizeof lead - 1) != 0) return;
+  const char *type = text + sizeof lead - 1, *sp = type;
+  while (*sp && *sp != ' ' && *sp != '\n') sp++;
+  const char *name = sp + (*sp == ' '), *end = name;
+  while ((*end >= 'a' && *end <= 'z') || (*end >= 'A' && *end <= 'Z') || (*end >= '0' && *end <= '9') || *end == '_') end++;
+  if (*sp != ' ' || end == name || strncmp(end, " =", 2) != 0) return;
+  register_arg(ec, arena_printf(ec->arena, "&%.*s", (int)(end - name), name),
+               arena_printf(ec->arena, "const %.*s *", (int)(sp - type), type));
+}
+
+void em_call(EmitCtx *ec, const char *kernel, int n_args, ...) {
+  Lowered *L = ec->cur;
+  const char **args = arena_calloc(ec->arena, (size_t)n_args + 1, sizeof(char *));
+  const char **types = arena_calloc(ec->arena, (size_t)n_args + 1, sizeof(char *));
+  StrBuf line;
+  sb_init_heap(&line, &ec->arena->heap);
+  if (!args || !types) ec->oom = true;
+  sb_printf(&line, "  %s(", kernel);
+  va_list ap;
+  va_start(ap, n_args);
+  for (int i = 0; i < n_args; i++) {
+    const char *a = va_arg(ap, const char *);
+    const char *t = arg_type(ec, a);
+    if (!t) L->bad_arg = true;
+    if (args) args[i] = a, types[i] = t;
+    sb_printf(&line, "%s%s", i ? ", " : "", a);
+  }
+  va_end(ap);
+  sb_append(&line, ");\n");
+  sb_append(&L->body, sb_cstr(&line));
+  sb_free(&line);
+  L->calls++;
+  L->kernel = kernel;
+  L->n_args = n_args;
+  L->args = args;
+  L->types = types;
+}
+
+void em_reset_state(EmitCtx *ec, int32_t tensor_id) {
+  if (!ec->in_init || tensor_id < 0 || tensor_id >= ec->m->n_tensors) return;
+  int32_t s = tensor_storage(ec->m, tensor_id);
+  const Tensor *t = &ec->m->tensors[s];
+  if (!t->is_variable || !plan_needs_storage(ec->m, s)) return;
+  int value = t->type == TT_INT8 ? (int)tensor_zero_point(t) : 0;
+  sb_printf(&ec->cur->init, "  memset(T%d, %d, %zuu); /* '%s' starts at %s */\n", (int)s, value, t->bytes, t->name,
+            value ? "its zero point" : "zero");
+  ec->state_reset[s] = true;
 }
 
 static void append_fmt(StrBuf *sb, const char *lead, const char *fmt, va_list ap) {
@@ -99,11 +240,14 @@ static void append_fmt(StrBuf *sb, const char *lead, const char *fmt, va_list ap
 void em_decl(EmitCtx *ec, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  size_t at = ec->cur->decls.len;
   append_fmt(&ec->cur->decls, "", fmt, ap);
   va_end(ap);
+  if (!ec->cur->decls.oom) register_descriptor(ec, sb_cstr(&ec->cur->decls) + at);
 }
 
 void em_body(EmitCtx *ec, const char *fmt, ...) {
+  ec->cur->unstructured = true;
   va_list ap;
   va_start(ap, fmt);
   append_fmt(&ec->cur->body, "  ", fmt, ap);
@@ -112,7 +256,7 @@ void em_body(EmitCtx *ec, const char *fmt, ...) {
 
 /* A table an operator derived: stored little-endian like model constants. */
 static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, const void *v, size_t n, size_t es) {
-  ConstItem *c = plan_add_const(ec->p, ec->arena, -1, ec->node->index, ec->node->index);
+  ConstItem *c = plan_add_const(ec->p, ec->arena, -1, ec->node->index, ec->pos);
   uint8_t *bytes = arena_alloc(ec->arena, n * es + 1);
   if (!c || !bytes) {
     ec->oom = true;
@@ -132,6 +276,7 @@ static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, c
   c->bytes = bytes;
   c->size = n * es;
   c->elems = n;
+  register_arg(ec, c->symbol, arena_printf(ec->arena, "const %s *", c->ctype));
   return c->symbol;
 }
 
@@ -392,8 +537,14 @@ static void append_as_locals(StrBuf *c, const char *decls) {
   }
 }
 
+static bool streams_at(const Plan *p, int k) {
+  for (int i = 0; i < p->n_consts; i++)
+    if (p->consts[i].residency == RES_STREAM && p->consts[i].first_reader == k) return true;
+  return false;
+}
+
 static void emit_layers(const Model *m, const Plan *p, const Module *mod, Arena *a, const SourceLayout *sl,
-                        const Lowered *low, StrBuf *c) {
+                        const Lowered *low, const CallGroup *groups, StrBuf *c) {
   for (int k = 0; k < m->n_nodes; k++) {
     if (!low[k].fn) continue;
     const Node *n = &m->nodes[k];
@@ -401,6 +552,12 @@ static void emit_layers(const Model *m, const Plan *p, const Module *mod, Arena 
     /* Caller-owned arenas: addresses are known only after bind, so descriptors that
      * point into arenas cannot be static initialisers; they become const locals. */
     if (mod->allocate_arenas) sb_append(c, sb_cstr((StrBuf *)&low[k].decls));
+    if (low[k].group >= 0) {
+      const CallGroup *g = &groups[low[k].group];
+      sb_printf(c, "/* runs through %s_run_%s(&%s_%s_calls[%d]) */\n\n", mod->prefix, g->name, mod->prefix, g->name,
+                low[k].row);
+      continue;
+    }
     MemType code = config_operator_placement(p->config, n->index, n->opname, true);
     if (code != MEM_NONE) /* a static function would be inlined into run(), out of the section */
       sb_printf(c, "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((noinline))\n#endif\n%s_CODE_IN_%s\n",
@@ -415,6 +572,131 @@ static void emit_layers(const Model *m, const Plan *p, const Module *mod, Arena 
     }
     sb_append(c, sb_cstr((StrBuf *)&low[k].body));
     sb_append(c, "}\n\n");
+  }
+}
+
+/* ---- interning: one body per call signature, arguments in a const table ------ */
+
+static int find_group(const CallGroup *g, int n, const char *key) {
+  for (int i = 0; i < n; i++)
+    if (strcmp(g[i].key, key) == 0) return i;
+  return -1;
+}
+
+static bool internable(const Model *m, const Plan *p, const Module *mod, const Lowered *L, int k) {
+  const Node *n = &m->nodes[k];
+  return mod->intern && mod->direct_calls && mod->allocate_arenas && L->fn && L->calls == 1 && !L->unstructured &&
+         !L->bad_arg && (n->def->capabilities & CAP_DESCRIPTOR_DRIVEN) &&
+         config_operator_placement(p->config, n->index, n->opname, true) == MEM_NONE && !streams_at(p, k);
+}
+
+static const char *call_key(Arena *a, const Lowered *L) {
+  StrBuf b;
+  sb_init_heap(&b, &a->heap);
+  sb_printf(&b, "%s(", L->kernel);
+  for (int i = 0; i < L->n_args; i++) sb_printf(&b, "%s%s", i ? "," : "", L->types[i]);
+  sb_append(&b, ")");
+  const char *key = b.oom ? NULL : arena_strdup(a, sb_cstr(&b));
+  sb_free(&b);
+  return key;
+}
+
+/* Groups internable operators by call signature; groups of one stay plain layers.
+ * Returns the number of groups (rows assigned in `low`), -1 when out of memory. */
+static int group_calls(const Model *m, const Plan *p, Module *mod, Arena *a, Lowered *low, CallGroup **out) {
+  CallGroup *g = arena_calloc(a, (size_t)m->n_nodes + 1, sizeof *g);
+  int *count = arena_calloc(a, (size_t)m->n_nodes + 1, sizeof(int));
+  const char **keys = arena_calloc(a, (size_t)m->n_nodes + 1, sizeof(char *));
+  if (!g || !count || !keys) return -1;
+  int n = 0;
+  for (int k = 0; k < m->n_nodes; k++) {
+    low[k].group = low[k].row = -1;
+    if (!internable(m, p, mod, &low[k], k)) continue;
+    if (!(keys[k] = call_key(a, &low[k]))) return -1;
+    int gi = find_group(g, n, keys[k]);
+    if (gi < 0) {
+      gi = n++;
+      g[gi] = (CallGroup){keys[k], low[k].kernel, NULL, low[k].n_args, low[k].types, 0};
+    }
+    g[gi].count++;
+  }
+  int kept = 0;
+  for (int i = 0; i < n; i++) {
+    if (g[i].count < 2) continue;
+    CallGroup *dst = &g[kept];
+    *dst = g[i];
+    dst->count = 0;
+    const char *base = strncmp(dst->kernel, "ta_", 3) == 0 ? dst->kernel + 3 : dst->kernel;
+    dst->name = base;
+    for (int j = 0, suffix = 2; j < kept; j++)
+      if (strcmp(g[j].name, dst->name) == 0) dst->name = arena_printf(a, "%s_%d", base, suffix++), j = -1;
+    for (int k = 0; k < m->n_nodes; k++)
+      if (keys[k] && strcmp(keys[k], dst->key) == 0) {
+        low[k].group = kept;
+        low[k].row = dst->count++;
+        mod->interned_ops++;
+      }
+    kept++;
+  }
+  mod->call_groups = kept;
+  *out = g;
+  return kept;
+}
+
+static void emit_notify(const Module *mod, StrBuf *c) {
+  const char *pf = mod->prefix;
+  sb_printf(c, "static void %s_notify(const %s_model_context_t *ctx, int32_t op, %s_op_state_t state) {\n"
+               "  if (ctx->callback) ctx->callback(op, state, 0, ctx->user_data);\n}\n\n", pf, pf, pf);
+}
+
+/* The shared body is kept out of line (a single copy is the point) and reports its
+ * operator to the callback itself, so each operator costs one call in run(). */
+static void emit_call_groups(const Model *m, const Module *mod, const Lowered *low, const CallGroup *g, int n_groups,
+                             StrBuf *c) {
+  const char *pf = mod->prefix, *P = mod->PREFIX;
+  for (int gi = 0; gi < n_groups; gi++) {
+    const CallGroup *grp = &g[gi];
+    sb_printf(c, "/* %d operators share one body calling %s; each row of %s_%s_calls holds one operator's arguments. */\n",
+              grp->count, grp->kernel, pf, grp->name);
+    sb_append(c, "typedef struct {\n  int32_t op;\n");
+    for (int i = 0; i < grp->n_args; i++) {
+      const char *t = grp->types[i];
+      size_t len = strlen(t);
+      sb_printf(c, "  %s%sa%d;\n", t, len && t[len - 1] == '*' ? "" : " ", i);
+    }
+    sb_printf(c, "} %s_%s_call_t;\n\n", pf, grp->name);
+    sb_printf(c, "static const %s_%s_call_t %s_%s_calls[%d] = {\n", pf, grp->name, pf, grp->name, grp->count);
+    for (int k = 0; k < m->n_nodes; k++) {
+      if (low[k].group != gi) continue;
+      sb_printf(c, "  {%d", (int)m->nodes[k].index);
+      for (int i = 0; i < low[k].n_args; i++) sb_printf(c, ", %s", low[k].args[i]);
+      sb_printf(c, "}, /* operator %d (%s) */\n", (int)m->nodes[k].index, m->nodes[k].opname);
+    }
+    sb_append(c, "};\n\n");
+    sb_append(c, "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((noinline))\n#endif\n");
+    sb_printf(c, "static void %s_run_%s(const %s_model_context_t *ctx, const %s_%s_call_t *c) {\n", pf, grp->name, pf, pf,
+              grp->name);
+    sb_printf(c, "  %s_notify(ctx, c->op, %s_OP_RUN_STARTED);\n  %s(", pf, P, grp->kernel);
+    for (int i = 0; i < grp->n_args; i++) sb_printf(c, "%sc->a%d", i ? ", " : "", i);
+    sb_printf(c, ");\n  %s_notify(ctx, c->op, %s_OP_RUN_FINISHED);\n}\n\n", pf, P);
+  }
+}
+
+/* Per-operator init functions: those that own state, and every operator when init
+ * elision is off. */
+static bool needs_init_fn(const Module *mod, const Node *n, const Lowered *L) {
+  return L->fn && (L->has_init || !mod->init_elision || !(n->def->capabilities & CAP_STATELESS));
+}
+
+static void emit_op_inits(const Model *m, Module *mod, const Lowered *low, StrBuf *c) {
+  for (int k = 0; k < m->n_nodes; k++) {
+    if (!needs_init_fn(mod, &m->nodes[k], &low[k])) continue;
+    sb_printf(c, "/* operator %d (%s): init */\nstatic void %s_init(void) {\n", (int)m->nodes[k].index,
+              m->nodes[k].opname, low[k].fn);
+    if (low[k].init.len) sb_append(c, sb_cstr((StrBuf *)&low[k].init));
+    else sb_append(c, "  /* no state: nothing to reset */\n");
+    sb_append(c, "}\n\n");
+    mod->init_functions++;
   }
 }
 
@@ -459,22 +741,26 @@ static void emit_bind(const Plan *p, const Module *mod, StrBuf *c) {
             pf, pf, P, pf, pf);
 }
 
-static void emit_init(const Model *m, const Plan *p, const Module *mod, Arena *a, StrBuf *c) {
+static void emit_init(const Model *m, const Plan *p, const Module *mod, Arena *a, const Lowered *low,
+                      const bool *state_reset, StrBuf *c) {
   const char *pf = mod->prefix;
   sb_printf(c, "int32_t %s_model_init(%s_model_context_t *ctx) {\n  if (ctx == NULL) return -1;\n", pf, pf);
   if (!mod->allocate_arenas)
     sb_printf(c, "  {\n    int r;\n    for (r = 0; r < %s_NUM_ARENA_REGIONS; r++)\n      if (%s_regions[r] == NULL) return -2;\n  }\n",
               mod->PREFIX, pf);
-  for (int i = 0; i < p->n_arenas; i++)
-    if (p->arenas[i].role == AR_PERSISTENT && p->arenas[i].size)
-      sb_printf(c, "  memset(%s, 0, %zuu); /* state starts at zero */\n", arena_base(a, mod, p, i), p->arenas[i].size);
+  (void)p;
+  (void)a;
+  /* Variable tensors no operator owns (its init resets the rest). TFLite Micro resets
+   * int8 state to its zero point, everything else to 0. */
   for (int i = 0; i < m->n_tensors; i++) {
     const Tensor *t = &m->tensors[i];
-    /* TFLite Micro resets int8 state to its zero point, everything else to 0. */
-    if (t->is_variable && t->type == TT_INT8 && tensor_zero_point(t) != 0 && plan_needs_storage(m, i))
-      sb_printf(c, "  memset(T%d, %d, %zuu); /* '%s' starts at its zero point */\n", (int)t->id,
-                (int)tensor_zero_point(t), t->bytes, t->name);
+    if (!t->is_variable || state_reset[i] || !plan_needs_storage(m, i)) continue;
+    int value = t->type == TT_INT8 ? (int)tensor_zero_point(t) : 0;
+    sb_printf(c, "  memset(T%d, %d, %zuu); /* '%s' starts at %s */\n", (int)t->id, value, t->bytes, t->name,
+              value ? "its zero point" : "zero");
   }
+  for (int k = 0; k < m->n_nodes; k++)
+    if (needs_init_fn(mod, &m->nodes[k], &low[k])) sb_printf(c, "  %s_init();\n", low[k].fn);
   if (mod->auto_hydrate) sb_printf(c, "  %s_hydrate_constants();\n", pf);
   for (int i = 0; i < m->n_inputs; i++) {
     const Tensor *t = &m->tensors[m->inputs[i]];
@@ -491,18 +777,46 @@ static void emit_init(const Model *m, const Plan *p, const Module *mod, Arena *a
   sb_append(c, "  ctx->callback = NULL;\n  ctx->user_data = NULL;\n  return 0;\n}\n\n");
 }
 
-static void emit_run(const Model *m, const Module *mod, StrBuf *c, const Lowered *low) {
+/* Table dispatch: when some operator is not STATIC_SCHEDULABLE or static calls are off. */
+static void emit_run_table(const Model *m, const Module *mod, StrBuf *c, const Lowered *low) {
   const char *pf = mod->prefix, *P = mod->PREFIX;
-  sb_printf(c, "static void %s_notify(const %s_model_context_t *ctx, int32_t op, %s_op_state_t state) {\n"
-               "  if (ctx->callback) ctx->callback(op, state, 0, ctx->user_data);\n}\n\n", pf, pf, pf);
+  int steps = 0;
+  for (int k = 0; k < m->n_nodes; k++) steps += low[k].fn != NULL;
+  sb_printf(c, "/* The schedule as a table of layer functions (operators called through pointers). */\n"
+               "typedef struct {\n  void (*run)(void);\n  int32_t op;\n} %s_step_t;\n\n", pf);
+  sb_printf(c, "static const %s_step_t %s_schedule[%d] = {\n", pf, pf, steps ? steps : 1);
+  for (int k = 0; k < m->n_nodes; k++)
+    if (low[k].fn) sb_printf(c, "  {%s, %d},\n", low[k].fn, (int)m->nodes[k].index);
+  if (!steps) sb_append(c, "  {NULL, -1},\n");
+  sb_append(c, "};\n\n");
+  sb_printf(c, "int32_t %s_model_run(%s_model_context_t *ctx) {\n  int32_t i;\n  if (ctx == NULL) return -1;\n", pf, pf);
+  sb_printf(c, "  for (i = 0; i < %d; i++) {\n    %s_notify(ctx, %s_schedule[i].op, %s_OP_RUN_STARTED);\n"
+               "    %s_schedule[i].run();\n    %s_notify(ctx, %s_schedule[i].op, %s_OP_RUN_FINISHED);\n  }\n",
+            steps, pf, pf, P, pf, pf, pf, P);
+  sb_append(c, "  return 0;\n}\n");
+}
+
+static void emit_run(const Model *m, const Module *mod, StrBuf *c, const Lowered *low, const CallGroup *groups) {
+  const char *pf = mod->prefix, *P = mod->PREFIX;
+  if (!mod->direct_calls) {
+    emit_run_table(m, mod, c, low);
+    return;
+  }
   sb_printf(c, "int32_t %s_model_run(%s_model_context_t *ctx) {\n  if (ctx == NULL) return -1;\n", pf, pf);
   for (int k = 0; k < m->n_nodes; k++) {
+    int op = (int)m->nodes[k].index;
     if (!low[k].fn) {
-      sb_printf(c, "  /* operator %d (%s): output aliases its input, nothing to run */\n", k, m->nodes[k].opname);
+      sb_printf(c, "  /* operator %d (%s): output aliases its input, nothing to run */\n", op, m->nodes[k].opname);
       continue;
     }
-    sb_printf(c, "  %s_notify(ctx, %d, %s_OP_RUN_STARTED);\n  %s();\n  %s_notify(ctx, %d, %s_OP_RUN_FINISHED);\n", pf,
-              k, P, low[k].fn, pf, k, P);
+    if (low[k].group >= 0) {
+      const char *g = groups[low[k].group].name;
+      sb_printf(c, "  %s_run_%s(ctx, &%s_%s_calls[%d]); /* operator %d */\n", pf, g, pf, g, low[k].row, op);
+      continue;
+    }
+    sb_printf(c, "  %s_notify(ctx, %d, %s_OP_RUN_STARTED);\n", pf, op, P);
+    sb_printf(c, "  %s();\n", low[k].fn);
+    sb_printf(c, "  %s_notify(ctx, %d, %s_OP_RUN_FINISHED);\n", pf, op, P);
   }
   sb_append(c, "  return 0;\n}\n");
 }
@@ -559,11 +873,10 @@ static void emit_sidecars(const Plan *p, Module *mod, Arena *a, const SourceLayo
     if (!const_region_used(p, (MemType)s)) continue;
     StrBuf *f = module_add_file(mod, a, arena_printf(a, "data/%s_const_%s.bin", mod->name, lower(a, mem_name((MemType)s))));
     if (!f) return;
-    uint8_t *img = arena_calloc(a, sl->size[s] + 1, 1);
+    char *img = sb_extend(f, sl->size[s]); /* the image is built in place */
     if (!img) return;
     for (int i = 0; i < p->n_consts; i++)
       if (p->consts[i].source == s) memcpy(img + sl->offset[i], p->consts[i].bytes, p->consts[i].size);
-    sb_appendn(f, (const char *)img, sl->size[s]);
     mod->pinned_sources[mod->n_pinned_sources++] =
         arena_printf(a, "data/%s_const_%s.bin", mod->name, lower(a, mem_name((MemType)s)));
   }
@@ -583,44 +896,79 @@ static void collect_families(const Model *m, Module *mod) {
     }
 }
 
-static bool lower_nodes(EmitCtx *ec, Lowered *low) {
+/* The capability derivation at emit time: a DESCRIPTOR_DRIVEN operator must have
+ * emitted exactly one structured call whose arguments all have known types. */
+static bool check_descriptor_driven(const Node *n, const Lowered *L, Diag *d) {
+  if (!(n->def->capabilities & CAP_DESCRIPTOR_DRIVEN)) return true;
+  if (L->calls == 1 && !L->unstructured && !L->bad_arg) return true;
+  return diag_error(d, "internal error: operator %d (%s) declares DESCRIPTOR_DRIVEN but its run body is %s",
+                    (int)n->index, n->opname,
+                    L->unstructured ? "free text (em_body)" : L->calls != 1 ? "not exactly one em_call" :
+                                                                              "a call with an argument of unknown type");
+}
+
+static bool lower_nodes(EmitCtx *ec, Lowered *low, Diag *d) {
   Model *m = ec->m;
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
-    sb_init(&low[k].decls);
-    sb_init(&low[k].body);
+    sb_init_heap(&low[k].decls, &ec->arena->heap);
+    sb_init_heap(&low[k].body, &ec->arena->heap);
+    sb_init_heap(&low[k].init, &ec->arena->heap);
+    low[k].group = low[k].row = -1;
     if (n->is_alias) continue;
     char frag[48];
     emit_sanitize(frag, sizeof frag, n->opname);
     ec->node = n;
-    ec->op_name = arena_printf(ec->arena, "op%d_%s", k, frag);
+    ec->pos = k;
+    ec->op_name = arena_printf(ec->arena, "op%d_%s", (int)n->index, frag);
     ec->cur = &low[k];
+    ec->n_arg_types = 0;
     n->def->emit(ec, m, n);
+    if (n->def->emit_init) {
+      ec->in_init = true;
+      n->def->emit_init(ec, m, n);
+      ec->in_init = false;
+      low[k].has_init = true;
+    }
     low[k].fn = arena_printf(ec->arena, "%s_%s", ec->mod->prefix, ec->op_name);
+    if (!check_descriptor_driven(n, &low[k], d)) return false;
   }
-  return !ec->oom;
+  if (ec->oom) return diag_error(d, "out of memory while emitting");
+  return true;
 }
 
 static void free_lowered(Lowered *low, int n) {
   for (int k = 0; k < n; k++) {
     sb_free(&low[k].decls);
     sb_free(&low[k].body);
+    sb_free(&low[k].init);
   }
+}
+
+/* Direct calls need every scheduled operator to be STATIC_SCHEDULABLE. */
+static bool all_static(const Model *m) {
+  for (int k = 0; k < m->n_nodes; k++)
+    if (!m->nodes[k].is_alias && !(m->nodes[k].def->capabilities & CAP_STATIC_SCHEDULABLE)) return false;
+  return true;
 }
 
 bool emit_module(Model *m, Plan *p, Module *mod, Diag *d) {
   Arena *a = m->arena;
   EmitCtx ec = {.m = m, .p = p, .mod = mod, .arena = a};
   ec.const_of_tensor = arena_calloc(a, (size_t)m->n_tensors + 1, sizeof(int));
+  ec.state_reset = arena_calloc(a, (size_t)m->n_tensors + 1, sizeof(bool));
   Lowered *low = arena_calloc(a, (size_t)m->n_nodes + 1, sizeof(Lowered));
-  if (!ec.const_of_tensor || !low) return diag_error(d, "out of memory");
+  if (!ec.const_of_tensor || !ec.state_reset || !low) return diag_error(d, "out of memory");
   for (int i = 0; i < m->n_tensors; i++) ec.const_of_tensor[i] = -1;
   collect_families(m, mod);
-  bool ok = lower_nodes(&ec, low);
-  if (!ok) diag_error(d, "out of memory while emitting");
+  mod->direct_calls = mod->static_calls && all_static(m);
+  bool ok = lower_nodes(&ec, low, d);
   if (ok) ok = plan_finish(m, p, d);
   SourceLayout sl;
   if (ok && !layout_sources(a, p, &sl)) ok = diag_error(d, "out of memory");
+  CallGroup *groups = NULL;
+  int n_groups = ok ? group_calls(m, p, mod, a, low, &groups) : 0;
+  if (n_groups < 0) ok = diag_error(d, "out of memory");
   if (!ok) {
     free_lowered(low, m->n_nodes);
     return false;
@@ -645,28 +993,33 @@ bool emit_module(Model *m, Plan *p, Module *mod, Diag *d) {
   emit_tensor_info(m, mod, c, "input", m->inputs, m->n_inputs);
   emit_tensor_info(m, mod, c, "output", m->outputs, m->n_outputs);
   emit_arenas(m, p, mod, a, &sl, c);
-  emit_layers(m, p, mod, a, &sl, low, c);
+  emit_layers(m, p, mod, a, &sl, low, groups, c);
+  emit_notify(mod, c);
+  emit_call_groups(m, mod, low, groups, n_groups, c);
+  emit_op_inits(m, mod, low, c);
   emit_hydrate(p, mod, a, &sl, c);
   if (!mod->allocate_arenas) emit_bind(p, mod, c);
-  emit_init(m, p, mod, a, c);
-  emit_run(m, mod, c, low);
+  emit_init(m, p, mod, a, low, ec.state_reset, c);
+  emit_run(m, mod, c, low, groups);
   free_lowered(low, m->n_nodes);
 
-  StrBuf wbody, hbody;
-  sb_init(&wbody);
-  sb_init(&hbody);
+  /* The constant tables are most of a module (about 4 bytes of text per weight byte):
+   * measured first, then written once into buffers of exactly their size, so the
+   * compiler's peak heap stays near the module's size (docs/robustness.md). */
+  StrBuf wcount, hcount;
+  sb_init_counting(&wcount);
+  sb_init_counting(&hcount);
   bool uses_math = false;
-  emit_weights(p, mod, a, &sl, &wbody, &hbody, &uses_math);
-  /* The bodies can be megabytes: append them, never format them. */
+  emit_weights(p, mod, a, &sl, &wcount, &hcount, &uses_math);
+  static const char weights_h_end[] = "\n#endif\n";
   sb_printf(wh, "/* %s: constant tables (weights, biases, requantisation constants). Generated by tinyaot. */\n#ifndef %s_WEIGHTS_H\n#define %s_WEIGHTS_H\n#include <stdint.h>\n\n#include \"%s_model.h\"\n\n",
             mod->name, mod->PREFIX, mod->PREFIX, mod->name);
-  sb_appendn(wh, sb_cstr(&hbody), hbody.len);
-  sb_append(wh, "\n#endif\n");
+  sb_reserve_exact(wh, hcount.len + strlen(weights_h_end));
   sb_printf(wc, "/* %s: constant tables of %s. Generated by tinyaot. Do not edit. */\n#include <stdint.h>\n%s\n#include \"%s_weights.h\"\n",
             mod->name, mod->source, uses_math ? "#include <math.h>\n" : "", mod->name);
-  sb_appendn(wc, sb_cstr(&wbody), wbody.len);
-  sb_free(&wbody);
-  sb_free(&hbody);
+  sb_reserve_exact(wc, wcount.len);
+  emit_weights(p, mod, a, &sl, wc, wh, &uses_math);
+  sb_append(wh, weights_h_end);
   if (!mod->allocate_arenas) emit_sidecars(p, mod, a, &sl);
   else
     for (int s = 0; s < MEM_COUNT; s++)

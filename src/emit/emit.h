@@ -9,6 +9,7 @@
 #include "../common/strbuf.h"
 #include "../ir/ir.h"
 #include "../plan/plan.h"
+#include "../plan/schedule.h"
 
 enum { MODULE_MAX_FILES = 64 };
 
@@ -24,6 +25,15 @@ typedef struct Module {
   const char *source; /* model file name, for comments */
   bool allocate_arenas;
   bool auto_hydrate;
+  /* Optimisations gated by operator capabilities (all on by default; docs/operators.md). */
+  bool intern;        /* DESCRIPTOR_DRIVEN operators with one call signature share one body */
+  bool static_calls;  /* run() calls layers directly when every operator is STATIC_SCHEDULABLE */
+  bool init_elision;  /* operators without state (STATELESS) get no init function */
+  bool opt_size;      /* --opt size: portable kernels, no re-laid weight tables */
+  ScheduleReport schedule; /* the reordering of REORDERABLE operators (plan/schedule.c) */
+  /* What the emitter did, for the report. */
+  int interned_ops, call_groups, init_functions;
+  bool direct_calls;
   int n_files;
   ModuleFile files[MODULE_MAX_FILES];
   const char *families[32]; /* runtime kernel families used, sorted */

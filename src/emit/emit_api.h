@@ -15,6 +15,24 @@ const char *em_op_name(EmitCtx *ec);
 const char *em_tensor(EmitCtx *ec, int32_t tensor_id);
 /* Pointer expression for this node's planned scratch buffer; "NULL" when none. */
 const char *em_scratch(EmitCtx *ec);
+/* The layer's kernel call `kernel(a0, a1, ...);` as a structure. Every argument must
+ * come from em_tensor, em_scratch, em_table_*, em_desc or em_int, so the emitter knows
+ * its C type. A DESCRIPTOR_DRIVEN operator emits its whole run body as one em_call
+ * (checked at emit time): that is what lets operators with the same kernel share one
+ * body and keep their arguments in a const table. */
+void em_call(EmitCtx *ec, const char *kernel, int n_args, ...);
+/* "&<op name>_<suffix>" for a descriptor this node declared with
+ * em_decl("static const <type> <op name>_<suffix> = ..."). */
+const char *em_desc(EmitCtx *ec, const char *suffix);
+/* An integer argument for em_call (int32_t, or int64_t when it does not fit). */
+const char *em_int(EmitCtx *ec, int64_t v);
+/* Any other literal argument for em_call, with its C type ("float", "0x1p-3f"). */
+const char *em_literal(EmitCtx *ec, const char *ctype, const char *text);
+/* A formatted string that lives as long as the conversion (e.g. a kernel name). */
+const char *em_name(EmitCtx *ec, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* In OpDef.emit_init only: resets a variable tensor this operator owns to its initial
+ * value (TFLite Micro: the zero point for int8 state, 0 otherwise). */
+void em_reset_state(EmitCtx *ec, int32_t tensor_id);
 /* File-scope text placed before the layer function (descriptors, small tables). */
 void em_decl(EmitCtx *ec, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A statement of the layer function body (indentation and newline added). */

@@ -16,7 +16,7 @@ static void list_sources(const Module *mod, StrBuf *sb, const char *sep, const c
 
 static void add_cmake(Module *mod, Arena *a) {
   StrBuf sb;
-  sb_init(&sb);
+  sb_init_heap(&sb, &a->heap);
   sb_printf(&sb, "# %s: CMake build of the tinyaot module (a static library).\n"
                  "#   add_subdirectory(%s) and link %s, or build it alone; for a Cortex-M build pass\n"
                  "#   -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-cortex-m4.cmake (or ...-cortex-m55.cmake).\n"
@@ -82,7 +82,7 @@ static void add_make_cross_presets(StrBuf *sb) {
 
 static void add_makefile(Module *mod, Arena *a) {
   StrBuf sb;
-  sb_init(&sb);
+  sb_init_heap(&sb, &a->heap);
   sb_printf(&sb, "# %s: plain Make build of the tinyaot module -> lib%s.a\n"
                  "#   make                      host compiler\n"
                  "#   make TARGET=cortex-m4     arm-none-eabi-gcc for Cortex-M4 (or TARGET=cortex-m55)\n"
@@ -99,7 +99,7 @@ static void add_makefile(Module *mod, Arena *a) {
   StrBuf *f = module_add_file(mod, a, "Makefile");
   if (f) *f = sb; else sb_free(&sb);
   StrBuf zy;
-  sb_init(&zy);
+  sb_init_heap(&zy, &a->heap);
   sb_printf(&zy, "# Zephyr: add this directory with ZEPHYR_EXTRA_MODULES; sources below.\n"
                  "zephyr_library_named(%s)\nzephyr_include_directories(include)\nzephyr_library_include_directories(src)\nzephyr_library_sources(\n",
             mod->name);
@@ -177,6 +177,44 @@ static void json_string(StrBuf *sb, const char *s) {
   sb_append(sb, "\"");
 }
 
+/* What the capability-gated optimisations did; "schedule" lists operator indices in
+ * execution order (positions in it are the "steps" of the lifetimes below). */
+static void json_optimizations(const Model *m, const Module *mod, StrBuf *js) {
+  const ScheduleReport *r = &mod->schedule;
+  sb_printf(js, "  \"optimizations\": {\"opt\": \"%s\", \"intern\": %s, \"static_calls\": %s, \"init_elision\": %s, \"reorder\": %s,\n"
+                "    \"interned_operators\": %d, \"shared_bodies\": %d, \"direct_calls\": %s, \"init_functions\": %d,\n"
+                "    \"reordered\": %s, \"moved_operators\": %d, \"live_peak_before\": %zu, \"live_peak_after\": %zu,"
+                " \"live_byte_steps_before\": %llu, \"live_byte_steps_after\": %llu,\n    \"schedule\": [",
+            mod->opt_size ? "size" : "speed", mod->intern ? "true" : "false", mod->static_calls ? "true" : "false", mod->init_elision ? "true" : "false",
+            r->tried ? "true" : "false", mod->interned_ops, mod->call_groups, mod->direct_calls ? "true" : "false",
+            mod->init_functions, r->applied ? "true" : "false", r->moved, r->before.peak, r->after.peak,
+            (unsigned long long)r->before.area, (unsigned long long)r->after.area);
+  for (int k = 0; k < m->n_nodes; k++) sb_printf(js, "%s%d", k ? ", " : "", (int)m->nodes[k].index);
+  sb_append(js, "]},\n");
+}
+
+static void md_optimizations(const Model *m, const Module *mod, StrBuf *md) {
+  const ScheduleReport *r = &mod->schedule;
+  sb_append(md, "\n## Schedule and optimisations\n\n");
+  if (!r->tried)
+    sb_append(md, "Reordering is off (`--no-reorder`): operators run in the model's order.\n");
+  else if (!r->applied)
+    sb_printf(md, "Reordering of REORDERABLE operators found no better order: the model's order is kept "
+                  "(live peak %zu bytes, %llu byte-steps).\n", r->before.peak, (unsigned long long)r->before.area);
+  else
+    sb_printf(md, "Reordering of REORDERABLE operators moved %d operators. Live activation bytes, before -> after: "
+                  "peak %zu -> %zu, sum over steps %llu -> %llu (%.1f%% less).\n", r->moved, r->before.peak,
+              r->after.peak, (unsigned long long)r->before.area, (unsigned long long)r->after.area,
+              r->before.area ? 100.0 * (double)(r->before.area - r->after.area) / (double)r->before.area : 0.0);
+  sb_append(md, "\nSchedule (operator indices in execution order; lifetimes below are positions in it): ");
+  for (int k = 0; k < m->n_nodes; k++) sb_printf(md, "%s%d", k ? ", " : "", (int)m->nodes[k].index);
+  sb_printf(md, "\n\nInterning %s: %d operators run through %d shared bodies. Calls: %s. "
+                "Per-operator init functions: %d%s.\n",
+            mod->intern ? "on" : "off (`--no-intern`)", mod->interned_ops, mod->call_groups,
+            mod->direct_calls ? "direct" : "through a table of function pointers", mod->init_functions,
+            mod->init_elision ? " (stateless operators have none)" : " (init elision off)");
+}
+
 /* The residency document: every tensor and table, where it lives, when it is live. */
 void export_residency_json(const Model *m, const Plan *p, const Module *mod, StrBuf *js) {
   Arena *a = m->arena;
@@ -193,7 +231,9 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
               mem_name((MemType)mem), (unsigned long long)p->used[mem], (unsigned long long)p->budget[mem]);
     first = false;
   }
-  sb_append(js, "\n  ],\n  \"arenas\": [\n");
+  sb_append(js, "\n  ],\n");
+  json_optimizations(m, mod, js);
+  sb_append(js, "  \"arenas\": [\n");
   for (int i = 0; i < p->n_arenas; i++) {
     const PlanArena *ar = &p->arenas[i];
     sb_printf(js, "    {\"name\": \"%s\", \"memory\": \"%s\", \"role\": \"%s\", \"bytes\": %zu, \"lower_bound\": %zu, \"tensors\": %d}%s\n",
@@ -267,6 +307,7 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
     sb_printf(md, "| %s | %s | %s | %zu | %zu | %d |\n", ar->name, mem_name(ar->memory), arena_role_name(ar->role),
               ar->size, ar->lower_bound, ar->n_tensors);
   }
+  md_optimizations(m, mod, md);
   sb_append(md, "\n## Activations\n\n| id | name | dtype | shape | bytes | role | arena | offset | live ops |\n|---:|---|---|---|---:|---|---|---:|---|\n");
   for (int i = 0; i < m->n_tensors; i++) {
     const Tensor *t = &m->tensors[i];

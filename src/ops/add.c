@@ -20,6 +20,7 @@ static const EwArithOp add_arith = {
     .kernel_s16 = "ta_add_s16",
     .kernel_f32 = "ta_add_f32",
     .macs_per_element = false,
+    .flat_sign = 1,
     .prepare_quantized = add_prepare_quantized,
 };
 

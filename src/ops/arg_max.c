@@ -48,8 +48,7 @@ static void arg_max_emit(EmitCtx *ec, const Model *m, const Node *node) {
   const ArgMaxPlan *ap = node->op_data;
   em_decl(ec, "static const ta_arg_max_params_t %s_params = {\n  .outer = %d,\n  .axis_size = %d,\n  .inner = %d,\n};",
           em_op_name(ec), (int)ap->outer, (int)ap->axis_size, (int)ap->inner);
-  em_body(ec, "ta_arg_max_s8_i32(&%s_params, %s, %s);", em_op_name(ec), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->out[0]));
+  em_call(ec, "ta_arg_max_s8_i32", 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
 }
 
 const OpDef op_arg_max = {

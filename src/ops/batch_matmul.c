@@ -90,7 +90,11 @@ static bool bmm_prepare(PrepareCtx *pc, Node *node) {
   d->output_offset = tensor_zero_point(out);
   /* TFLM: the scale product is taken in float, the division in double */
   const float product = tensor_scale(lhs) * tensor_scale(rhs);
-  quant_multiplier((double)product / (double)tensor_scale(out), &d->multiplier, &d->shift);
+  /* ta_batch_matmul_s8 applies it with ta_requantize */
+  if (!op_quant_multiplier(pc, node, (double)product / (double)tensor_scale(out), QUANT_RANGE_INT32, &d->multiplier,
+                           &d->shift, "lhs x rhs / output scale of tensor %d '%s', tensor %d '%s', tensor %d '%s'",
+                           OP_TENSOR_ARG(lhs), OP_TENSOR_ARG(rhs), OP_TENSOR_ARG(out)))
+    return false;
   node->op_data = d;
   node->kernel = "ta_batch_matmul_s8";
   node->families[0] = "batch_matmul";
@@ -114,8 +118,8 @@ static void bmm_emit(EmitCtx *ec, const Model *m, const Node *node) {
           (int)d->cols, (int)d->depth, (int)d->lhs_row_step, (int)d->lhs_depth_step, (int)d->rhs_col_step,
           (int)d->rhs_depth_step, (int)d->lhs_offset, (int)d->rhs_offset, (int)d->output_offset, (int)d->multiplier,
           (int)d->shift);
-  em_body(ec, "ta_batch_matmul_s8(&%s_params, %s, %s, %s);", name, em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
+  em_call(ec, "ta_batch_matmul_s8", 4, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->in[1]),
+          em_tensor(ec, node->out[0]));
 }
 
 const OpDef op_batch_matmul = {

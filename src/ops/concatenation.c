@@ -49,7 +49,8 @@ static bool concatenation_prepare(PrepareCtx *pc, Node *node) {
 const OpDef op_concatenation = {
     .name = "CONCATENATION",
     .builtin_code = 2,
-    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    /* Not DESCRIPTOR_DRIVEN: the run body builds an array of the parts' pointers. */
+    .capabilities = CAP_STATELESS | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "int8, int16, float32",
     .constraints = "no fused activation; values are copied without requantization, as TFLite Micro does",

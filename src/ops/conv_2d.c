@@ -160,7 +160,9 @@ static bool conv_prepare(PrepareCtx *pc, Node *node) {
   if (d->kernel == CONV_F32) {
     if (!conv_float_range(pc, node, activation, &d->act_min, &d->act_max)) return false;
   } else {
-    if (!conv_quant_prepare(pc, node, in, filter, 0, out, d->out_c, activation, &d->q)) return false;
+    /* ta_conv_s16 requantises its int64 accumulator with ta_requantize64 */
+    const QuantRange range = d->kernel == CONV_S16 ? QUANT_RANGE_INT64 : QUANT_RANGE_INT32;
+    if (!conv_quant_prepare(pc, node, in, filter, 0, out, d->out_c, activation, range, &d->q)) return false;
     d->input_zero_point = tensor_zero_point(in);
     d->output_zero_point = tensor_zero_point(out);
   }
@@ -196,8 +198,9 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
           name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->in_c, (int)d->h.out, (int)d->w.out,
           (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
           (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point, d->direct ? 1 : 0);
-  em_body(ec, "ta_conv_s8_%s(&%s_gemm, &%s_geom, %s, %s, %s, %s);", gemm_suffix(d->gemm->tier), name, name,
-          em_tensor(ec, node->in[0]), weights, d->direct ? "NULL" : em_scratch(ec), em_tensor(ec, node->out[0]));
+  em_call(ec, em_name(ec, "ta_conv_s8_%s", gemm_suffix(d->gemm->tier)), 6, em_desc(ec, "gemm"),
+          em_desc(ec, "geom"), em_tensor(ec, node->in[0]), weights, d->direct ? "NULL" : em_scratch(ec),
+          em_tensor(ec, node->out[0]));
 }
 
 static void conv_emit(EmitCtx *ec, const Model *m, const Node *node) {
@@ -236,7 +239,7 @@ static void conv_emit(EmitCtx *ec, const Model *m, const Node *node) {
               type, name, geom, (int)d->q.act_min, (int)d->q.act_max, mult, shift);
     }
   }
-  em_body(ec, "%s(&%s_params, %s, %s, %s, %s);", conv_kernel_names[d->kernel], name, em_tensor(ec, node->in[0]),
+  em_call(ec, conv_kernel_names[d->kernel], 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
           em_tensor(ec, node->in[1]), bias, em_tensor(ec, node->out[0]));
 }
 

@@ -70,7 +70,7 @@ static bool conv_filter_quant_ok(PrepareCtx *pc, const Node *node, const Tensor 
 }
 
 bool conv_quant_prepare(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *filter, int filter_axis,
-                        const Tensor *out, int32_t channels, int activation, ConvQuant *q) {
+                        const Tensor *out, int32_t channels, int activation, QuantRange range, ConvQuant *q) {
   if (!op_expect_quantized(pc, node, in) || !op_expect_quantized(pc, node, out)) return false;
   if (!conv_filter_quant_ok(pc, node, filter, filter_axis, channels)) return false;
   if (in->type == TT_INT16 && (tensor_zero_point(in) != 0 || tensor_zero_point(out) != 0))
@@ -87,7 +87,10 @@ bool conv_quant_prepare(PrepareCtx *pc, const Node *node, const Tensor *in, cons
   const double in_scale = (double)tensor_scale(in), out_scale = (double)tensor_scale(out);
   for (int32_t c = 0; c < channels; c++) {
     const double filter_scale = (double)filter->scale[filter->n_quant > 1 ? c : 0];
-    quant_multiplier(in_scale * filter_scale / out_scale, &q->multiplier[c], &q->shift[c]);
+    if (!op_quant_multiplier(pc, node, in_scale * filter_scale / out_scale, range, &q->multiplier[c], &q->shift[c],
+                             "input x filter / output scale of tensor %d '%s', tensor %d '%s' (output channel %d), "
+                             "tensor %d '%s'", OP_TENSOR_ARG(in), OP_TENSOR_ARG(filter), (int)c, OP_TENSOR_ARG(out)))
+      return false;
   }
   if (!quant_activation_range(activation, out->type, tensor_scale(out), tensor_zero_point(out), &q->act_min,
                               &q->act_max))

@@ -39,11 +39,12 @@ bool conv_expect_4d(PrepareCtx *pc, const Node *node, const Tensor *t, const cha
 
 /* PopulateConvolutionQuantizationParams: for each of `channels` output channels the
  * multiplier of (double)input_scale * (double)filter_scale / (double)output_scale,
- * the filter scale broadcast when it is per-tensor; then the activation clamp.
+ * the filter scale broadcast when it is per-tensor, within the shifts `range` of the
+ * kernel's requantisation (QUANT_RANGE_INT32 or _INT64); then the activation clamp.
  * Checks per-tensor input/output quantization, the filter's scale count and axis
  * (`filter_axis`), symmetric filters and, for int16, zero-point-free activations. */
 bool conv_quant_prepare(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *filter, int filter_axis,
-                        const Tensor *out, int32_t channels, int activation, ConvQuant *q);
+                        const Tensor *out, int32_t channels, int activation, QuantRange range, ConvQuant *q);
 
 /* CalculateActivationRange<float>: lowest/max for NONE. */
 bool conv_float_range(PrepareCtx *pc, const Node *node, int activation, float *lo, float *hi);

@@ -164,8 +164,7 @@ void dm_emit_strided_copy(EmitCtx *ec, const Model *m, const Node *node) {
           "static const ta_strided_copy_params_t %s_params = {\n  .rank = %d,\n  .count = {%s},\n"
           "  .stride = {%s},\n  .start = %d,\n  .run_bytes = %d,\n};",
           em_op_name(ec), sc->rank, counts, strides, (int)sc->start, (int)sc->run_bytes);
-  em_body(ec, "ta_strided_copy(&%s_params, %s, %s);", em_op_name(ec), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->out[0]));
+  em_call(ec, "ta_strided_copy", 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
 }
 
 bool dm_plan_concat_split(PrepareCtx *pc, Node *node, bool split, const Tensor *whole, int axis, int parts,

@@ -311,7 +311,9 @@ static bool dw_prepare(PrepareCtx *pc, Node *node) {
   if (d->kernel == DW_F32) {
     if (!conv_float_range(pc, node, activation, &d->act_min, &d->act_max)) return false;
   } else {
-    if (!conv_quant_prepare(pc, node, in, filter, 3, out, d->out_c, activation, &d->q)) return false;
+    /* ta_depthwise_conv_s16 requantises its int64 accumulator with ta_requantize64 */
+    const QuantRange range = d->kernel == DW_S16 ? QUANT_RANGE_INT64 : QUANT_RANGE_INT32;
+    if (!conv_quant_prepare(pc, node, in, filter, 3, out, d->out_c, activation, range, &d->q)) return false;
     d->input_zero_point = tensor_zero_point(in);
     d->output_zero_point = tensor_zero_point(out);
   }
@@ -372,7 +374,7 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
             "  .bias = %s,\n  .weights = %s,\n  .quant = %s,\n};",
             name, geom, (int)d->output_zero_point, (int)d->q.act_min, (int)d->q.act_max, t->negative_fix, t->simple,
             rows, cols, bias, weights, quant);
-    em_body(ec, "ta_depthwise_conv_mve_s8(&%s_params, %s, %s);", name, em_tensor(ec, node->in[0]),
+    em_call(ec, "ta_depthwise_conv_mve_s8", 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
             em_tensor(ec, node->out[0]));
     return;
   }
@@ -384,7 +386,7 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
           "static const ta_depthwise_conv_dsp_params_t %s_params = {\n%s  .act_min = %d, .act_max = %d,\n"
           "  .simple = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .weights = %s,\n  .quant = %s,\n};",
           name, geom, (int)d->q.act_min, (int)d->q.act_max, t->simple, rows, cols, bias, weights, quant);
-  em_body(ec, "ta_depthwise_conv_dsp_s8(&%s_params, %s, %s, %s);", name, em_tensor(ec, node->in[0]),
+  em_call(ec, "ta_depthwise_conv_dsp_s8", 4, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
           em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
 }
 
@@ -423,7 +425,7 @@ static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
               "  .multiplier = %s,\n  .shift = %s,\n};",
               type, name, geom, (int)d->q.act_min, (int)d->q.act_max, mult, shift);
   }
-  em_body(ec, "%s(&%s_params, %s, %s, %s, %s);", dw_kernel_names[d->kernel], name, em_tensor(ec, node->in[0]),
+  em_call(ec, dw_kernel_names[d->kernel], 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
           em_tensor(ec, node->in[1]), bias, em_tensor(ec, node->out[0]));
 }
 

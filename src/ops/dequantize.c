@@ -42,8 +42,7 @@ static void dequantize_emit(EmitCtx *ec, const Model *m, const Node *node) {
   ew_float_literal(scale, sizeof scale, d->scale);
   em_decl(ec, "static const ta_affine_params_t %s_params = {.size = %lld, .scale = %s, .zero_point = %d};",
           em_op_name(ec), (long long)d->size, scale, d->zero_point);
-  em_body(ec, "%s(&%s_params, %s, %s);", node->kernel, em_op_name(ec), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->out[0]));
+  em_call(ec, node->kernel, 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
 }
 
 const OpDef op_dequantize = {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../resolve/quant.h"
+#include "addsub_flat.h"
 #include "fixed_point.h"
 
 /* ---- broadcasting ---------------------------------------------------------------- */
@@ -171,15 +172,11 @@ bool ew_multiplier_below_one(PrepareCtx *pc, const Node *node, double m, const c
                              int32_t *shift) {
   if (!(m > 0.0 && m < 1.0))
     return op_error(pc, node, "%s rescale factor %g is outside (0, 1)", what, m);
-  quant_multiplier(m, q, shift);
-  if (*shift > 0) return op_error(pc, node, "%s rescale factor %g rounds up to 1", what, m);
-  return true;
+  return op_quant_multiplier(pc, node, m, QUANT_RANGE_BELOW_ONE, q, shift, "%s", what);
 }
 
 bool ew_multiplier(PrepareCtx *pc, const Node *node, double m, const char *what, int32_t *q, int32_t *shift) {
-  quant_multiplier(m, q, shift);
-  if (*q == 0 || *shift > 30) return op_error(pc, node, "%s rescale factor %g is out of range", what, m);
-  return true;
+  return op_quant_multiplier(pc, node, m, QUANT_RANGE_INT32, q, shift, "%s", what);
 }
 
 void ew_float_literal(char *buf, size_t cap, float f) {
@@ -190,11 +187,32 @@ void ew_float_literal(char *buf, size_t cap, float f) {
 }
 
 void ew_emit_binary_call(EmitCtx *ec, const Node *node, const char *descriptor) {
-  em_body(ec, "%s(&%s_%s, %s, %s, %s);", node->kernel, em_op_name(ec), descriptor, em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
+  em_call(ec, node->kernel, 4, em_desc(ec, descriptor), em_tensor(ec, node->in[0]), em_tensor(ec, node->in[1]),
+          em_tensor(ec, node->out[0]));
 }
 
 /* ---- binary arithmetic ------------------------------------------------------------- */
+
+/* Set to 0 to keep int8 ADD / SUB on the broadcasting kernels (e.g. to bisect a mismatch). */
+#define ADDSUB_FLAT_ENABLED 1
+
+/* Both inputs walk the output contiguously: one run, unit steps. */
+static bool same_shape_walk(const EwBcast *bc) {
+  return bc->rank == 1 && bc->stride1[0] == 1 && bc->stride2[0] == 1;
+}
+
+/* int8 ADD / SUB of same-shape inputs: the folded flat kernel of the platform's tier
+ * when an exact plan exists; otherwise the node keeps the broadcasting kernel. */
+static void try_addsub_flat(PrepareCtx *pc, Node *node, EwArith *d, bool subtract) {
+  if (!ADDSUB_FLAT_ENABLED || !same_shape_walk(&d->bc)) return;
+  AddFlatPlan *plan = arena_alloc(pc->arena, sizeof *plan);
+  if (!plan) return;
+  const bool mve = pc->platform && pc->platform->mve;
+  if (!addsub_flat_plan(d, subtract, mve ? ADDFLAT_MVE : ADDFLAT_SCALAR, plan)) return;
+  d->flat = plan;
+  node->kernel = mve ? "ta_addsub_s8_flat_mve" : "ta_addsub_s8_flat";
+  node->families[0] = "addsub_flat";
+}
 
 bool ew_arith_prepare(PrepareCtx *pc, Node *node, const EwArithOp *op) {
   if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, op->options)) return false;
@@ -220,13 +238,32 @@ bool ew_arith_prepare(PrepareCtx *pc, Node *node, const EwArithOp *op) {
   node->kernel = out->type == TT_INT8 ? op->kernel_s8 : out->type == TT_INT16 ? op->kernel_s16 : op->kernel_f32;
   node->families[0] = "elementwise";
   node->macs = op->macs_per_element ? out->elems : 0;
+  if (out->type == TT_INT8 && op->flat_sign != 0) try_addsub_flat(pc, node, d, op->flat_sign < 0);
   return true;
+}
+
+/* The flat kernel's descriptor, table and call; the table input goes first. */
+static void emit_addsub_flat(EmitCtx *ec, const Node *node, const EwArith *d) {
+  const AddFlatPlan *f = d->flat;
+  const char *table = em_table_i32(ec, "table", f->table, 256);
+  em_decl(ec,
+          "static const ta_addsub_flat_params_t %s_params = {\n  .size = %ld,\n  .table = %s,\n  .lin_mult = %ld,\n"
+          "  .out_mult = %ld, .out_add = %ld, .out_shift = %ld,\n  .act_min = %ld, .act_max = %ld,\n};",
+          em_op_name(ec), (long)d->bc.dims[0], table, (long)f->lin_mult, (long)f->out_mult, (long)f->out_add,
+          (long)f->out_shift, (long)f->act_min, (long)f->act_max);
+  const int32_t table_in = node->in[f->swap ? 1 : 0], affine_in = node->in[f->swap ? 0 : 1];
+  em_call(ec, node->kernel, 4, em_desc(ec, "params"), em_tensor(ec, table_in), em_tensor(ec, affine_in),
+          em_tensor(ec, node->out[0]));
 }
 
 void ew_arith_emit(EmitCtx *ec, const Model *m, const Node *node) {
   const EwArith *d = node->op_data;
   (void)m;
   if (d->bc.rank == 0) return; /* empty output */
+  if (d->flat) {
+    emit_addsub_flat(ec, node, d);
+    return;
+  }
   char bc[512];
   ew_bcast_init(bc, sizeof bc, &d->bc);
   if (d->type == TT_FLOAT32) {
@@ -464,8 +501,7 @@ void ew_unary_emit(EmitCtx *ec, const Model *m, const Node *node) {
       const char *table = em_table_i8(ec, "lut", u->table, 256);
       em_decl(ec, "static const ta_lut8_params_t %s_params = {.size = %lld, .table = %s};", name,
               (long long)u->size, table);
-      em_body(ec, "%s(&%s_params, %s, %s);", node->kernel, name, em_tensor(ec, node->in[0]),
-              em_tensor(ec, node->out[0]));
+      em_call(ec, node->kernel, 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
       break;
     }
     case EW_SIGMOID16: {
@@ -476,13 +512,11 @@ void ew_unary_emit(EmitCtx *ec, const Model *m, const Node *node) {
               "static const ta_sigmoid16_params_t %s_params = {\n  .size = %lld, .multiplier = %d, .shift = %d,\n"
               "  .table = %s,\n};",
               name, (long long)u->size, u->multiplier, u->shift, table);
-      em_body(ec, "%s(&%s_params, %s, %s);", node->kernel, name, em_tensor(ec, node->in[0]),
-              em_tensor(ec, node->out[0]));
+      em_call(ec, node->kernel, 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
       break;
     }
     case EW_PLAIN_F32:
-      em_body(ec, "%s(%lld, %s, %s);", node->kernel, (long long)u->size, em_tensor(ec, node->in[0]),
-              em_tensor(ec, node->out[0]));
+      em_call(ec, node->kernel, 3, em_int(ec, u->size), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
       break;
   }
 }

@@ -39,11 +39,12 @@ bool ew_expect_symmetric(PrepareCtx *pc, const Node *node, const Tensor *t);
 bool ew_expect_unary_shape(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *out);
 /* Both tensors have the same scale and zero point. */
 bool ew_expect_same_quant(PrepareCtx *pc, const Node *node, const Tensor *a, const Tensor *b);
-/* TFLite QuantizeMultiplierSmallerThanOneExp: rejects m outside (0, 1). */
+/* TFLite QuantizeMultiplierSmallerThanOneExp: rejects m outside (0, 1) (and, through
+ * op_quant_multiplier, one that rounds up to 1). */
 bool ew_multiplier_below_one(PrepareCtx *pc, const Node *node, double m, const char *what, int32_t *q,
                              int32_t *shift);
-/* TFLite QuantizeMultiplier for a factor that may exceed 1: rejects a zero
- * multiplier and right shifts beyond 30 ("<what> rescale factor ... is out of range"). */
+/* TFLite QuantizeMultiplier for a factor that may exceed 1, applied by ta_requantize:
+ * op_quant_multiplier with QUANT_RANGE_INT32. */
 bool ew_multiplier(PrepareCtx *pc, const Node *node, double m, const char *what, int32_t *q, int32_t *shift);
 /* Writes a finite float as a C99 literal that reads back exactly ("0.25f");
  * infinities become +-FLT_MAX, TFLite's bounds for an absent activation. */
@@ -69,6 +70,8 @@ typedef struct EwArith {
   int32_t left_shift, out_multiplier, out_shift, out_offset, act_min, act_max;
   /* float32 */
   float act_min_f, act_max_f;
+  /* int8 ADD / SUB without broadcasting: the folded plan (addsub_flat.h), else NULL */
+  const struct AddFlatPlan *flat;
 } EwArith;
 
 /* What sets ADD, SUB and MUL apart; each operator file defines one. */
@@ -79,6 +82,7 @@ typedef struct EwArithOp {
   EwArithParams params;   /* descriptor of the quantized kernels */
   const char *kernel_s8, *kernel_s16, *kernel_f32;
   bool macs_per_element;  /* one multiply per output element (MUL); otherwise 0 MACs */
+  int flat_sign;          /* int8 same-shape inputs: +1 ADD, -1 SUB (addsub_flat.h); 0 none */
   /* Validates the int8 / int16 quantization and fills the quantized fields of d
    * (act is the fused activation). */
   bool (*prepare_quantized)(PrepareCtx *pc, Node *node, EwArith *d, int act, const Tensor *a, const Tensor *b,

@@ -86,10 +86,13 @@ static bool fc_prepare_multipliers(PrepareCtx *pc, const Node *node, const Tenso
                       "zero point %lld", op_tensor_desc(pc, w), i, (double)w->scale[i], (long long)w->zero_point[i]);
   const double in_scale = (double)tensor_scale(in);
   const double out_scale = (double)tensor_scale(out);
+  /* ta_fully_connected_s16 requantises its int64 accumulator with ta_requantize64 */
+  const QuantRange range = d->kernel == FC_S16 ? QUANT_RANGE_INT64 : QUANT_RANGE_INT32;
   if (w->n_quant == 1) {
     const float product = tensor_scale(in) * w->scale[0];
-    quant_multiplier((double)product / out_scale, &d->multiplier, &d->shift);
-    return true;
+    return op_quant_multiplier(pc, node, (double)product / out_scale, range, &d->multiplier, &d->shift,
+                               "input x weights / output scale of tensor %d '%s', tensor %d '%s', tensor %d '%s'",
+                               OP_TENSOR_ARG(in), OP_TENSOR_ARG(w), OP_TENSOR_ARG(out));
   }
   if (w->n_quant != d->units || w->quant_dim != 0)
     return op_error(pc, node, "%s has %d scales on dimension %d; per-channel weights need one per unit (%d) on "
@@ -98,7 +101,11 @@ static bool fc_prepare_multipliers(PrepareCtx *pc, const Node *node, const Tenso
   d->shifts = arena_alloc(pc->arena, sizeof(int32_t) * (size_t)d->units);
   if (!d->multipliers || !d->shifts) return op_error(pc, node, "out of memory");
   for (int32_t c = 0; c < d->units; c++)
-    quant_multiplier(in_scale * (double)w->scale[c] / out_scale, &d->multipliers[c], &d->shifts[c]);
+    if (!op_quant_multiplier(pc, node, in_scale * (double)w->scale[c] / out_scale, range, &d->multipliers[c],
+                             &d->shifts[c],
+                             "input x weights / output scale of tensor %d '%s', tensor %d '%s' (unit %d), "
+                             "tensor %d '%s'", OP_TENSOR_ARG(in), OP_TENSOR_ARG(w), (int)c, OP_TENSOR_ARG(out)))
+      return false;
   return true;
 }
 
@@ -202,9 +209,8 @@ static void fc_emit_f32(EmitCtx *ec, const Node *node, const FcData *d) {
           "static const ta_fc_f32_params_t %s_params = {\n  .batches = %d, .out_depth = %d, .accum_depth = %d,\n"
           "  .act_min = %af, .act_max = %af,\n};",
           name, (int)d->batches, (int)d->units, (int)d->depth, (double)d->act_min_f, (double)d->act_max_f);
-  em_body(ec, "ta_fully_connected_f32(&%s_params, %s, %s, %s, %s);", name, em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->in[1]), node->n_in > 2 ? em_tensor(ec, node->in[2]) : "NULL",
-          em_tensor(ec, node->out[0]));
+  em_call(ec, "ta_fully_connected_f32", 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
+          em_tensor(ec, node->in[1]), node->n_in > 2 ? em_tensor(ec, node->in[2]) : "NULL", em_tensor(ec, node->out[0]));
 }
 
 static void fc_emit(EmitCtx *ec, const Model *m, const Node *node) {
@@ -217,8 +223,8 @@ static void fc_emit(EmitCtx *ec, const Model *m, const Node *node) {
   const char *name = em_op_name(ec);
   if (d->gemm) {
     const char *weights = gemm_emit_params(ec, d->gemm);
-    em_body(ec, "ta_gemm_s8_%s(&%s_gemm, %d, %s, %s, %s);", gemm_suffix(d->gemm->tier), name, (int)d->batches,
-            em_tensor(ec, node->in[0]), weights, em_tensor(ec, node->out[0]));
+    em_call(ec, em_name(ec, "ta_gemm_s8_%s", gemm_suffix(d->gemm->tier)), 5, em_desc(ec, "gemm"),
+            em_int(ec, d->batches), em_tensor(ec, node->in[0]), weights, em_tensor(ec, node->out[0]));
     return;
   }
   const char *mults = d->multipliers ? em_table_i32(ec, "multipliers", d->multipliers, (size_t)d->units) : "NULL";
@@ -232,7 +238,7 @@ static void fc_emit(EmitCtx *ec, const Model *m, const Node *node) {
           "  .multiplier = %d, .shift = %d, .multipliers = %s, .shifts = %s,\n};",
           name, (int)d->batches, (int)d->units, (int)d->depth, (int)d->input_offset, (int)d->output_offset,
           (int)d->act_min, (int)d->act_max, (int)d->multiplier, (int)d->shift, mults, shifts);
-  em_body(ec, "%s(&%s_params, %s, %s, %s, %s);", fc_kernel_name(d->kernel), name, em_tensor(ec, node->in[0]),
+  em_call(ec, fc_kernel_name(d->kernel), 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
           em_tensor(ec, node->in[1]), bias, em_tensor(ec, node->out[0]));
 }
 

@@ -88,8 +88,8 @@ static void gather_emit(EmitCtx *ec, const Model *m, const Node *node) {
           "static const ta_gather_params_t %s_params = {\n  .batch = %d,\n  .outer = %d,\n  .axis_size = %d,\n"
           "  .coords = %d,\n  .inner_bytes = %d,\n};",
           em_op_name(ec), (int)gp->batch, (int)gp->outer, (int)gp->axis_size, (int)gp->coords, (int)gp->inner_bytes);
-  em_body(ec, "(void)ta_gather(&%s_params, %s, %s, %s);", em_op_name(ec), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
+  em_call(ec, "ta_gather", 4, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->in[1]),
+          em_tensor(ec, node->out[0]));
 }
 
 const OpDef op_gather = {

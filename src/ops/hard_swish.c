@@ -19,13 +19,17 @@ static bool hard_swish_params(PrepareCtx *pc, Node *node, const Tensor *in, cons
   const float relu_scale = 3.0f / 32768.0f; /* 3.0 maps to 32768 */
   const float out_factor = hires_scale / tensor_scale(out), relu_factor = hires_scale / relu_scale;
   int32_t q, e;
-  quant_multiplier((double)out_factor, &q, &e);
-  if (q == 0 || e > 0) return op_error(pc, node, "output rescale factor %g is out of range", (double)out_factor);
+  /* TFLite requires the output factor below 1 (exponent <= 0: a rounding right shift) */
+  if (!op_quant_multiplier(pc, node, (double)out_factor, QUANT_RANGE_BELOW_ONE, &q, &e,
+                           "input / 128 / output scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
+                           OP_TENSOR_ARG(out)))
+    return false;
   p->out_multiplier = fx_downscale_multiplier16(q);
   p->out_exponent = e;
-  quant_multiplier((double)relu_factor, &q, &e);
-  if (q == 0 || e > 30 || e < -31)
-    return op_error(pc, node, "input rescale factor %g is out of range", (double)relu_factor);
+  /* exponents > 0 become a saturating int16 left shift, like TFLite's int32 left shift */
+  if (!op_quant_multiplier(pc, node, (double)relu_factor, QUANT_RANGE_INT32, &q, &e,
+                           "input / 128 / (3 / 32768) scale of tensor %d '%s'", OP_TENSOR_ARG(in)))
+    return false;
   p->relu_multiplier = fx_downscale_multiplier16(q);
   p->relu_exponent = e;
   p->in_zero_point = tensor_zero_point(in);

@@ -21,11 +21,13 @@ static bool leaky_relu_prepare(PrepareCtx *pc, Node *node) {
   const float alpha_factor = tensor_scale(in) * alpha / tensor_scale(out);
   const float identity_factor = tensor_scale(in) / tensor_scale(out);
   int32_t alpha_mult, alpha_shift, id_mult, id_shift;
-  quant_multiplier((double)alpha_factor, &alpha_mult, &alpha_shift);
-  quant_multiplier((double)identity_factor, &id_mult, &id_shift);
-  if (id_mult == 0 || id_shift > 30 || alpha_shift > 30)
-    return op_error(pc, node, "rescale factors %g / %g are out of range", (double)identity_factor,
-                    (double)alpha_factor);
+  if (!op_quant_multiplier(pc, node, (double)alpha_factor, QUANT_RANGE_INT32, &alpha_mult, &alpha_shift,
+                           "input x alpha / output scale of tensor %d '%s', %g, tensor %d '%s'", OP_TENSOR_ARG(in),
+                           (double)alpha, OP_TENSOR_ARG(out)) ||
+      !op_quant_multiplier(pc, node, (double)identity_factor, QUANT_RANGE_INT32, &id_mult, &id_shift,
+                           "input / output scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
+                           OP_TENSOR_ARG(out)))
+    return false;
   EwUnary *u = ew_unary_new(pc, node, EW_LUT8, in, NULL);
   if (!u) return false;
   for (int b = 0; b < 256; b++) {

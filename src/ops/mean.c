@@ -26,7 +26,11 @@ static bool mean_prepare_int8(PrepareCtx *pc, const Node *node, const Tensor *in
   if (!op_expect_quantized(pc, node, in) || !op_expect_quantized(pc, node, out)) return false;
   rp->input_zero_point = tensor_zero_point(in);
   rp->output_zero_point = tensor_zero_point(out);
-  quant_multiplier((double)tensor_scale(in) / (double)tensor_scale(out), &rp->multiplier, &rp->shift);
+  /* folding 1/count below only lowers the shift */
+  if (!op_quant_multiplier(pc, node, (double)tensor_scale(in) / (double)tensor_scale(out), QUANT_RANGE_INT32,
+                           &rp->multiplier, &rp->shift, "input / output scale of tensor %d '%s', tensor %d '%s'",
+                           OP_TENSOR_ARG(in), OP_TENSOR_ARG(out)))
+    return false;
   rp->kernel = "ta_reduce_sum_s8";
   return fold_count(pc, node, rp);
 }

@@ -20,7 +20,11 @@ static bool mul_prepare_quantized(PrepareCtx *pc, Node *node, EwArith *d, int ac
   d->in2_offset = -tensor_zero_point(b);
   d->out_offset = tensor_zero_point(out);
   const double m = (double)tensor_scale(a) * (double)tensor_scale(b) / (double)tensor_scale(out);
-  if (!ew_multiplier(pc, node, m, "output", &d->out_multiplier, &d->out_shift)) return false;
+  /* ta_mul_* apply it with ta_requantize */
+  if (!op_quant_multiplier(pc, node, m, QUANT_RANGE_INT32, &d->out_multiplier, &d->out_shift,
+                           "input 1 x input 2 / output scale of tensor %d '%s', tensor %d '%s', tensor %d '%s'",
+                           OP_TENSOR_ARG(a), OP_TENSOR_ARG(b), OP_TENSOR_ARG(out)))
+    return false;
   if (!quant_activation_range(act, out->type, tensor_scale(out), d->out_offset, &d->act_min, &d->act_max))
     return op_error(pc, node, "cannot compute the activation range");
   return true;

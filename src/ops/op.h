@@ -12,6 +12,7 @@
 #include "../emit/emit_api.h"
 #include "../ir/ir.h"
 #include "../platform/platform.h"
+#include "../resolve/quant.h"
 
 /* How an operator's kernels use their scratch buffer (checked by the resolver). */
 typedef enum ScratchUsage {
@@ -55,21 +56,31 @@ typedef struct OpDef {
   bool (*scratch_needed)(const Model *m, const Node *node);
   /* Writes the descriptor(s) and the kernel call for a prepared node. */
   void (*emit)(EmitCtx *ec, const Model *m, const Node *node);
-  /* True when this operator emits a per-instance init function (checked against
-   * CAP_STATELESS by the contract test). */
-  bool has_init;
+  /* Writes the operator's per-instance init (em_init statements: reset the state it
+   * owns), or NULL when it has none. Non-NULL contradicts CAP_STATELESS (checked by
+   * the contract test over the operator table). */
+  void (*emit_init)(EmitCtx *ec, const Model *m, const Node *node);
 } OpDef;
 
 /* Records "operator <i> (<NAME>): <message>" and returns false. */
 bool op_error(PrepareCtx *pc, const Node *node, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Describes a tensor for messages: "tensor 12 'conv1/out'". Uses the arena. */
 const char *op_tensor_desc(PrepareCtx *pc, const Tensor *t);
+/* The same without allocating, for messages formatted only on failure:
+ * printf("... tensor %d '%s' ...", OP_TENSOR_ARG(t)). */
+#define OP_TENSOR_ARG(t) (int)(t)->id, (t)->name
 
 /* Common checks; each reports through op_error. */
 bool op_expect_io(PrepareCtx *pc, const Node *node, int min_in, int max_in, int n_out);
 bool op_expect_options(PrepareCtx *pc, const Node *node, uint8_t options_type); /* absent is OK */
 bool op_expect_type(PrepareCtx *pc, const Node *node, const Tensor *t, TensorType type);
 bool op_expect_quantized(PrepareCtx *pc, const Node *node, const Tensor *t); /* per-tensor scale > 0 */
+/* Every requantisation multiplier goes through here: quant_multiplier(m), refused (one
+ * line naming the operator, the factor described by what_fmt, its shift and the range)
+ * when the kernel cannot apply it: see QuantRange in src/resolve/quant.h. Factors below
+ * 2^-31 become 0, as in TFLite. what_fmt is only formatted on failure. */
+bool op_quant_multiplier(PrepareCtx *pc, const Node *node, double m, QuantRange range, int32_t *q, int32_t *shift,
+                         const char *what_fmt, ...) __attribute__((format(printf, 7, 8)));
 
 /* Text for reports: "STATELESS<sep>PURE..." ("NONE" when empty), and "no_ctx" etc. */
 void op_capability_text(uint32_t caps, const char *sep, char *buf, size_t cap);

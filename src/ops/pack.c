@@ -40,7 +40,8 @@ static bool pack_prepare(PrepareCtx *pc, Node *node) {
 const OpDef op_pack = {
     .name = "PACK",
     .builtin_code = 83,
-    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    /* Not DESCRIPTOR_DRIVEN: the run body builds an array of the parts' pointers. */
+    .capabilities = CAP_STATELESS | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "int8",
     .constraints = "",

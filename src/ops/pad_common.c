@@ -118,6 +118,6 @@ void pad_emit(EmitCtx *ec, const Model *m, const Node *node) {
           "static const ta_pad_params_t %s_params = {\n  .rank = %d,\n  .out_dims = {%s},\n  .in_dims = {%s},\n"
           "  .before = {%s},\n};",
           em_op_name(ec), pp->rank, out_dims, in_dims, before);
-  em_body(ec, "%s(&%s_params, %s, %s, %s);", node->kernel, em_op_name(ec), em_tensor(ec, node->in[0]), value,
-          em_tensor(ec, node->out[0]));
+  em_call(ec, node->kernel, 4, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
+          em_literal(ec, pp->type == TT_FLOAT32 ? "float" : "int32_t", value), em_tensor(ec, node->out[0]));
 }

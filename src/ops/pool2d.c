@@ -133,5 +133,5 @@ void pool2d_emit(EmitCtx *ec, const Model *m, const Node *node) {
           name, (int)d->batches, (int)d->depth, (int)d->in_h, (int)d->in_w, (int)d->out_h, (int)d->out_w,
           (int)d->filter_h, (int)d->filter_w, (int)d->stride_h, (int)d->stride_w, (int)d->pad_h, (int)d->pad_w,
           (int)d->act_min, (int)d->act_max, (double)d->act_min_f, (double)d->act_max_f);
-  em_body(ec, "%s(&%s_params, %s, %s);", node->kernel, name, em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
+  em_call(ec, node->kernel, 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
 }

@@ -9,12 +9,6 @@ typedef struct PreluData {
   int32_t pos_multiplier, pos_shift, neg_multiplier, neg_shift;
 } PreluData;
 
-static bool rescale(PrepareCtx *pc, Node *node, double m, int32_t *q, int32_t *shift) {
-  quant_multiplier(m, q, shift);
-  if (*q == 0 || *shift > 30) return op_error(pc, node, "rescale factor %g is out of range", m);
-  return true;
-}
-
 static bool prelu_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 2, 2, 1)) return false;
   const Tensor *in = node_input(pc->model, node, 0), *alpha = node_input(pc->model, node, 1);
@@ -29,8 +23,13 @@ static bool prelu_prepare(PrepareCtx *pc, Node *node) {
   if (!d) return op_error(pc, node, "out of memory");
   if (!ew_broadcast(pc, node, in, alpha, out, &d->bc)) return false;
   const double s_in = tensor_scale(in), s_alpha = tensor_scale(alpha), s_out = tensor_scale(out);
-  if (!rescale(pc, node, s_in / s_out, &d->pos_multiplier, &d->pos_shift) ||
-      !rescale(pc, node, s_in * s_alpha / s_out, &d->neg_multiplier, &d->neg_shift))
+  /* ta_prelu_s8 requantises both branches with ta_requantize */
+  if (!op_quant_multiplier(pc, node, s_in / s_out, QUANT_RANGE_INT32, &d->pos_multiplier, &d->pos_shift,
+                           "input / output scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
+                           OP_TENSOR_ARG(out)) ||
+      !op_quant_multiplier(pc, node, s_in * s_alpha / s_out, QUANT_RANGE_INT32, &d->neg_multiplier, &d->neg_shift,
+                           "input x alpha / output scale of tensor %d '%s', tensor %d '%s', tensor %d '%s'",
+                           OP_TENSOR_ARG(in), OP_TENSOR_ARG(alpha), OP_TENSOR_ARG(out)))
     return false;
   d->input_offset = -tensor_zero_point(in);
   d->alpha_offset = -tensor_zero_point(alpha);

@@ -38,13 +38,14 @@ static const Conversion *find_conversion(TensorType from, TensorType to) {
   return NULL;
 }
 
-/* Multiplier for input scale / output scale (TFLite QuantizeMultiplier, double). */
+/* Multiplier for input scale / output scale (TFLite QuantizeMultiplier, double), applied
+ * by ta_requantize or, for the tabulated int8 cases, fx_requantize. */
 static bool requant_multiplier(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor *out, int32_t *q,
                                int32_t *shift) {
   const double m = (double)tensor_scale(in) / (double)tensor_scale(out);
-  quant_multiplier(m, q, shift);
-  if (*q == 0 || *shift > 30) return op_error(pc, node, "rescale factor %g is out of range", m);
-  return true;
+  return op_quant_multiplier(pc, node, m, QUANT_RANGE_INT32, q, shift,
+                             "input / output scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
+                             OP_TENSOR_ARG(out));
 }
 
 /* int8/uint8 -> int8: requantize every possible input byte at compile time. */
@@ -110,8 +111,7 @@ static void quantize_emit(EmitCtx *ec, const Model *m, const Node *node) {
             "  .in_zero_point = %d, .out_zero_point = %d,\n  .multiplier = %d, .shift = %d,\n};",
             em_op_name(ec), (long long)d->size, d->in_zero_point, d->out_zero_point, d->multiplier, d->shift);
   }
-  em_body(ec, "%s(&%s_params, %s, %s);", node->kernel, em_op_name(ec), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->out[0]));
+  em_call(ec, node->kernel, 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
 }
 
 const OpDef op_quantize = {

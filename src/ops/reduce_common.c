@@ -87,6 +87,5 @@ void reduce_emit(EmitCtx *ec, const Model *m, const Node *node) {
           "  .shift = %d,\n};",
           em_op_name(ec), rp->outer_rank, oc, os, rp->inner_rank, ic, is, (int)rp->reduce_count,
           (int)rp->input_zero_point, (int)rp->output_zero_point, (int)rp->multiplier, (int)rp->shift);
-  em_body(ec, "%s(&%s_params, %s, %s);", rp->kernel, em_op_name(ec), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->out[0]));
+  em_call(ec, rp->kernel, 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
 }

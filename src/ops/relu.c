@@ -11,8 +11,10 @@ static bool tabulate_int8(PrepareCtx *pc, Node *node, const Tensor *in, const Te
   if (!ew_expect_quant(pc, node, in) || !ew_expect_quant(pc, node, out)) return false;
   int32_t multiplier, shift;
   const double m = (double)tensor_scale(in) / (double)tensor_scale(out);
-  quant_multiplier(m, &multiplier, &shift);
-  if (multiplier == 0 || shift > 30) return op_error(pc, node, "rescale factor %g is out of range", m);
+  if (!op_quant_multiplier(pc, node, m, QUANT_RANGE_INT32, &multiplier, &shift,
+                           "input / output scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
+                           OP_TENSOR_ARG(out)))
+    return false;
   const int32_t out_zp = tensor_zero_point(out);
   const int32_t lo = out_zp > -128 ? out_zp : -128;
   for (int b = 0; b < 256; b++) {

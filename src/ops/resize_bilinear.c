@@ -92,8 +92,7 @@ static void resize_bilinear_emit(EmitCtx *ec, const Model *m, const Node *node) 
           "  .x0 = %s,\n  .x1 = %s,\n  .dx = %s,\n};",
           em_op_name(ec), (int)bp->batches, (int)bp->out_h, (int)bp->out_w, (int)bp->channels, (int)bp->in_batch_bytes,
           y0, y1, dy, x0, x1, dx);
-  em_body(ec, "ta_resize_bilinear_s8(&%s_params, %s, %s);", em_op_name(ec), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->out[0]));
+  em_call(ec, "ta_resize_bilinear_s8", 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
 }
 
 const OpDef op_resize_bilinear = {

@@ -64,8 +64,7 @@ static void resize_nearest_emit(EmitCtx *ec, const Model *m, const Node *node) {
           "  .col_offset = %s,\n};",
           em_op_name(ec), (int)np->batches, (int)np->out_h, (int)np->out_w, (int)np->pixel_bytes,
           (int)np->in_batch_bytes, rows, cols);
-  em_body(ec, "ta_resize_nearest(&%s_params, %s, %s);", em_op_name(ec), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->out[0]));
+  em_call(ec, "ta_resize_nearest", 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
 }
 
 const OpDef op_resize_nearest_neighbor = {

@@ -21,12 +21,16 @@ typedef struct SoftmaxData {
 /* int8 input: beta * input_scale as a Q5.26 multiplier (capped below 2^31) and the
  * most negative difference that cannot overflow before the multiplication. */
 static bool softmax_int8_scaling(PrepareCtx *pc, const Node *node, double input_scale, SoftmaxData *d) {
+  const Tensor *in = node_input(pc->model, node, 0);
   double real = (double)d->beta * input_scale * (double)(1 << (31 - SCALED_DIFF_INTEGER_BITS));
   if (real > (double)(1LL << 31) - 1.0) real = (double)(1LL << 31) - 1.0;
   if (!(real > 1.0)) return op_error(pc, node, "beta * input scale = %g is too small", real);
-  quant_multiplier(real, &d->input_multiplier, &d->input_shift);
-  if (d->input_shift < 0 || d->input_shift > 31)
-    return op_error(pc, node, "input rescale shift %d out of range", (int)d->input_shift);
+  /* ta_softmax_s8 shifts the (bounded, see diff_min) difference left by input_shift in
+   * 32 bits; the cap above keeps the shift <= 31 */
+  const QuantRange range = {0, 31, "int8 softmax's left shift"};
+  if (!op_quant_multiplier(pc, node, real, range, &d->input_multiplier, &d->input_shift,
+                           "beta x input scale x 2^26 of %g, tensor %d '%s'", (double)d->beta, OP_TENSOR_ARG(in)))
+    return false;
   double radius = 1.0 * ((1 << SCALED_DIFF_INTEGER_BITS) - 1) * (double)(1LL << (31 - SCALED_DIFF_INTEGER_BITS)) /
                   (double)(1LL << d->input_shift);
   d->diff_min = (int32_t)(-1.0 * (double)(int32_t)floor(radius));
@@ -65,7 +69,13 @@ static void softmax_build_lut(float (*fn)(float), float in_min, float in_max, in
 /* int16 input: differences to the row maximum are rescaled so [-65535, 0] covers
  * [-10, 0], the exp table's domain. */
 static bool softmax_int16_tables(PrepareCtx *pc, const Node *node, double input_scale, SoftmaxData *d) {
-  quant_multiplier(input_scale * (double)d->beta / (10.0 / 65535.0), &d->input_multiplier, &d->input_shift);
+  const Tensor *in = node_input(pc->model, node, 0);
+  /* ta_softmax_s16 rescales the differences with ta_requantize */
+  if (!op_quant_multiplier(pc, node, input_scale * (double)d->beta / (10.0 / 65535.0), QUANT_RANGE_INT32,
+                           &d->input_multiplier, &d->input_shift,
+                           "beta x input scale / (10 / 65535) of %g, tensor %d '%s'", (double)d->beta,
+                           OP_TENSOR_ARG(in)))
+    return false;
   d->exp_lut = arena_alloc(pc->arena, sizeof(int16_t) * SOFTMAX_LUT_SIZE);
   d->recip_lut = arena_alloc(pc->arena, sizeof(int16_t) * SOFTMAX_LUT_SIZE);
   if (!d->exp_lut || !d->recip_lut) return op_error(pc, node, "out of memory");
@@ -171,7 +181,7 @@ static void softmax_emit(EmitCtx *ec, const Model *m, const Node *node) {
             name, (int)d->outer, (int)d->depth, (int)d->input_multiplier, (int)d->input_shift, (int)d->diff_min,
             exp_lut, recip_lut);
   }
-  em_body(ec, "%s(&%s_params, %s, %s);", d->kernel, name, em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
+  em_call(ec, d->kernel, 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
 }
 
 const OpDef op_softmax = {

@@ -34,7 +34,8 @@ static bool split_prepare(PrepareCtx *pc, Node *node) { return dm_split_prepare(
 const OpDef op_split = {
     .name = "SPLIT",
     .builtin_code = 49,
-    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    /* Not DESCRIPTOR_DRIVEN: the run body builds an array of the parts' pointers. */
+    .capabilities = CAP_STATELESS | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "int8",
     .constraints = "constant axis",

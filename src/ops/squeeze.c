@@ -51,7 +51,7 @@ static bool squeeze_prepare(PrepareCtx *pc, Node *node) {
 static void squeeze_emit(EmitCtx *ec, const Model *m, const Node *node) {
   if (node->is_alias) return;
   const Tensor *in = node_input(m, node, 0);
-  em_body(ec, "memcpy(%s, %s, %zu);", em_tensor(ec, node->out[0]), em_tensor(ec, in->id), in->bytes);
+  em_call(ec, "memcpy", 3, em_tensor(ec, node->out[0]), em_tensor(ec, in->id), em_int(ec, (int64_t)in->bytes));
 }
 
 const OpDef op_squeeze = {

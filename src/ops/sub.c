@@ -22,6 +22,7 @@ static const EwArithOp sub_arith = {
     .kernel_s16 = "ta_sub_s16",
     .kernel_f32 = "ta_sub_f32",
     .macs_per_element = false,
+    .flat_sign = -1,
     .prepare_quantized = sub_prepare_quantized,
 };
 

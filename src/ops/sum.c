@@ -16,7 +16,10 @@ static bool sum_prepare(PrepareCtx *pc, Node *node) {
     return false;
   rp->input_zero_point = tensor_zero_point(in);
   rp->output_zero_point = tensor_zero_point(out);
-  quant_multiplier((double)tensor_scale(in) / (double)tensor_scale(out), &rp->multiplier, &rp->shift);
+  if (!op_quant_multiplier(pc, node, (double)tensor_scale(in) / (double)tensor_scale(out), QUANT_RANGE_INT32,
+                           &rp->multiplier, &rp->shift, "input / output scale of tensor %d '%s', tensor %d '%s'",
+                           OP_TENSOR_ARG(in), OP_TENSOR_ARG(out)))
+    return false;
   rp->kernel = "ta_reduce_sum_s8";
   node->kernel = rp->kernel;
   return true;

@@ -144,11 +144,15 @@ static bool svdf_prepare_int8(PrepareCtx *pc, Node *node, SvdfData *d) {
   float feature_scale = in->scale[0] * wf->scale[0];
   feature_scale = feature_scale / state->scale[0];
   float output_scale = state_time / out->scale[0];
-  quant_multiplier((double)feature_scale, &d->feature_multiplier, &d->feature_shift);
-  quant_multiplier((double)output_scale, &d->output_multiplier, &d->output_shift);
-  if (d->feature_shift > 30 || d->output_shift > 30)
-    return op_error(pc, node, "rescale factor too large (feature %g, output %g)", (double)feature_scale,
-                    (double)output_scale);
+  /* ta_svdf_s8 applies both with ta_requantize */
+  if (!op_quant_multiplier(pc, node, (double)feature_scale, QUANT_RANGE_INT32, &d->feature_multiplier,
+                           &d->feature_shift,
+                           "input x feature weights / state scale of tensor %d '%s', tensor %d '%s', tensor %d '%s'",
+                           OP_TENSOR_ARG(in), OP_TENSOR_ARG(wf), OP_TENSOR_ARG(state)) ||
+      !op_quant_multiplier(pc, node, (double)output_scale, QUANT_RANGE_INT32, &d->output_multiplier, &d->output_shift,
+                           "state x time weights / output scale of tensor %d '%s', tensor %d '%s', tensor %d '%s'",
+                           OP_TENSOR_ARG(state), OP_TENSOR_ARG(wt), OP_TENSOR_ARG(out)))
+    return false;
   d->state_zero_point = tensor_zero_point(state);
   d->output_zero_point = tensor_zero_point(out);
   if (!svdf_fold_int8(pc, node, d)) return false;
@@ -228,7 +232,7 @@ static void svdf_emit(EmitCtx *ec, const Model *m, const Node *node) {
                 "  .state_zero_point = %d, .output_zero_point = %d,\n};",
             offsets, bias, (int)d->feature_multiplier, (int)d->feature_shift, (int)d->output_multiplier,
             (int)d->output_shift, (int)d->state_zero_point, (int)d->output_zero_point);
-    em_body(ec, "ta_svdf_s8(&%s_params, %s, %s, %s, %s, %s);", name, em_tensor(ec, node->in[SVDF_IN]),
+    em_call(ec, "ta_svdf_s8", 6, em_desc(ec, "params"), em_tensor(ec, node->in[SVDF_IN]),
             em_tensor(ec, node->in[SVDF_W_FEATURE]), em_tensor(ec, node->in[SVDF_W_TIME]),
             em_tensor(ec, node->in[SVDF_STATE]), em_tensor(ec, node->out[0]));
     return;
@@ -240,19 +244,26 @@ static void svdf_emit(EmitCtx *ec, const Model *m, const Node *node) {
   char lo_text[48], hi_text[48];
   em_decl(ec, "  .act_min = %s, .act_max = %s,\n};", svdf_float_literal(lo_text, sizeof lo_text, lo),
           svdf_float_literal(hi_text, sizeof hi_text, hi));
-  em_body(ec, "ta_svdf_f32(&%s_params, %s, %s, %s, %s, %s, %s);", name, em_tensor(ec, node->in[SVDF_IN]),
+  em_call(ec, "ta_svdf_f32", 7, em_desc(ec, "params"), em_tensor(ec, node->in[SVDF_IN]),
           em_tensor(ec, node->in[SVDF_W_FEATURE]), em_tensor(ec, node->in[SVDF_W_TIME]),
           em_tensor(ec, node->in[SVDF_BIAS]), em_tensor(ec, node->in[SVDF_STATE]), em_tensor(ec, node->out[0]));
+}
+
+/* The state this operator owns starts from its initial value at every init. */
+static void svdf_emit_init(EmitCtx *ec, const Model *m, const Node *node) {
+  (void)m;
+  em_reset_state(ec, node->in[SVDF_STATE]);
 }
 
 const OpDef op_svdf = {
     .name = "SVDF",
     .builtin_code = 27,
-    /* Mutates its state tensor: neither pure nor reorderable. */
-    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE,
+    /* Owns and mutates state tensors: not stateless (its init resets them), neither pure nor reorderable. */
+    .capabilities = CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE,
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "int8 (int16 time weights and state), float32",
     .constraints = "constant weights and bias; int8 requires a bias and ignores the fused activation (as TFLM)",
     .prepare = svdf_prepare,
     .emit = svdf_emit,
+    .emit_init = svdf_emit_init,
 };

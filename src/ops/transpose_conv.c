@@ -91,7 +91,9 @@ static bool tconv_prepare(PrepareCtx *pc, Node *node) {
   if (!tensor_is_const(filter))
     return op_error(pc, node, "filter %s must be a constant tensor", op_tensor_desc(pc, filter));
   const int activation = fb_i8(&node->options, OPT_ACTIVATION, ACT_NONE);
-  if (!conv_quant_prepare(pc, node, in, filter, 0, out, d->out_c, activation, &d->q)) return false;
+  /* ta_transpose_conv_s16 requantises its int64 accumulator with ta_requantize64 */
+  const QuantRange range = d->is_int16 ? QUANT_RANGE_INT64 : QUANT_RANGE_INT32;
+  if (!conv_quant_prepare(pc, node, in, filter, 0, out, d->out_c, activation, range, &d->q)) return false;
   d->input_zero_point = tensor_zero_point(in);
   d->output_zero_point = tensor_zero_point(out);
   node->op_data = d;
@@ -129,7 +131,7 @@ static void tconv_emit(EmitCtx *ec, const Model *m, const Node *node) {
             "  .output_zero_point = %d,\n  .act_min = %d,\n  .act_max = %d,\n  .multiplier = %s,\n  .shift = %s,\n};",
             name, geom, (int)-d->input_zero_point, (int)d->output_zero_point, (int)d->q.act_min,
             (int)d->q.act_max, mult, shift);
-  em_body(ec, "%s(&%s_params, %s, %s, %s, %s);", node->kernel, name, em_tensor(ec, node->in[IN_INPUT]),
+  em_call(ec, node->kernel, 5, em_desc(ec, "params"), em_tensor(ec, node->in[IN_INPUT]),
           em_tensor(ec, node->in[IN_FILTER]), em_tensor(ec, node->n_in > IN_BIAS ? node->in[IN_BIAS] : -1),
           em_tensor(ec, node->out[0]));
 }

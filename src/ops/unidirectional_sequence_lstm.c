@@ -175,15 +175,21 @@ static bool lstm_expect_quant(PrepareCtx *pc, const Node *node, const Tensor *t,
   return true;
 }
 
-/* TFLM's FC multiplier: the float product of the scales, widened, over the output scale. */
-static void lstm_fc_multiplier(float in_scale, float w_scale, float out_scale, int32_t *mult, int32_t *shift) {
-  float product = in_scale * w_scale;
-  quant_multiplier((double)product / (double)out_scale, mult, shift);
+/* TFLM's FC multiplier: the float product of the scales, widened, over the output scale.
+ * ta_lstm_s8 applies every multiplier with ta_requantize. */
+static bool lstm_fc_multiplier(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *w, float out_scale,
+                               int32_t *mult, int32_t *shift) {
+  float product = in->scale[0] * w->scale[0];
+  return op_quant_multiplier(pc, node, (double)product / (double)out_scale, QUANT_RANGE_INT32, mult, shift,
+                             "input x weights / 2^-12 gate scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
+                             OP_TENSOR_ARG(w));
 }
 
 /* TFLM's element-wise multiply rescale, in double. */
-static void lstm_mul_multiplier(float a, float b, float out, int32_t *mult, int32_t *shift) {
-  quant_multiplier((double)a * (double)b / (double)out, mult, shift);
+static bool lstm_mul_multiplier(PrepareCtx *pc, const Node *node, float a, float b, float out, const char *what,
+                                int32_t *mult, int32_t *shift) {
+  return op_quant_multiplier(pc, node, (double)a * (double)b / (double)out, QUANT_RANGE_INT32, mult, shift, "%s",
+                             what);
 }
 
 /* tanh(cell) input scaling: TFLM derives a shift from log2 of the cell scale
@@ -217,17 +223,18 @@ static bool lstm_prepare_int8(PrepareCtx *pc, Node *node, LstmData *d, float cel
   for (int g = 0; g < GATES; g++) {
     const Tensor *w_in = node_input(m, node, LSTM_W_IN + g), *w_rec = node_input(m, node, LSTM_W_REC + g);
     if (!lstm_expect_quant(pc, node, w_in, true) || !lstm_expect_quant(pc, node, w_rec, true)) return false;
-    lstm_fc_multiplier(in->scale[0], w_in->scale[0], gate_in_scale, &d->in_mult[g], &d->in_shift[g]);
-    lstm_fc_multiplier(hidden->scale[0], w_rec->scale[0], gate_in_scale, &d->rec_mult[g], &d->rec_shift[g]);
-    if (d->in_shift[g] > 30 || d->rec_shift[g] > 30)
-      return op_error(pc, node, "gate %d rescale factor is too large", g);
+    if (!lstm_fc_multiplier(pc, node, in, w_in, gate_in_scale, &d->in_mult[g], &d->in_shift[g]) ||
+        !lstm_fc_multiplier(pc, node, hidden, w_rec, gate_in_scale, &d->rec_mult[g], &d->rec_shift[g]))
+      return false;
   }
   const float cs = cell->scale[0];
-  lstm_mul_multiplier(gate_out_scale, cs, cs, &d->forget_mult, &d->forget_shift);
-  lstm_mul_multiplier(gate_out_scale, gate_out_scale, cs, &d->update_mult, &d->update_shift);
-  lstm_mul_multiplier(gate_out_scale, gate_out_scale, hidden->scale[0], &d->hidden_mult, &d->hidden_shift);
-  if (d->update_shift > 30 || d->hidden_shift > 30)
-    return op_error(pc, node, "cell or hidden state scale is too small (rescale factor too large)");
+  if (!lstm_mul_multiplier(pc, node, gate_out_scale, cs, cs, "forget gate 2^-15 x cell / cell scale", &d->forget_mult,
+                           &d->forget_shift) ||
+      !lstm_mul_multiplier(pc, node, gate_out_scale, gate_out_scale, cs, "2^-15 x 2^-15 / cell scale",
+                           &d->update_mult, &d->update_shift) ||
+      !lstm_mul_multiplier(pc, node, gate_out_scale, gate_out_scale, hidden->scale[0],
+                           "2^-15 x 2^-15 / hidden state scale", &d->hidden_mult, &d->hidden_shift))
+    return false;
   d->hidden_zp = tensor_zero_point(hidden);
   if (!lstm_cell_tanh_params(pc, node, cs, d)) return false;
   d->clip_cell = cell_clip > 0.0f;
@@ -319,7 +326,7 @@ static void lstm_emit_int8(EmitCtx *ec, const Node *node, const LstmData *d) {
           (int)d->forget_mult, (int)d->forget_shift, (int)d->update_mult, (int)d->update_shift, (int)d->hidden_mult,
           (int)d->hidden_shift, (int)d->hidden_zp, (int)d->cell_tanh_mult, (int)d->cell_tanh_shift, (int)d->clip_cell,
           (int)d->quantized_cell_clip);
-  em_body(ec, "ta_lstm_s8(&%s_params, %s, %s, %s, %s);", name, em_tensor(ec, node->in[LSTM_IN]),
+  em_call(ec, "ta_lstm_s8", 5, em_desc(ec, "params"), em_tensor(ec, node->in[LSTM_IN]),
           em_tensor(ec, node->in[LSTM_HIDDEN]), em_tensor(ec, node->in[LSTM_CELL]), em_tensor(ec, node->out[0]));
 }
 
@@ -340,7 +347,7 @@ static void lstm_emit_f32(EmitCtx *ec, const Node *node, const LstmData *d) {
   char clip[48];
   em_decl(ec, "  .weights = %s, .bias = %s,\n  .cell_clip = %s,\n};", weights, bias,
           lstm_float_literal(clip, sizeof clip, d->cell_clip));
-  em_body(ec, "ta_lstm_f32(&%s_params, %s, %s, %s, %s);", name, em_tensor(ec, node->in[LSTM_IN]),
+  em_call(ec, "ta_lstm_f32", 5, em_desc(ec, "params"), em_tensor(ec, node->in[LSTM_IN]),
           em_tensor(ec, node->in[LSTM_HIDDEN]), em_tensor(ec, node->in[LSTM_CELL]), em_tensor(ec, node->out[0]));
 }
 
@@ -352,15 +359,23 @@ static void lstm_emit(EmitCtx *ec, const Model *m, const Node *node) {
     lstm_emit_f32(ec, node, d);
 }
 
+/* The state this operator owns starts from its initial value at every init. */
+static void lstm_emit_init(EmitCtx *ec, const Model *m, const Node *node) {
+  (void)m;
+  em_reset_state(ec, node->in[LSTM_HIDDEN]);
+  em_reset_state(ec, node->in[LSTM_CELL]);
+}
+
 const OpDef op_unidirectional_sequence_lstm = {
     .name = "UNIDIRECTIONAL_SEQUENCE_LSTM",
     .builtin_code = 44,
     /* Mutates its hidden and cell state tensors: neither pure nor reorderable. */
-    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE,
+    .capabilities = CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE,
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "int8 (int16 cell state), float32",
     .constraints = "standard LSTM only (no CIFG, peephole, projection, layer norm); cell gate TANH; constant "
                    "per-tensor weights; int8 cell state scale a power of two as TFLM assumes",
     .prepare = lstm_prepare,
     .emit = lstm_emit,
+    .emit_init = lstm_emit_init,
 };

@@ -36,7 +36,8 @@ static bool unpack_prepare(PrepareCtx *pc, Node *node) {
 const OpDef op_unpack = {
     .name = "UNPACK",
     .builtin_code = 88,
-    .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    /* Not DESCRIPTOR_DRIVEN: the run body builds an array of the parts' pointers. */
+    .capabilities = CAP_STATELESS | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "int8",
     .constraints = "",

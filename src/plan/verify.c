@@ -2,6 +2,9 @@
  * except the final offsets, arena indices and lifetimes. */
 #include "plan.h"
 
+#include "../ops/op.h"
+#include "../transform/transform.h"
+
 static bool check_tensors(const Model *m, const Plan *p, Diag *d) {
   for (int i = 0; i < m->n_tensors; i++) {
     const Tensor *a = &m->tensors[i];
@@ -56,9 +59,39 @@ static bool check_constants(const Plan *p, Diag *d) {
   return true;
 }
 
+/* The schedule (node order, possibly reordered) reads every activation after it is
+ * written, and an operator that is not REORDERABLE keeps its place relative to all
+ * others (everything before it in the model runs before it, and nothing after). */
+static bool check_schedule(const Model *m, Diag *d) {
+  bool *written = arena_calloc(m->arena, (size_t)m->n_tensors + 1, sizeof(bool));
+  int32_t *suffix_min = arena_calloc(m->arena, (size_t)m->n_nodes + 1, sizeof(int32_t));
+  if (!written || !suffix_min) return diag_error(d, "out of memory while verifying the plan");
+  for (int i = 0; i < m->n_inputs; i++) written[tensor_storage(m, m->inputs[i])] = true;
+  for (int i = 0; i < m->n_tensors; i++)
+    if (m->tensors[i].is_variable || tensor_is_const(&m->tensors[i])) written[i] = true;
+  suffix_min[m->n_nodes] = INT32_MAX;
+  for (int k = m->n_nodes - 1; k >= 0; k--)
+    suffix_min[k] = m->nodes[k].index < suffix_min[k + 1] ? m->nodes[k].index : suffix_min[k + 1];
+  int32_t prefix_max = -1;
+  for (int k = 0; k < m->n_nodes; k++) {
+    const Node *n = &m->nodes[k];
+    for (int i = 0; i < n->n_in; i++)
+      if (n->in[i] >= 0 && !written[tensor_storage(m, n->in[i])])
+        return diag_error(d, "internal error: schedule runs operator %d (%s) before its input tensor %d is written",
+                          (int)n->index, n->opname, (int)n->in[i]);
+    for (int o = 0; o < n->n_out; o++) written[tensor_storage(m, n->out[o])] = true;
+    bool fixed = !n->def || !(n->def->capabilities & CAP_REORDERABLE);
+    if (fixed && (prefix_max > n->index || suffix_min[k + 1] < n->index))
+      return diag_error(d, "internal error: schedule moves operators across operator %d (%s), which is not REORDERABLE",
+                        (int)n->index, n->opname);
+    if (n->index > prefix_max) prefix_max = n->index;
+  }
+  return true;
+}
+
 bool plan_verify(const Model *m, const Plan *p, Diag *d) {
   for (int i = 0; i < p->n_arenas; i++)
     if (p->arenas[i].memory == MEM_NONE)
       return diag_error(d, "internal error: arena %s has no memory", p->arenas[i].name);
-  return check_tensors(m, p, d) && check_constants(p, d);
+  return check_schedule(m, d) && check_tensors(m, p, d) && check_constants(p, d);
 }

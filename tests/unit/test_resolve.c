@@ -61,7 +61,9 @@ static void every_operator_declares_a_contract(UnitState *u) {
     CHECK(u, def->name && def->prepare && def->emit && def->dtypes);
     CHECK(u, def->scratch_usage != SCRATCH_CONDITIONAL || def->scratch_needed);
     /* STATELESS means no per-instance init. */
-    CHECK(u, !((def->capabilities & CAP_STATELESS) && def->has_init));
+    CHECK(u, !((def->capabilities & CAP_STATELESS) && def->emit_init != NULL));
+    /* Moving an operator is only safe when it has no side effects. */
+    CHECK(u, !(def->capabilities & CAP_REORDERABLE) || (def->capabilities & CAP_PURE));
     CHECK(u, strcmp(builtin_name(def->builtin_code), def->name) == 0);
     for (int j = 0; j < i; j++) CHECK(u, op_at(j)->builtin_code != def->builtin_code);
   }

@@ -24,6 +24,7 @@ typedef struct UnitTest {
 
 /* Each test file exports a NULL-terminated table. */
 extern const UnitTest flatbuffer_tests[], loader_tests[], plan_tests[], quant_tests[], resolve_tests[], config_tests[];
-extern const UnitTest elementwise_tests[];
+extern const UnitTest elementwise_tests[], heap_tests[];
+extern const UnitTest schedule_tests[];
 
 #endif
