@@ -32,6 +32,17 @@ else
   note "FAIL docs:operators.md: out of date (regenerate: build/tinyaot operators > docs/operators.md)"
 fi
 
+echo "== inspect --platform shows the kernel tier each target would get"
+"$build/demo_model" "$work/tiers.tflite" "$work/tiers_in.bin"
+host_k=$("$build/tinyaot" inspect "$work/tiers.tflite" --operators | awk '$2 == "CONV_2D" {print $3}')
+m4_k=$("$build/tinyaot" inspect "$work/tiers.tflite" --operators --platform cortex-m4 | awk '$2 == "CONV_2D" {print $3}')
+m55_k=$("$build/tinyaot" inspect "$work/tiers.tflite" --operators --platform cortex-m55 | awk '$2 == "CONV_2D" {print $3}')
+if [ "$host_k" = ta_conv_s8 ] && [ "$m4_k" = ta_conv_s8_dsp ] && [ "$m55_k" = ta_conv_s8_mve ]; then
+  note "PASS inspect:platform-tiers"
+else
+  note "FAIL inspect:platform-tiers: CONV_2D kernels host '$host_k', cortex-m4 '$m4_k', cortex-m55 '$m55_k'"
+fi
+
 echo "== unsupported operator: reported by index and name, nothing written"
 "$build/demo_model" "$work/unsupported.tflite" "$work/unsupported_in.bin" --unsupported
 if "$build/tinyaot" convert "$work/unsupported.tflite" -o "$work/unsupported_out" 2>"$work/unsupported.err"; then

@@ -12,12 +12,14 @@
 #include "pipeline.h"
 
 static const char inspect_usage[] =
-    "usage: tinyaot inspect MODEL.tflite [--json] [--operators]\n"
+    "usage: tinyaot inspect MODEL.tflite [--json] [--operators] [--platform NAME]\n"
     "\n"
     "Lists operators (kernel, MACs, scratch), tensors (dtype, shape, quantization),\n"
     "weight bytes, the activation lower bound (max over the schedule of live bytes)\n"
     "and every unsupported operator. Exit status 1 when the model cannot be compiled.\n"
-    "--operators: per operator, the kernel chosen, its capabilities and scratch usage.\n";
+    "--operators: per operator, the kernel chosen, its capabilities and scratch usage.\n"
+    "--platform NAME: choose kernels as `convert --platform NAME` would (e.g. the DSP/MVE\n"
+    "tiers of cortex-m4, cortex-m55, apollo* boards; see `tinyaot platforms`); default host.\n";
 
 static void print_operators(const Model *m) {
   printf("%4s  %-28s %-30s %-12s %9s  %s\n", "op", "operator", "kernel", "scratch", "bytes", "capabilities");
@@ -120,6 +122,7 @@ static void print_json(const Model *m, const Diag *d, size_t lb) {
 int cmd_inspect(int argc, char **argv) {
   ConvertOptions opt = {0};
   bool json = false, operators = false;
+  const char *platform = "host";
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       fputs(inspect_usage, stdout);
@@ -127,6 +130,13 @@ int cmd_inspect(int argc, char **argv) {
     }
     if (!strcmp(argv[i], "--json")) json = true;
     else if (!strcmp(argv[i], "--operators")) operators = true;
+    else if (!strcmp(argv[i], "--platform") || !strcmp(argv[i], "--platform.name")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "tinyaot: error: %s needs a value\n", argv[i]);
+        return 2;
+      }
+      platform = argv[++i];
+    }
     else if (argv[i][0] == '-') {
       fprintf(stderr, "tinyaot: error: unknown option '%s' (see inspect --help)\n", argv[i]);
       return 2;
@@ -151,9 +161,13 @@ int cmd_inspect(int argc, char **argv) {
   }
   Diag rd;
   diag_init(&rd, opt.model_path);
-  Platform host;
-  platform_builtin("host", &host);
-  resolve_model(&c.model, &host, &rd);
+  Platform target;
+  if (!platform_builtin(platform, &target)) {
+    fprintf(stderr, "tinyaot: error: unknown platform '%s' (see tinyaot platforms)\n", platform);
+    pipeline_free(&c);
+    return 2;
+  }
+  resolve_model(&c.model, &target, &rd);
   plan_compute_lifetimes(&c.model);
   for (int i = 0; i < c.model.n_tensors; i++)
     c.model.tensors[i].role = c.model.tensors[i].is_variable ? ROLE_PERSISTENT
