@@ -605,9 +605,8 @@ static const char *call_key(Arena *a, const Lowered *L) {
  * Returns the number of groups (rows assigned in `low`), -1 when out of memory. */
 static int group_calls(const Model *m, const Plan *p, Module *mod, Arena *a, Lowered *low, CallGroup **out) {
   CallGroup *g = arena_calloc(a, (size_t)m->n_nodes + 1, sizeof *g);
-  int *count = arena_calloc(a, (size_t)m->n_nodes + 1, sizeof(int));
   const char **keys = arena_calloc(a, (size_t)m->n_nodes + 1, sizeof(char *));
-  if (!g || !count || !keys) return -1;
+  if (!g || !keys) return -1;
   int n = 0;
   for (int k = 0; k < m->n_nodes; k++) {
     low[k].group = low[k].row = -1;
@@ -741,15 +740,13 @@ static void emit_bind(const Plan *p, const Module *mod, StrBuf *c) {
             pf, pf, P, pf, pf);
 }
 
-static void emit_init(const Model *m, const Plan *p, const Module *mod, Arena *a, const Lowered *low,
-                      const bool *state_reset, StrBuf *c) {
+static void emit_init(const Model *m, const Module *mod, Arena *a, const Lowered *low, const bool *state_reset,
+                      StrBuf *c) {
   const char *pf = mod->prefix;
   sb_printf(c, "int32_t %s_model_init(%s_model_context_t *ctx) {\n  if (ctx == NULL) return -1;\n", pf, pf);
   if (!mod->allocate_arenas)
     sb_printf(c, "  {\n    int r;\n    for (r = 0; r < %s_NUM_ARENA_REGIONS; r++)\n      if (%s_regions[r] == NULL) return -2;\n  }\n",
               mod->PREFIX, pf);
-  (void)p;
-  (void)a;
   /* Variable tensors no operator owns (its init resets the rest). TFLite Micro resets
    * int8 state to its zero point, everything else to 0. */
   for (int i = 0; i < m->n_tensors; i++) {
@@ -999,7 +996,7 @@ bool emit_module(Model *m, Plan *p, Module *mod, Diag *d) {
   emit_op_inits(m, mod, low, c);
   emit_hydrate(p, mod, a, &sl, c);
   if (!mod->allocate_arenas) emit_bind(p, mod, c);
-  emit_init(m, p, mod, a, low, ec.state_reset, c);
+  emit_init(m, mod, a, low, ec.state_reset, c);
   emit_run(m, mod, c, low, groups);
   free_lowered(low, m->n_nodes);
 

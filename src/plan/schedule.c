@@ -169,11 +169,8 @@ bool schedule_reorder(Model *m, ScheduleReport *r, Diag *d) {
   for (int k = 0; k < m->n_nodes; k++) inverse[order[k]] = k;
   if (!permute(m, order)) return diag_error(d, "out of memory while scheduling");
   LiveProfile after = schedule_profile(m);
-  if (!better(after, r->before)) {
-    if (!permute(m, inverse)) return diag_error(d, "out of memory while scheduling");
-    schedule_profile(m); /* lifetimes of the model's order again */
-    return true;
-  }
+  if (!better(after, r->before)) /* the planner recomputes lifetimes for the order kept */
+    return permute(m, inverse) || diag_error(d, "out of memory while scheduling");
   r->applied = true;
   r->after = after;
   for (int k = 0; k < m->n_nodes; k++) r->moved += order[k] != k;
