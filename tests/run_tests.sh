@@ -184,6 +184,13 @@ else
     note "FAIL target-placement: the tests could not run (see above)"
   fi
 
+  echo "== memory budgets: kernel tiers traded for bytes per operator (VWW, Cortex-M4, QEMU)"
+  sh tests/run_budget_trade_tests.sh "$build" "$corpus" >"$work/budget.out" 2>&1
+  grep -E '^(PASS|FAIL) ' "$work/budget.out" >>"$results"
+  grep -E '^(PASS|FAIL) ' "$work/budget.out"
+  grep -q '^PASS budget-trade:m4-exact' "$work/budget.out" || grep -q '^FAIL ' "$work/budget.out" ||
+    note "FAIL budget-trade: the tests could not run: $(tail -n 1 "$work/budget.out")"
+
   if [ "${TEST_NO_ASAN:-0}" = 1 ]; then
     echo "== sanitizers: skipped by TEST_NO_ASAN=1"
   else

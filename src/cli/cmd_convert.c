@@ -36,8 +36,11 @@ static const char convert_usage[] =
     "                                         cpu S s, max rss N KiB' (peak heap: what the compiler\n"
     "                                         held at most; docs/robustness.md gives its bound)\n"
     "  --opt speed|size                       speed (default): the platform's DSP/MVE kernel tiers\n"
-    "                                         with weights re-laid for them; size: the portable\n"
-    "                                         kernels everywhere, weights read in place (least flash)\n"
+    "                                         with weights re-laid for them; when their tables do not\n"
+    "                                         fit a memory budget, the operators with the fewest MACs\n"
+    "                                         per table byte keep the portable kernels until they fit\n"
+    "                                         (report.md lists them); size: the portable kernels\n"
+    "                                         everywhere, weights read in place (least flash)\n"
     "optimisations (all on; each gated by operator capabilities, see docs/operators.md):\n"
     "  --no-intern                            one layer function per operator, even when several\n"
     "                                         DESCRIPTOR_DRIVEN operators share a kernel call\n"
@@ -183,6 +186,9 @@ int cmd_convert(int argc, char **argv) {
     for (int i = 0; i < c.plan.n_arenas; i++) ram += c.plan.arenas[i].size;
     printf("tinyaot: wrote %s (%d files) for %s: %d operators, arenas %zu bytes, constants %zu bytes\n", opt.out_dir,
            c.module.n_files, c.platform.name, c.model.n_nodes, ram, c.plan.constant_bytes);
+    if (c.module.n_budget_portable)
+      printf("tinyaot: %d operators keep the portable kernels so that the constants fit %s (report.md says which)\n",
+             c.module.n_budget_portable, mem_name(c.module.budget_mem));
   }
   if (extra.stats) print_stats(opt.model_path, &c.arena.heap, &t0);
   pipeline_free(&c);

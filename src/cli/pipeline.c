@@ -102,15 +102,37 @@ static const char *upper(Arena *a, const char *s) {
   return u;
 }
 
-bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
-  if (!pipeline_configure(c, opt, d)) return false;
-  if (!check_options(c, opt, d)) return false;
+/* Operators kept on the portable kernels to fit a memory budget (see trade_tiers). */
+typedef struct BudgetTrade {
+  bool *portable;      /* by model operator index */
+  int n_nodes;
+  MemType mem;         /* the memory that overflowed with every tier */
+  uint64_t need_fast;  /* the bytes it needed then */
+} BudgetTrade;
+
+static void record_trade(Compilation *c, const BudgetTrade *t) {
+  Module *mod = &c->module;
+  int32_t *list = arena_alloc(&c->arena, sizeof *list * (size_t)(t->n_nodes > 0 ? t->n_nodes : 1));
+  if (!list) return;
+  int n = 0;
+  for (int i = 0; i < t->n_nodes; i++)
+    if (t->portable[i]) list[n++] = i;
+  mod->budget_portable = list;
+  mod->n_budget_portable = n;
+  mod->budget_mem = t->mem;
+  mod->budget_need_fast = t->need_fast;
+}
+
+/* One attempt at everything after configuration; with `trade`, its operators keep the
+ * portable kernels. */
+static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade *trade, Diag *d) {
+  const bool *portable = trade ? trade->portable : NULL;
   if (!pipeline_load(c, opt, d)) return false;
   /* --opt size: the portable kernels everywhere (weights read in place, no re-laid or
    * widened copies); speed (default): the platform's DSP/MVE tiers where they apply. */
   Platform kernels = c->platform;
   if (opt->opt_size) kernels.dsp = kernels.mve = false;
-  if (!resolve_model(&c->model, &kernels, d)) return false;
+  if (!resolve_model_mixed(&c->model, &kernels, portable, d)) return false;
   Module *mod = &c->module;
   if (!opt->no_reorder && !schedule_reorder(&c->model, &mod->schedule, d)) return false;
   if (!plan_activations(&c->model, &c->plan, &c->platform, &c->config, d)) return false;
@@ -125,11 +147,104 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   mod->PREFIX = upper(&c->arena, opt->prefix);
   const char *base = strrchr(opt->model_path, '/');
   mod->source = base ? base + 1 : opt->model_path;
+  if (trade) record_trade(c, trade);
   if (!emit_module(&c->model, &c->plan, mod, d)) return false;
   if (!export_runtime(&c->model, mod, d)) return false;
   export_build_files(&c->model, &c->plan, mod);
   export_report(&c->model, &c->plan, mod);
   return true;
+}
+
+/* Bytes of the tables operator `index` derived that count against memory `mem`
+ * (their image there, or their pinned copy). */
+static uint64_t node_table_bytes(const Plan *p, int32_t index, MemType mem) {
+  uint64_t bytes = 0;
+  for (int i = 0; i < p->n_consts; i++) {
+    const ConstItem *k = &p->consts[i];
+    if (k->tensor_id != -1 || k->op_index != index) continue;
+    if (k->source == mem || (k->residency == RES_PIN && k->runtime == mem)) bytes += k->size;
+  }
+  return bytes;
+}
+
+/* Operators whose kernel differs without the DSP/MVE tiers: the model is loaded and
+ * resolved once more, portable, and compared by operator index with `fast`. */
+static bool find_tiered(Compilation *c, ConvertOptions *opt, const Model *fast, bool *tiered, Diag *d) {
+  Model keep = c->model;
+  Platform plain = c->platform;
+  plain.dsp = plain.mve = false;
+  bool ok = pipeline_load(c, opt, d) && resolve_model(&c->model, &plain, d);
+  for (int k = 0; ok && k < fast->n_nodes; k++) {
+    const Node *f = &fast->nodes[k];
+    const Node *q = &c->model.nodes[f->index];
+    tiered[f->index] = f->kernel && q->kernel && strcmp(f->kernel, q->kernel) != 0;
+  }
+  c->model = keep;
+  return ok;
+}
+
+/* The per-operator cost model of --opt speed under a budget: when the tiers' tables
+ * (weights re-laid or widened for the DSP/MVE kernels) overflow a memory, operators go
+ * back to the portable kernels, fewest multiply-accumulates per table byte first (the
+ * instructions a tier saves grow with the MACs, the bytes it costs with its tables),
+ * until the tables given up cover the excess. False when nothing is left to trade. */
+static bool trade_tiers(const Compilation *c, const bool *tiered, bool *portable, int n_nodes) {
+  const Plan *p = &c->plan;
+  const uint64_t excess = p->over_need - p->budget[p->over_mem];
+  uint64_t freed = 0;
+  while (freed < excess) {
+    int best = -1;
+    uint64_t best_bytes = 0;
+    double best_ratio = 0.0;
+    for (int k = 0; k < n_nodes; k++) {
+      const Node *n = &c->model.nodes[k];
+      if (!tiered[n->index] || portable[n->index]) continue;
+      const uint64_t bytes = node_table_bytes(p, n->index, p->over_mem);
+      if (bytes == 0) continue;
+      const double ratio = (double)n->macs / (double)bytes;
+      if (best < 0 || ratio < best_ratio || (ratio == best_ratio && n->index < best)) {
+        best = n->index;
+        best_bytes = bytes;
+        best_ratio = ratio;
+      }
+    }
+    if (best < 0) return freed > 0;
+    portable[best] = true;
+    freed += best_bytes;
+  }
+  return true;
+}
+
+/* Drops the state of a failed attempt (the arena keeps its allocations). */
+static void reset_attempt(Compilation *c) {
+  module_free(&c->module);
+  memset(&c->module, 0, sizeof c->module);
+  memset(&c->plan, 0, sizeof c->plan);
+  memset(&c->model, 0, sizeof c->model);
+}
+
+bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
+  if (!pipeline_configure(c, opt, d)) return false;
+  if (!check_options(c, opt, d)) return false;
+  const Diag fresh = *d;
+  if (compile_once(c, opt, NULL, d)) return true;
+  if (!c->plan.over || opt->opt_size || !(c->platform.dsp || c->platform.mve)) return false;
+  /* Over a budget with the kernel tiers: trade tiers for bytes, then try again. */
+  const Diag over = *d; /* if nothing fits, this names what did not fit with every tier */
+  const Model fast = c->model;
+  BudgetTrade t = {.n_nodes = fast.n_nodes, .mem = c->plan.over_mem, .need_fast = c->plan.over_need};
+  bool *tiered = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *tiered);
+  t.portable = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *t.portable);
+  Diag probe = fresh;
+  if (!tiered || !t.portable || !find_tiered(c, opt, &fast, tiered, &probe)) return false;
+  for (int round = 0; round < 8 && trade_tiers(c, tiered, t.portable, t.n_nodes); round++) {
+    reset_attempt(c);
+    *d = fresh;
+    if (compile_once(c, opt, &t, d)) return true;
+    if (!c->plan.over) return false;
+  }
+  *d = over;
+  return false;
 }
 
 void pipeline_free(Compilation *c) {

@@ -190,7 +190,13 @@ static void json_optimizations(const Model *m, const Module *mod, StrBuf *js) {
             mod->init_functions, r->applied ? "true" : "false", r->moved, r->before.peak, r->after.peak,
             (unsigned long long)r->before.area, (unsigned long long)r->after.area);
   for (int k = 0; k < m->n_nodes; k++) sb_printf(js, "%s%d", k ? ", " : "", (int)m->nodes[k].index);
-  sb_append(js, "]},\n");
+  sb_append(js, "],\n    \"portable_for_budget\": [");
+  for (int i = 0; i < mod->n_budget_portable; i++) sb_printf(js, "%s%d", i ? ", " : "", (int)mod->budget_portable[i]);
+  sb_append(js, "]");
+  if (mod->n_budget_portable)
+    sb_printf(js, ", \"budget_memory\": \"%s\", \"budget_needed_with_all_tiers\": %llu", mem_name(mod->budget_mem),
+              (unsigned long long)mod->budget_need_fast);
+  sb_append(js, "},\n");
 }
 
 static void md_optimizations(const Model *m, const Module *mod, StrBuf *md) {
@@ -213,6 +219,14 @@ static void md_optimizations(const Model *m, const Module *mod, StrBuf *md) {
             mod->intern ? "on" : "off (`--no-intern`)", mod->interned_ops, mod->call_groups,
             mod->direct_calls ? "direct" : "through a table of function pointers", mod->init_functions,
             mod->init_elision ? " (stateless operators have none)" : " (init elision off)");
+  if (mod->n_budget_portable) {
+    sb_printf(md, "\nKernel tiers traded for memory: with every DSP/MVE tier the constants needed %llu bytes of %s, over "
+                  "its budget, so %d operators keep the portable kernels (fewest multiply-accumulates per byte of "
+                  "re-laid tables first): ",
+              (unsigned long long)mod->budget_need_fast, mem_name(mod->budget_mem), mod->n_budget_portable);
+    for (int i = 0; i < mod->n_budget_portable; i++) sb_printf(md, "%s%d", i ? ", " : "", (int)mod->budget_portable[i]);
+    sb_append(md, ".\n");
+  }
 }
 
 /* The residency document: every tensor and table, where it lives, when it is live. */

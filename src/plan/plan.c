@@ -432,7 +432,10 @@ static void largest_in(const Model *m, const Plan *p, MemType mem, char *out, si
   snprintf(out, cap, "%s%s%s%s%s", names[0], best[1] ? ", " : "", names[1], best[2] ? ", " : "", names[2]);
 }
 
-static bool over_budget(const Model *m, const Plan *p, MemType mem, uint64_t need, Diag *d) {
+static bool over_budget(const Model *m, Plan *p, MemType mem, uint64_t need, Diag *d) {
+  p->over = true; /* the pipeline may trade kernel tiers for bytes and retry */
+  p->over_mem = mem;
+  p->over_need = need;
   char big[512];
   largest_in(m, p, mem, big, sizeof big);
   char where[64];

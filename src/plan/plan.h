@@ -61,6 +61,9 @@ typedef struct Plan {
   uint64_t budget[MEM_COUNT];
   int budget_line[MEM_COUNT]; /* constraint line, 0 = platform size */
   size_t lower_bound;         /* activation lower bound (all memories) */
+  bool over;                  /* plan_finish failed on a budget: */
+  MemType over_mem;           /* the memory, and how many bytes it needed */
+  uint64_t over_need;
 } Plan;
 
 /* Activations: rules, lifetimes, grouping, offsets. Memories of unpinned groups are

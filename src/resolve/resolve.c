@@ -53,10 +53,15 @@ static bool add_scratch_tensor(Model *m, Node *n, Diag *d) {
   return true;
 }
 
-bool resolve_model(Model *m, const Platform *platform, Diag *d) {
+bool resolve_model(Model *m, const Platform *platform, Diag *d) { return resolve_model_mixed(m, platform, NULL, d); }
+
+bool resolve_model_mixed(Model *m, const Platform *platform, const bool *portable, Diag *d) {
+  Platform plain = *platform;
+  plain.dsp = plain.mve = false;
   PrepareCtx pc = {.model = m, .arena = m->arena, .diag = d, .platform = platform};
   for (int k = 0; k < m->n_nodes; k++) {
     Node *n = &m->nodes[k];
+    pc.platform = portable && portable[n->index] ? &plain : platform;
     n->def = op_find(n->builtin_code);
     if (!n->def) {
       const Tensor *in = node_input(m, n, 0);

@@ -10,6 +10,9 @@
 
 /* Prepares every operator; reports every unsupported or invalid operator at once. */
 bool resolve_model(Model *m, const Platform *platform, Diag *d);
+/* The same, with the operators whose `portable[index]` is true prepared for the
+ * platform without its DSP/MVE kernel tiers (the budget trade of the pipeline). */
+bool resolve_model_mixed(Model *m, const Platform *platform, const bool *portable, Diag *d);
 /* The scratch contract check alone (also run by resolve_model): a kernel that reads
  * scratch must get a non-empty buffer, and declarations must match behaviour. */
 bool resolve_check_scratch(const Model *m, const Node *n, Diag *d);
