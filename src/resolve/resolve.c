@@ -71,7 +71,7 @@ bool resolve_model_mixed(Model *m, const Platform *platform, const bool *portabl
     }
     n->def->prepare(&pc, n);
   }
-  if (diag_failed(d)) return false;
+  if (diag_failed(d) || !resolve_check_accumulators(m, d)) return false;
   for (int k = 0; k < m->n_nodes; k++) {
     Node *n = &m->nodes[k];
     if (!resolve_check_scratch(m, n, d)) return false;

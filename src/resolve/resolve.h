@@ -13,6 +13,9 @@ bool resolve_model(Model *m, const Platform *platform, Diag *d);
 /* The same, with the operators whose `portable[index]` is true prepared for the
  * platform without its DSP/MVE kernel tiers (the budget trade of the pipeline). */
 bool resolve_model_mixed(Model *m, const Platform *platform, const bool *portable, Diag *d);
+/* int8 CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED / TRANSPOSE_CONV: refuses a bias and
+ * weights that let an int32 accumulator overflow (run by resolve_model). */
+bool resolve_check_accumulators(const Model *m, Diag *d);
 /* The scratch contract check alone (also run by resolve_model): a kernel that reads
  * scratch must get a non-empty buffer, and declarations must match behaviour. */
 bool resolve_check_scratch(const Model *m, const Node *n, Diag *d);

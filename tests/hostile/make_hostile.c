@@ -633,6 +633,32 @@ static void requant_shift_cases(void) {
   }
 }
 
+/* ---- Biases that let an int32 accumulator overflow (the compile-time accumulator
+ * bound, src/resolve/accumulator.c); written last so earlier files stay identical. ---- */
+static uint8_t big_bias[2 * 4];
+
+static void accumulator_cases(void) {
+  le32(big_bias, INT32_MAX - 5); /* CONV_2D channel 0: any positive window sum overflows */
+  le32(big_bias + 4, 0);
+  CASE("accumulator_conv_bias_near_int32_max", s.buf[2] = big_bias);
+  le32(big_bias, 0);
+  le32(big_bias + 4, INT32_MIN + 3); /* channel 1, the negative end */
+  CASE("accumulator_conv_bias_near_int32_min", s.buf[2] = big_bias);
+  {
+    /* int16 FULLY_CONNECTED with an int64 bias of 2^50: past the 2^47 of TFLite's int64
+     * requantisation */
+    int32_t d14[] = {1, 4}, d24[] = {2, 4}, d2[] = {2}, d12[] = {1, 2};
+    TSpec t[4] = {tensor("in16", T_INT16, 2, d14, 0, 1.f, 0), tensor("w", T_INT8, 2, d24, 0, 1.f, 0),
+                  tensor("b64", T_INT64, 1, d2, 0, 1.f, 0), tensor("out16", T_INT16, 2, d12, 0, 1.f, 0)};
+    size_t consts[3] = {0, 8, 16};
+    Spec s = one_op(OP_FULLY_CONNECTED, OPT_FC, 3, t, consts);
+    static uint8_t bias64[16];
+    for (int i = 0; i < 8; i++) bias64[i] = (uint8_t)(((uint64_t)1 << 50) >> (8 * i));
+    s.buf[s.t[2].buffer] = bias64;
+    emit_spec("accumulator_fc_int16_bias_beyond_2p47", &s);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc == 5 && strcmp(argv[1], "--chain") == 0) {
     chain_model(argv[4], atoi(argv[2]), atoi(argv[3]));
@@ -655,6 +681,7 @@ int main(int argc, char **argv) {
   Spec s = base();
   emit_spec("../base_valid", &s); /* the unmodified model, beside the cases: must convert */
   requant_shift_cases();
+  accumulator_cases();
   printf("make_hostile: wrote %d files to %s\n", n_written, out_dir);
   return 0;
 }
