@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ta_config.h"
+
 #define TA_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TA_MAX(a, b) ((a) > (b) ? (a) : (b))
 

@@ -2,12 +2,17 @@
  *
  * Requantisation, TFLite's MultiplyByQuantizedMultiplier done with two roundings:
  *   x' = acc << left; t = round_half_up(x' * M / 2^31); out = round_half_away(t / 2^right)
- * With 2 * x' known (by the compiler) to fit in int32, the first rounding is exactly the
- * rounding high multiply SMMLAR of (acc << (left + 1)) and M, whose accumulator operand
- * adds 2^(right-1) + zero_point * 2^right: an arithmetic shift right by `right` then gives
- * out + zero_point, rounded half up. Negative ties must round away from zero, which
- * subtracting 1 from negative values does when right > 0 (the mask is INT32_MIN then;
- * the compiler leaves it 0 when every negative result is clamped to the zero point anyway). */
+ * The compiler scaled bias and weights by 2^(left + 1), so the accumulator is 2 * x'
+ * (known to fit in int32), and the first rounding is exactly the rounding high multiply
+ * SMMLAR of it and M, whose accumulator operand adds 2^(right-1) + zero_point * 2^right:
+ * an arithmetic shift right by `right` then gives out + zero_point, rounded half up.
+ * Negative ties must round away from zero, which subtracting 1 from negative values does
+ * when right > 0 (the mask is -1 then; the compiler leaves it 0 when every negative result
+ * is clamped to the zero point anyway).
+ *
+ * Loop structure: two vertically adjacent output pixels whose windows are complete in
+ * height are computed together, 4 channels at a time; when stride and dilation are equal
+ * (the usual case) each input row is loaded and unpacked once for both pixels. */
 #include "ta_depthwise_conv_dsp.h"
 
 /* The channel-group bodies must inline into their callers: otherwise the accumulators
@@ -28,20 +33,15 @@ static inline int32_t dsp_mul_high_round_acc(int32_t a, int32_t b, int32_t ra) {
   return r;
 }
 
-/* Four int8 lanes as int16 pairs: even lanes (0, 2) and odd lanes (1, 3). */
-static inline int32_t dsp_even16(int32_t x) { return (int32_t)__sxtb16((uint32_t)x); }
-/* GCC 12 does not fold a rotate into SXTB16's operand: spell it. */
-static inline int32_t dsp_odd16(int32_t x) {
-  int32_t r;
-  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
-  return r;
-}
 static inline int32_t dsp_sat8(int32_t x) { return __ssat(x, 8); }
-#define DSP_MAC_LO(x, w, acc) __smlabb((x), (w), (acc))
-#define DSP_MAC_HI(x, w, acc) __smlatt((x), (w), (acc))
 
 #else
 
+static inline int32_t dsp_load4(const int8_t *p) {
+  int32_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
 static inline int32_t dsp_mul_high_round_acc(int32_t a, int32_t b, int32_t ra) {
   const int64_t sum = (int64_t)ra * 4294967296LL + (int64_t)a * (int64_t)b + 2147483648LL;
   return (int32_t)(sum >> 32);
@@ -54,31 +54,25 @@ static inline int32_t dsp_odd16(int32_t x) { return dsp_pair16((int8_t)((x >> 8)
 static inline int32_t dsp_sat8(int32_t x) { return ta_clamp(x, -128, 127); }
 static inline int32_t dsp_lo16(int32_t x) { return (int16_t)(x & 0xFFFF); }
 static inline int32_t dsp_hi16(int32_t x) { return (int16_t)((x >> 16) & 0xFFFF); }
-#define DSP_MAC_LO(x, w, acc) ((acc) + dsp_lo16(x) * dsp_lo16(w))
-#define DSP_MAC_HI(x, w, acc) ((acc) + dsp_hi16(x) * dsp_hi16(w))
+/* Wrapping int32 sums, as the DSP instructions compute them. */
+#define DSP_MAC_LO(x, w, acc) ((int32_t)((uint32_t)(acc) + (uint32_t)(dsp_lo16(x) * dsp_lo16(w))))
+#define DSP_MAC_HI(x, w, acc) ((int32_t)((uint32_t)(acc) + (uint32_t)(dsp_hi16(x) * dsp_hi16(w))))
 
 #endif
 
-static inline int32_t dsp_load4(const int8_t *p) {
-  int32_t v;
-  memcpy(&v, p, sizeof v); /* one unaligned word load on Cortex-M4 */
+/* q = {multiplier, rounding addend, right shift, negative mask, left shift + 1}; acc is
+ * already scaled by 2^(left + 1). */
+static DSP_ALWAYS_INLINE int32_t dsp_requant(int32_t acc, const int32_t *q, int mode, int32_t act_min,
+                                             int32_t act_max) {
+  int32_t addend = q[1];
+  if (mode == TA_DW_DSP_NEGFIX) addend += acc >> 31; /* every mask is -1 */
+  if (mode == TA_DW_DSP_CLAMP) addend += (acc >> 31) & q[3];
+  int32_t v = dsp_sat8(dsp_mul_high_round_acc(acc, q[0], addend) >> q[2]);
+  if (mode == TA_DW_DSP_CLAMP) {
+    v = v < act_min ? act_min : v;
+    v = v > act_max ? act_max : v;
+  }
   return v;
-}
-
-/* q = {multiplier, left shift + 1, right shift, rounding addend, negative mask}; the result
- * is clamped to [act_min, act_max]. */
-static inline int32_t dsp_requant(int32_t acc, const int32_t *q, int32_t act_min, int32_t act_max) {
-  const int32_t doubled = (int32_t)((uint32_t)acc << q[1]);
-  const int32_t addend = q[3] + ((acc & q[4]) >> 31);
-  int32_t v = dsp_sat8(dsp_mul_high_round_acc(doubled, q[0], addend) >> q[2]);
-  v = v < act_min ? act_min : v;
-  return v > act_max ? act_max : v;
-}
-
-/* dsp_requant without the negative fix and the activation clamp (int8 saturation only). */
-static inline int32_t dsp_requant_simple(int32_t acc, const int32_t *q) {
-  const int32_t doubled = (int32_t)((uint32_t)acc << q[1]);
-  return dsp_sat8(dsp_mul_high_round_acc(doubled, q[0], q[3]) >> q[2]);
 }
 
 /* Accumulators of 4 consecutive channels. */
@@ -86,134 +80,518 @@ typedef struct dsp_acc4_t {
   int32_t a0, a1, a2, a3;
 } dsp_acc4_t;
 
-static inline void dsp_tap(const int8_t *x, const int32_t *w, dsp_acc4_t *acc) {
+#if defined(__ARM_FEATURE_DSP)
+/* The loads and multiplies of the column bodies are volatile asm, kept in program order:
+ * GCC 12's scheduler otherwise hoists every load of a body to its start and spills the 8
+ * accumulators of a pixel pair to the stack. */
+typedef struct dsp_word_t {
+  int8_t b[4];
+} dsp_word_t;
+
+/* One input pixel's 4 channels as even and odd int16 pairs. */
+static DSP_ALWAYS_INLINE void dsp_unpack(const int8_t *x, int32_t *even, int32_t *odd) {
+  int32_t e, o;
+  __asm__ volatile("ldr %1, %2\n\tsxtb16 %0, %1\n\tsxtb16 %1, %1, ror #8"
+                   : "=r"(e), "=r"(o)
+                   : "m"(*(const dsp_word_t *)x));
+  *even = e;
+  *odd = o;
+}
+
+/* acc += unpacked pixel * the tap's weight pairs at byte offset `off` (a literal) from w. */
+#define DSP_TAP(acc, e, o, w, off)                                                               \
+  do {                                                                                           \
+    int32_t dsp_we_, dsp_wo_;                                                                    \
+    __asm__ volatile("ldrd %[we], %[wo], [%[w], #" #off "]\n\t"                                  \
+                     "smlabb %[a0], %[ev], %[we], %[a0]\n\t"                                     \
+                     "smlatt %[a2], %[ev], %[we], %[a2]\n\t"                                     \
+                     "smlabb %[a1], %[od], %[wo], %[a1]\n\t"                                     \
+                     "smlatt %[a3], %[od], %[wo], %[a3]"                                         \
+                     : [a0] "+r"((acc)->a0), [a1] "+r"((acc)->a1), [a2] "+r"((acc)->a2),         \
+                       [a3] "+r"((acc)->a3), [we] "=&r"(dsp_we_), [wo] "=&r"(dsp_wo_)            \
+                     : [ev] "r"(e), [od] "r"(o), [w] "r"(w));                                    \
+  } while (0)
+
+#else
+
+static DSP_ALWAYS_INLINE void dsp_unpack(const int8_t *x, int32_t *even, int32_t *odd) {
   const int32_t v = dsp_load4(x);
-  const int32_t even = dsp_even16(v), odd = dsp_odd16(v);
-  acc->a0 = DSP_MAC_LO(even, w[0], acc->a0);
-  acc->a2 = DSP_MAC_HI(even, w[0], acc->a2);
-  acc->a1 = DSP_MAC_LO(odd, w[1], acc->a1);
-  acc->a3 = DSP_MAC_HI(odd, w[1], acc->a3);
+  *even = dsp_even16(v);
+  *odd = dsp_odd16(v);
 }
 
-/* Three taps of one filter row, `step` bytes apart in the input. */
-static inline void dsp_row3(const int8_t *x, int32_t step, const int32_t *w, dsp_acc4_t *acc) {
-  dsp_tap(x, w, acc);
-  dsp_tap(x + step, w + 2, acc);
-  dsp_tap(x + 2 * step, w + 4, acc);
+static DSP_ALWAYS_INLINE void dsp_mac4(dsp_acc4_t *a, int32_t even, int32_t odd, int32_t w_even, int32_t w_odd) {
+  a->a0 = DSP_MAC_LO(even, w_even, a->a0);
+  a->a2 = DSP_MAC_HI(even, w_even, a->a2);
+  a->a1 = DSP_MAC_LO(odd, w_odd, a->a1);
+  a->a3 = DSP_MAC_HI(odd, w_odd, a->a3);
+}
+#define DSP_TAP(acc, e, o, w, off) dsp_mac4((acc), (e), (o), (w)[(off) / 4], (w)[(off) / 4 + 1])
+
+#endif
+
+/* One filter column (n taps, `rs` bytes apart in the input) for one pixel. */
+static DSP_ALWAYS_INLINE void dsp_col1(const int8_t *x, int32_t rs, const int32_t *w, int32_t n, dsp_acc4_t *a) {
+  for (int32_t i = 0; i < n; i++, x += rs, w += 2) {
+    int32_t e, o;
+    dsp_unpack(x, &e, &o);
+    DSP_TAP(a, e, o, w, 0);
+  }
 }
 
-/* The pixel's window: first inside tap and the inside tap counts. */
+/* One filter column for two pixels whose inputs are one tap apart (stride == dilation):
+ * n + 1 input rows, each unpacked once; tap i - 1 of pixel b and tap i of pixel a. */
+static DSP_ALWAYS_INLINE void dsp_col2_shared(const int8_t *x, int32_t rs, const int32_t *w, int32_t n,
+                                              dsp_acc4_t *a, dsp_acc4_t *b) {
+  int32_t e, o;
+  dsp_unpack(x, &e, &o);
+  DSP_TAP(a, e, o, w, 0);
+  for (int32_t i = 1; i < n; i++, w += 2) {
+    x += rs;
+    dsp_unpack(x, &e, &o);
+    DSP_TAP(b, e, o, w, 0);
+    DSP_TAP(a, e, o, w, 8);
+  }
+  dsp_unpack(x + rs, &e, &o);
+  DSP_TAP(b, e, o, w, 0);
+}
+
+/* dsp_col2_shared for 3 taps, unrolled. */
+static DSP_ALWAYS_INLINE void dsp_col2_shared3(const int8_t *x, int32_t rs, const int32_t *w, dsp_acc4_t *a,
+                                               dsp_acc4_t *b) {
+  int32_t e, o;
+  dsp_unpack(x, &e, &o);
+  DSP_TAP(a, e, o, w, 0);
+  dsp_unpack(x + rs, &e, &o);
+  DSP_TAP(b, e, o, w, 0);
+  DSP_TAP(a, e, o, w, 8);
+  x += 2 * rs;
+  dsp_unpack(x, &e, &o);
+  DSP_TAP(b, e, o, w, 8);
+  DSP_TAP(a, e, o, w, 16);
+  dsp_unpack(x + rs, &e, &o);
+  DSP_TAP(b, e, o, w, 16);
+}
+
+/* dsp_col1 for 3 taps, unrolled. */
+static DSP_ALWAYS_INLINE void dsp_col1_3(const int8_t *x, int32_t rs, const int32_t *w, dsp_acc4_t *a) {
+  int32_t e, o;
+  dsp_unpack(x, &e, &o);
+  DSP_TAP(a, e, o, w, 0);
+  dsp_unpack(x + rs, &e, &o);
+  DSP_TAP(a, e, o, w, 8);
+  dsp_unpack(x + 2 * rs, &e, &o);
+  DSP_TAP(a, e, o, w, 16);
+}
+
+/* One filter column for two pixels `d` bytes apart in the input. */
+static DSP_ALWAYS_INLINE void dsp_col2_apart(const int8_t *x, int32_t d, int32_t rs, const int32_t *w, int32_t n,
+                                             dsp_acc4_t *a, dsp_acc4_t *b) {
+  for (int32_t i = 0; i < n; i++, x += rs, w += 2) {
+    int32_t e, o;
+    dsp_unpack(x, &e, &o);
+    DSP_TAP(a, e, o, w, 0);
+    dsp_unpack(x + d, &e, &o);
+    DSP_TAP(b, e, o, w, 0);
+  }
+}
+
+/* The window of one pixel (or of the upper pixel of a pair). */
 typedef struct dsp_window_t {
   const int8_t *x;      /* input at the first inside tap, channel 0 */
-  int32_t first_tap;    /* its index ky * k_w + kx */
-  int32_t n_ky, n_kx;
-  int32_t row_step, col_step;
   const int32_t *bias;  /* the border class's folded bias, channel 0 */
+  int32_t w_off;        /* words from a group's weights to its first inside tap */
+  int32_t first_tap;    /* ky * k_w + kx of the first inside tap (model filter) */
+  int32_t n_ky, n_kx;
 } dsp_window_t;
 
-/* The taps of a clipped window, row by row, each row unrolled for up to 3 taps. */
-static DSP_ALWAYS_INLINE void dsp_window_taps(const ta_depthwise_conv_dsp_params_t *p, const dsp_window_t *win,
-                                   const int8_t *x, const int32_t *w, dsp_acc4_t *acc) {
-  const int32_t cs = win->col_step;
-  for (int32_t i = 0; i < win->n_ky; i++, x += win->row_step, w += p->k_w * 2) {
-    switch (win->n_kx) {
-      case 3: dsp_row3(x, cs, w, acc); break;
-      case 2:
-        dsp_tap(x, w, acc);
-        dsp_tap(x + cs, w + 2, acc);
-        break;
-      case 1: dsp_tap(x, w, acc); break;
-      default:
-        for (int32_t j = 0; j < win->n_kx; j++) dsp_tap(x + j * cs, w + 2 * j, acc);
+/* Layer constants the pixel bodies need. */
+typedef struct dsp_layer_t {
+  const int32_t *weights, *quant;
+  int32_t full;         /* channels in groups of 4 */
+  int32_t group_words;  /* k_h * k_w * 2 */
+  int32_t col_words;    /* k_h * 2 */
+  int32_t k_h;
+  int32_t rs, cs;       /* input bytes between taps down and across */
+  int32_t pair_step;    /* input bytes between the two pixels of a pair */
+  int32_t act_min, act_max;
+} dsp_layer_t;
+
+enum { DSP_SINGLE3, DSP_SINGLE, DSP_PAIR_SHARED3, DSP_PAIR_SHARED, DSP_PAIR_APART, DSP_PAIR_3X3 };
+/* Pair rows with an asm body (see dsp_asm_run). */
+enum { DSP_ASM_NONE, DSP_ASM_SHARED3, DSP_ASM_STRIDE2, DSP_ASM_TALL };
+
+static DSP_ALWAYS_INLINE void dsp_store4(int8_t *out, const dsp_acc4_t *a, const int32_t *q, int mode,
+                                         const dsp_layer_t *l) {
+  const int32_t r0 = dsp_requant(a->a0, q, mode, l->act_min, l->act_max);
+  const int32_t r1 = dsp_requant(a->a1, q + 5, mode, l->act_min, l->act_max);
+  const int32_t r2 = dsp_requant(a->a2, q + 10, mode, l->act_min, l->act_max);
+  const int32_t r3 = dsp_requant(a->a3, q + 15, mode, l->act_min, l->act_max);
+  out[0] = (int8_t)r0;
+  out[1] = (int8_t)r1;
+  out[2] = (int8_t)r2;
+  out[3] = (int8_t)r3;
+}
+
+/* Both pixels of a pair; every store after every load of the constants (int8 stores may alias them). */
+static DSP_ALWAYS_INLINE void dsp_store8(int8_t *out0, int8_t *out1, const dsp_acc4_t *a, const dsp_acc4_t *b,
+                                         const int32_t *q, int mode, const dsp_layer_t *l) {
+  const int32_t a0 = dsp_requant(a->a0, q, mode, l->act_min, l->act_max);
+  const int32_t b0 = dsp_requant(b->a0, q, mode, l->act_min, l->act_max);
+  const int32_t a1 = dsp_requant(a->a1, q + 5, mode, l->act_min, l->act_max);
+  const int32_t b1 = dsp_requant(b->a1, q + 5, mode, l->act_min, l->act_max);
+  const int32_t a2 = dsp_requant(a->a2, q + 10, mode, l->act_min, l->act_max);
+  const int32_t b2 = dsp_requant(b->a2, q + 10, mode, l->act_min, l->act_max);
+  const int32_t a3 = dsp_requant(a->a3, q + 15, mode, l->act_min, l->act_max);
+  const int32_t b3 = dsp_requant(b->a3, q + 15, mode, l->act_min, l->act_max);
+  out0[0] = (int8_t)a0;
+  out0[1] = (int8_t)a1;
+  out0[2] = (int8_t)a2;
+  out0[3] = (int8_t)a3;
+  out1[0] = (int8_t)b0;
+  out1[1] = (int8_t)b1;
+  out1[2] = (int8_t)b2;
+  out1[3] = (int8_t)b3;
+}
+
+/* Every group of 4 channels of one pixel (kind SINGLE*) or of a pair (PAIR*). */
+static DSP_ALWAYS_INLINE void dsp_groups(const dsp_layer_t *l, const dsp_window_t *win, int8_t *out0, int8_t *out1,
+                                         int mode, int kind) {
+  const int three = kind == DSP_SINGLE3 || kind == DSP_PAIR_SHARED3 || kind == DSP_PAIR_3X3;
+  const int32_t full = l->full, n_kx = win->n_kx, rs = l->rs, cs = l->cs;
+  /* SINGLE3 may be a clipped window of a taller filter: only PAIR_SHARED3 knows k_h == 3. */
+  const int32_t col_words = kind == DSP_PAIR_SHARED3 || kind == DSP_PAIR_3X3 ? 6 : l->col_words;
+  const int32_t n_ky = three ? 3 : win->n_ky;
+  const int32_t *w_group = l->weights + win->w_off;
+  const int32_t *q = l->quant;
+  for (int32_t c = 0; c < full; c += 4, w_group += l->group_words, q += 20) {
+    const int8_t *x = win->x + c;
+    const int32_t *w = w_group;
+    const int32_t *bias = win->bias + c;
+    dsp_acc4_t a = {bias[0], bias[1], bias[2], bias[3]};
+    const int32_t *w_end = w + n_kx * col_words;
+    if (kind == DSP_SINGLE3 || kind == DSP_SINGLE) {
+      for (; w != w_end; x += cs, w += col_words) {
+        if (kind == DSP_SINGLE3)
+          dsp_col1_3(x, rs, w, &a);
+        else
+          dsp_col1(x, rs, w, n_ky, &a);
+      }
+      dsp_store4(out0 + c, &a, q, mode, l);
+    } else {
+      dsp_acc4_t b = a;
+      if (kind == DSP_PAIR_3X3) { /* the complete 3x3 window, unrolled */
+        dsp_col2_shared3(x, rs, w, &a, &b);
+        dsp_col2_shared3(x + cs, rs, w + 6, &a, &b);
+        dsp_col2_shared3(x + 2 * cs, rs, w + 12, &a, &b);
+      }
+      for (; kind != DSP_PAIR_3X3 && w != w_end; x += cs, w += col_words) {
+        if (kind == DSP_PAIR_APART)
+          dsp_col2_apart(x, l->pair_step, rs, w, n_ky, &a, &b);
+        else if (kind == DSP_PAIR_SHARED3 || kind == DSP_PAIR_3X3)
+          dsp_col2_shared3(x, rs, w, &a, &b);
+        else
+          dsp_col2_shared(x, rs, w, n_ky, &a, &b);
+      }
+      dsp_store8(out0 + c, out1 + c, &a, &b, q, mode, l);
     }
   }
 }
 
-/* `simple`: the compiler found no negative rounding fix and no clamp narrower than int8. */
-static DSP_ALWAYS_INLINE void dsp_group4(const ta_depthwise_conv_dsp_params_t *p, const dsp_window_t *win, int32_t c,
-                              int8_t *out, const int simple) {
-  const int32_t taps = p->k_h * p->k_w;
-  const int32_t *w = p->weights + ((c >> 2) * taps + win->first_tap) * 2;
-  const int8_t *x = win->x + c;
-  const int32_t *bias = win->bias + c;
-  dsp_acc4_t acc = {bias[0], bias[1], bias[2], bias[3]};
-  if (taps == 9 && win->n_ky == 3 && win->n_kx == 3) { /* the common full 3x3 window */
-    const int32_t rs = win->row_step, cs = win->col_step;
-    for (int i = 0; i < 3; i++, x += rs, w += 6) dsp_row3(x, cs, w, &acc);
-  } else {
-    dsp_window_taps(p, win, x, w, &acc);
-  }
-  const int32_t *q = p->quant + c * 5;
-  int32_t r0, r1, r2, r3;
-  if (simple) {
-    r0 = dsp_requant_simple(acc.a0, q);
-    r1 = dsp_requant_simple(acc.a1, q + 5);
-    r2 = dsp_requant_simple(acc.a2, q + 10);
-    r3 = dsp_requant_simple(acc.a3, q + 15);
-  } else {
-    const int32_t act_min = p->act_min, act_max = p->act_max;
-    r0 = dsp_requant(acc.a0, q, act_min, act_max);
-    r1 = dsp_requant(acc.a1, q + 5, act_min, act_max);
-    r2 = dsp_requant(acc.a2, q + 10, act_min, act_max);
-    r3 = dsp_requant(acc.a3, q + 15, act_min, act_max);
-  }
-  out[c] = (int8_t)r0;
-  out[c + 1] = (int8_t)r1;
-  out[c + 2] = (int8_t)r2;
-  out[c + 3] = (int8_t)r3;
-}
+#define DSP_HAS(mode) ((TA_DEPTHWISE_CONV_DSP_VARIANTS >> (mode)) & 1u)
 
-static void dsp_groups_simple(const ta_depthwise_conv_dsp_params_t *p, const dsp_window_t *win, int32_t end,
-                              int8_t *out) {
-  for (int32_t c = 0; c < end; c += 4) dsp_group4(p, win, c, out, 1);
-}
+/* One instantiation per requantisation mode; `kind` picks the loop body. */
+#define DSP_PIXELS(name, mode)                                                                                \
+  static void name(const dsp_layer_t *l, const dsp_window_t *win, int8_t *out0, int8_t *out1, int kind) {     \
+    switch (kind) {                                                                                           \
+      case DSP_SINGLE3: dsp_groups(l, win, out0, out1, mode, DSP_SINGLE3); break;                             \
+      case DSP_SINGLE: dsp_groups(l, win, out0, out1, mode, DSP_SINGLE); break;                               \
+      case DSP_PAIR_SHARED3: dsp_groups(l, win, out0, out1, mode, DSP_PAIR_SHARED3); break;                   \
+      case DSP_PAIR_SHARED: dsp_groups(l, win, out0, out1, mode, DSP_PAIR_SHARED); break;                     \
+      case DSP_PAIR_APART: dsp_groups(l, win, out0, out1, mode, DSP_PAIR_APART); break;                       \
+      default: dsp_groups(l, win, out0, out1, mode, DSP_PAIR_3X3); break;                                     \
+    }                                                                                                         \
+  }
+DSP_PIXELS(dsp_pixels_simple, TA_DW_DSP_SIMPLE)
+DSP_PIXELS(dsp_pixels_negfix, TA_DW_DSP_NEGFIX)
+DSP_PIXELS(dsp_pixels_clamp, TA_DW_DSP_CLAMP)
 
-static void dsp_groups_general(const ta_depthwise_conv_dsp_params_t *p, const dsp_window_t *win, int32_t end,
-                               int8_t *out) {
-  for (int32_t c = 0; c < end; c += 4) dsp_group4(p, win, c, out, 0);
+/* The asm pair body needs 14 free registers: GCC gives them when optimising (at -O0 r7 is
+ * the frame pointer; clang 14 fails to allocate them): elsewhere the C bodies run. */
+#if defined(__ARM_FEATURE_DSP) && defined(__OPTIMIZE__) && defined(__GNUC__) && !defined(__clang__)
+#define DSP_PAIR3_IN_ASM 1
+#else
+#define DSP_PAIR3_IN_ASM 0
+#endif
+
+#if DSP_PAIR3_IN_ASM
+/* Pairs of a 3-tap-high filter (stride == dilation), modes SIMPLE and NEGFIX: the whole
+ * group of 4 channels is one asm block, because its 8 accumulators, 4 temporaries and 2
+ * pointers take all 14 allocatable registers (GCC spills here). Per filter column: rows
+ * 0..3 of the column loaded and unpacked once; row r feeds tap r of the upper pixel (a)
+ * and tap r - 1 of the lower one (b). The input row step and the step to the next
+ * column come from memory operands. Requantisation reuses the pointer and temporary
+ * registers: x = quant, e / o = the two output pointers, we = multiplier, wo = addend,
+ * w = mask or right shift. */
+/* Operand numbers (positional: named operands make strings longer than C99's 4095). */
+#define DSP_A0 "%0"
+#define DSP_A1 "%1"
+#define DSP_A2 "%2"
+#define DSP_A3 "%3"
+#define DSP_B0 "%4"
+#define DSP_B1 "%5"
+#define DSP_B2 "%6"
+#define DSP_B3 "%7"
+#define DSP_E "%8"
+#define DSP_O "%9"
+#define DSP_WE "%10"
+#define DSP_WO "%11"
+#define DSP_X "%12"
+#define DSP_WP "%13"
+#define DSP_RS "%14"
+#define DSP_CSTEP "%15"
+#define DSP_BIAS "%16"
+#define DSP_Q "%17"
+#define DSP_OUT0 "%18"
+#define DSP_OUT1 "%19"
+#define DSP_MAC4(a0, a1, a2, a3)                                                                        \
+  "smlabb " a0 "," DSP_E "," DSP_WE "," a0 "\nsmlatt " a2 "," DSP_E "," DSP_WE "," a2 "\n"              \
+  "smlabb " a1 "," DSP_O "," DSP_WO "," a1 "\nsmlatt " a3 "," DSP_O "," DSP_WO "," a3 "\n"
+#define DSP_A_MAC DSP_MAC4(DSP_A0, DSP_A1, DSP_A2, DSP_A3)
+#define DSP_B_MAC DSP_MAC4(DSP_B0, DSP_B1, DSP_B2, DSP_B3)
+#define DSP_UNPACK_O "sxtb16 " DSP_E "," DSP_O "\nsxtb16 " DSP_O "," DSP_O ",ror #8\n"
+#define DSP_W(off) "ldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#" #off "]\n"
+#define DSP_ROW0 "ldr " DSP_O ",[" DSP_X "]\n"
+#define DSP_ROW_NEXT "ldr " DSP_WE "," DSP_RS "\nldr " DSP_O ",[" DSP_X "," DSP_WE "]\n"
+#define DSP_COLUMN(w0, w1, w2)                                                                          \
+  DSP_ROW0 DSP_UNPACK_O DSP_W(w0) DSP_A_MAC                                                             \
+  DSP_ROW_NEXT "add " DSP_X "," DSP_X "," DSP_WE ",lsl #1\n" DSP_UNPACK_O DSP_W(w0) DSP_B_MAC DSP_W(w1) \
+  DSP_A_MAC DSP_ROW0 DSP_UNPACK_O DSP_W(w1) DSP_B_MAC DSP_W(w2) DSP_A_MAC                               \
+  DSP_ROW_NEXT DSP_UNPACK_O DSP_W(w2) DSP_B_MAC
+#define DSP_NEXT_COLUMN "ldr " DSP_WE "," DSP_CSTEP "\nadd " DSP_X "," DSP_X "," DSP_WE "\n"
+#define DSP_BIAS_INIT                                                                                   \
+  "ldr " DSP_WE "," DSP_BIAS "\nldrd " DSP_A0 "," DSP_A1 ",[" DSP_WE "]\nldrd " DSP_A2 "," DSP_A3 ",["  \
+  DSP_WE ",#8]\nldrd " DSP_B0 "," DSP_B1 ",[" DSP_WE "]\nldrd " DSP_B2 "," DSP_B3 ",[" DSP_WE ",#8]\n"
+#define DSP_RQ_LOAD "ldr " DSP_X "," DSP_Q "\nldr " DSP_E "," DSP_OUT0 "\nldr " DSP_O "," DSP_OUT1 "\n"
+#define DSP_RQ_TAIL(a, b, i, right)                                                                     \
+  "ldr " DSP_WP ",[" DSP_X ",#" #right "]\nasr " a "," a "," DSP_WP "\nasr " b "," b "," DSP_WP "\n"    \
+  "ssat " a ",#8," a "\nssat " b ",#8," b "\nstrb " a ",[" DSP_E ",#" #i "]\nstrb " b ",[" DSP_O ",#" #i "]\n"
+#define DSP_RQ_SIMPLE(a, b, i, mult, right)                                                             \
+  "ldrd " DSP_WE "," DSP_WO ",[" DSP_X ",#" #mult "]\nsmmlar " a "," a "," DSP_WE "," DSP_WO "\n"       \
+  "smmlar " b "," b "," DSP_WE "," DSP_WO "\n" DSP_RQ_TAIL(a, b, i, right)
+/* NEGFIX: every channel's mask is -1 (the compiler's mode choice), so the addend is
+ * addend + (acc >> 31). */
+#define DSP_RQ_FIX(acc)                                                                                 \
+  "add " DSP_WP "," DSP_WO "," acc ",asr #31\nsmmlar " acc "," acc "," DSP_WE "," DSP_WP "\n"
+#define DSP_RQ_NEGFIX(a, b, i, mult, right)                                                             \
+  "ldrd " DSP_WE "," DSP_WO ",[" DSP_X ",#" #mult "]\n" DSP_RQ_FIX(a) DSP_RQ_FIX(b)                     \
+  DSP_RQ_TAIL(a, b, i, right)
+#define DSP_REQUANT_SIMPLE                                                                              \
+  DSP_RQ_LOAD DSP_RQ_SIMPLE(DSP_A0, DSP_B0, 0, 0, 8) DSP_RQ_SIMPLE(DSP_A1, DSP_B1, 1, 20, 28)           \
+  DSP_RQ_SIMPLE(DSP_A2, DSP_B2, 2, 40, 48) DSP_RQ_SIMPLE(DSP_A3, DSP_B3, 3, 60, 68)
+#define DSP_REQUANT_NEGFIX                                                                              \
+  DSP_RQ_LOAD DSP_RQ_NEGFIX(DSP_A0, DSP_B0, 0, 0, 8) DSP_RQ_NEGFIX(DSP_A1, DSP_B1, 1, 20, 28)           \
+  DSP_RQ_NEGFIX(DSP_A2, DSP_B2, 2, 40, 48) DSP_RQ_NEGFIX(DSP_A3, DSP_B3, 3, 60, 68)
+#define DSP_COLUMNS_1 DSP_COLUMN(0, 8, 16)
+#define DSP_COLUMNS_2 DSP_COLUMN(0, 8, 16) DSP_NEXT_COLUMN DSP_COLUMN(24, 32, 40)
+#define DSP_COLUMNS_3 DSP_COLUMNS_2 DSP_NEXT_COLUMN DSP_COLUMN(48, 56, 64)
+
+/* A filter column of any height n >= 2 (one column: k_w == 1): rows 1 .. n-1 in a loop
+ * that ends when w reaches the last tap's weights (%15 holds that address). */
+#define DSP_TALL_COLUMN                                                                                 \
+  DSP_ROW0 DSP_UNPACK_O DSP_W(0) DSP_A_MAC                                                              \
+  "1:\nldr " DSP_WE "," DSP_RS "\nadd " DSP_X "," DSP_X "," DSP_WE "\nldr " DSP_O ",[" DSP_X "]\n"      \
+  DSP_UNPACK_O DSP_W(0) DSP_B_MAC "ldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#8]!\n" DSP_A_MAC              \
+  "ldr " DSP_WE "," DSP_CSTEP "\ncmp " DSP_WP "," DSP_WE "\nbne 1b\n"                                   \
+  DSP_ROW_NEXT DSP_UNPACK_O DSP_W(0) DSP_B_MAC
+
+#define DSP_PAIR3_ASM(text, op15)                                                                       \
+  __asm__ volatile(text                                                                                 \
+                   : "=&r"(a0), "=&r"(a1), "=&r"(a2), "=&r"(a3), "=&r"(b0), "=&r"(b1), "=&r"(b2),       \
+                     "=&r"(b3), "=&r"(e), "=&r"(o), "=&r"(we), "=&r"(wo), "+r"(x), "+r"(w)              \
+                   : "m"(rs), "m"(op15), "m"(bias), "m"(q), "m"(o0), "m"(o1)                            \
+                   : "memory", "cc")
+
+/* Every group of 4 channels of a pair whose filter is 3 taps high, n_kx (1..3) columns. */
+/* Stride 2 (dilation 1): rows 0..4 of the column; row 2 is tap 2 of a and tap 0 of b. */
+#define DSP_COLUMN_S2(w0, w1, w2)                                                                       \
+  DSP_ROW0 DSP_UNPACK_O DSP_W(w0) DSP_A_MAC                                                             \
+  DSP_ROW_NEXT "add " DSP_X "," DSP_X "," DSP_WE ",lsl #1\n" DSP_UNPACK_O DSP_W(w1) DSP_A_MAC            \
+  DSP_ROW0 DSP_UNPACK_O DSP_W(w2) DSP_A_MAC DSP_W(w0) DSP_B_MAC                                         \
+  DSP_ROW_NEXT "add " DSP_X "," DSP_X "," DSP_WE ",lsl #1\n" DSP_UNPACK_O DSP_W(w1) DSP_B_MAC            \
+  DSP_ROW0 DSP_UNPACK_O DSP_W(w2) DSP_B_MAC
+#define DSP_COLUMNS_S2_1 DSP_COLUMN_S2(0, 8, 16)
+#define DSP_COLUMNS_S2_2 DSP_COLUMN_S2(0, 8, 16) DSP_NEXT_COLUMN DSP_COLUMN_S2(24, 32, 40)
+#define DSP_COLUMNS_S2_3 DSP_COLUMNS_S2_2 DSP_NEXT_COLUMN DSP_COLUMN_S2(48, 56, 64)
+
+/* A run of `count` pixel pairs of one column class, `x_step` input and `out_step` output
+ * bytes apart: per group of 4 channels (weights, bias and quant fixed), every pair of the
+ * run. `asm_kind`: DSP_ASM_SHARED3 (3 taps high, stride == dilation, 1..3 columns),
+ * DSP_ASM_STRIDE2 (3 taps high, stride 2, dilation 1, SIMPLE) or DSP_ASM_TALL (k_w == 1). */
+#define DSP_RUN_LOOP(text, op15)                                                                        \
+  for (int32_t c = 0; c < full; c += 4, w_group += group_words) {                                      \
+    const int32_t *bias = win->bias + c;                                                                \
+    const int32_t *q = l->quant + 5 * c;                                                                \
+    const int8_t *xp = win->x + c;                                                                      \
+    int8_t *o0 = out0 + c, *o1 = out1 + c;                                                              \
+    w_end = w_group + last;                                                                             \
+    for (int32_t i = 0; i < count; i++, xp += x_step, o0 += out_step, o1 += out_step) {                 \
+      const int8_t *x = xp;                                                                             \
+      const int32_t *w = w_group;                                                                       \
+      int32_t a0, a1, a2, a3, b0, b1, b2, b3, e, o, we, wo;                                             \
+      DSP_PAIR3_ASM(text, op15);                                                                        \
+      (void)a0, (void)a1, (void)a2, (void)a3, (void)b0, (void)b1, (void)b2, (void)b3;                   \
+      (void)e, (void)o, (void)we, (void)wo;                                                             \
+    }                                                                                                   \
+  }
+
+/* Not inlined: its loops then keep their own state in registers. */
+static __attribute__((noinline)) void dsp_asm_run(const dsp_layer_t *l, const dsp_window_t *win, int32_t count, int32_t x_step,
+                        int32_t out_step, int8_t *out0, int8_t *out1, int mode, int asm_kind) {
+  const int32_t rs = l->rs, cstep = l->cs - (asm_kind == DSP_ASM_STRIDE2 ? 4 : 2) * l->rs, full = l->full;
+  const int32_t group_words = l->group_words, last = (l->k_h - 1) * 2;
+  const int32_t *w_group = l->weights + win->w_off;
+  const int32_t *w_end;
+  const int negfix = mode == TA_DW_DSP_NEGFIX;
+  const int variant = asm_kind == DSP_ASM_TALL ? 9 + negfix
+                                               : (asm_kind == DSP_ASM_STRIDE2 ? 6 : 3 * negfix) + win->n_kx - 1;
+  switch (variant) {
+    case 0: if (DSP_HAS(TA_DW_DSP_SIMPLE)) DSP_RUN_LOOP(DSP_BIAS_INIT DSP_COLUMNS_1 DSP_REQUANT_SIMPLE, cstep); break;
+    case 1: if (DSP_HAS(TA_DW_DSP_SIMPLE)) DSP_RUN_LOOP(DSP_BIAS_INIT DSP_COLUMNS_2 DSP_REQUANT_SIMPLE, cstep); break;
+    case 2: if (DSP_HAS(TA_DW_DSP_SIMPLE)) DSP_RUN_LOOP(DSP_BIAS_INIT DSP_COLUMNS_3 DSP_REQUANT_SIMPLE, cstep); break;
+    case 3: if (DSP_HAS(TA_DW_DSP_NEGFIX)) DSP_RUN_LOOP(DSP_BIAS_INIT DSP_COLUMNS_1 DSP_REQUANT_NEGFIX, cstep); break;
+    case 4: if (DSP_HAS(TA_DW_DSP_NEGFIX)) DSP_RUN_LOOP(DSP_BIAS_INIT DSP_COLUMNS_2 DSP_REQUANT_NEGFIX, cstep); break;
+    case 5: if (DSP_HAS(TA_DW_DSP_NEGFIX)) DSP_RUN_LOOP(DSP_BIAS_INIT DSP_COLUMNS_3 DSP_REQUANT_NEGFIX, cstep); break;
+    case 6: if (DSP_HAS(TA_DW_DSP_SIMPLE)) DSP_RUN_LOOP(DSP_BIAS_INIT DSP_COLUMNS_S2_1 DSP_REQUANT_SIMPLE, cstep); break;
+    case 7: if (DSP_HAS(TA_DW_DSP_SIMPLE)) DSP_RUN_LOOP(DSP_BIAS_INIT DSP_COLUMNS_S2_2 DSP_REQUANT_SIMPLE, cstep); break;
+    case 8: if (DSP_HAS(TA_DW_DSP_SIMPLE)) DSP_RUN_LOOP(DSP_BIAS_INIT DSP_COLUMNS_S2_3 DSP_REQUANT_SIMPLE, cstep); break;
+    case 9: if (DSP_HAS(TA_DW_DSP_SIMPLE)) DSP_RUN_LOOP(DSP_BIAS_INIT DSP_TALL_COLUMN DSP_REQUANT_SIMPLE, w_end); break;
+    default: if (DSP_HAS(TA_DW_DSP_NEGFIX)) DSP_RUN_LOOP(DSP_BIAS_INIT DSP_TALL_COLUMN DSP_REQUANT_NEGFIX, w_end); break;
+  }
 }
+#endif
 
 /* One channel past the last group of 4, from the model's filter [k_h][k_w][channels]. */
-static void dsp_single(const ta_depthwise_conv_dsp_params_t *p, const dsp_window_t *win, const int8_t *filter,
-                       int32_t c, int8_t *out) {
-  int32_t acc = win->bias[c];
+static void dsp_single(const ta_depthwise_conv_dsp_params_t *p, const dsp_layer_t *l, const dsp_window_t *win,
+                       const int8_t *filter, int32_t c, int8_t *out) {
+  int32_t sum = 0;
   const int8_t *x = win->x + c;
   const int8_t *w = filter + win->first_tap * p->channels + c;
   for (int32_t i = 0; i < win->n_ky; i++)
     for (int32_t j = 0; j < win->n_kx; j++)
-      acc += (int32_t)x[i * win->row_step + j * win->col_step] * (int32_t)w[(i * p->k_w + j) * p->channels];
-  out[c] = (int8_t)dsp_requant(acc, p->quant + c * 5, p->act_min, p->act_max);
+      sum += (int32_t)x[i * l->rs + j * l->cs] * (int32_t)w[(i * p->k_w + j) * p->channels];
+  const int32_t *q = p->quant + c * 5;
+  const int32_t acc = (int32_t)((uint32_t)win->bias[c] + ((uint32_t)sum << q[4]));
+  out[c] = (int8_t)dsp_requant(acc, q, TA_DW_DSP_CLAMP, p->act_min, p->act_max);
+}
+
+/* The window of output pixel (oy, ox) whose row has taps `row` (lo, hi, class). */
+static void dsp_window(const ta_depthwise_conv_dsp_params_t *p, const int8_t *image, const int16_t *row, int32_t oy,
+                       int32_t ox, dsp_window_t *win) {
+  const int32_t ch = p->channels;
+  const int16_t *col = p->cols + 3 * ox;
+  const int32_t iy = oy * p->stride_h - p->pad_h + row[0] * p->dil_h;
+  const int32_t ix = ox * p->stride_w - p->pad_w + col[0] * p->dil_w;
+  win->x = image + (iy * p->in_w + ix) * ch;
+  win->bias = p->bias + (row[2] * p->col_classes + col[2]) * ch;
+  win->first_tap = row[0] * p->k_w + col[0];
+  win->w_off = (col[0] * p->k_h + row[0]) * 2;
+  win->n_ky = row[1] - row[0];
+  win->n_kx = col[1] - col[0];
+}
+
+/* Channels past the last group of 4 of one pixel (and of the pixel below it, `pair`). */
+static void dsp_tails(const ta_depthwise_conv_dsp_params_t *p, const dsp_layer_t *l, const dsp_window_t *win,
+                      const int8_t *filter, int8_t *out, int8_t *out_below, int pair) {
+  dsp_window_t below = *win;
+  below.x += l->pair_step;
+  for (int32_t c = l->full; c < p->channels; c++) {
+    dsp_single(p, l, win, filter, c, out);
+    if (pair) dsp_single(p, l, &below, filter, c, out_below);
+  }
 }
 
 void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input, const int8_t *filter,
                               int8_t *output) {
   const int32_t ch = p->channels;
-  const int32_t full = ch & ~3;
-  const int32_t class_stride = p->col_classes * ch;
+  const int32_t row_bytes = p->out_w * ch;
+  dsp_layer_t l;
+  l.weights = p->weights;
+  l.quant = p->quant;
+  l.full = ch & ~3;
+  l.k_h = p->k_h;
+  l.col_words = p->k_h * 2;
+  l.group_words = p->k_h * p->k_w * 2;
+  l.rs = p->dil_h * p->in_w * ch;
+  l.cs = p->dil_w * ch;
+  l.pair_step = p->stride_h * p->in_w * ch;
+  l.act_min = p->act_min;
+  l.act_max = p->act_max;
+  /* The layer's mode if the module compiled its loops, else CLAMP; the constant mask
+   * folds the references to the loops left out. */
+  const int mode = DSP_HAS(p->mode) ? p->mode : TA_DW_DSP_CLAMP;
+  void (*pixels)(const dsp_layer_t *, const dsp_window_t *, int8_t *, int8_t *, int) =
+      DSP_HAS(TA_DW_DSP_SIMPLE) && mode == TA_DW_DSP_SIMPLE   ? dsp_pixels_simple
+      : DSP_HAS(TA_DW_DSP_NEGFIX) && mode == TA_DW_DSP_NEGFIX ? dsp_pixels_negfix
+      : DSP_HAS(TA_DW_DSP_CLAMP)                              ? dsp_pixels_clamp
+                                                              : 0;
+  if (!pixels) return; /* unreachable: the compiler names every mode its layers use */
+  const int pair_kind = p->stride_h != p->dil_h ? DSP_PAIR_APART : (p->k_h == 3 ? DSP_PAIR_SHARED3 : DSP_PAIR_SHARED);
+  int asm_kind = DSP_ASM_NONE;
+#if DSP_PAIR3_IN_ASM
+  if (pair_kind == DSP_PAIR_SHARED3 && mode != TA_DW_DSP_CLAMP) asm_kind = DSP_ASM_SHARED3;
+  if (pair_kind == DSP_PAIR_APART && p->k_h == 3 && p->stride_h == 2 && p->dil_h == 1 && mode == TA_DW_DSP_SIMPLE)
+    asm_kind = DSP_ASM_STRIDE2;
+  if (pair_kind == DSP_PAIR_SHARED && p->k_w == 1 && p->k_h >= 2 && mode != TA_DW_DSP_CLAMP)
+    asm_kind = DSP_ASM_TALL;
+#endif
+  const int32_t max_kx = asm_kind == DSP_ASM_TALL ? 1 : 3;
   dsp_window_t win;
-  win.row_step = p->dil_h * p->in_w * ch;
-  win.col_step = p->dil_w * ch;
-  int8_t *out = output;
   for (int32_t b = 0; b < p->batches; b++) {
     const int8_t *image = input + b * p->in_h * p->in_w * ch;
-    for (int32_t oy = 0; oy < p->out_h; oy++) {
+    int8_t *out_image = output + b * p->out_h * row_bytes;
+    for (int32_t oy = 0; oy < p->out_h;) {
       const int16_t *row = p->rows + 3 * oy;
-      const int32_t iy = oy * p->stride_h - p->pad_h + row[0] * p->dil_h;
-      const int32_t *row_bias = p->bias + row[2] * class_stride;
-      win.n_ky = row[1] - row[0];
-      for (int32_t ox = 0; ox < p->out_w; ox++, out += ch) {
-        const int16_t *col = p->cols + 3 * ox;
-        const int32_t ix = ox * p->stride_w - p->pad_w + col[0] * p->dil_w;
-        win.x = image + (iy * p->in_w + ix) * ch;
-        win.first_tap = row[0] * p->k_w + col[0];
-        win.n_kx = col[1] - col[0];
-        win.bias = row_bias + col[2] * ch;
-        if (p->simple)
-          dsp_groups_simple(p, &win, full, out);
-        else
-          dsp_groups_general(p, &win, full, out);
-        for (int32_t c = full; c < ch; c++) dsp_single(p, &win, filter, c, out);
+      int8_t *out = out_image + oy * row_bytes;
+      /* Rows oy and oy + 1 complete in height: the same row class, one pass for both. */
+      const int32_t n_ky = row[1] - row[0];
+      const int pair = oy + 1 < p->out_h && n_ky == p->k_h && row[4] - row[3] == p->k_h;
+      if (pair && asm_kind != DSP_ASM_NONE) {
+        /* A band of such pairs, column by column: the asm runs down the band. */
+        int32_t pairs = 1;
+        while (oy + 2 * pairs + 1 < p->out_h && row[6 * pairs + 1] - row[6 * pairs] == p->k_h &&
+               row[6 * pairs + 4] - row[6 * pairs + 3] == p->k_h)
+          pairs++;
+        for (int32_t ox = 0; ox < p->out_w; ox++) {
+          int8_t *o = out + ox * ch;
+          dsp_window(p, image, row, oy, ox, &win);
+          if (win.n_kx >= 1 && win.n_kx <= max_kx) {
+#if DSP_PAIR3_IN_ASM
+            dsp_asm_run(&l, &win, pairs, 2 * l.pair_step, 2 * row_bytes, o, o + row_bytes, mode, asm_kind);
+#endif
+          } else {
+            dsp_window_t w = win;
+            for (int32_t k = 0; k < pairs; k++, w.x += 2 * l.pair_step)
+              pixels(&l, &w, o + k * 2 * row_bytes, o + k * 2 * row_bytes + row_bytes, pair_kind);
+          }
+          for (int32_t k = 0; k < pairs && l.full < ch; k++) {
+            dsp_window_t w = win;
+            w.x += k * 2 * l.pair_step;
+            dsp_tails(p, &l, &w, filter, o + k * 2 * row_bytes, o + k * 2 * row_bytes + row_bytes, 1);
+          }
+        }
+        oy += 2 * pairs;
+        continue;
       }
+      const int row_kind = pair ? pair_kind : (n_ky == 3 ? DSP_SINGLE3 : DSP_SINGLE);
+      for (int32_t ox = 0; ox < p->out_w; ox++) {
+        int8_t *o = out + ox * ch;
+        dsp_window(p, image, row, oy, ox, &win);
+        const int kind = row_kind == DSP_PAIR_SHARED3 && win.n_kx == 3 ? DSP_PAIR_3X3 : row_kind;
+        pixels(&l, &win, o, o + row_bytes, kind);
+        if (l.full < ch) dsp_tails(p, &l, &win, filter, o, o + row_bytes, pair);
+      }
+      oy += pair ? 2 : 1;
     }
   }
 }

@@ -5,16 +5,30 @@
  *   image, and a border class; padded taps are never visited.
  * - bias: one table per (row class, column class): bias - input_zero_point * sum of the
  *   weights of the taps that read inside the image, so padding costs nothing.
- * - weights: per group of 4 channels and per tap, two words of int16 pairs
- *   (w[c], w[c+2]) and (w[c+1], w[c+3]), the operand order of the 16-bit multiplies.
- * - quant: per channel {multiplier, left shift + 1, right shift, rounding addend with the
- *   output zero point, negative-rounding mask}; the compiler proved that the doubled,
- *   left-shifted accumulator fits in int32 (see ta_depthwise_conv_dsp.c for the formula).
+ * - weights: per group of 4 channels, filter column by column (kx outer, ky inner), per tap
+ *   two words of int16 pairs (w[c], w[c+2]) and (w[c+1], w[c+3]), the operand order of the
+ *   16-bit multiplies.
+ * - scale: bias and weights are multiplied by 2^(left shift + 1) of their channel, so the
+ *   accumulator is directly the doubled, left-shifted value the requantisation needs; the
+ *   compiler proved that it fits in int32 (see ta_depthwise_conv_dsp.c for the formula).
+ * - quant: per channel {multiplier, rounding addend with the output zero point, right shift,
+ *   negative-rounding mask, left shift + 1}.
+ * - mode: TA_DW_DSP_SIMPLE (no negative rounding fix, activation range [-128, 127]),
+ *   TA_DW_DSP_NEGFIX (negative fix on every channel: all right shifts > 0, range
+ *   [-128, 127]) or TA_DW_DSP_CLAMP (anything else: per-channel mask and the clamp).
  * Channels past the last full group of 4 read the model's filter directly.
  * Without __ARM_FEATURE_DSP the same arithmetic runs in plain C. */
 #ifndef TA_DEPTHWISE_CONV_DSP_H
 #define TA_DEPTHWISE_CONV_DSP_H
 #include "ta_common.h"
+
+enum { TA_DW_DSP_SIMPLE = 0, TA_DW_DSP_NEGFIX = 1, TA_DW_DSP_CLAMP = 2 };
+
+/* Loops compiled (ta_config.h): bit TA_DW_DSP_<mode> for each requantisation mode's. A
+ * layer whose mode is missing runs the CLAMP loops, exact for every layer. */
+#ifndef TA_DEPTHWISE_CONV_DSP_VARIANTS
+#define TA_DEPTHWISE_CONV_DSP_VARIANTS 0x7u
+#endif
 
 typedef struct ta_depthwise_conv_dsp_params_t {
   int32_t batches;
@@ -26,11 +40,11 @@ typedef struct ta_depthwise_conv_dsp_params_t {
   int32_t pad_h, pad_w;
   int32_t col_classes;       /* border classes of the columns */
   int32_t act_min, act_max;
-  int32_t simple;            /* no negative rounding fix (masks all 0) and act range [-128, 127] */
+  int32_t mode;              /* TA_DW_DSP_* */
   const int16_t *rows;       /* [out_h][3]: first tap, end tap, class */
   const int16_t *cols;       /* [out_w][3] */
-  const int32_t *bias;       /* [row class][column class][channels] */
-  const int32_t *weights;    /* [channels / 4][k_h * k_w][2] packed int16 pairs */
+  const int32_t *bias;       /* [row class][column class][channels], scaled */
+  const int32_t *weights;    /* [channels / 4][k_w][k_h][2] packed scaled int16 pairs */
   const int32_t *quant;      /* [channels][5] */
 } ta_depthwise_conv_dsp_params_t;
 

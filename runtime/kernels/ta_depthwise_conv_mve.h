@@ -1,6 +1,7 @@
 /* tinyaot runtime: int8 DEPTHWISE_CONV_2D (depth multiplier 1) for Cortex-M cores with MVE (Helium).
  *
- * Channels go 8 at a time: int8 inputs widened to int16 lanes, multiplied by pre-widened
+ * Pixels go in runs that share a border class (one call each). Channels go 8 at a time:
+ * int8 inputs widened to int16 lanes, multiplied by pre-widened
  * int16 weights into two int32 accumulators, one for the even channels (0, 2, 4, 6) of the
  * group and one for the odd channels (1, 3, 5, 7). Every per-channel table is laid out in
  * that lane order and padded to a multiple of 8 channels; the last group is predicated.
@@ -11,6 +12,15 @@
  * rounding doubling high multiply (exactly VQRDMULH), and a rounding right shift whose
  * ties go away from zero (VRSHL rounds them up: negative values are first lowered by 1
  * when the shift is not 0; skipped when every negative result is clamped anyway).
+ * Layers of 16 channels or more (lanes16) go 16 channels at a time instead (when the
+ * count is not a multiple of 16, the last group is the last 16 channels, overlapping the
+ * group before it, so nothing is read or written past a pixel's channels): int8 weights
+ * and inputs multiplied into int16 products (vmullb/vmullt.s8), the products of two taps
+ * summed in int16 before they are widened into four int32 accumulators. That sum cannot overflow: |x| <= 128 and the compiler only picks this
+ * layout when no weight is -128, so each product is within 128 * 127 and two within
+ * 32512. The accumulators hold channels {0,4,8,12}, {2,6,10,14}, {1,5,9,13} and
+ * {3,7,11,15} of the group (lane l of accumulator a: channel 4l + {0,2,1,3}[a]); the
+ * per-channel tables list the 16 channels in that order.
  * Without __ARM_FEATURE_MVE the same arithmetic runs in plain C. */
 #ifndef TA_DEPTHWISE_CONV_MVE_H
 #define TA_DEPTHWISE_CONV_MVE_H
@@ -34,7 +44,23 @@ typedef struct ta_depthwise_conv_mve_params_t {
   const int32_t *bias;       /* [row class][column class][groups][8], lane order */
   const int16_t *weights;    /* [groups][k_h * k_w][8], channel order */
   const int32_t *quant;      /* [groups][3][8]: multiplier, left shift, -right shift; lane order */
+  int32_t lanes16;           /* 16-channel groups: weights8, and bias/quant with 16 per group:
+                                bias [row class][column class][groups][16], quant [groups][3][16],
+                                both in lane order */
+  const int8_t *weights8;    /* lanes16: [groups][k_h * k_w][16], channel order */
 } ta_depthwise_conv_mve_params_t;
+
+/* Loops compiled (ta_config.h): 16-channel groups, bit TA_DW_MVE_BIT16(simple, shape) with
+ * shape 0..5 = whole 3x3, its clipped 2x3, 3x2 and 2x2 parts, one column (k_w 1), any;
+ * 8-channel groups, bit TA_DW_MVE_BIT8(simple, shape) with shape TA_DW_MVE_SHAPE8 (0 =
+ * whole 3x3, 1..3 = rows of that many taps, 4 = any). A window whose loop is missing runs
+ * the general loop of its shape, else the plain C loop over the same tables. */
+#ifndef TA_DEPTHWISE_CONV_MVE_VARIANTS
+#define TA_DEPTHWISE_CONV_MVE_VARIANTS 0x3fffffu
+#endif
+#define TA_DW_MVE_BIT16(simple, shape) ((simple) ? 6 + (shape) : (shape))
+#define TA_DW_MVE_BIT8(simple, shape) (12 + ((simple) ? 5 : 0) + (shape))
+#define TA_DW_MVE_SHAPE8(full3x3, n_kx) ((full3x3) ? 0 : (n_kx) >= 1 && (n_kx) <= 3 ? (int)(n_kx) : 4)
 
 void ta_depthwise_conv_mve_s8(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output);
 

@@ -11,6 +11,14 @@
 #define GEMM_ALWAYS_INLINE inline
 #endif
 
+/* Optimised GCC/clang builds run the inner loops in inline assembly: LDM fetches 4
+ * weight words per instruction, which C cannot express (GCC pairs them into LDRD at
+ * best). Unoptimised builds keep the C loops below (the assembly needs 13 registers). */
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && defined(__thumb2__)
+#define GEMM_ASM 1
+#else
+#define GEMM_ASM 0
+#endif
 
 static inline int32_t gemm_load32(const void *p) {
   int32_t v;
@@ -26,12 +34,14 @@ static inline int32_t gemm_sxtb16_ror8(int32_t v) {
   return r;
 }
 
+#if !GEMM_ASM
 /* One input word (unaligned), in program order (see GEMM_LOAD_PAIR). */
 static inline int32_t gemm_load_x(const int8_t *p, int32_t off) {
   int32_t v;
   __asm__ volatile("ldr %0, [%1, %2]" : "=r"(v) : "r"(p), "I"(off), "m"(*(const int8_t(*)[4])(p + off)));
   return v;
 }
+#endif
 
 static inline int32_t gemm_sxtb16(int32_t v) { return (int32_t)__sxtb16((uint32_t)v); }
 
@@ -61,10 +71,50 @@ static inline int32_t gemm_tail_word(const int8_t *x, int32_t n) {
     GEMM_LOAD_PAIR(w, (off) + 6, w_e, w_o); a3 = __smlad((e), w_e, a3); a3 = __smlad((o), w_o, a3); \
   } while (0)
 
+#if GEMM_ASM
+/* One group of 4 depth values against 4 rows: the input word (post-incremented, may be
+ * unaligned), unpacked into e = x0,x2 and o = x1,x3, then two LDMs of 2 rows' words. */
+#define GEMM_ASM_GROUP4                           \
+  "ldr %[e], [%[x]], #4\n\t"                      \
+  "sxtb16 %[o], %[e], ror #8\n\t"                 \
+  "sxtb16 %[e], %[e]\n\t"                         \
+  "ldmia %[w]!, {%[w0], %[w1], %[w2], %[w3]}\n\t" \
+  "smlad %[a0], %[e], %[w0], %[a0]\n\t"           \
+  "smlad %[a0], %[o], %[w1], %[a0]\n\t"           \
+  "smlad %[a1], %[e], %[w2], %[a1]\n\t"           \
+  "smlad %[a1], %[o], %[w3], %[a1]\n\t"           \
+  "ldmia %[w]!, {%[w0], %[w1], %[w2], %[w3]}\n\t" \
+  "smlad %[a2], %[e], %[w0], %[a2]\n\t"           \
+  "smlad %[a2], %[o], %[w1], %[a2]\n\t"           \
+  "smlad %[a3], %[e], %[w2], %[a3]\n\t"           \
+  "smlad %[a3], %[o], %[w3], %[a3]\n\t"
+
+/* Loops GEMM_ASM_GROUP4 `body` times per pass until x reaches `end` (x != end on entry).
+ * The LDM registers are fixed (ascending, r8..r11: not the frame pointer r7). */
+#define GEMM_ASM_LOOP(body)                                                                        \
+  do {                                                                                             \
+    register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");     \
+    int32_t e, o;                                                                                  \
+    __asm__ volatile("1:\n\t" body "cmp %[x], %[end]\n\t"                                          \
+                     "bne 1b\n\t"                                                                  \
+                     : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x),    \
+                       [w] "+r"(w), [e] "=&r"(e), [o] "=&r"(o), [w0] "=&r"(w0), [w1] "=&r"(w1),    \
+                       [w2] "=&r"(w2), [w3] "=&r"(w3)                                              \
+                     : [end] "r"(end)                                                              \
+                     : "cc", "memory");                                                            \
+  } while (0)
+#endif
+
 /* Dot products of one input row with 4 weight rows (pre-widened pairs, 8 words per
  * group of 4 depth values), added to acc[0..3]; four groups per iteration. */
 static GEMM_ALWAYS_INLINE void gemm_dot4(const int8_t *x, const int32_t *w, int32_t depth, int32_t acc[4]) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+#if GEMM_ASM
+  const int8_t *end = x + (depth & ~15);
+  if (x != end) GEMM_ASM_LOOP(GEMM_ASM_GROUP4 GEMM_ASM_GROUP4 GEMM_ASM_GROUP4 GEMM_ASM_GROUP4);
+  end = x + (depth & 12);
+  if (x != end) GEMM_ASM_LOOP(GEMM_ASM_GROUP4);
+#else
   for (int32_t n = depth >> 4; n > 0; n--, x += 16, w += 32) { /* 16 values: less loop overhead */
     int32_t xw = gemm_load_x(x, 0), e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
     GEMM_GROUP4(e, o, w, 0);
@@ -89,6 +139,7 @@ static GEMM_ALWAYS_INLINE void gemm_dot4(const int8_t *x, const int32_t *w, int3
     GEMM_GROUP4(e, o, w, 0);
     x += 4, w += 8;
   }
+#endif
   if (depth & 3) {
     const int32_t xw = gemm_tail_word(x, depth & 3);
     const int32_t e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
@@ -177,6 +228,269 @@ static void gemm_vector(const ta_gemm_dsp_params_t *p, const int8_t *x, const in
   for (; c < rows; c++, w += words) out[c] = gemm_out(p, c, gemm_dot1(x, w, depth, p->bias[c]));
 }
 
+#if GEMM_ASM
+/* The block loop of gemm_blocks_asm in fixed registers: accumulators r0-r3 (LDM from the
+ * bias), input words r4 (e) / r5 (o), input pointer r6, weights r12, loop end lr, LDM
+ * r8-r11 (weights, then each row's rq words m, lo, hi, shift); r7 (the frame pointer of
+ * unoptimised Thumb code) stays untouched. The asm copies its state (gemm_asm_state_t, at
+ * r4) onto the stack and reads it at these offsets from sp. */
+#define GEMM_ST_W "[sp, #0]"
+#define GEMM_ST_X0 "[sp, #4]"
+#define GEMM_ST_END16 "[sp, #8]"
+#define GEMM_ST_END4 "[sp, #12]"
+#define GEMM_ST_TAIL "[sp, #16]"
+#define GEMM_ST_BIAS "[sp, #20]"
+#define GEMM_ST_Q "[sp, #24]"
+#define GEMM_ST_OUT "[sp, #28]"
+#define GEMM_ST_OUT_END "[sp, #32]"
+#define GEMM_ST_NEG_FIX "[sp, #36]"
+#define GEMM_ST_ZP "[sp, #40]"
+typedef struct gemm_asm_state_t {
+  const int32_t *w;               /* the first block's weights */
+  const void *x0, *end16, *end4;  /* input, end of the 16-value passes, of the 4-value groups */
+  int32_t tail;                   /* bytes input: depth & 3 */
+  const int32_t *bias, *q;        /* the first block's */
+  int8_t *out, *out_end;          /* the first block's outputs, the end of the last block's */
+  int32_t neg_fix, zp;             /* p->neg_fix, p->rq_zp (not both non-zero) */
+} gemm_asm_state_t;
+
+/* One block per pass: `group` is one group of 4 values (GEMM_ASM_GROUP4_R / _U),
+ * `skip16` skips the 16-value loop when there is no such pass, `tails` adds the values
+ * after the last multiple of 16, `requant_row(a)` requantises accumulator a into the byte
+ * at [r5] with the rq words at [r4]. */
+#define GEMM_ASM_BLOCKS(group, skip16, tails, requant_setup, requant_row)          \
+  "ldmia r4, {r0, r1, r2, r3, r5, r6, r8, r9, r10, r11, r12}\n\t"                 \
+  "push {r0, r1, r2, r3, r5, r6, r8, r9, r10, r11, r12}\n\t"                      \
+  "ldr r12, " GEMM_ST_W "\n\t"                                                     \
+  "1:\n\t"                                                                         \
+  "ldr r4, " GEMM_ST_BIAS "\n\t"                                                   \
+  "ldmia r4!, {r0, r1, r2, r3}\n\t"                                                \
+  "str r4, " GEMM_ST_BIAS "\n\t"                                                   \
+  "ldr r6, " GEMM_ST_X0 "\n\t"                                                     \
+  "ldr lr, " GEMM_ST_END16 "\n\t" skip16                                           \
+  "2:\n\t" group group group group                                                 \
+  "cmp r6, lr\n\t"                                                                 \
+  "bne 2b\n\t"                                                                     \
+  "3:\n\t" tails                                                                   \
+  "7:\n\t"                                                                         \
+  "ldr r4, " GEMM_ST_Q "\n\t"                                                      \
+  "ldr r5, " GEMM_ST_OUT "\n\t" requant_setup requant_row("r0") requant_row("r1")  \
+  requant_row("r2") requant_row("r3")                                              \
+  "str r4, " GEMM_ST_Q "\n\t"                                                      \
+  "str r5, " GEMM_ST_OUT "\n\t"                                                    \
+  "ldr lr, " GEMM_ST_OUT_END "\n\t"                                                \
+  "cmp r5, lr\n\t"                                                                 \
+  "bne 1b\n\t"                                                                     \
+  "add sp, sp, #44\n\t"
+
+/* Without a 16-value pass, the 16-value loop is skipped. */
+#define GEMM_ASM_SKIP16 \
+  "cmp r6, lr\n\t"     \
+  "beq 3f\n\t"
+
+/* The unpacked input's groups after the last multiple of 4 groups. */
+#define GEMM_ASM_TAILS_UNPACKED           \
+  "ldr lr, " GEMM_ST_END4 "\n\t"          \
+  "cmp r6, lr\n\t"                        \
+  "beq 7f\n\t"                            \
+  "4:\n\t" GEMM_ASM_GROUP4_U              \
+  "cmp r6, lr\n\t"                        \
+  "bne 4b\n\t"
+
+/* The input bytes after the last multiple of 16: groups of 4, then the 1..3 last ones,
+ * zero filled like gemm_tail_word. */
+#define GEMM_ASM_TAILS_BYTES             \
+  "ldr lr, " GEMM_ST_END4 "\n\t"         \
+  "cmp r6, lr\n\t"                       \
+  "beq 5f\n\t"                           \
+  "4:\n\t" GEMM_ASM_GROUP4_R             \
+  "cmp r6, lr\n\t"                       \
+  "bne 4b\n\t"                           \
+  "5:\n\t"                               \
+  "ldr r4, " GEMM_ST_TAIL "\n\t"         \
+  "cbz r4, 7f\n\t"                       \
+  "ldrb r5, [r6]\n\t"                    \
+  "cmp r4, #2\n\t"                       \
+  "blt 6f\n\t"                           \
+  "ldrb lr, [r6, #1]\n\t"                \
+  "orr r5, r5, lr, lsl #8\n\t"           \
+  "beq 6f\n\t"                           \
+  "ldrb lr, [r6, #2]\n\t"                \
+  "orr r5, r5, lr, lsl #16\n\t"          \
+  "6:\n\t"                               \
+  "sxtb16 r4, r5\n\t"                    \
+  "sxtb16 r5, r5, ror #8\n\t" GEMM_ASM_MACS_R
+
+/* GEMM_ASM_GROUP4 in the fixed registers, from the input bytes... */
+#define GEMM_ASM_MACS_R                \
+  "ldmia r12!, {r8, r9, r10, r11}\n\t" \
+  "smlad r0, r4, r8, r0\n\t"           \
+  "smlad r0, r5, r9, r0\n\t"           \
+  "smlad r1, r4, r10, r1\n\t"          \
+  "smlad r1, r5, r11, r1\n\t"          \
+  "ldmia r12!, {r8, r9, r10, r11}\n\t" \
+  "smlad r2, r4, r8, r2\n\t"           \
+  "smlad r2, r5, r9, r2\n\t"           \
+  "smlad r3, r4, r10, r3\n\t"          \
+  "smlad r3, r5, r11, r3\n\t"
+#define GEMM_ASM_GROUP4_R     \
+  "ldr r4, [r6], #4\n\t"      \
+  "sxtb16 r5, r4, ror #8\n\t" \
+  "sxtb16 r4, r4\n\t" GEMM_ASM_MACS_R
+/* ... and from the unpacked input (gemm_unpack): both words in one LDM. */
+#define GEMM_ASM_GROUP4_U "ldmia r6!, {r4, r5}\n\t" GEMM_ASM_MACS_R
+
+/* gemm_out_fast + gemm_clamp_fast (int8 range, zero point folded), without and with the
+ * [acc < 0] correction (neg_fix in r6). */
+#define GEMM_ASM_RQ_ROW(a)            \
+  "ldmia r4!, {r8, r9, r10, r11}\n\t" \
+  "smlal r9, r10, " a ", r8\n\t"      \
+  "asr r10, r10, r11\n\t"             \
+  "ssat r10, #8, r10\n\t"             \
+  "strb r10, [r5], #1\n\t"
+#define GEMM_ASM_RQ_ROW_NEG(a)        \
+  "ldmia r4!, {r8, r9, r10, r11}\n\t" \
+  "smlal r9, r10, " a ", r8\n\t"      \
+  "lsr lr, " a ", #31\n\t"            \
+  "smlal r9, r10, lr, r6\n\t"         \
+  "asr r10, r10, r11\n\t"             \
+  "ssat r10, #8, r10\n\t"             \
+  "strb r10, [r5], #1\n\t"
+#define GEMM_ASM_NEG_SETUP "ldr r6, " GEMM_ST_NEG_FIX "\n\t"
+/* ... and with the zero point added after the shift (zp in r6). */
+#define GEMM_ASM_RQ_ROW_ZP(a)         \
+  "ldmia r4!, {r8, r9, r10, r11}\n\t" \
+  "smlal r9, r10, " a ", r8\n\t"      \
+  "asr r10, r10, r11\n\t"             \
+  "add r10, r10, r6\n\t"              \
+  "ssat r10, #8, r10\n\t"             \
+  "strb r10, [r5], #1\n\t"
+#define GEMM_ASM_ZP_SETUP "ldr r6, " GEMM_ST_ZP "\n\t"
+
+/* The state pointer goes in r4 (an in-out operand: the asm overwrites it); every other
+ * register but r7 is clobbered. */
+#define GEMM_ASM_BLOCKS_OPERANDS                                                              \
+  : "+r"(state)                                                                                \
+  :                                                                                            \
+  : "r0", "r1", "r2", "r3", "r5", "r6", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory"
+
+/* Unpacking the input once for all blocks saves two of the three instructions per group
+ * of 4 values in every block (GEMM_ASM_GROUP4_U); up to this many groups, on the stack. */
+#define GEMM_UNPACK_MAX_GROUPS 160
+
+/* Two input words (unaligned, post-incremented) unpacked into 4 words at [u]!. */
+#define GEMM_ASM_UNPACK8                \
+  "ldr %[o0], [%[x]], #4\n\t"           \
+  "ldr %[o1], [%[x]], #4\n\t"           \
+  "sxtb16 %[e0], %[o0]\n\t"             \
+  "sxtb16 %[o0], %[o0], ror #8\n\t"     \
+  "sxtb16 %[e1], %[o1]\n\t"             \
+  "sxtb16 %[o1], %[o1], ror #8\n\t"     \
+  "stmia %[u]!, {%[e0], %[o0], %[e1], %[o1]}\n\t"
+
+/* x as SXTB16 unpacks it: per group of 4 values the words (x0,x2) and (x1,x3), the last
+ * group zero filled. */
+static void gemm_unpack(const int8_t *x, int32_t depth, int32_t *u) {
+  const int8_t *end = x + (depth & ~7);
+  if (x != end) {
+    register int32_t e0 __asm__("r8"), o0 __asm__("r9"), e1 __asm__("r10"), o1 __asm__("r11");
+    if (depth & 8) __asm__ volatile(GEMM_ASM_UNPACK8 : [x] "+r"(x), [u] "+r"(u), [e0] "=&r"(e0), [o0] "=&r"(o0),
+                                    [e1] "=&r"(e1), [o1] "=&r"(o1) : : "memory");
+    if (x != end)
+      __asm__ volatile("1:\n\t" GEMM_ASM_UNPACK8 GEMM_ASM_UNPACK8 "cmp %[x], %[end]\n\t"
+                       "bne 1b\n\t"
+                       : [x] "+r"(x), [u] "+r"(u), [e0] "=&r"(e0), [o0] "=&r"(o0), [e1] "=&r"(e1), [o1] "=&r"(o1)
+                       : [end] "r"(end)
+                       : "cc", "memory");
+  }
+  if (depth & 4) {
+    const int32_t xw = gemm_load32(x);
+    u[0] = gemm_sxtb16(xw), u[1] = gemm_sxtb16_ror8(xw);
+    x += 4, u += 2;
+  }
+  if (depth & 3) {
+    const int32_t xw = gemm_tail_word(x, depth & 3);
+    u[0] = gemm_sxtb16(xw), u[1] = gemm_sxtb16_ror8(xw);
+  }
+}
+
+/* The block loop variants: from the input bytes, or unpacked with or without groups
+ * past the last multiple of 4; each with one of the three requantisations. */
+enum { GEMM_BYTES = 0, GEMM_UNPACKED = 3, GEMM_UNPACKED16 = 6, GEMM_RQ_NEG = 1, GEMM_RQ_ZP = 2 };
+
+static GEMM_ALWAYS_INLINE void gemm_blocks_run(gemm_asm_state_t *st, int variant) {
+  register gemm_asm_state_t *state __asm__("r4") = st;
+  switch (variant) {
+  case GEMM_BYTES:
+    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_R, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_BYTES, "", GEMM_ASM_RQ_ROW)
+                         GEMM_ASM_BLOCKS_OPERANDS);
+    break;
+  case GEMM_BYTES + GEMM_RQ_NEG:
+    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_R, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_BYTES, GEMM_ASM_NEG_SETUP,
+                                     GEMM_ASM_RQ_ROW_NEG) GEMM_ASM_BLOCKS_OPERANDS);
+    break;
+  case GEMM_BYTES + GEMM_RQ_ZP:
+    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_R, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_BYTES, GEMM_ASM_ZP_SETUP,
+                                     GEMM_ASM_RQ_ROW_ZP) GEMM_ASM_BLOCKS_OPERANDS);
+    break;
+  case GEMM_UNPACKED:
+    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_UNPACKED, "", GEMM_ASM_RQ_ROW)
+                         GEMM_ASM_BLOCKS_OPERANDS);
+    break;
+  case GEMM_UNPACKED + GEMM_RQ_NEG:
+    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_UNPACKED, GEMM_ASM_NEG_SETUP,
+                                     GEMM_ASM_RQ_ROW_NEG) GEMM_ASM_BLOCKS_OPERANDS);
+    break;
+  case GEMM_UNPACKED + GEMM_RQ_ZP:
+    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_UNPACKED, GEMM_ASM_ZP_SETUP,
+                                     GEMM_ASM_RQ_ROW_ZP) GEMM_ASM_BLOCKS_OPERANDS);
+    break;
+  case GEMM_UNPACKED16: /* whole 16-value passes only: no skip, no tail */
+    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, "", "", "", GEMM_ASM_RQ_ROW) GEMM_ASM_BLOCKS_OPERANDS);
+    break;
+  case GEMM_UNPACKED16 + GEMM_RQ_NEG:
+    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, "", "", GEMM_ASM_NEG_SETUP, GEMM_ASM_RQ_ROW_NEG)
+                         GEMM_ASM_BLOCKS_OPERANDS);
+    break;
+  default:
+    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, "", "", GEMM_ASM_ZP_SETUP, GEMM_ASM_RQ_ROW_ZP)
+                         GEMM_ASM_BLOCKS_OPERANDS);
+    break;
+  }
+}
+
+/* gemm_rows with rq's requantisation when the clamp is int8's range and neg_fix or rq_zp
+ * is 0: per input vector the whole block loop in assembly (the per-block work around
+ * gemm_dot4 in C costs as much as a 16-value pass), from the input unpacked once when 3
+ * blocks or more share the unpacking; the rows & 3 last rows in C. */
+static void gemm_rows_asm(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x, int32_t x_step,
+                          const int32_t *weights, int8_t *out) {
+  const int32_t rows = p->rows, depth = p->depth, groups = (depth + 3) >> 2, blocks = rows >> 2;
+  const int32_t fix = p->neg_fix, zp = p->rq_zp;
+  const int32_t *w1 = weights + blocks * groups * 8, *q1 = p->rq + 16 * blocks, *bias1 = p->bias + 4 * blocks;
+  const int unpack = groups > 0 && groups <= GEMM_UNPACK_MAX_GROUPS && blocks >= 3;
+  const int variant = (unpack ? ((groups & 3) == 0 ? GEMM_UNPACKED16 : GEMM_UNPACKED) : GEMM_BYTES) +
+                      (fix ? GEMM_RQ_NEG : zp ? GEMM_RQ_ZP : 0);
+  int32_t u[2 * GEMM_UNPACK_MAX_GROUPS];
+  gemm_asm_state_t st;
+  st.w = weights, st.bias = p->bias, st.q = p->rq, st.neg_fix = fix, st.zp = zp, st.tail = depth & 3;
+  st.x0 = u, st.end16 = u + 2 * (groups & ~3), st.end4 = u + 2 * groups;
+  for (; count > 0; count--, x += x_step, out += rows) {
+    if (blocks > 0) {
+      st.out = out, st.out_end = out + 4 * blocks;
+      if (unpack)
+        gemm_unpack(x, depth, u);
+      else
+        st.x0 = x, st.end16 = x + (depth & ~15), st.end4 = x + (depth & ~3);
+      gemm_blocks_run(&st, variant);
+    }
+    const int32_t *w = w1, *q = q1, *bias = bias1;
+    for (int8_t *o = out + 4 * blocks; o != out + rows; o++, w += groups * 2, q += 4, bias++)
+      *o = gemm_clamp_fast(gemm_out_fast(q, gemm_dot1(x, w, depth, bias[0]), fix) + zp, 1, 0, 0);
+  }
+}
+#endif
+
 /* `count` input rows, `x_step` bytes apart, with rq's requantisation; `relu_sat`
  * (a compile-time constant in each caller): neg_fix and rq_zp are 0 and the clamp int8's range. */
 static GEMM_ALWAYS_INLINE void gemm_rows_fast(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x,
@@ -217,6 +531,10 @@ static void gemm_rows(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t
                       const int32_t *weights, int8_t *out) {
   if (!p->rq) {
     for (; count > 0; count--, x += x_step, out += p->rows) gemm_vector(p, x, weights, out);
+#if GEMM_ASM
+  } else if (p->sat8 && (p->neg_fix == 0 || p->rq_zp == 0)) {
+    gemm_rows_asm(p, count, x, x_step, weights, out);
+#endif
   } else if (p->neg_fix == 0 && p->sat8 && p->rq_zp == 0) {
     gemm_rows_relu_sat(p, count, x, x_step, weights, out);
   } else {
@@ -247,8 +565,13 @@ void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, co
         out += (size_t)g->out_w * (size_t)p->rows;
         continue;
       }
-      for (int32_t ox = 0; ox < g->out_w; ox++, out += p->rows)
-        gemm_rows(p, 1, ta_im2col_s8(g, in, oy, ox, scratch), 0, weights, out);
+      /* chunk windows per gather, p->depth (= g->window) apart: one gemm_rows call (and
+       * its set-up) for all of them */
+      for (int32_t ox = 0, n; ox < g->out_w; ox += n, out += (size_t)n * (size_t)p->rows) {
+        n = TA_MAX(TA_MIN(g->chunk, g->out_w - ox), 1);
+        ta_im2col_pixels_s8(g, in, oy, ox, n, scratch);
+        gemm_rows(p, n, scratch, p->depth, weights, out);
+      }
     }
   }
 }

@@ -21,6 +21,13 @@ typedef struct gemm_ctx_t {
   const int32_t *quant;
   int32_t offset;
   int32x4_t act_min, act_max;
+  /* CONV_2D only (gemm_conv_setup): windows read in place (gemm_dot4_seg), k_h segments of whole chunks */
+  int32_t seg_n;           /* segments per window (0: every window is gathered) */
+  int32_t seg_chunks;      /* 16-value chunks per segment */
+  int32_t seg_skip;        /* bytes from the end of a segment to the start of the next */
+  int32_t ox_lo, ox_hi;    /* output columns whose window lies inside the image's width */
+  int32_t xr_n;            /* gemm_vector_xr's chunks (0: not used) */
+  int32_t xr_win;          /* 1: windows inside the image are gathered from it (gemm_vector_xr) */
 } gemm_ctx_t;
 
 static void gemm_ctx_init(const ta_gemm_mve_params_t *p, gemm_ctx_t *c) {
@@ -32,6 +39,14 @@ static void gemm_ctx_init(const ta_gemm_mve_params_t *p, gemm_ctx_t *c) {
   c->offset = p->output_offset;
   c->act_min = vdupq_n_s32(p->act_min);
   c->act_max = vdupq_n_s32(p->act_max);
+}
+
+/* Four accumulators as one vector, lane i = row i of the block. */
+static GEMM_INLINE int32x4_t gemm_lanes(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
+  int32x4_t v = vdupq_n_s32(a0);
+  v = vsetq_lane_s32(a1, v, 1);
+  v = vsetq_lane_s32(a2, v, 2);
+  return vsetq_lane_s32(a3, v, 3);
 }
 
 /* Dot products of x with the four weight rows of one block plus their biases, 16
@@ -46,7 +61,6 @@ static GEMM_INLINE int32x4_t gemm_dot4(const gemm_ctx_t *c, const int8_t *x, con
   const int8_t *w = *wp;
   int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3];
   int8x16_t xv, wv;
-  int32x4_t v;
   __asm__("wls lr, %[n], 2f\n"
           "1:\n\t"
           "vldrb.8 %q[xv], [%[x]], #16\n\t"
@@ -82,12 +96,98 @@ static GEMM_INLINE int32x4_t gemm_dot4(const gemm_ctx_t *c, const int8_t *x, con
             : "p0");
   }
   *wp = w;
-  v = vdupq_n_s32(a0);
-  v = vsetq_lane_s32(a1, v, 1);
-  v = vsetq_lane_s32(a2, v, 2);
-  v = vsetq_lane_s32(a3, v, 3);
-  return v;
+  return gemm_lanes(a0, a1, a2, a3);
 }
+
+/* gemm_dot4 over a window read in place: seg_n segments of seg_chunks whole chunks,
+ * seg_skip bytes apart (the weights' chunks follow the window's order unchanged). */
+static GEMM_INLINE int32x4_t gemm_dot4_seg(const gemm_ctx_t *c, const int8_t *x, const int8_t **wp,
+                                           const int32_t *bias) {
+  const int8_t *w = *wp;
+  int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3];
+  int32_t s = c->seg_n;
+  int8x16_t xv, wv;
+  __asm__("1:\n\t"
+          "dls lr, %[n]\n"
+          "2:\n\t"
+          "vldrb.8 %q[xv], [%[x]], #16\n\t"
+          "vldrb.8 %q[wv], [%[w]], #16\n\t"
+          "vmladava.s8 %[a0], %q[xv], %q[wv]\n\t"
+          "vldrb.8 %q[wv], [%[w]], #16\n\t"
+          "vmladava.s8 %[a1], %q[xv], %q[wv]\n\t"
+          "vldrb.8 %q[wv], [%[w]], #16\n\t"
+          "vmladava.s8 %[a2], %q[xv], %q[wv]\n\t"
+          "vldrb.8 %q[wv], [%[w]], #16\n\t"
+          "vmladava.s8 %[a3], %q[xv], %q[wv]\n\t"
+          "le lr, 2b\n\t"
+          "add %[x], %[x], %[skip]\n\t"
+          "subs %[s], %[s], #1\n\t"
+          "bne 1b"
+          : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [x] "+r"(x), [w] "+r"(w),
+            [s] "+r"(s), [xv] "=&w"(xv), [wv] "=&w"(wv)
+          : [n] "r"(c->seg_chunks), [skip] "r"(c->seg_skip)
+          : "lr", "cc");
+  *wp = w;
+  return gemm_lanes(a0, a1, a2, a3);
+}
+
+/* gemm_dot4_seg for two windows at once, x and y: each weight load serves both. The
+ * eight accumulators take every even register (lr too), so the loops count in odd
+ * registers and reload the chunk count and skip from memory. */
+static GEMM_INLINE void gemm_dot4x2_seg(const gemm_ctx_t *c, const int8_t *x, const int8_t *y, const int8_t **wp,
+                                        const int32_t *bias, int32x4_t *ra, int32x4_t *rb) {
+  const int8_t *w = *wp;
+  const int32_t seg[2] = {c->seg_chunks, c->seg_skip};
+  int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3];
+  int32_t b0 = a0, b1 = a1, b2 = a2, b3 = a3;
+  int32_t s = c->seg_n, k;
+  int8x16_t xv, yv, wv;
+  __asm__("1:\n\t"
+          "ldr %[k], %[n]\n"
+          "2:\n\t"
+          "vldrb.8 %q[xv], [%[x]], #16\n\t"
+          "vldrb.8 %q[yv], [%[y]], #16\n\t"
+          "vldrb.8 %q[wv], [%[w]], #16\n\t"
+          "vmladava.s8 %[a0], %q[xv], %q[wv]\n\t"
+          "vmladava.s8 %[b0], %q[yv], %q[wv]\n\t"
+          "vldrb.8 %q[wv], [%[w]], #16\n\t"
+          "vmladava.s8 %[a1], %q[xv], %q[wv]\n\t"
+          "vmladava.s8 %[b1], %q[yv], %q[wv]\n\t"
+          "vldrb.8 %q[wv], [%[w]], #16\n\t"
+          "vmladava.s8 %[a2], %q[xv], %q[wv]\n\t"
+          "vmladava.s8 %[b2], %q[yv], %q[wv]\n\t"
+          "vldrb.8 %q[wv], [%[w]], #16\n\t"
+          "vmladava.s8 %[a3], %q[xv], %q[wv]\n\t"
+          "vmladava.s8 %[b3], %q[yv], %q[wv]\n\t"
+          "subs %[k], %[k], #1\n\t"
+          "bne 2b\n\t"
+          "ldr %[k], %[skip]\n\t"
+          "add %[x], %[x], %[k]\n\t"
+          "add %[y], %[y], %[k]\n\t"
+          "subs %[s], %[s], #1\n\t"
+          "bne 1b"
+          : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [b0] "+Te"(b0), [b1] "+Te"(b1),
+            [b2] "+Te"(b2), [b3] "+Te"(b3), [x] "+r"(x), [y] "+r"(y), [w] "+r"(w), [s] "+r"(s), [k] "=&r"(k),
+            [xv] "=&w"(xv), [yv] "=&w"(yv), [wv] "=&w"(wv)
+          : [n] "m"(seg[0]), [skip] "m"(seg[1])
+          : "cc");
+  *wp = w;
+  *ra = gemm_lanes(a0, a1, a2, a3);
+  *rb = gemm_lanes(b0, b1, b2, b3);
+}
+
+/* One chunk x (in a register) against the block's four rows at w. */
+#define GEMM_XCHUNK(x)                                                                                   \
+  __asm__("vldrb.8 %q[wv], [%[w]], #16\n\t"                                                             \
+          "vmladava.s8 %[a0], %q[xv], %q[wv]\n\t"                                                        \
+          "vldrb.8 %q[wv], [%[w]], #16\n\t"                                                             \
+          "vmladava.s8 %[a1], %q[xv], %q[wv]\n\t"                                                        \
+          "vldrb.8 %q[wv], [%[w]], #16\n\t"                                                             \
+          "vmladava.s8 %[a2], %q[xv], %q[wv]\n\t"                                                        \
+          "vldrb.8 %q[wv], [%[w]], #16\n\t"                                                             \
+          "vmladava.s8 %[a3], %q[xv], %q[wv]"                                                             \
+          : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [w] "+r"(w), [wv] "=&w"(wv) \
+          : [xv] "w"(x))
 #else
 static GEMM_INLINE int32x4_t gemm_dot4(const gemm_ctx_t *c, const int8_t *x, const int8_t **wp, const int32_t *bias) {
   const int8_t *w = *wp;
@@ -108,12 +208,71 @@ static GEMM_INLINE int32x4_t gemm_dot4(const gemm_ctx_t *c, const int8_t *x, con
     w += 64;
   }
   *wp = w;
-  int32x4_t v = vdupq_n_s32(a0);
-  v = vsetq_lane_s32(a1, v, 1);
-  v = vsetq_lane_s32(a2, v, 2);
-  return vsetq_lane_s32(a3, v, 3);
+  return gemm_lanes(a0, a1, a2, a3);
 }
+
+static GEMM_INLINE int32x4_t gemm_dot4_seg(const gemm_ctx_t *c, const int8_t *x, const int8_t **wp,
+                                           const int32_t *bias) {
+  const int8_t *w = *wp;
+  int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3];
+  for (int32_t s = c->seg_n; s > 0; s--, x += c->seg_skip)
+    for (int32_t k = c->seg_chunks; k > 0; k--, x += 16, w += 64) {
+      const int8x16_t xv = vldrbq_s8(x);
+      a0 = vmladavaq_s8(a0, xv, vldrbq_s8(w));
+      a1 = vmladavaq_s8(a1, xv, vldrbq_s8(w + 16));
+      a2 = vmladavaq_s8(a2, xv, vldrbq_s8(w + 32));
+      a3 = vmladavaq_s8(a3, xv, vldrbq_s8(w + 48));
+    }
+  *wp = w;
+  return gemm_lanes(a0, a1, a2, a3);
+}
+
+static GEMM_INLINE void gemm_dot4x2_seg(const gemm_ctx_t *c, const int8_t *x, const int8_t *y, const int8_t **wp,
+                                        const int32_t *bias, int32x4_t *ra, int32x4_t *rb) {
+  const int8_t *w = *wp;
+  int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3];
+  int32_t b0 = a0, b1 = a1, b2 = a2, b3 = a3;
+  for (int32_t s = c->seg_n; s > 0; s--, x += c->seg_skip, y += c->seg_skip)
+    for (int32_t k = c->seg_chunks; k > 0; k--, x += 16, y += 16, w += 64) {
+      const int8x16_t xv = vldrbq_s8(x), yv = vldrbq_s8(y);
+      int8x16_t wv = vldrbq_s8(w);
+      a0 = vmladavaq_s8(a0, xv, wv), b0 = vmladavaq_s8(b0, yv, wv);
+      wv = vldrbq_s8(w + 16);
+      a1 = vmladavaq_s8(a1, xv, wv), b1 = vmladavaq_s8(b1, yv, wv);
+      wv = vldrbq_s8(w + 32);
+      a2 = vmladavaq_s8(a2, xv, wv), b2 = vmladavaq_s8(b2, yv, wv);
+      wv = vldrbq_s8(w + 48);
+      a3 = vmladavaq_s8(a3, xv, wv), b3 = vmladavaq_s8(b3, yv, wv);
+    }
+  *wp = w;
+  *ra = gemm_lanes(a0, a1, a2, a3);
+  *rb = gemm_lanes(b0, b1, b2, b3);
+}
+
+#define GEMM_XCHUNK(x)                             \
+  do {                                             \
+    a0 = vmladavaq_s8(a0, (x), vldrbq_s8(w));      \
+    a1 = vmladavaq_s8(a1, (x), vldrbq_s8(w + 16)); \
+    a2 = vmladavaq_s8(a2, (x), vldrbq_s8(w + 32)); \
+    a3 = vmladavaq_s8(a3, (x), vldrbq_s8(w + 48)); \
+    w += 64;                                       \
+    (void)wv;                                      \
+  } while (0)
 #endif
+
+/* gemm_dot4 for a depth of n <= 4 chunks already in registers. */
+static GEMM_INLINE int32x4_t gemm_dot4_xr(const int8_t **wp, const int32_t *bias, int8x16_t x0, int8x16_t x1,
+                                          int8x16_t x2, int8x16_t x3, const int n) {
+  const int8_t *w = *wp;
+  int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3];
+  int8x16_t wv;
+  GEMM_XCHUNK(x0);
+  if (n > 1) GEMM_XCHUNK(x1);
+  if (n > 2) GEMM_XCHUNK(x2);
+  if (n > 3) GEMM_XCHUNK(x3);
+  *wp = w;
+  return gemm_lanes(a0, a1, a2, a3);
+}
 
 /* TFLite's requantisation of four accumulators, multipliers at q[0..3], shifts at q[4..7]:
  *   SaturatingRoundingDoublingHighMul(acc << left, mult) equals VQRDMULH exactly
@@ -139,17 +298,62 @@ static GEMM_INLINE int32x4_t gemm_requant4(const gemm_ctx_t *c, const int32_t *q
 /* All rows for one input vector: a function of its own per mode (below), so that its
  * loop has every register to itself. */
 static GEMM_INLINE void gemm_vector(const gemm_ctx_t *cp, const int8_t *x, const int8_t *w, int8_t *out,
-                                    const int left, const int fix) {
+                                    const int left, const int fix, const int seg) {
   const gemm_ctx_t local = *cp; /* in registers: the stores below cannot change it */
   const gemm_ctx_t *c = &local;
   const int32_t *q = c->quant;
   int8_t *const end = out + (c->rows & ~3);
   for (; out < end; out += 4, q += 12) {
-    const int32x4_t acc = gemm_dot4(c, x, &w, q);
+    const int32x4_t acc = seg ? gemm_dot4_seg(c, x, &w, q) : gemm_dot4(c, x, &w, q);
     vstrbq_s32(out, gemm_requant4(c, q + 4, acc, left, fix));
   }
   if (c->rows & 3) { /* the padded rows' bias reads as 0 */
-    const int32x4_t acc = gemm_dot4(c, x, &w, q);
+    const int32x4_t acc = seg ? gemm_dot4_seg(c, x, &w, q) : gemm_dot4(c, x, &w, q);
+    vstrbq_p_s32(out, gemm_requant4(c, q + 4, acc, left, fix), vctp32q((uint32_t)(c->rows & 3)));
+  }
+}
+
+/* gemm_vector for two windows read in place, x and x + step, whose outputs follow each
+ * other. */
+static GEMM_INLINE void gemm_vector2_seg(const gemm_ctx_t *cp, const int8_t *x, size_t step, const int8_t *w,
+                                         int8_t *out, const int left, const int fix) {
+  const gemm_ctx_t local = *cp;
+  const gemm_ctx_t *c = &local;
+  const int32_t *q = c->quant;
+  const int8_t *y = x + step;
+  int8_t *const end = out + (c->rows & ~3);
+  int32x4_t acc_x, acc_y;
+  for (; out < end; out += 4, q += 12) {
+    gemm_dot4x2_seg(c, x, y, &w, q, &acc_x, &acc_y);
+    vstrbq_s32(out, gemm_requant4(c, q + 4, acc_x, left, fix));
+    vstrbq_s32(out + c->rows, gemm_requant4(c, q + 4, acc_y, left, fix));
+  }
+  if (c->rows & 3) {
+    const mve_pred16_t tail = vctp32q((uint32_t)(c->rows & 3));
+    gemm_dot4x2_seg(c, x, y, &w, q, &acc_x, &acc_y);
+    vstrbq_p_s32(out, gemm_requant4(c, q + 4, acc_x, left, fix), tail);
+    vstrbq_p_s32(out + c->rows, gemm_requant4(c, q + 4, acc_y, left, fix), tail);
+  }
+}
+
+/* gemm_vector for a depth of n <= 4 chunks: the input's chunks, gathered once from
+ * base at the byte offsets offs[0 .. 16n - 1], serve every block. */
+static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base, const uint8_t *offs, const int8_t *w,
+                                       int8_t *out, const int left, const int fix, const int n) {
+  const gemm_ctx_t local = *cp;
+  const gemm_ctx_t *c = &local;
+  const int8x16_t x0 = vldrbq_gather_offset_s8(base, vldrbq_u8(offs));
+  const int8x16_t x1 = n > 1 ? vldrbq_gather_offset_s8(base, vldrbq_u8(offs + 16)) : x0;
+  const int8x16_t x2 = n > 2 ? vldrbq_gather_offset_s8(base, vldrbq_u8(offs + 32)) : x0;
+  const int8x16_t x3 = n > 3 ? vldrbq_gather_offset_s8(base, vldrbq_u8(offs + 48)) : x0;
+  const int32_t *q = c->quant;
+  int8_t *const end = out + (c->rows & ~3);
+  for (; out < end; out += 4, q += 12) {
+    const int32x4_t acc = gemm_dot4_xr(&w, q, x0, x1, x2, x3, n);
+    vstrbq_s32(out, gemm_requant4(c, q + 4, acc, left, fix));
+  }
+  if (c->rows & 3) {
+    const int32x4_t acc = gemm_dot4_xr(&w, q, x0, x1, x2, x3, n);
     vstrbq_p_s32(out, gemm_requant4(c, q + 4, acc, left, fix), vctp32q((uint32_t)(c->rows & 3)));
   }
 }
@@ -161,22 +365,60 @@ static GEMM_INLINE void gemm_vector(const gemm_ctx_t *cp, const int8_t *x, const
 #endif
 #define GEMM_VECTOR_DEF(l, f)                                                                                  \
   static GEMM_NOINLINE void gemm_vector_##l##f(const gemm_ctx_t *c, const int8_t *x, const int8_t *w, int8_t *out) { \
-    gemm_vector(c, x, w, out, l, f);                                                                           \
+    gemm_vector(c, x, w, out, l, f, 0);                                                                        \
+  }                                                                                                            \
+  static GEMM_NOINLINE void gemm_vector_seg_##l##f(const gemm_ctx_t *c, const int8_t *x, const int8_t *w,     \
+                                                   int8_t *out) {                                              \
+    gemm_vector(c, x, w, out, l, f, 1);                                                                        \
+  }                                                                                                            \
+  static GEMM_NOINLINE void gemm_vector2_seg_##l##f(const gemm_ctx_t *c, const int8_t *x, size_t step,        \
+                                                    const int8_t *w, int8_t *out) {                            \
+    gemm_vector2_seg(c, x, step, w, out, l, f);                                                                \
   }
 GEMM_VECTOR_DEF(0, 0)
 GEMM_VECTOR_DEF(0, 1)
 GEMM_VECTOR_DEF(1, 0)
 GEMM_VECTOR_DEF(1, 1)
 
+typedef void (*gemm_vector_xr_fn)(const gemm_ctx_t *c, const int8_t *base, const uint8_t *offs, const int8_t *w,
+                                  int8_t *out);
+#define GEMM_HAS(bit) ((TA_GEMM_MVE_VARIANTS >> (bit)) & 1u)
+#define GEMM_VECTOR_XR_DEF(l, f, n)                                                                          \
+  static GEMM_NOINLINE void gemm_vector_xr##n##_##l##f(const gemm_ctx_t *c, const int8_t *base,               \
+                                                       const uint8_t *offs, const int8_t *w, int8_t *out) {  \
+    gemm_vector_xr(c, base, offs, w, out, l, f, n);                                                          \
+  }
+/* Only the chunk counts the module's layers use are referenced (GEMM_HAS folds). */
+#define GEMM_VECTOR_XR_DEFS(l, f)                                          \
+  GEMM_VECTOR_XR_DEF(l, f, 1)                                              \
+  GEMM_VECTOR_XR_DEF(l, f, 2)                                              \
+  GEMM_VECTOR_XR_DEF(l, f, 3)                                              \
+  GEMM_VECTOR_XR_DEF(l, f, 4)                                              \
+  static gemm_vector_xr_fn gemm_vector_xr_##l##f(int32_t n) {              \
+    switch (n) {                                                           \
+      case 1: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 1) ? gemm_vector_xr1_##l##f : NULL; \
+      case 2: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 2) ? gemm_vector_xr2_##l##f : NULL; \
+      case 3: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 3) ? gemm_vector_xr3_##l##f : NULL; \
+      case 4: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 4) ? gemm_vector_xr4_##l##f : NULL; \
+      default: return NULL;                                                \
+    }                                                                      \
+  }
+GEMM_VECTOR_XR_DEFS(0, 0)
+GEMM_VECTOR_XR_DEFS(0, 1)
+GEMM_VECTOR_XR_DEFS(1, 0)
+GEMM_VECTOR_XR_DEFS(1, 1)
+
 /* The entry points dispatch once per call to a loop specialised for the layer's
- * requantisation mode. */
-#define GEMM_MODES(call)                            \
-  do {                                             \
-    if (p->left_shift) {                           \
-      if (p->negative_fix) call(1, 1); else call(1, 0); \
-    } else {                                       \
-      if (p->negative_fix) call(0, 1); else call(0, 0); \
-    }                                              \
+ * requantisation mode, among the modes compiled (TA_GEMM_MVE_VARIANTS): the layer's own,
+ * else one that also shifts left or also fixes negative ties (both exact when not needed). */
+#define GEMM_MODE_FITS(l, f, need_l, need_f) (GEMM_HAS(2 * (l) + (f)) && (l) >= (need_l) && (f) >= (need_f))
+#define GEMM_MODES(call)                                                       \
+  do {                                                                         \
+    const int need_l = p->left_shift != 0, need_f = p->negative_fix != 0;      \
+    if (GEMM_MODE_FITS(0, 0, need_l, need_f)) call(0, 0);                      \
+    else if (GEMM_MODE_FITS(0, 1, need_l, need_f)) call(0, 1);                 \
+    else if (GEMM_MODE_FITS(1, 0, need_l, need_f)) call(1, 0);                 \
+    else if (GEMM_MODE_FITS(1, 1, need_l, need_f)) call(1, 1);                 \
   } while (0)
 
 #define GEMM_BATCH_MODE(l, f) gemm_batch_##l##f(&c, count, input, weights, output)
@@ -198,6 +440,33 @@ void ta_gemm_s8_mve(const ta_gemm_mve_params_t *p, int32_t count, const int8_t *
 }
 
 /* Copies n bytes (n >= 0), 16 at a time under a tail predicate. */
+#if defined(__GNUC__) && !defined(__clang__)
+/* GCC: a tail-predicated low-overhead loop (GCC turns the intrinsics' predicates into
+ * several moves per iteration). */
+static GEMM_INLINE void gemm_copy(int8_t *dst, const int8_t *src, int32_t n) {
+  int8x16_t v;
+  __asm__ volatile("wlstp.8 lr, %[n], 2f\n"
+                   "1:\n\t"
+                   "vldrb.8 %q[v], [%[src]], #16\n\t"
+                   "vstrb.8 %q[v], [%[dst]], #16\n\t"
+                   "letp lr, 1b\n"
+                   "2:"
+                   : [dst] "+r"(dst), [src] "+r"(src), [v] "=&w"(v)
+                   : [n] "r"(n)
+                   : "lr", "memory");
+}
+
+static GEMM_INLINE void gemm_fill(int8_t *dst, int8x16_t value, int32_t n) {
+  __asm__ volatile("wlstp.8 lr, %[n], 2f\n"
+                   "1:\n\t"
+                   "vstrb.8 %q[v], [%[dst]], #16\n\t"
+                   "letp lr, 1b\n"
+                   "2:"
+                   : [dst] "+r"(dst)
+                   : [n] "r"(n), [v] "w"(value)
+                   : "lr", "memory");
+}
+#else
 static GEMM_INLINE void gemm_copy(int8_t *dst, const int8_t *src, int32_t n) {
   for (; n > 0; n -= 16, dst += 16, src += 16) {
     const mve_pred16_t pred = vctp8q((uint32_t)n);
@@ -208,6 +477,7 @@ static GEMM_INLINE void gemm_copy(int8_t *dst, const int8_t *src, int32_t n) {
 static GEMM_INLINE void gemm_fill(int8_t *dst, int8x16_t value, int32_t n) {
   for (; n > 0; n -= 16, dst += 16) vstrbq_p_s8(dst, value, vctp8q((uint32_t)n));
 }
+#endif
 
 /* The window of output pixel (oy, ox) gathered into buf (k_h * k_w * in_c bytes),
  * padded taps set to the input zero point (the folded bias then cancels them). */
@@ -248,22 +518,147 @@ static const int8_t *gemm_gather(const ta_im2col_geom_t *g, const int8_t *image,
   return buf;
 }
 
-#define GEMM_CONV_MODE(l, f) gemm_conv_##l##f(&c, g, input, weights, scratch, output)
-#define GEMM_CONV_DEF(l, f)                                                                                     \
-  static void gemm_conv_##l##f(const gemm_ctx_t *c, const ta_im2col_geom_t *g, const int8_t *input,            \
-                               const int8_t *w, int8_t *scratch, int8_t *out) {                                \
-    const size_t image = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;                                  \
-    const size_t step_x = (size_t)g->stride_w * (size_t)g->in_c;                                               \
-    for (int32_t b = 0; b < g->batches; b++, input += image)                                                   \
-      for (int32_t oy = 0; oy < g->out_h; oy++) {                                                              \
-        if (g->direct) {                                                                                       \
-          const int8_t *x = input + (size_t)oy * (size_t)g->stride_h * (size_t)g->in_w * (size_t)g->in_c;      \
-          for (int32_t ox = 0; ox < g->out_w; ox++, x += step_x, out += c->rows) gemm_vector_##l##f(c, x, w, out); \
-        } else {                                                                                               \
-          for (int32_t ox = 0; ox < g->out_w; ox++, out += c->rows)                                            \
-            gemm_vector_##l##f(c, gemm_gather(g, input, oy, ox, scratch), w, out);                             \
-        }                                                                                                      \
-      }                                                                                                        \
+/* How each window is read. A depth of at most 4 chunks (gemm_vector_xr) gathers the
+ * window once per pixel: windows inside the image straight from it when they span at
+ * most 256 bytes (8-bit offsets), the others after gemm_gather, and 1x1 windows in
+ * place. Deeper windows inside the image whose filter rows are whole chunks (k_w * in_c
+ * a multiple of 16, no horizontal dilation) skip the gather too: the dot product reads
+ * their k_h rows in place (gemm_dot4_seg). */
+#define GEMM_XR_MAX 4
+/* lin[0 .. 16 n - 1]: 0, 1, .. depth - 1, then 0 (the zero weights ignore those lanes). */
+static void gemm_identity_offsets(uint8_t *lin, int32_t n, int32_t depth) {
+  for (int32_t k = 0; k < n; k++)
+    vstrbq_u8(lin + 16 * k, vpselq_u8(vidupq_n_u8((uint32_t)(16 * k), 1), vdupq_n_u8(0),
+                                       vctp8q((uint32_t)(depth - 16 * k))));
+}
+
+/* gemm_vector_xr over n chunks: short enough, and compiled (TA_GEMM_MVE_VARIANTS). */
+static int gemm_xr_usable(int32_t n) {
+  switch (n) {
+    case 1: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 1);
+    case 2: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 2);
+    case 3: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 3);
+    case 4: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 4);
+    default: return 0;
+  }
+}
+
+static void gemm_conv_setup(gemm_ctx_t *c, const ta_im2col_geom_t *g, uint8_t *lin, uint8_t *win) {
+  c->seg_n = c->seg_chunks = c->seg_skip = c->xr_win = 0;
+  c->xr_n = (c->depth + 15) / 16;
+  if (g->direct) {
+    if (!gemm_xr_usable(c->xr_n)) c->xr_n = 0;
+    gemm_identity_offsets(lin, c->xr_n, c->depth);
+    if (!c->xr_n && c->depth % 16 == 0) c->seg_n = 1, c->seg_chunks = c->depth / 16; /* for gemm_vector2_seg */
+    return;
+  }
+  const int32_t run = g->k_w * g->in_c;
+  const int32_t eff_w = (g->k_w - 1) * g->dil_w + 1;  /* the window's width in input columns */
+  const int32_t room = g->in_w - eff_w + g->pad_w;    /* the last window's start column, times stride */
+  c->ox_lo = TA_MIN((g->pad_w + g->stride_w - 1) / g->stride_w, g->out_w);
+  c->ox_hi = room < 0 ? 0 : TA_MIN(room / g->stride_w + 1, g->out_w);
+  if (c->ox_hi < c->ox_lo) c->ox_hi = c->ox_lo;
+  if (gemm_xr_usable(c->xr_n)) {
+    gemm_identity_offsets(lin, c->xr_n, c->depth);
+    const int64_t row_bytes = (int64_t)g->in_w * g->in_c;
+    const int64_t span = (int64_t)(g->k_h - 1) * g->dil_h * row_bytes + (int64_t)(g->k_w - 1) * g->dil_w * g->in_c +
+                         g->in_c;
+    c->xr_win = span <= 256;
+    if (!c->xr_win) return;
+    int32_t t = 0;
+    for (int32_t ky = 0; ky < g->k_h; ky++)
+      for (int32_t kx = 0; kx < g->k_w; kx++)
+        for (int32_t ch = 0; ch < g->in_c; ch++)
+          win[t++] = (uint8_t)(ky * g->dil_h * row_bytes + kx * g->dil_w * g->in_c + ch);
+    for (; t < 16 * c->xr_n; t++) win[t] = 0;
+    return;
+  }
+  c->xr_n = 0;
+  if (g->dil_w != 1 || run <= 0 || run % 16 != 0) return;
+  c->seg_n = g->k_h;
+  c->seg_chunks = run / 16;
+  c->seg_skip = g->dil_h * g->in_w * g->in_c - run;
+}
+
+typedef void (*gemm_vector_fn)(const gemm_ctx_t *c, const int8_t *x, const int8_t *w, int8_t *out);
+typedef void (*gemm_vector2_fn)(const gemm_ctx_t *c, const int8_t *x, size_t step, const int8_t *w, int8_t *out);
+
+/* One image row of output pixels by gathering, [ox, end). */
+static GEMM_INLINE int8_t *gemm_conv_gathered(const gemm_ctx_t *c, const ta_im2col_geom_t *g, const int8_t *input,
+                                              const int8_t *w, int8_t *scratch, int8_t *out, int32_t oy, int32_t ox,
+                                              int32_t end, gemm_vector_fn vector, gemm_vector_xr_fn xr,
+                                              const uint8_t *lin) {
+  for (; ox < end; ox++, out += c->rows) {
+    const int8_t *x = gemm_gather(g, input, oy, ox, scratch);
+    if (xr)
+      xr(c, x, lin, w, out);
+    else
+      vector(c, x, w, out);
+  }
+  return out;
+}
+
+/* 1x1 windows without padding, read in place: `count` pixels `step` bytes apart. */
+static GEMM_INLINE int8_t *gemm_conv_direct(const gemm_ctx_t *c, const int8_t *x, const int8_t *w, int8_t *out,
+                                            int32_t count, size_t step, gemm_vector_fn vector,
+                                            gemm_vector2_fn vector2_seg, gemm_vector_xr_fn xr, const uint8_t *lin) {
+  if (xr) {
+    for (; count > 0; count--, x += step, out += c->rows) xr(c, x, lin, w, out);
+    return out;
+  }
+  if (c->seg_n) /* pixels in pairs */
+    for (; count > 1; count -= 2, x += 2 * step, out += 2 * c->rows) vector2_seg(c, x, step, w, out);
+  for (; count > 0; count--, x += step, out += c->rows) vector(c, x, w, out);
+  return out;
+}
+
+static GEMM_INLINE void gemm_conv(const gemm_ctx_t *c, const ta_im2col_geom_t *g, const int8_t *input,
+                                  const int8_t *w, int8_t *scratch, int8_t *out, gemm_vector_fn vector,
+                                  gemm_vector_fn vector_seg, gemm_vector2_fn vector2_seg, gemm_vector_xr_fn xr,
+                                  const uint8_t *lin,
+                                  const uint8_t *win) {
+  const size_t image = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+  const size_t row_bytes = (size_t)g->in_w * (size_t)g->in_c;
+  const size_t step_x = (size_t)g->stride_w * (size_t)g->in_c;
+  const int32_t rows = c->rows, out_w = g->out_w;
+  if (g->direct) {
+    if (g->stride_h == 1 && g->stride_w == 1) { /* the output pixels are the input's, in order */
+      gemm_conv_direct(c, input, w, out, g->batches * g->out_h * out_w, step_x, vector, vector2_seg, xr, lin);
+      return;
+    }
+    for (int32_t b = 0; b < g->batches; b++, input += image)
+      for (int32_t oy = 0; oy < g->out_h; oy++)
+        out = gemm_conv_direct(c, input + (size_t)oy * (size_t)g->stride_h * row_bytes, w, out, out_w, step_x, vector,
+                               vector2_seg, xr, lin);
+    return;
+  }
+  for (int32_t b = 0; b < g->batches; b++, input += image)
+    for (int32_t oy = 0; oy < g->out_h; oy++) {
+      const int32_t iy0 = oy * g->stride_h - g->pad_h;
+      const int inside = (c->seg_n || c->xr_win) && iy0 >= 0 && iy0 + (g->k_h - 1) * g->dil_h < g->in_h;
+      const int32_t lo = inside ? c->ox_lo : out_w, hi = inside ? c->ox_hi : out_w;
+      out = gemm_conv_gathered(c, g, input, w, scratch, out, oy, 0, lo, vector, xr, lin);
+      if (lo < hi) {
+        const int8_t *x = input + (size_t)iy0 * row_bytes + (size_t)(lo * g->stride_w - g->pad_w) * (size_t)g->in_c;
+        if (xr)
+          for (int32_t ox = lo; ox < hi; ox++, x += step_x, out += rows) xr(c, x, win, w, out);
+        else {
+          int32_t ox = lo;
+          for (; ox + 1 < hi; ox += 2, x += 2 * step_x, out += 2 * rows) vector2_seg(c, x, step_x, w, out);
+          if (ox < hi) vector_seg(c, x, w, out), out += rows;
+        }
+      }
+      out = gemm_conv_gathered(c, g, input, w, scratch, out, oy, hi, out_w, vector, xr, lin);
+    }
+}
+
+#define GEMM_CONV_MODE(l, f) gemm_conv_##l##f(&c, g, input, weights, scratch, output, offs[0], offs[1])
+#define GEMM_CONV_DEF(l, f)                                                                                 \
+  static void gemm_conv_##l##f(const gemm_ctx_t *c, const ta_im2col_geom_t *g, const int8_t *input,        \
+                               const int8_t *w, int8_t *scratch, int8_t *out, const uint8_t *lin,          \
+                               const uint8_t *win) {                                                       \
+    gemm_conv(c, g, input, w, scratch, out, gemm_vector_##l##f, gemm_vector_seg_##l##f, gemm_vector2_seg_##l##f, \
+              gemm_vector_xr_##l##f(c->xr_n), lin, win);                               \
   }
 GEMM_CONV_DEF(0, 0)
 GEMM_CONV_DEF(0, 1)
@@ -273,7 +668,9 @@ GEMM_CONV_DEF(1, 1)
 void ta_conv_s8_mve(const ta_gemm_mve_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                     const int8_t *weights, int8_t *scratch, int8_t *output) {
   gemm_ctx_t c;
+  uint8_t offs[2][16 * GEMM_XR_MAX]; /* gemm_vector_xr's byte offsets: in a gathered row, in the image */
   gemm_ctx_init(p, &c);
+  gemm_conv_setup(&c, g, offs[0], offs[1]);
   GEMM_MODES(GEMM_CONV_MODE);
 }
 

@@ -1,52 +1,179 @@
-/* tinyaot runtime: im2col for one output pixel (portable C99). */
+/* tinyaot runtime: im2col for output pixels (portable C99). */
 #include "ta_im2col.h"
 
-/* Short runs by hand: a library call costs more than a few bytes. */
-static void im2col_copy(int8_t *dst, const int8_t *src, int32_t n) {
-  if (n >= 16) {
-    memcpy(dst, src, (size_t)n);
-    return;
-  }
-  for (int32_t i = 0; i < n; i++) dst[i] = src[i];
+/* Word moves: a 4-byte memcpy is one (unaligned) LDR or STR on the Arm cores, and
+ * the runs here are short, where a library call costs more than the copy. */
+static inline uint32_t im2col_load(const int8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
 }
 
-static void im2col_fill(int8_t *dst, int8_t value, int32_t n) {
-  if (n >= 16) {
-    memset(dst, value, (size_t)n);
-    return;
+static inline void im2col_store(int8_t *p, uint32_t v) { memcpy(p, &v, sizeof v); }
+
+/* n < 16 bytes: one test per power of two instead of a loop. */
+static inline void im2col_copy_short(int8_t *dst, const int8_t *src, int32_t n) {
+  if (n & 8) {
+    const uint32_t a = im2col_load(src), b = im2col_load(src + 4);
+    im2col_store(dst, a);
+    im2col_store(dst + 4, b);
+    dst += 8, src += 8;
   }
-  for (int32_t i = 0; i < n; i++) dst[i] = value;
+  if (n & 4) {
+    im2col_store(dst, im2col_load(src));
+    dst += 4, src += 4;
+  }
+  if (n & 2) {
+    dst[0] = src[0], dst[1] = src[1];
+    dst += 2, src += 2;
+  }
+  if (n & 1) dst[0] = src[0];
 }
 
-const int8_t *ta_im2col_s8(const ta_im2col_geom_t *g, const int8_t *image, int32_t oy, int32_t ox, int8_t *buf) {
-  const int32_t iy0 = oy * g->stride_h - g->pad_h;
-  const int32_t ix0 = ox * g->stride_w - g->pad_w;
-  if (g->direct) return image + ((size_t)iy0 * (size_t)g->in_w + (size_t)ix0) * (size_t)g->in_c;
-  const size_t row_bytes = (size_t)g->in_w * (size_t)g->in_c;
-  /* Without dilation a filter row inside the image reads one contiguous run. */
-  const int row_inside = g->dil_w == 1 && ix0 >= 0 && ix0 + g->k_w <= g->in_w;
-  const int32_t run = g->k_w * g->in_c;
-  int8_t *dst = buf;
-  for (int32_t ky = 0; ky < g->k_h; ky++) {
+static inline void im2col_copy(int8_t *dst, const int8_t *src, int32_t n) {
+  for (; n >= 16; n -= 16, dst += 16, src += 16) {
+    const uint32_t a = im2col_load(src), b = im2col_load(src + 4);
+    const uint32_t c = im2col_load(src + 8), d = im2col_load(src + 12);
+    im2col_store(dst, a);
+    im2col_store(dst + 4, b);
+    im2col_store(dst + 8, c);
+    im2col_store(dst + 12, d);
+  }
+  im2col_copy_short(dst, src, n);
+}
+
+/* Both pointers word aligned and n a multiple of 4. On Thumb-2, 16 bytes per LDM/STM
+ * pair: each counts as one instruction, where word copies take eight. */
+static inline void im2col_copy_aligned(int8_t *dst, const int8_t *src, int32_t n) {
+#if defined(__thumb2__)
+  if (n >= 16) {
+    int32_t blocks = n >> 4;
+    __asm__ volatile(
+        "1:\n\t"
+        "ldmia %[s]!, {r4, r5, r6, r7}\n\t"
+        "stmia %[d]!, {r4, r5, r6, r7}\n\t"
+        "subs %[k], %[k], #1\n\t"
+        "bne 1b"
+        : [s] "+r"(src), [d] "+r"(dst), [k] "+r"(blocks)
+        :
+        : "r4", "r5", "r6", "r7", "cc", "memory");
+  }
+  if (n & 8) {
+    const uint32_t a = im2col_load(src), b = im2col_load(src + 4);
+    im2col_store(dst, a);
+    im2col_store(dst + 4, b);
+    dst += 8, src += 8;
+  }
+  if (n & 4) im2col_store(dst, im2col_load(src));
+#else
+  im2col_copy(dst, src, n);
+#endif
+}
+
+/* `pad` holds the pad byte in each of its 4 bytes. */
+static inline void im2col_fill(int8_t *dst, uint32_t pad, int32_t n) {
+  for (; n >= 4; n -= 4, dst += 4) im2col_store(dst, pad);
+  for (; n > 0; n--) *dst++ = (int8_t)pad;
+}
+
+/* `count` windows inside the image without horizontal dilation, their first taps
+ * `pixel_step` bytes apart: k_h runs of `run` bytes, `row_step` apart, each; they go
+ * `window` bytes apart, the bytes past k_h * run zero (`aligned`, a constant in each
+ * caller: every run word aligned and no such bytes). */
+static inline void im2col_inside(const int8_t *src, size_t pixel_step, size_t row_step, int32_t k_h, int32_t run,
+                                 int32_t window, int8_t *dst, int32_t count, const int aligned) {
+  const int padded = !aligned && window > k_h * run; /* then a multiple of 4 */
+  for (; count > 0; count--, src += pixel_step, dst += window) {
+    const int8_t *s = src;
+    int8_t *d = dst;
+    if (padded) im2col_store(dst + window - 4, 0); /* before the runs overwrite its first bytes */
+    for (int32_t ky = k_h; ky > 0; ky--, s += row_step, d += run) {
+      if (aligned)
+        im2col_copy_aligned(d, s, run);
+      else
+        im2col_copy(d, s, run);
+    }
+  }
+}
+
+static void im2col_inside_aligned(const int8_t *src, size_t pixel_step, size_t row_step, int32_t k_h, int32_t run,
+                                  int32_t window, int8_t *dst, int32_t count) {
+  im2col_inside(src, pixel_step, row_step, k_h, run, window, dst, count, 1);
+}
+
+static void im2col_inside_any(const int8_t *src, size_t pixel_step, size_t row_step, int32_t k_h, int32_t run,
+                              int32_t window, int8_t *dst, int32_t count) {
+  im2col_inside(src, pixel_step, row_step, k_h, run, window, dst, count, 0);
+}
+
+/* The window whose top-left tap is (iy0, ix0): taps outside the image padded. */
+static void im2col_window(const ta_im2col_geom_t *g, const int8_t *image, int32_t iy0, int32_t ix0, uint32_t pad,
+                          int8_t *dst) {
+  const int32_t in_c = g->in_c, k_w = g->k_w, run = k_w * in_c;
+  const size_t row_bytes = (size_t)g->in_w * (size_t)in_c;
+  /* Without dilation the taps [lo, hi) of a filter row inside the image are one
+   * contiguous run of the input row, padding either side. */
+  const int32_t lo = TA_MIN(TA_MAX(-ix0, 0), k_w), hi = TA_MAX(TA_MIN(k_w, g->in_w - ix0), lo);
+  const size_t src_at = hi > lo ? (size_t)(ix0 + lo) * (size_t)in_c : 0; /* in the row even when nothing is read */
+  const int32_t left = lo * in_c, mid = (hi - lo) * in_c;
+  for (int32_t ky = 0; ky < g->k_h; ky++, dst += run) {
     const int32_t iy = iy0 + ky * g->dil_h;
     if (iy < 0 || iy >= g->in_h) {
-      im2col_fill(dst, (int8_t)g->pad_value, run);
-      dst += run;
+      im2col_fill(dst, pad, run);
       continue;
     }
     const int8_t *src_row = image + (size_t)iy * row_bytes;
-    if (row_inside) {
-      im2col_copy(dst, src_row + (size_t)ix0 * (size_t)g->in_c, run);
-      dst += run;
+    if (g->dil_w == 1) {
+      im2col_fill(dst, pad, left);
+      im2col_copy(dst + left, src_row + src_at, mid);
+      im2col_fill(dst + left + mid, pad, run - left - mid);
       continue;
     }
-    for (int32_t kx = 0; kx < g->k_w; kx++, dst += g->in_c) {
+    for (int32_t kx = 0; kx < k_w; kx++) {
       const int32_t ix = ix0 + kx * g->dil_w;
       if (ix < 0 || ix >= g->in_w)
-        im2col_fill(dst, (int8_t)g->pad_value, g->in_c);
+        im2col_fill(dst + kx * in_c, pad, in_c);
       else
-        im2col_copy(dst, src_row + (size_t)ix * (size_t)g->in_c, g->in_c);
+        im2col_copy(dst + kx * in_c, src_row + (size_t)ix * (size_t)in_c, in_c);
     }
   }
+}
+
+void ta_im2col_pixels_s8(const ta_im2col_geom_t *g, const int8_t *image, int32_t oy, int32_t ox, int32_t count,
+                         int8_t *buf) {
+  const int32_t depth = g->k_h * g->k_w * g->in_c, window = TA_MAX(g->window, depth);
+  const uint32_t pad = (uint32_t)(uint8_t)g->pad_value * 0x01010101u;
+  const int32_t iy0 = oy * g->stride_h - g->pad_h;
+  const int rows_inside = iy0 >= 0 && iy0 + (g->k_h - 1) * g->dil_h < g->in_h;
+  /* whole channels of 4 from aligned buffers: every run starts on a word */
+  const int aligned =
+      g->in_c % 4 == 0 && window == depth && (uintptr_t)image % 4 == 0 && (uintptr_t)buf % 4 == 0;
+  const size_t pixel_step = (size_t)g->stride_w * (size_t)g->in_c;
+  const size_t row_step = (size_t)g->dil_h * (size_t)g->in_w * (size_t)g->in_c;
+  while (count > 0) {
+    const int32_t ix0 = ox * g->stride_w - g->pad_w;
+    if (rows_inside && g->dil_w == 1 && ix0 >= 0 && ix0 + g->k_w <= g->in_w) {
+      /* this window and the next ones inside the image, together */
+      const int32_t n = TA_MIN(count, (g->in_w - g->k_w - ix0) / g->stride_w + 1);
+      const int8_t *src = image + ((size_t)iy0 * (size_t)g->in_w + (size_t)ix0) * (size_t)g->in_c;
+      if (aligned)
+        im2col_inside_aligned(src, pixel_step, row_step, g->k_h, g->k_w * g->in_c, window, buf, n);
+      else
+        im2col_inside_any(src, pixel_step, row_step, g->k_h, g->k_w * g->in_c, window, buf, n);
+      ox += n, count -= n, buf += (size_t)n * (size_t)window;
+      continue;
+    }
+    if (window > depth) im2col_store(buf + window - 4, 0); /* before the window overwrites its first bytes */
+    im2col_window(g, image, iy0, ix0, pad, buf);
+    ox++, count--, buf += window;
+  }
+}
+
+const int8_t *ta_im2col_s8(const ta_im2col_geom_t *g, const int8_t *image, int32_t oy, int32_t ox, int8_t *buf) {
+  if (g->direct) {
+    const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+    return image + ((size_t)iy0 * (size_t)g->in_w + (size_t)ix0) * (size_t)g->in_c;
+  }
+  ta_im2col_pixels_s8(g, image, oy, ox, 1, buf);
   return buf;
 }

@@ -14,10 +14,18 @@ typedef struct ta_im2col_geom_t {
   int32_t pad_h, pad_w;
   int32_t pad_value;  /* the input zero point: padded taps then add nothing */
   int32_t direct;     /* 1x1 window without padding: read the input pixel in place */
+  int32_t chunk;      /* windows the scratch holds (ta_im2col_pixels_s8's count at most) */
+  int32_t window;     /* bytes from one gathered window to the next: k_h * k_w * in_c, or a
+                       * multiple of 4 above it, zero bytes after each window (meeting zero weights) */
 } ta_im2col_geom_t;
 
 /* Returns the row of output pixel (oy, ox) of image `image`: a pointer into the
  * image when direct, else `buf` (k_h * k_w * in_c bytes) filled. */
 const int8_t *ta_im2col_s8(const ta_im2col_geom_t *g, const int8_t *image, int32_t oy, int32_t ox, int8_t *buf);
+
+/* Gathers the windows of `count` consecutive output pixels of row oy, from column ox
+ * on, into buf, `window` bytes apart. Not for direct. */
+void ta_im2col_pixels_s8(const ta_im2col_geom_t *g, const int8_t *image, int32_t oy, int32_t ox, int32_t count,
+                         int8_t *buf);
 
 #endif

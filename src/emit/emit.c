@@ -237,6 +237,22 @@ static void append_fmt(StrBuf *sb, const char *lead, const char *fmt, va_list ap
   sb_append(sb, "\n");
 }
 
+void em_kernel_variants(EmitCtx *ec, const char *macro, uint32_t bits) {
+  Module *mod = ec->mod;
+  int j = 0;
+  while (j < mod->n_variants && strcmp(mod->variants[j].macro, macro) < 0) j++;
+  if (j < mod->n_variants && strcmp(mod->variants[j].macro, macro) == 0) {
+    mod->variants[j].bits |= bits;
+    return;
+  }
+  /* Full: the family stays unrestricted (every variant compiled), which is always correct. */
+  if (mod->n_variants >= (int)(sizeof mod->variants / sizeof mod->variants[0])) return;
+  memmove(&mod->variants[j + 1], &mod->variants[j], sizeof mod->variants[0] * (size_t)(mod->n_variants - j));
+  mod->variants[j].macro = macro;
+  mod->variants[j].bits = bits;
+  mod->n_variants++;
+}
+
 void em_decl(EmitCtx *ec, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -44,6 +44,13 @@ typedef struct Module {
   ModuleFile files[MODULE_MAX_FILES];
   const char *families[32]; /* runtime kernel families used, sorted */
   int n_families;
+  /* Kernel variants the layers call (em_kernel_variants), sorted by macro: written to
+   * the module's ta_config.h so its kernels compile only those. */
+  struct {
+    const char *macro;
+    uint32_t bits;
+  } variants[16];
+  int n_variants;
   /* for host tests: the pinned source blobs (symbol or sidecar) */
   int n_pinned_sources;
   const char *pinned_sources[MEM_COUNT * MEM_COUNT];

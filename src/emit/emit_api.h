@@ -33,6 +33,11 @@ const char *em_name(EmitCtx *ec, const char *fmt, ...) __attribute__((format(pri
 /* In OpDef.emit_init only: resets a variable tensor this operator owns to its initial
  * value (TFLite Micro: the zero point for int8 state, 0 otherwise). */
 void em_reset_state(EmitCtx *ec, int32_t tensor_id);
+/* Names the kernel variants this layer calls: `bits` of the runtime macro `macro` (a
+ * TA_<FAMILY>_VARIANTS mask its kernel file defines, see runtime/kernels/ta_config.h).
+ * The module's kernels compile only the variants its layers name; a family whose
+ * macro no layer names keeps all of them. */
+void em_kernel_variants(EmitCtx *ec, const char *macro, uint32_t bits);
 /* File-scope text placed before the layer function (descriptors, small tables). */
 void em_decl(EmitCtx *ec, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A statement of the layer function body (indentation and newline added). */

@@ -32,6 +32,8 @@ typedef struct ConvData {
   float act_min, act_max; /* float kernel */
   GemmPlan *gemm;         /* int8 on a DSP / MVE target: the optimised kernel, else NULL */
   bool direct;            /* gemm: 1x1 window without padding reads the input in place */
+  int32_t chunk;          /* gemm: windows gathered into scratch at once */
+  int32_t window;         /* gemm: bytes from one gathered window to the next */
 } ConvData;
 
 /* folded[oc] = bias[oc] - zp * sum of filter[oc], in wrapping int32 like the kernel's accumulator. */
@@ -111,6 +113,9 @@ static bool conv_prepare_window(PrepareCtx *pc, Node *node, const Tensor *in, co
   return true;
 }
 
+/* DSP tier: the scratch bytes gathered windows may take (at least one window). */
+#define CONV_GATHER_BYTES 1024
+
 /* int8 on a DSP or MVE target: per output pixel, a matrix-vector product of the
  * window (read in place for an unpadded 1x1 window, else gathered into scratch with
  * the padding set to the input zero point, which the folded bias then cancels). */
@@ -132,8 +137,20 @@ static bool conv_prepare_tier(PrepareCtx *pc, Node *node, const Tensor *filter, 
   node->kernel = tier == GEMM_MVE ? "ta_conv_s8_mve" : "ta_conv_s8_dsp";
   node->families[0] = gemm_family(tier);
   node->families[1] = "im2col";
+  /* DSP: gathered windows padded with zero bytes to a multiple of 4 make the dot
+   * product one of that depth (the kernel then needs no partial group): the re-laid
+   * weights are the same, their padding zero. Several windows per gather amortise the
+   * kernel's per-call set-up; a small scratch budget bounds the extra RAM. */
+  d->window = (int32_t)depth;
+  d->chunk = 1;
+  if (tier == GEMM_DSP && !d->direct) {
+    d->window = (int32_t)((depth + 3) & ~3);
+    d->gemm->depth = d->window;
+    if (CONV_GATHER_BYTES / d->window > 1)
+      d->chunk = CONV_GATHER_BYTES / d->window < d->w.out ? CONV_GATHER_BYTES / d->window : d->w.out;
+  }
   node->reads_scratch = !d->direct;
-  node->scratch_bytes = d->direct ? 0 : (size_t)depth;
+  node->scratch_bytes = d->direct ? 0 : (size_t)d->window * (size_t)d->chunk;
   return true;
 }
 
@@ -191,13 +208,15 @@ static void conv_geom_init(char *buf, size_t cap, const ConvData *d) {
 static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
   const char *name = em_op_name(ec);
   const char *weights = gemm_emit_params(ec, d->gemm);
+  gemm_emit_conv_variants(ec, d->gemm);
   em_decl(ec,
           "static const ta_im2col_geom_t %s_geom = {\n  .batches = %d, .in_h = %d, .in_w = %d, .in_c = %d,\n"
           "  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"
-          " .dil_h = %d, .dil_w = %d,\n  .pad_h = %d, .pad_w = %d, .pad_value = %d, .direct = %d,\n};",
+          " .dil_h = %d, .dil_w = %d,\n  .pad_h = %d, .pad_w = %d, .pad_value = %d, .direct = %d,\n"
+          "  .chunk = %d, .window = %d,\n};",
           name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->in_c, (int)d->h.out, (int)d->w.out,
           (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
-          (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point, d->direct ? 1 : 0);
+          (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point, d->direct ? 1 : 0, (int)d->chunk, (int)d->window);
   em_call(ec, em_name(ec, "ta_conv_s8_%s", gemm_suffix(d->gemm->tier)), 6, em_desc(ec, "gemm"),
           em_desc(ec, "geom"), em_tensor(ec, node->in[0]), weights, d->direct ? "NULL" : em_scratch(ec),
           em_tensor(ec, node->out[0]));

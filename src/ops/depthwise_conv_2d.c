@@ -39,6 +39,8 @@ typedef struct DwTierData {
   size_t bias_n;
   int32_t *weights32;  /* DSP: packed int16 pairs */
   int16_t *weights16;  /* MVE: widened */
+  int8_t *weights8;    /* MVE, 16-channel groups */
+  int lanes16;         /* MVE: 16-channel groups (see ta_depthwise_conv_mve.h) */
   size_t weights_n;
   int32_t *quant;
   size_t quant_n;
@@ -206,13 +208,20 @@ static int32_t dw_right_shift(const DwData *d, int32_t c) { return d->q.shift[c]
 static int32_t dw_left_shift(const DwData *d, int32_t c) { return d->q.shift[c] > 0 ? d->q.shift[c] : 0; }
 
 /* The DSP requantisation is exact only while (acc << (left + 1)) and the rounding addend
- * plus the high product stay in int32 (see ta_depthwise_conv_dsp.c). */
+ * plus the high product stay in int32 (see ta_depthwise_conv_dsp.c), and the scaled
+ * weights w << (left + 1) in int16. */
 static bool dw_dsp_quant(PrepareCtx *pc, const DwData *d, const Tensor *filter, DwTierData *t) {
+  const int8_t *w = (const int8_t *)filter->data;
+  const int64_t taps = (int64_t)d->h.k * d->w.k;
   t->quant_n = (size_t)d->out_c * 5;
   if (!(t->quant = arena_alloc(pc->arena, t->quant_n * sizeof(int32_t)))) return false;
   for (int32_t c = 0; c < d->out_c; c++) {
     const int32_t left = dw_left_shift(d, c), right = dw_right_shift(d, c);
     if (left > 29 || right > 30) return false;
+    for (int64_t tap = 0; tap < taps; tap++) {
+      const int64_t scaled = (int64_t)w[tap * d->out_c + c] * ((int64_t)1 << (left + 1));
+      if (scaled < INT16_MIN || scaled > INT16_MAX) return false;
+    }
     const int64_t bound = dw_acc_bound(d, filter, c);
     const int64_t doubled = bound << (left + 1);
     const int64_t zp = d->output_zero_point;
@@ -220,16 +229,24 @@ static bool dw_dsp_quant(PrepareCtx *pc, const DwData *d, const Tensor *filter, 
     if (doubled > INT32_MAX || llabs((long long)addend) + (doubled >> 1) + 2 > INT32_MAX) return false;
     int32_t *q = t->quant + 5 * c;
     q[0] = d->q.multiplier[c];
-    q[1] = left + 1;
+    q[1] = (int32_t)addend;
     q[2] = right;
-    q[3] = (int32_t)addend;
-    q[4] = t->negative_fix && right > 0 ? INT32_MIN : 0;
+    q[3] = t->negative_fix && right > 0 ? -1 : 0;
+    q[4] = left + 1;
   }
   return true;
 }
 
+/* int16 pair of two int8 weights scaled by 2^shift (range checked by dw_dsp_quant). */
+static int32_t dw_dsp_pair(int32_t lo, int32_t hi, int32_t shift_lo, int32_t shift_hi) {
+  const uint32_t a = (uint16_t)(int16_t)(lo * (1 << shift_lo)), b = (uint16_t)(int16_t)(hi * (1 << shift_hi));
+  return (int32_t)(a | b << 16);
+}
+
+/* Weights [group][kx][ky] as scaled int16 pairs; the class biases scaled like them. The
+ * quant table is built first: it checks the scaled ranges on the unscaled biases. */
 static bool dw_dsp_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter, const Tensor *bias, DwTierData *t) {
-  const int32_t ch = d->out_c, taps = d->h.k * d->w.k, groups = ch / 4;
+  const int32_t ch = d->out_c, kh = d->h.k, kw = d->w.k, taps = kh * kw, groups = ch / 4;
   const int8_t *w = (const int8_t *)filter->data;
   t->bias_n = (size_t)t->rows.count * t->cols.count * ch;
   t->weights_n = (size_t)groups * taps * 2;
@@ -241,17 +258,77 @@ static bool dw_dsp_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter,
     for (int32_t k = 0; k < t->cols.count; k++)
       for (int32_t c = 0; c < ch; c++)
         t->bias[((size_t)r * t->cols.count + k) * ch + c] = dw_class_bias(d, filter, bias, r, k, c);
+  if (!dw_dsp_quant(pc, d, filter, t)) return false;
+  for (size_t i = 0; i < t->bias_n; i++) {
+    const int32_t shift = t->quant[5 * (i % (size_t)ch) + 4];
+    t->bias[i] = (int32_t)((uint32_t)t->bias[i] << shift);
+  }
   for (int32_t g = 0; g < groups; g++)
-    for (int32_t tap = 0; tap < taps; tap++) {
-      const int8_t *wt = w + (size_t)tap * ch + 4 * g;
-      int32_t *dst = t->weights32 + ((size_t)g * taps + tap) * 2;
-      dst[0] = (int32_t)((uint32_t)(uint16_t)(int16_t)wt[0] | (uint32_t)(uint16_t)(int16_t)wt[2] << 16);
-      dst[1] = (int32_t)((uint32_t)(uint16_t)(int16_t)wt[1] | (uint32_t)(uint16_t)(int16_t)wt[3] << 16);
+    for (int32_t kx = 0; kx < kw; kx++)
+      for (int32_t ky = 0; ky < kh; ky++) {
+        const int32_t c = 4 * g;
+        const int8_t *wt = w + (size_t)(ky * kw + kx) * ch + c;
+        const int32_t *s = t->quant + 5 * c + 4; /* shifts of channels c.. c + 3, 5 words apart */
+        int32_t *dst = t->weights32 + (((size_t)g * kw + kx) * kh + ky) * 2;
+        dst[0] = dw_dsp_pair(wt[0], wt[2], s[0], s[10]);
+        dst[1] = dw_dsp_pair(wt[1], wt[3], s[5], s[15]);
+      }
+  return true;
+}
+
+/* Position of channel j (0..15) of a 16-channel group in the MVE tables: lane l of
+ * accumulator a holds channel 4l + {0,2,1,3}[a]. */
+static int32_t dw_mve16_pos(int32_t j) {
+  static const int32_t acc_of[4] = {0, 2, 1, 3};
+  return 4 * acc_of[j & 3] + (j >> 2);
+}
+
+/* 16-channel groups need 16 channels (when the count is not a multiple of 16, the last
+ * group is the last 16 channels, overlapping the one before) and no weight of -128 (two
+ * taps' int16 products are summed before widening: each within 128 * 127). */
+static bool dw_mve16_fits(const DwData *d, const Tensor *filter) {
+  if (d->out_c < 16) return false;
+  const int8_t *w = (const int8_t *)filter->data;
+  for (int64_t i = 0; i < filter->elems; i++)
+    if (w[i] == INT8_MIN) return false;
+  return true;
+}
+
+static bool dw_mve16_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter, const Tensor *bias,
+                            DwTierData *t) {
+  const int32_t ch = d->out_c, taps = d->h.k * d->w.k, groups = (ch + 15) / 16, padded = groups * 16;
+  const int8_t *w = (const int8_t *)filter->data;
+  t->lanes16 = 1;
+  t->bias_n = (size_t)t->rows.count * t->cols.count * padded;
+  t->weights_n = (size_t)taps * padded;
+  t->quant_n = (size_t)padded * 3;
+  if (t->bias_n > DW_MAX_TABLE || t->weights_n > DW_MAX_TABLE || t->bias_n * (size_t)taps > DW_MAX_WORK) return false;
+  t->bias = arena_calloc(pc->arena, t->bias_n, sizeof(int32_t));
+  t->weights8 = arena_calloc(pc->arena, t->weights_n, sizeof(int8_t));
+  t->quant = arena_calloc(pc->arena, t->quant_n, sizeof(int32_t));
+  if (!t->bias || !t->weights8 || !t->quant) return false;
+  for (int32_t g = 0; g < groups; g++) {
+    const int32_t base = 16 * g < ch - 16 ? 16 * g : ch - 16; /* the group's first channel */
+    for (int32_t j = 0; j < 16; j++) {
+      const int32_t c = base + j, pos = dw_mve16_pos(j);
+      if (dw_right_shift(d, c) > 31) return false;
+      for (int32_t r = 0; r < t->rows.count; r++)
+        for (int32_t k = 0; k < t->cols.count; k++)
+          t->bias[((size_t)r * t->cols.count + k) * padded + 16 * g + pos] = dw_class_bias(d, filter, bias, r, k, c);
+      for (int32_t tap = 0; tap < taps; tap++)
+        t->weights8[((size_t)g * taps + tap) * 16 + j] = w[(size_t)tap * ch + c];
+      int32_t *q = t->quant + 48 * g + pos;
+      q[0] = d->q.multiplier[c];
+      q[16] = dw_left_shift(d, c);
+      q[32] = -dw_right_shift(d, c);
+      if (dw_left_shift(d, c) != 0) t->simple = 0;
     }
-  return dw_dsp_quant(pc, d, filter, t);
+  }
+  return true;
 }
 
 static bool dw_mve_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter, const Tensor *bias, DwTierData *t) {
+  if (dw_mve16_fits(d, filter)) return dw_mve16_tables(pc, d, filter, bias, t);
   const int32_t ch = d->out_c, taps = d->h.k * d->w.k, groups = (ch + 7) / 8, padded = groups * 8;
   const int8_t *w = (const int8_t *)filter->data;
   t->bias_n = (size_t)t->rows.count * t->cols.count * padded;
@@ -357,6 +434,32 @@ static void dw_tier_geom(char *buf, size_t cap, const DwData *d) {
            (int)d->w.pad, (int)d->t.cols.count);
 }
 
+/* The MVE loops this layer's windows take (bits of TA_DEPTHWISE_CONV_MVE_VARIANTS, see
+ * ta_depthwise_conv_mve.h): every row class meets every column class. Mirrors the
+ * kernel's choice (mve16_shape, mve_pick); a loop left out would only cost speed. */
+static uint32_t dw_mve_variants(const DwData *d) {
+  const DwTierData *t = &d->t;
+  const bool k3x3 = d->h.k == 3 && d->w.k == 3;
+  uint32_t bits = 0;
+  for (int32_t r = 0; r < t->rows.count; r++)
+    for (int32_t k = 0; k < t->cols.count; k++) {
+      const int32_t n_ky = t->rows.hi[r] - t->rows.lo[r], n_kx = t->cols.hi[k] - t->cols.lo[k];
+      int shape;
+      if (t->lanes16) {
+        /* 0 whole 3x3, 1 2x3, 2 3x2, 3 2x2 (rows x columns), 4 column, 5 any */
+        if (d->w.k == 1) shape = 4;
+        else if (k3x3 && n_ky >= 2 && n_kx >= 2) shape = n_ky == 3 ? (n_kx == 3 ? 0 : 2) : (n_kx == 3 ? 1 : 3);
+        else shape = 5;
+        bits |= 1u << (t->simple ? 6 + shape : shape);
+      } else {
+        /* 0 whole 3x3, 1..3 rows of that many taps, 4 any */
+        shape = k3x3 && n_ky == 3 && n_kx == 3 ? 0 : n_kx >= 1 && n_kx <= 3 ? n_kx : 4;
+        bits |= 1u << (12 + (t->simple ? 5 : 0) + shape);
+      }
+    }
+  return bits;
+}
+
 static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
   const char *name = em_op_name(ec);
   const DwTierData *t = &d->t;
@@ -367,13 +470,15 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
   const char *bias = em_table_i32(ec, "class_bias", t->bias, t->bias_n);
   const char *quant = em_table_i32(ec, "quant", t->quant, t->quant_n);
   if (d->tier == DW_TIER_MVE) {
-    const char *weights = em_table_i16(ec, "weights", t->weights16, t->weights_n);
+    const char *weights = t->lanes16 ? em_table_i8(ec, "weights", t->weights8, t->weights_n)
+                                     : em_table_i16(ec, "weights", t->weights16, t->weights_n);
+    em_kernel_variants(ec, "TA_DEPTHWISE_CONV_MVE_VARIANTS", dw_mve_variants(d));
     em_decl(ec,
             "static const ta_depthwise_conv_mve_params_t %s_params = {\n%s  .output_zero_point = %d,\n"
             "  .act_min = %d, .act_max = %d,\n  .negative_fix = %d,\n  .simple = %d,\n  .rows = %s,\n  .cols = %s,\n"
-            "  .bias = %s,\n  .weights = %s,\n  .quant = %s,\n};",
+            "  .bias = %s,\n  .%s = %s,\n  .quant = %s,\n  .lanes16 = %d,\n};",
             name, geom, (int)d->output_zero_point, (int)d->q.act_min, (int)d->q.act_max, t->negative_fix, t->simple,
-            rows, cols, bias, weights, quant);
+            rows, cols, bias, t->lanes16 ? "weights8" : "weights", weights, quant, t->lanes16);
     em_call(ec, "ta_depthwise_conv_mve_s8", 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
             em_tensor(ec, node->out[0]));
     return;
@@ -382,10 +487,17 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
   static const int32_t no_weights[1] = {0};
   const char *weights = t->weights_n ? em_table_i32(ec, "weights", t->weights32, t->weights_n)
                                      : em_table_i32(ec, "weights", no_weights, 1);
+  /* TA_DW_DSP_SIMPLE (0): no negative rounding fix and the int8 activation range; NEGFIX (1):
+   * the fix on every channel (all right shifts > 0) and the int8 range; else CLAMP (2). */
+  int all_right = 1;
+  for (int32_t c = 0; c < d->out_c; c++) all_right &= dw_right_shift(d, c) > 0;
+  const int full_range = d->q.act_min == -128 && d->q.act_max == 127;
+  const int mode = !full_range ? 2 : !t->negative_fix ? 0 : all_right ? 1 : 2;
+  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", 1u << mode);
   em_decl(ec,
           "static const ta_depthwise_conv_dsp_params_t %s_params = {\n%s  .act_min = %d, .act_max = %d,\n"
-          "  .simple = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .weights = %s,\n  .quant = %s,\n};",
-          name, geom, (int)d->q.act_min, (int)d->q.act_max, t->simple, rows, cols, bias, weights, quant);
+          "  .mode = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .weights = %s,\n  .quant = %s,\n};",
+          name, geom, (int)d->q.act_min, (int)d->q.act_max, mode, rows, cols, bias, weights, quant);
   em_call(ec, "ta_depthwise_conv_dsp_s8", 4, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
           em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
 }

@@ -159,13 +159,22 @@ bool gemm_plan(Arena *arena, GemmTier tier, int32_t rows, int32_t depth, const i
 static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const char *name) {
   const size_t blocks = (size_t)((g->rows + 3) / 4);
   const char *table = em_table_i32(ec, "gemm_quant", g->mve_quant, blocks * 12);
+  const int left = g->mve_left_shift ? 1 : 0, fix = g->act_min < g->output_offset ? 1 : 0;
+  em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (2 * left + fix));
   em_decl(ec,
           "static const ta_gemm_mve_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
           "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
           "  .quant = %s,\n  .left_shift = %d, .negative_fix = %d,\n};",
-          name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max, table,
-          g->mve_left_shift ? 1 : 0, g->act_min < g->output_offset ? 1 : 0);
+          name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max, table, left,
+          fix);
   return em_table_i8(ec, "gemm_weights", g->w8, blocks * 4 * (size_t)((g->depth + 15) & ~15));
+}
+
+void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g) {
+  /* ta_conv_s8_mve may read windows of n <= 4 chunks through byte offsets (bit 3 + n). */
+  const int32_t chunks = (g->depth + 15) / 16;
+  if (g->tier == GEMM_MVE && chunks >= 1 && chunks <= 4)
+    em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (3 + chunks));
 }
 
 const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
