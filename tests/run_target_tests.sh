@@ -3,7 +3,8 @@
 # module built with its Makefile) and mps3-an547 (Cortex-M55, module built with CMake and
 # its toolchain file), outputs compared with the golden as the manifest says (exact, or
 # float32 within 1e-5*max(1,|b|)); plus self-checks of the harness and the instruction
-# counter. One line per check: PASS / FAIL ...: reason / SKIP ...: reason (SKIP only
+# counter, and kws/vww with the kernels' general fallback loops in place of the tuned ones
+# (docs/kernels.md). One line per check: PASS / FAIL ...: reason / SKIP ...: reason (SKIP only
 # when the compiler reports an unsupported operator, as tests/corpus_case.sh does).
 # Missing cross tools are installed with apt-get when running as root; otherwise the
 # script prints the install command and fails: target tests are never silently skipped.
@@ -105,6 +106,66 @@ exit_meaning() {
     *) echo "exit code $1" ;;
   esac
 }
+
+# ---- the kernels' fallback loops ---------------------------------------------------------------
+# A module's src/ta_config.h names the specialised loops its layers call (docs/kernels.md);
+# a loop left out must fall back to a general one with the same outputs. Here the masks
+# leave out nearly everything: depthwise MVE none (plain C loops over the MVE tables),
+# depthwise DSP only CLAMP, gemm MVE only the mode with left shift and negative fix and no
+# byte-offset gathers. kws and vww (3x3 depthwise with borders, stride 2, 1x1 and 3x3 convs,
+# FULLY_CONNECTED) must stay exact on both cores.
+fallback_check() { # core model
+  core=$1 model=$2
+  dir="$corpus/models/$model"
+  label="target-$core:fallback-loops/$model"
+  [ -f "$dir/model.tflite" ] || { echo "SKIP $label: no model in the corpus"; return; }
+  d="$work/fallback-$core-$model"
+  mkdir -p "$d"
+  platform=cortex-$core
+  if ! "$build/tinyaot" convert "$dir/model.tflite" --platform "$platform" -o "$d/tuned" --name fb --prefix fb \
+       >"$d/convert.log" 2>&1; then
+    echo "FAIL $label: convert: $(reason_of "$d/convert.log")"
+    return
+  fi
+  grep -q VARIANTS "$d/tuned/src/ta_config.h" || { echo "FAIL $label: ta_config.h names no kernel variants"; return; }
+  cp -R "$d/tuned" "$d/fallback"
+  printf '%s\n' '#ifndef FB_TA_CONFIG_H' '#define FB_TA_CONFIG_H' '#define FB_TA_DEPTHWISE_CONV_MVE_VARIANTS 0x0u' \
+    '#define FB_TA_DEPTHWISE_CONV_DSP_VARIANTS 0x4u' '#define FB_TA_GEMM_MVE_VARIANTS 0x8u' '#endif' \
+    >"$d/fallback/src/ta_config.h"
+  for v in tuned fallback; do
+    if ! make -C "$d/$v" TARGET="$platform" >"$d/$v.build.log" 2>&1; then
+      echo "FAIL $label: $v module build: $(reason_of "$d/$v.build.log")"
+      return
+    fi
+    if ! sh "$TA_ROOT/target/run_case.sh" --core "$core" --name fb --lib "$d/$v/libfb.a" --include "$d/$v/include" \
+         --case "$dir/case_0" --out "$d/$v.out" --plugin "$plugin" >"$d/$v.run.log" 2>&1; then
+      echo "FAIL $label: $v: run_case.sh failed (see $d)"
+      return
+    fi
+    for g in "$dir"/case_0/out*.bin; do
+      if ! msg=$("$compare" exact "$g" "$d/$v.out/run/$(basename "$g")" 2>&1); then
+        echo "FAIL $label: $v: $(basename "$g"): $msg"
+        return
+      fi
+    done
+  done
+  tuned=$(ta_get "$d/tuned.out/run/count.txt" insns)
+  fallback=$(ta_get "$d/fallback.out/run/count.txt" insns)
+  # the general loops do more work: equal counts would mean the masks changed nothing
+  if [ -z "$tuned" ] || [ -z "$fallback" ] || [ "$fallback" -le "$tuned" ]; then
+    echo "FAIL $label: instructions with the fallback loops ${fallback:-?}, with the tuned ones ${tuned:-?}: expected more"
+    return
+  fi
+  echo "PASS $label (exact; $fallback instructions against $tuned)"
+}
+for model in kws vww; do
+  if [ -n "$TARGET_MODELS" ]; then case " $TARGET_MODELS " in *" $model "*) ;; *) continue ;; esac; fi
+  fallback_check m4 "$model" >"$work/line.m4" &
+  fallback_check m55 "$model" >"$work/line.m55" &
+  wait
+  say "$(cat "$work/line.m4")"
+  say "$(cat "$work/line.m55")"
+done
 
 run_model() { # dir core
   dir=$1 core=$2
