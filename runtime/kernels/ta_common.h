@@ -11,6 +11,12 @@
 
 #include "ta_config.h"
 
+/* The widest assembly loops of the DSP and MVE kernels need every register but sp and
+ * pc. A build that keeps a frame pointer (-fno-omit-frame-pointer: r7 on Thumb) must
+ * define TA_NO_WIDE_ASM (with the module prefix: <PREFIX>_TA_NO_WIDE_ASM; the module's
+ * Makefile and CMakeLists.txt add it when they see that flag), and those loops run their
+ * C equivalents, with the same results. */
+
 #define TA_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TA_MAX(a, b) ((a) > (b) ? (a) : (b))
 

@@ -316,9 +316,11 @@ DSP_PIXELS(dsp_pixels_simple, TA_DW_DSP_SIMPLE)
 DSP_PIXELS(dsp_pixels_negfix, TA_DW_DSP_NEGFIX)
 DSP_PIXELS(dsp_pixels_clamp, TA_DW_DSP_CLAMP)
 
-/* The asm pair body needs 14 free registers: GCC gives them when optimising (at -O0 r7 is
- * the frame pointer; clang 14 fails to allocate them): elsewhere the C bodies run. */
-#if defined(__ARM_FEATURE_DSP) && defined(__OPTIMIZE__) && defined(__GNUC__) && !defined(__clang__)
+/* The asm pair body needs 14 free registers: GCC gives them when optimising without a
+ * frame pointer (r7; see TA_NO_WIDE_ASM in ta_common.h; clang 14 fails to allocate them):
+ * elsewhere the C bodies run. */
+#if defined(__ARM_FEATURE_DSP) && defined(__OPTIMIZE__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(TA_NO_WIDE_ASM)
 #define DSP_PAIR3_IN_ASM 1
 #else
 #define DSP_PAIR3_IN_ASM 0

@@ -34,14 +34,6 @@ static inline int32_t gemm_sxtb16_ror8(int32_t v) {
   return r;
 }
 
-#if !GEMM_ASM
-/* One input word (unaligned), in program order (see GEMM_LOAD_PAIR). */
-static inline int32_t gemm_load_x(const int8_t *p, int32_t off) {
-  int32_t v;
-  __asm__ volatile("ldr %0, [%1, %2]" : "=r"(v) : "r"(p), "I"(off), "m"(*(const int8_t(*)[4])(p + off)));
-  return v;
-}
-#endif
 
 static inline int32_t gemm_sxtb16(int32_t v) { return (int32_t)__sxtb16((uint32_t)v); }
 
@@ -55,8 +47,8 @@ static inline int32_t gemm_tail_word(const int8_t *x, int32_t n) {
 }
 
 /* Two consecutive weight words in one LDRD (GCC splits a memcpy of 8 bytes into two
- * loads); the weight tables are const int32_t arrays, so word aligned. Volatile, like
- * gemm_load_x, to keep the loads in program order: GCC hoists them otherwise and spills. */
+ * loads); the weight tables are const int32_t arrays, so word aligned. Volatile to keep
+ * the loads in program order: GCC hoists them otherwise and spills. */
 #define GEMM_LOAD_PAIR(w, off, even, odd) \
   __asm__ volatile("ldrd %0, %1, [%2, %3]" : "=r"(even), "=r"(odd) : "r"(w), "I"((off) * 4), "m"(*(const int32_t(*)[2])((w) + (off))))
 
@@ -116,13 +108,13 @@ static GEMM_ALWAYS_INLINE void gemm_dot4(const int8_t *x, const int32_t *w, int3
   if (x != end) GEMM_ASM_LOOP(GEMM_ASM_GROUP4);
 #else
   for (int32_t n = depth >> 4; n > 0; n--, x += 16, w += 32) { /* 16 values: less loop overhead */
-    int32_t xw = gemm_load_x(x, 0), e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
+    int32_t xw = gemm_load32(x), e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
     GEMM_GROUP4(e, o, w, 0);
-    xw = gemm_load_x(x, 4), e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
+    xw = gemm_load32(x + 4), e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
     GEMM_GROUP4(e, o, w, 8);
-    xw = gemm_load_x(x, 8), e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
+    xw = gemm_load32(x + 8), e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
     GEMM_GROUP4(e, o, w, 16);
-    xw = gemm_load_x(x, 12), e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
+    xw = gemm_load32(x + 12), e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
     GEMM_GROUP4(e, o, w, 24);
   }
   if (depth & 8) {

@@ -53,7 +53,9 @@ static GEMM_INLINE int32x4_t gemm_lanes(int32_t a0, int32_t a1, int32_t a2, int3
  * products per vector instruction; *w moves to the next block. The block interleaves
  * its rows per 16 values and is zero padded, so only the input's last chunk is loaded
  * under a predicate. */
-#if defined(__GNUC__) && !defined(__clang__)
+/* Optimised GCC builds without a frame pointer only (TA_NO_WIDE_ASM, ta_common.h): with r7
+ * taken too few registers are left for the eight even accumulators of gemm_dot4x2_seg. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(TA_NO_WIDE_ASM)
 /* GCC: the loop as a fixed sequence (10 instructions per 64 products, post-increment
  * loads, a low-overhead loop), the accumulators in even registers as VMLADAVA requires
  * ("Te"); GCC alone spills the input pointer and forms no post-increments. */

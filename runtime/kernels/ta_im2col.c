@@ -43,20 +43,21 @@ static inline void im2col_copy(int8_t *dst, const int8_t *src, int32_t n) {
 }
 
 /* Both pointers word aligned and n a multiple of 4. On Thumb-2, 16 bytes per LDM/STM
- * pair: each counts as one instruction, where word copies take eight. */
+ * pair: each counts as one instruction, where word copies take eight. r7 stays out of
+ * the list: it is the frame pointer of unoptimised Thumb code. */
 static inline void im2col_copy_aligned(int8_t *dst, const int8_t *src, int32_t n) {
 #if defined(__thumb2__)
   if (n >= 16) {
     int32_t blocks = n >> 4;
     __asm__ volatile(
         "1:\n\t"
-        "ldmia %[s]!, {r4, r5, r6, r7}\n\t"
-        "stmia %[d]!, {r4, r5, r6, r7}\n\t"
+        "ldmia %[s]!, {r4, r5, r6, r12}\n\t"
+        "stmia %[d]!, {r4, r5, r6, r12}\n\t"
         "subs %[k], %[k], #1\n\t"
         "bne 1b"
         : [s] "+r"(src), [d] "+r"(dst), [k] "+r"(blocks)
         :
-        : "r4", "r5", "r6", "r7", "cc", "memory");
+        : "r4", "r5", "r6", "r12", "cc", "memory");
   }
   if (n & 8) {
     const uint32_t a = im2col_load(src), b = im2col_load(src + 4);

@@ -25,8 +25,11 @@ static void add_cmake(Module *mod, Arena *a) {
   list_sources(mod, &sb, "\n", "  ");
   sb_printf(&sb, ")\ntarget_include_directories(%s PUBLIC include PRIVATE src)\n"
                  "set_target_properties(%s PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)\n"
-                 "target_link_libraries(%s PRIVATE m)\n",
-            mod->name, mod->name, mod->name);
+                 "target_link_libraries(%s PRIVATE m)\n"
+                 "# A frame pointer takes r7 from the kernels' widest assembly loops (src/ta_common.h).\n"
+                 "if(CMAKE_C_FLAGS MATCHES \"-fno-omit-frame-pointer\")\n"
+                 "  target_compile_definitions(%s PRIVATE %s_TA_NO_WIDE_ASM)\nendif()\n",
+            mod->name, mod->name, mod->name, mod->name, mod->PREFIX);
   StrBuf *f = module_add_file(mod, a, "CMakeLists.txt");
   if (f) *f = sb; else sb_free(&sb);
 }
@@ -93,9 +96,11 @@ static void add_makefile(Module *mod, Arena *a) {
   sb_append(&sb, "\nSRCS :=");
   list_sources(mod, &sb, "", " ");
   sb_printf(&sb, "\nOBJS := $(SRCS:.c=.o)\n\nlib%s.a: $(OBJS)\n\t$(AR) rcs $@ $^\n\n"
-                 "%%.o: %%.c\n\t$(CC) -std=c99 $(ARCH_FLAGS) $(CFLAGS) -Iinclude -Isrc -c $< -o $@\n\n"
+                 "# A frame pointer takes r7 from the kernels' widest assembly loops (src/ta_common.h).\n"
+                 "ASM_FLAGS := $(if $(findstring -fno-omit-frame-pointer,$(CFLAGS)),-D%s_TA_NO_WIDE_ASM)\n\n"
+                 "%%.o: %%.c\n\t$(CC) -std=c99 $(ARCH_FLAGS) $(CFLAGS) $(ASM_FLAGS) -Iinclude -Isrc -c $< -o $@\n\n"
                  "clean:\n\trm -f $(OBJS) lib%s.a\n\n.PHONY: clean\n",
-            mod->name, mod->name);
+            mod->name, mod->PREFIX, mod->name);
   StrBuf *f = module_add_file(mod, a, "Makefile");
   if (f) *f = sb; else sb_free(&sb);
   StrBuf zy;
@@ -104,7 +109,9 @@ static void add_makefile(Module *mod, Arena *a) {
                  "zephyr_library_named(%s)\nzephyr_include_directories(include)\nzephyr_library_include_directories(src)\nzephyr_library_sources(\n",
             mod->name);
   list_sources(mod, &zy, "\n", "  ");
-  sb_append(&zy, ")\n");
+  sb_printf(&zy, ")\n# A frame pointer takes r7 from the kernels' widest assembly loops (src/ta_common.h).\n"
+                 "if(CONFIG_FRAME_POINTER)\n  zephyr_library_compile_definitions(%s_TA_NO_WIDE_ASM)\nendif()\n",
+            mod->PREFIX);
   StrBuf *z = module_add_file(mod, a, "zephyr/CMakeLists.txt");
   if (z) *z = zy; else sb_free(&zy);
   StrBuf *zm = module_add_file(mod, a, "zephyr/module.yml");
@@ -156,8 +163,10 @@ static void add_readme(const Model *m, const Plan *p, Module *mod, Arena *a) {
   sb_printf(sb, "\nBoth leave optimisation and warnings to you (`CFLAGS`, e.g. `CFLAGS='-O2 -Wall -Wextra'`; Make\n"
                 "defaults to `-O2`). Link the library with `-Wl,--gc-sections` to drop unused kernels, and\n"
                 "enable the FPU (and on the M55 the MVE, which shares its coprocessor enable bits) in your start-up\n"
-                "code before calling `%s_model_init`.\n",
-            pf);
+                "code before calling `%s_model_init`. Builds that keep a frame pointer (`-fno-omit-frame-pointer`)\n"
+                "need `-D%s_TA_NO_WIDE_ASM` (the Makefile, CMakeLists.txt and the Zephyr module add it when\n"
+                "they see that flag): the widest assembly loops then give way to C with the same results.\n",
+            pf, mod->PREFIX);
 }
 
 static const char *role_name(TensorRole r) {
