@@ -2,7 +2,9 @@
  * resolve, plan, emit, export; nothing is written to disk) or a one-line error (issue 7).
  * fuzz-seeds: tflite
  * Besides the sanitizers, it checks that a failure has a one-line message, that a
- * success produced files, and the memory bound of docs/robustness.md. */
+ * success produced files, and the memory bound of docs/robustness.md. The input's length
+ * picks the platform (host, Cortex-M4, Cortex-M55), so that the compile-time planners of
+ * the DSP and MVE kernel tiers (re-laid weights, border classes, tables) are fuzzed too. */
 #include <stdint.h>
 #include <string.h>
 
@@ -21,6 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   opt.model_bytes = data;
   opt.model_size = size;
   opt.name = "fuzz";
+  static const char *const platforms[3] = {"host", "cortex-m4", "cortex-m55"};
+  opt.platform = platforms[size % 3];
   Compilation c;
   memset(&c, 0, sizeof c);
   arena_init(&c.arena);
