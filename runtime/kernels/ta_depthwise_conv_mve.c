@@ -705,38 +705,40 @@ typedef mve_groups_fn mve16_groups_fn;
 #define MVE_HAS(bit) ((TA_DEPTHWISE_CONV_MVE_VARIANTS >> (bit)) & 1u)
 #define MVE_IF(bit, fn) (MVE_HAS(bit) ? (fn) : (mve_groups_fn)0)
 
+/* A switch case returning `fn` when its loop is compiled, else NULL. */
+#define MVE_CASE(bit, fn) \
+  case bit: return MVE_IF(bit, fn);
+
 static mve16_groups_fn mve16_compiled(int simple, int shape) {
-  const int bit = TA_DW_MVE_BIT16(simple, shape);
-  switch (bit) {
-    case TA_DW_MVE_BIT16(0, MVE16_FULL3X3): return MVE_IF(TA_DW_MVE_BIT16(0, MVE16_FULL3X3), mve16_g_full3x3);
-    case TA_DW_MVE_BIT16(0, MVE16_2X3): return MVE_IF(TA_DW_MVE_BIT16(0, MVE16_2X3), mve16_g_2x3);
-    case TA_DW_MVE_BIT16(0, MVE16_3X2): return MVE_IF(TA_DW_MVE_BIT16(0, MVE16_3X2), mve16_g_3x2);
-    case TA_DW_MVE_BIT16(0, MVE16_2X2): return MVE_IF(TA_DW_MVE_BIT16(0, MVE16_2X2), mve16_g_2x2);
-    case TA_DW_MVE_BIT16(0, MVE16_COLUMN): return MVE_IF(TA_DW_MVE_BIT16(0, MVE16_COLUMN), mve16_g_column);
-    case TA_DW_MVE_BIT16(0, MVE16_ANY): return MVE_IF(TA_DW_MVE_BIT16(0, MVE16_ANY), mve16_g_any);
-    case TA_DW_MVE_BIT16(1, MVE16_FULL3X3): return MVE_IF(TA_DW_MVE_BIT16(1, MVE16_FULL3X3), mve16_s_full3x3);
-    case TA_DW_MVE_BIT16(1, MVE16_2X3): return MVE_IF(TA_DW_MVE_BIT16(1, MVE16_2X3), mve16_s_2x3);
-    case TA_DW_MVE_BIT16(1, MVE16_3X2): return MVE_IF(TA_DW_MVE_BIT16(1, MVE16_3X2), mve16_s_3x2);
-    case TA_DW_MVE_BIT16(1, MVE16_2X2): return MVE_IF(TA_DW_MVE_BIT16(1, MVE16_2X2), mve16_s_2x2);
-    case TA_DW_MVE_BIT16(1, MVE16_COLUMN): return MVE_IF(TA_DW_MVE_BIT16(1, MVE16_COLUMN), mve16_s_column);
-    case TA_DW_MVE_BIT16(1, MVE16_ANY): return MVE_IF(TA_DW_MVE_BIT16(1, MVE16_ANY), mve16_s_any);
+  switch (TA_DW_MVE_BIT16(simple, shape)) {
+    MVE_CASE(TA_DW_MVE_BIT16(0, MVE16_FULL3X3), mve16_g_full3x3)
+    MVE_CASE(TA_DW_MVE_BIT16(0, MVE16_2X3), mve16_g_2x3)
+    MVE_CASE(TA_DW_MVE_BIT16(0, MVE16_3X2), mve16_g_3x2)
+    MVE_CASE(TA_DW_MVE_BIT16(0, MVE16_2X2), mve16_g_2x2)
+    MVE_CASE(TA_DW_MVE_BIT16(0, MVE16_COLUMN), mve16_g_column)
+    MVE_CASE(TA_DW_MVE_BIT16(0, MVE16_ANY), mve16_g_any)
+    MVE_CASE(TA_DW_MVE_BIT16(1, MVE16_FULL3X3), mve16_s_full3x3)
+    MVE_CASE(TA_DW_MVE_BIT16(1, MVE16_2X3), mve16_s_2x3)
+    MVE_CASE(TA_DW_MVE_BIT16(1, MVE16_3X2), mve16_s_3x2)
+    MVE_CASE(TA_DW_MVE_BIT16(1, MVE16_2X2), mve16_s_2x2)
+    MVE_CASE(TA_DW_MVE_BIT16(1, MVE16_COLUMN), mve16_s_column)
+    MVE_CASE(TA_DW_MVE_BIT16(1, MVE16_ANY), mve16_s_any)
     default: return 0;
   }
 }
 
 static mve_groups_fn mve8_compiled(int simple, int shape) {
-  const int bit = TA_DW_MVE_BIT8(simple, shape);
-  switch (bit) {
-    case TA_DW_MVE_BIT8(0, 0): return MVE_IF(TA_DW_MVE_BIT8(0, 0), mve_groups_g_full3x3);
-    case TA_DW_MVE_BIT8(0, 1): return MVE_IF(TA_DW_MVE_BIT8(0, 1), mve_groups_g_kx1);
-    case TA_DW_MVE_BIT8(0, 2): return MVE_IF(TA_DW_MVE_BIT8(0, 2), mve_groups_g_kx2);
-    case TA_DW_MVE_BIT8(0, 3): return MVE_IF(TA_DW_MVE_BIT8(0, 3), mve_groups_g_kx3);
-    case TA_DW_MVE_BIT8(0, 4): return MVE_IF(TA_DW_MVE_BIT8(0, 4), mve_groups_g_any);
-    case TA_DW_MVE_BIT8(1, 0): return MVE_IF(TA_DW_MVE_BIT8(1, 0), mve_groups_s_full3x3);
-    case TA_DW_MVE_BIT8(1, 1): return MVE_IF(TA_DW_MVE_BIT8(1, 1), mve_groups_s_kx1);
-    case TA_DW_MVE_BIT8(1, 2): return MVE_IF(TA_DW_MVE_BIT8(1, 2), mve_groups_s_kx2);
-    case TA_DW_MVE_BIT8(1, 3): return MVE_IF(TA_DW_MVE_BIT8(1, 3), mve_groups_s_kx3);
-    case TA_DW_MVE_BIT8(1, 4): return MVE_IF(TA_DW_MVE_BIT8(1, 4), mve_groups_s_any);
+  switch (TA_DW_MVE_BIT8(simple, shape)) {
+    MVE_CASE(TA_DW_MVE_BIT8(0, 0), mve_groups_g_full3x3)
+    MVE_CASE(TA_DW_MVE_BIT8(0, 1), mve_groups_g_kx1)
+    MVE_CASE(TA_DW_MVE_BIT8(0, 2), mve_groups_g_kx2)
+    MVE_CASE(TA_DW_MVE_BIT8(0, 3), mve_groups_g_kx3)
+    MVE_CASE(TA_DW_MVE_BIT8(0, 4), mve_groups_g_any)
+    MVE_CASE(TA_DW_MVE_BIT8(1, 0), mve_groups_s_full3x3)
+    MVE_CASE(TA_DW_MVE_BIT8(1, 1), mve_groups_s_kx1)
+    MVE_CASE(TA_DW_MVE_BIT8(1, 2), mve_groups_s_kx2)
+    MVE_CASE(TA_DW_MVE_BIT8(1, 3), mve_groups_s_kx3)
+    MVE_CASE(TA_DW_MVE_BIT8(1, 4), mve_groups_s_any)
     default: return 0;
   }
 }

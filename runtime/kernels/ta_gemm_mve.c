@@ -56,6 +56,17 @@ static GEMM_INLINE int32x4_t gemm_lanes(int32_t a0, int32_t a1, int32_t a2, int3
 /* Optimised GCC builds without a frame pointer only (TA_NO_WIDE_ASM, ta_common.h): with r7
  * taken too few registers are left for the eight even accumulators of gemm_dot4x2_seg. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(TA_NO_WIDE_ASM)
+/* One 16-value chunk (in xv) against the block's four rows at w, w moving past them. */
+#define GEMM_ASM_ROWS4                    \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"      \
+  "vmladava.s8 %[a0], %q[xv], %q[wv]\n\t" \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"      \
+  "vmladava.s8 %[a1], %q[xv], %q[wv]\n\t" \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"      \
+  "vmladava.s8 %[a2], %q[xv], %q[wv]\n\t" \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"      \
+  "vmladava.s8 %[a3], %q[xv], %q[wv]\n\t"
+
 /* GCC: the loop as a fixed sequence (10 instructions per 64 products, post-increment
  * loads, a low-overhead loop), the accumulators in even registers as VMLADAVA requires
  * ("Te"); GCC alone spills the input pointer and forms no post-increments. */
@@ -66,14 +77,7 @@ static GEMM_INLINE int32x4_t gemm_dot4(const gemm_ctx_t *c, const int8_t *x, con
   __asm__("wls lr, %[n], 2f\n"
           "1:\n\t"
           "vldrb.8 %q[xv], [%[x]], #16\n\t"
-          "vldrb.8 %q[wv], [%[w]], #16\n\t"
-          "vmladava.s8 %[a0], %q[xv], %q[wv]\n\t"
-          "vldrb.8 %q[wv], [%[w]], #16\n\t"
-          "vmladava.s8 %[a1], %q[xv], %q[wv]\n\t"
-          "vldrb.8 %q[wv], [%[w]], #16\n\t"
-          "vmladava.s8 %[a2], %q[xv], %q[wv]\n\t"
-          "vldrb.8 %q[wv], [%[w]], #16\n\t"
-          "vmladava.s8 %[a3], %q[xv], %q[wv]\n\t"
+          GEMM_ASM_ROWS4
           "le lr, 1b\n"
           "2:"
           : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [x] "+r"(x), [w] "+r"(w),
@@ -84,14 +88,7 @@ static GEMM_INLINE int32x4_t gemm_dot4(const gemm_ctx_t *c, const int8_t *x, con
     __asm__("vctp.8 %[n]\n\t"
             "vpst\n\t"
             "vldrbt.8 %q[xv], [%[x]]\n\t"
-            "vldrb.8 %q[wv], [%[w]], #16\n\t"
-            "vmladava.s8 %[a0], %q[xv], %q[wv]\n\t"
-            "vldrb.8 %q[wv], [%[w]], #16\n\t"
-            "vmladava.s8 %[a1], %q[xv], %q[wv]\n\t"
-            "vldrb.8 %q[wv], [%[w]], #16\n\t"
-            "vmladava.s8 %[a2], %q[xv], %q[wv]\n\t"
-            "vldrb.8 %q[wv], [%[w]], #16\n\t"
-            "vmladava.s8 %[a3], %q[xv], %q[wv]"
+            GEMM_ASM_ROWS4
             : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [w] "+r"(w), [xv] "=&w"(xv),
               [wv] "=&w"(wv)
             : [n] "r"(c->tail_n), [x] "r"(x)
@@ -113,14 +110,7 @@ static GEMM_INLINE int32x4_t gemm_dot4_seg(const gemm_ctx_t *c, const int8_t *x,
           "dls lr, %[n]\n"
           "2:\n\t"
           "vldrb.8 %q[xv], [%[x]], #16\n\t"
-          "vldrb.8 %q[wv], [%[w]], #16\n\t"
-          "vmladava.s8 %[a0], %q[xv], %q[wv]\n\t"
-          "vldrb.8 %q[wv], [%[w]], #16\n\t"
-          "vmladava.s8 %[a1], %q[xv], %q[wv]\n\t"
-          "vldrb.8 %q[wv], [%[w]], #16\n\t"
-          "vmladava.s8 %[a2], %q[xv], %q[wv]\n\t"
-          "vldrb.8 %q[wv], [%[w]], #16\n\t"
-          "vmladava.s8 %[a3], %q[xv], %q[wv]\n\t"
+          GEMM_ASM_ROWS4
           "le lr, 2b\n\t"
           "add %[x], %[x], %[skip]\n\t"
           "subs %[s], %[s], #1\n\t"
@@ -180,14 +170,7 @@ static GEMM_INLINE void gemm_dot4x2_seg(const gemm_ctx_t *c, const int8_t *x, co
 
 /* One chunk x (in a register) against the block's four rows at w. */
 #define GEMM_XCHUNK(x)                                                                                   \
-  __asm__("vldrb.8 %q[wv], [%[w]], #16\n\t"                                                             \
-          "vmladava.s8 %[a0], %q[xv], %q[wv]\n\t"                                                        \
-          "vldrb.8 %q[wv], [%[w]], #16\n\t"                                                             \
-          "vmladava.s8 %[a1], %q[xv], %q[wv]\n\t"                                                        \
-          "vldrb.8 %q[wv], [%[w]], #16\n\t"                                                             \
-          "vmladava.s8 %[a2], %q[xv], %q[wv]\n\t"                                                        \
-          "vldrb.8 %q[wv], [%[w]], #16\n\t"                                                             \
-          "vmladava.s8 %[a3], %q[xv], %q[wv]"                                                             \
+  __asm__(GEMM_ASM_ROWS4                                                                           \
           : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [w] "+r"(w), [wv] "=&w"(wv) \
           : [xv] "w"(x))
 #else
@@ -535,15 +518,7 @@ static void gemm_identity_offsets(uint8_t *lin, int32_t n, int32_t depth) {
 }
 
 /* gemm_vector_xr over n chunks: short enough, and compiled (TA_GEMM_MVE_VARIANTS). */
-static int gemm_xr_usable(int32_t n) {
-  switch (n) {
-    case 1: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 1);
-    case 2: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 2);
-    case 3: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 3);
-    case 4: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 4);
-    default: return 0;
-  }
-}
+static int gemm_xr_usable(int32_t n) { return n >= 1 && n <= GEMM_XR_MAX && GEMM_HAS(TA_GEMM_MVE_XR_BIT + n); }
 
 static void gemm_conv_setup(gemm_ctx_t *c, const ta_im2col_geom_t *g, uint8_t *lin, uint8_t *win) {
   c->seg_n = c->seg_chunks = c->seg_skip = c->xr_win = 0;

@@ -45,7 +45,8 @@ typedef struct DwTierData {
   int32_t *quant;
   size_t quant_n;
   int negative_fix;
-  int simple;          /* the kernel's reduced requantisation applies (see the kernel headers) */
+  int simple;          /* MVE: the kernel's reduced requantisation applies (ta_depthwise_conv_mve.h) */
+  int dsp_mode;        /* DSP: TA_DW_DSP_SIMPLE 0, NEGFIX 1 or CLAMP 2 (ta_depthwise_conv_dsp.h) */
 } DwTierData;
 
 typedef struct DwData {
@@ -356,6 +357,16 @@ static bool dw_mve_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter,
   return true;
 }
 
+/* SIMPLE: no negative rounding fix and the int8 activation range; NEGFIX: the fix on
+ * every channel (all right shifts > 0) and the int8 range; anything else CLAMP. */
+static int dw_dsp_mode(const DwData *d) {
+  if (d->q.act_min != -128 || d->q.act_max != 127) return 2;
+  if (!d->t.negative_fix) return 0;
+  for (int32_t c = 0; c < d->out_c; c++)
+    if (dw_right_shift(d, c) <= 0) return 2;
+  return 1;
+}
+
 /* Picks MVE > DSP > portable for an int8 layer and builds the tier's tables. A layer the
  * fast kernels cannot do exactly stays portable. */
 static DwTier dw_select_tier(PrepareCtx *pc, const Tensor *filter, const Tensor *bias, DwData *d) {
@@ -367,7 +378,7 @@ static DwTier dw_select_tier(PrepareCtx *pc, const Tensor *filter, const Tensor 
     d->t.simple = !d->t.negative_fix;
     return dw_mve_tables(pc, d, filter, bias, &d->t) ? DW_TIER_MVE : DW_TIER_PORTABLE;
   }
-  d->t.simple = !d->t.negative_fix && d->q.act_min == -128 && d->q.act_max == 127;
+  d->t.dsp_mode = dw_dsp_mode(d);
   return dw_dsp_tables(pc, d, filter, bias, &d->t) ? DW_TIER_DSP : DW_TIER_PORTABLE;
 }
 
@@ -487,17 +498,11 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
   static const int32_t no_weights[1] = {0};
   const char *weights = t->weights_n ? em_table_i32(ec, "weights", t->weights32, t->weights_n)
                                      : em_table_i32(ec, "weights", no_weights, 1);
-  /* TA_DW_DSP_SIMPLE (0): no negative rounding fix and the int8 activation range; NEGFIX (1):
-   * the fix on every channel (all right shifts > 0) and the int8 range; else CLAMP (2). */
-  int all_right = 1;
-  for (int32_t c = 0; c < d->out_c; c++) all_right &= dw_right_shift(d, c) > 0;
-  const int full_range = d->q.act_min == -128 && d->q.act_max == 127;
-  const int mode = !full_range ? 2 : !t->negative_fix ? 0 : all_right ? 1 : 2;
-  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", 1u << mode);
+  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", 1u << t->dsp_mode);
   em_decl(ec,
           "static const ta_depthwise_conv_dsp_params_t %s_params = {\n%s  .act_min = %d, .act_max = %d,\n"
           "  .mode = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .weights = %s,\n  .quant = %s,\n};",
-          name, geom, (int)d->q.act_min, (int)d->q.act_max, mode, rows, cols, bias, weights, quant);
+          name, geom, (int)d->q.act_min, (int)d->q.act_max, t->dsp_mode, rows, cols, bias, weights, quant);
   em_call(ec, "ta_depthwise_conv_dsp_s8", 4, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
           em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
 }
