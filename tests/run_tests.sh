@@ -81,6 +81,25 @@ for cfg in tests/config_errors/*.yaml; do
   else note "PASS config:$n"; fi
 done
 
+# Feature suites: every tests/suites/*.sh is run as `sh SUITE BUILD CORPUS WORKDIR` and prints
+# "PASS name" / "FAIL name: why" / "SKIP name: why" lines (a suite that needs the corpus
+# reports SKIP itself when it is absent).
+for suite in tests/suites/*.sh; do
+  [ -f "$suite" ] || continue
+  sname=$(basename "$suite" .sh)
+  echo "== suite $sname"
+  mkdir -p "$work/suite_$sname"
+  sh "$suite" "$build" "$corpus" "$work/suite_$sname" >"$work/suite_$sname.out" 2>&1
+  src=$?
+  grep -E '^(PASS|FAIL|SKIP) ' "$work/suite_$sname.out" >>"$results"
+  grep -E '^(FAIL|SKIP) ' "$work/suite_$sname.out" | tail -n 30
+  echo "$sname: $(grep -c '^PASS' "$work/suite_$sname.out") passed, $(grep -c '^FAIL' "$work/suite_$sname.out") failed"
+  if [ $src -ne 0 ] && ! grep -q '^FAIL ' "$work/suite_$sname.out"; then
+    tail -n 5 "$work/suite_$sname.out"
+    note "FAIL suite:$sname: exited $src without a FAIL line"
+  fi
+done
+
 echo "== hostile inputs: every malformed model is rejected cleanly (tests/hostile)"
 sh tests/run_hostile_tests.sh "$build" >"$work/hostile.out" 2>&1
 grep -E '^(PASS|FAIL) ' "$work/hostile.out" >>"$results"

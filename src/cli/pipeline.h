@@ -23,6 +23,9 @@ typedef struct ConvertOptions {
   /* Optimisations are on unless switched off (docs/operators.md). */
   bool no_intern, no_static_calls, no_init_elision, no_reorder;
   bool opt_size; /* --opt size: portable kernels only (least flash); default speed */
+  bool strict;   /* --strict: ignored config keys and rules that match nothing are errors */
+  int verbose;   /* --verbose N (heliaAOT): 2 prints the attributes resolved per operator/tensor */
+  bool force;    /* --force: write into a non-empty folder tinyaot did not write */
   const uint8_t *model_bytes; /* the model already in memory (fuzzing): not read from model_path */
   size_t model_size;
 } ConvertOptions;
