@@ -26,6 +26,12 @@ typedef struct ConvertOptions {
   bool strict;   /* --strict: ignored config keys and rules that match nothing are errors */
   int verbose;   /* --verbose N (heliaAOT): 2 prints the attributes resolved per operator/tensor */
   bool force;    /* --force: write into a non-empty folder tinyaot did not write */
+  /* heliaAOT module options (issue 15 gives them their effect) */
+  const char *module_type;      /* --module.type: neuralspot|zephyr|cmake|nsx|cmsis_pack; NULL = default */
+  bool test_enabled;            /* --test.enabled: emit the <prefix>_test_case harness */
+  bool has_test_tolerance;
+  double test_tolerance;        /* --test.tolerance */
+  const char *test_golden_data; /* --test.golden_data: .npz with input_<i>/output_<i> */
   const uint8_t *model_bytes; /* the model already in memory (fuzzing): not read from model_path */
   size_t model_size;
 } ConvertOptions;
