@@ -12,6 +12,8 @@
 #include "../plan/plan.h"
 #include "../platform/platform.h"
 
+typedef enum SwitchState { SWITCH_UNSET = 0, SWITCH_OFF, SWITCH_ON } SwitchState;
+
 typedef struct ConvertOptions {
   const char *model_path;
   const char *out_dir;
@@ -32,6 +34,12 @@ typedef struct ConvertOptions {
   bool has_test_tolerance;
   double test_tolerance;        /* --test.tolerance */
   const char *test_golden_data; /* --test.golden_data: .npz with input_<i>/output_<i> */
+  /* heliaAOT on/off switches given on the command line; they override the config's
+   * memory.allocate_arenas / memory.auto_hydrate_constants (SWITCH_UNSET: the config decides). */
+  int allocate_arenas, auto_hydrate_constants; /* SwitchState */
+  /* heliaAOT model metadata (--model.name/description/version/type): parsed, kept for the writers */
+  const char *model_meta_name, *model_meta_description, *model_meta_version, *model_meta_type;
+  const char *log_file; /* --log-file: diagnostics and the summary also go to this file */
   const uint8_t *model_bytes; /* the model already in memory (fuzzing): not read from model_path */
   size_t model_size;
 } ConvertOptions;
