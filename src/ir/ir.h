@@ -9,6 +9,7 @@
 
 #include "../common/arena.h"
 #include "../load/flatbuffer.h"
+#include "op_options.h"
 
 enum { TA_MAX_RANK = 8 };
 
@@ -16,6 +17,7 @@ enum { TA_MAX_RANK = 8 };
 typedef enum TensorType {
   TT_FLOAT32 = 0, TT_FLOAT16 = 1, TT_INT32 = 2, TT_UINT8 = 3, TT_INT64 = 4, TT_STRING = 5,
   TT_BOOL = 6, TT_INT16 = 7, TT_COMPLEX64 = 8, TT_INT8 = 9, TT_FLOAT64 = 10,
+  TT_UINT32 = 15, TT_UINT16 = 16,
 } TensorType;
 
 typedef enum TensorRole {
@@ -60,6 +62,7 @@ typedef struct Node {
   int32_t *in, *out, *inter;  /* tensor ids; -1 for an omitted optional input */
   uint8_t options_type;       /* BuiltinOptions union tag */
   FbTable options;            /* raw builtin options table (may be absent) */
+  NodeOptions opts;           /* decoded builtin options (op_options.h) */
   const struct OpDef *def;    /* NULL when unsupported */
   /* resolve results */
   void *op_data;              /* operator-private prepared data (arena) */

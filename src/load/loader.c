@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../ops/op.h"
+#include "options.h"
 
 enum { MODEL_VERSION = 0, MODEL_OPERATOR_CODES = 1, MODEL_SUBGRAPHS = 2, MODEL_DESCRIPTION = 3, MODEL_BUFFERS = 4 };
 enum { OPCODE_DEPRECATED_BUILTIN = 0, OPCODE_CUSTOM = 1, OPCODE_VERSION = 2, OPCODE_BUILTIN = 3 };
@@ -291,7 +292,11 @@ static bool load_operator(Loader *L, Node *n, const FbTable *ot) {
   n->options = fb_table(ot, OP_OPTIONS);
   n->scratch_tensor = -1;
   snprintf(what, sizeof what, "operator %d (%s) options", n->index, n->opname);
-  return fb_check(L, what);
+  if (!fb_check(L, what)) return false;
+  uint64_t copied = 0;
+  if (!decode_options(L->arena, n->options_type, &n->options, n->builtin_code, &n->opts, &copied))
+    return fb_check(L, what) && diag_error(L->d, "out of memory");
+  return claim(L, copied, what);
 }
 
 /* Every operator input must exist before the operator runs: a constant, a model
