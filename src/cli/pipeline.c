@@ -49,8 +49,33 @@ static bool check_options(Compilation *c, ConvertOptions *opt, Diag *d) {
   return true;
 }
 
+/* The config's values under the command line's: a value given on the command line
+ * wins, the file fills the rest. (Booleans without an "unset" state can only be
+ * switched on by the file.) */
+static bool merge_config(ConvertOptions *opt, const Config *cfg, Diag *d) {
+  if (!opt->model_path) opt->model_path = cfg->model_path;
+  if (!opt->out_dir) opt->out_dir = cfg->module_path;
+  if (!opt->name) opt->name = cfg->module_name;
+  if (!opt->prefix) opt->prefix = cfg->module_prefix;
+  if (!opt->platform) opt->platform = cfg->platform_name;
+  if (!opt->module_type) opt->module_type = cfg->module_type;
+  if (cfg->has_test_enabled && !opt->test_enabled) opt->test_enabled = cfg->test_enabled;
+  if (cfg->has_test_tolerance && !opt->has_test_tolerance) {
+    opt->has_test_tolerance = true;
+    opt->test_tolerance = cfg->test_tolerance;
+  }
+  if (!opt->test_golden_data) opt->test_golden_data = cfg->test_golden_data;
+  if (cfg->has_verbose && opt->verbose == 0) opt->verbose = cfg->verbose;
+  if (cfg->has_force && cfg->force) opt->force = true;
+  /* the loader reads single-subgraph models only: index 0 is the one there is */
+  if (cfg->has_subgraph && cfg->subgraph != 0)
+    return diag_error(d, "model.subgraph %d: tinyaot converts single-subgraph models (subgraph 0)", cfg->subgraph);
+  return true;
+}
+
 bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
   config_defaults(&c->config);
+  c->config.strict = opt->strict; /* ignored keys become errors while parsing */
   if (opt->config_path) {
     Diag cd;
     diag_init(&cd, opt->config_path);
@@ -60,11 +85,7 @@ bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
     }
   }
   Config *cfg = &c->config;
-  if (!opt->model_path) opt->model_path = cfg->model_path;
-  if (!opt->out_dir) opt->out_dir = cfg->module_path;
-  if (!opt->name) opt->name = cfg->module_name;
-  if (!opt->prefix) opt->prefix = cfg->module_prefix;
-  if (!opt->platform) opt->platform = cfg->platform_name;
+  if (!merge_config(opt, cfg, d)) return false;
   if (!opt->model_path) return diag_error(d, "no model given (positional argument, --model.path or model.path in the config)");
   d->file = opt->model_path;
   if (!opt->platform) opt->platform = "host";
@@ -135,6 +156,8 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (!resolve_model_mixed(&c->model, &kernels, portable, d)) return false;
   Module *mod = &c->module;
   if (!opt->no_reorder && !schedule_reorder(&c->model, &mod->schedule, d)) return false;
+  /* rules naming nothing: once, on the first attempt (warnings; errors with --strict) */
+  if (!trade && !attrs_check_unmatched(&c->config, &c->model, opt->strict, d)) return false;
   if (!plan_activations(&c->model, &c->plan, &c->platform, &c->config, d)) return false;
   mod->opt_size = opt->opt_size;
   mod->intern = !opt->no_intern;
@@ -152,6 +175,7 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (!export_runtime(&c->model, mod, d)) return false;
   export_build_files(&c->model, &c->plan, mod);
   export_report(&c->model, &c->plan, mod);
+  if (opt->verbose >= 2) attrs_print(&c->config, &c->model, &c->plan, stdout);
   return true;
 }
 

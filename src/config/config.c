@@ -32,12 +32,15 @@ static bool err(Parser *p, const yaml_node_t *n, const char *fmt, const char *a,
   return diag_error(p->d, "line %d: %s", line_of(n), msg);
 }
 
-static void warn_key(Parser *p, const yaml_node_t *n, const char *section, const char *key) {
+/* An ignored key: a warning, or under --strict an error. False stops the parse. */
+static bool unknown_key(Parser *p, const yaml_node_t *k, const char *section) {
   char shown[128];
-  snprintf(shown, sizeof shown, "%s", key);
+  snprintf(shown, sizeof shown, "%s", k && k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "?");
   one_line(shown);
-  fprintf(stderr, "tinyaot: warning: %s: line %d: unknown key '%s' in %s (ignored)\n", p->name, line_of(n), shown, section);
+  if (p->c->strict) return err(p, k, "unknown key '%s' in %s (--strict)", shown, section);
+  fprintf(stderr, "tinyaot: warning: %s: line %d: unknown key '%s' in %s (ignored)\n", p->name, line_of(k), shown, section);
   p->c->warnings++;
+  return true;
 }
 
 static yaml_node_t *node(Parser *p, int id) { return yaml_document_get_node(p->doc, id); }
@@ -48,7 +51,7 @@ static const char *scalar(const yaml_node_t *n) {
 
 static bool is_null(const yaml_node_t *n) {
   const char *s = scalar(n);
-  return s && (!strcmp(s, "None") || !strcmp(s, "null") || !strcmp(s, "~") || !strcmp(s, "none") || !*s);
+  return s && (!strcasecmp(s, "None") || !strcasecmp(s, "null") || !strcmp(s, "~") || !*s);
 }
 
 static bool want_string(Parser *p, const yaml_node_t *n, const char *key, const char **out) {
@@ -119,50 +122,70 @@ static bool key_is(const yaml_node_t *k, const char *name) {
   return s && strcmp(s, name) == 0;
 }
 
-static bool parse_ids(Parser *p, yaml_node_t *v, int *n_ids, int32_t **ids) {
-  int count = v->type == YAML_SEQUENCE_NODE ? (int)(v->data.sequence.items.top - v->data.sequence.items.start) : 1;
+/* One id: a non-negative decimal integer, plain or quoted ("12", as heliaAOT writes it). */
+static bool parse_id(Parser *p, const yaml_node_t *n, int32_t *out) {
+  const char *s = scalar(n);
+  if (!s || !*s) return err(p, n, "'id' must be an index, a quoted index, a list of them or null%s%s", "", "");
+  for (const char *c = s; *c; c++)
+    if (*c < '0' || *c > '9') return err(p, n, "'id' must be a non-negative integer (got '%s')%s", s, "");
+  errno = 0;
+  unsigned long long v = strtoull(s, NULL, 10);
+  if (errno || v > INT32_MAX) return err(p, n, "'id' is out of range (got '%s')%s", s, "");
+  *out = (int32_t)v;
+  return true;
+}
+
+/* `id`: an index, a string, a list of either, or null (= no id: the rule matches any). */
+static bool parse_ids(Parser *p, yaml_node_t *v, bool *has_id, int *n_ids, int32_t **ids) {
+  *has_id = false;
+  *n_ids = 0;
+  *ids = NULL;
+  if (v->type == YAML_SCALAR_NODE && is_null(v)) return true;
   if (v->type != YAML_SEQUENCE_NODE && v->type != YAML_SCALAR_NODE)
-    return err(p, v, "'id' must be a tensor index or a list of them%s%s", "", "");
+    return err(p, v, "'id' must be an index, a quoted index, a list of them or null%s%s", "", "");
+  int count = v->type == YAML_SEQUENCE_NODE ? (int)(v->data.sequence.items.top - v->data.sequence.items.start) : 1;
   *ids = arena_calloc(p->arena, (size_t)count + 1, sizeof(int32_t));
   if (!*ids) return diag_error(p->d, "out of memory");
-  *n_ids = 0;
+  *has_id = true;
   if (v->type == YAML_SCALAR_NODE) {
-    uint64_t x;
-    if (!want_uint(p, v, "id", &x) || x > INT32_MAX) return x > INT32_MAX ? err(p, v, "'id' is out of range%s%s", "", "") : false;
-    (*ids)[(*n_ids)++] = (int32_t)x;
-    return true;
+    *n_ids = 1;
+    return parse_id(p, v, &(*ids)[0]);
   }
   FOR_ITEMS(p, v, item) {
-    uint64_t x;
-    if (!want_uint(p, item, "id", &x)) return false;
-    if (x > INT32_MAX) return err(p, item, "'id' is out of range%s%s", "", "");
-    (*ids)[(*n_ids)++] = (int32_t)x;
+    if (!parse_id(p, item, &(*ids)[*n_ids])) return false;
+    (*n_ids)++;
   }
   return true;
 }
 
-static bool parse_attributes(Parser *p, yaml_node_t *map, TensorRule *r) {
-  if (!want_map(p, map, "attributes")) return false;
-  FOR_PAIRS(p, map, k, v) {
-    if (key_is(k, "memory")) {
-      r->has_memory = true;
-      r->memory = MEM_NONE;
-      if (!is_null(v) && !want_mem(p, v, "memory", &r->memory)) return false;
-    } else if (key_is(k, "constant_destination_memory")) {
-      if (is_null(v)) continue;
-      r->has_dest = true;
-      if (!want_mem(p, v, "constant_destination_memory", &r->dest)) return false;
-    } else if (key_is(k, "residency")) {
-      const char *s = scalar(v);
-      if (is_null(v)) continue;
-      if (s && !strcasecmp(s, "direct")) r->residency = RES_DIRECT;
-      else if (s && !strcasecmp(s, "pin")) r->residency = RES_PIN;
-      else if (s && !strcasecmp(s, "stream")) r->residency = RES_STREAM;
-      else return err(p, v, "'residency' must be direct, pin or stream (got '%s')%s", s ? s : "?", "");
-    } else {
-      warn_key(p, k, "tensor attributes", scalar(k) ? scalar(k) : "?");
-    }
+/* One tensor attribute; *known is false when `k` is not one. */
+static bool tensor_attribute(Parser *p, yaml_node_t *k, yaml_node_t *v, TensorRule *r, bool *known) {
+  *known = true;
+  if (key_is(k, "memory")) {
+    r->has_memory = true;
+    r->memory = MEM_NONE;
+    return is_null(v) || want_mem(p, v, "memory", &r->memory);
   }
+  if (key_is(k, "constant_destination_memory")) {
+    if (is_null(v)) return true;
+    r->has_dest = true;
+    return want_mem(p, v, "constant_destination_memory", &r->dest);
+  }
+  if (key_is(k, "residency")) {
+    const char *s = scalar(v);
+    if (is_null(v)) return true;
+    if (s && !strcasecmp(s, "direct")) r->residency = RES_DIRECT;
+    else if (s && !strcasecmp(s, "pin")) r->residency = RES_PIN;
+    else if (s && !strcasecmp(s, "stream")) r->residency = RES_STREAM;
+    else return err(p, v, "'residency' must be direct, pin or stream (got '%s')%s", s ? s : "?", "");
+    return true;
+  }
+  *known = false;
+  return true;
+}
+
+/* The checks of one rule's attributes together (after nested and flat keys). */
+static bool check_tensor_rule(Parser *p, yaml_node_t *map, TensorRule *r) {
   if (r->has_dest && (r->residency == RES_DIRECT || r->residency == RES_STREAM))
     return err(p, map, "one rule cannot pair constant_destination_memory with residency '%s'%s",
                r->residency == RES_DIRECT ? "direct" : "stream", "");
@@ -173,29 +196,40 @@ static bool parse_attributes(Parser *p, yaml_node_t *map, TensorRule *r) {
   return true;
 }
 
+static bool parse_tensor_type(Parser *p, yaml_node_t *v, TensorRule *r) {
+  const char *s = scalar(v);
+  r->has_type = true;
+  if (s && !strcasecmp(s, "scratch")) r->type = RULE_SCRATCH;
+  else if (s && !strcasecmp(s, "persistent")) r->type = RULE_PERSISTENT;
+  else if (s && !strcasecmp(s, "constant")) r->type = RULE_CONSTANT;
+  else if (s && (!strcmp(s, "*") || is_null(v))) r->has_type = false;
+  else return err(p, v, "'type' must be SCRATCH, PERSISTENT, CONSTANT or * (got '%s')%s", s ? s : "?", "");
+  return true;
+}
+
+/* A rule {type, id, attributes: {...}}; the attributes may also sit beside type/id. */
 static bool parse_tensor_rule(Parser *p, yaml_node_t *map, TensorRule *r) {
   if (!want_map(p, map, "memory.tensors entry")) return false;
   r->line = line_of(map);
-  yaml_node_t *attrs = NULL;
   FOR_PAIRS(p, map, k, v) {
+    bool known;
     if (key_is(k, "type")) {
-      const char *s = scalar(v);
-      r->has_type = true;
-      if (s && !strcmp(s, "scratch")) r->type = RULE_SCRATCH;
-      else if (s && !strcmp(s, "persistent")) r->type = RULE_PERSISTENT;
-      else if (s && !strcmp(s, "constant")) r->type = RULE_CONSTANT;
-      else if (s && (!strcmp(s, "*") || is_null(v))) r->has_type = false;
-      else return err(p, v, "'type' must be scratch, persistent, constant or * (got '%s')%s", s ? s : "?", "");
+      if (!parse_tensor_type(p, v, r)) return false;
     } else if (key_is(k, "id")) {
-      r->has_id = true;
-      if (!parse_ids(p, v, &r->n_ids, &r->ids)) return false;
+      if (!parse_ids(p, v, &r->has_id, &r->n_ids, &r->ids)) return false;
     } else if (key_is(k, "attributes")) {
-      attrs = v;
+      if (is_null(v)) continue;
+      if (!want_map(p, v, "attributes")) return false;
+      FOR_PAIRS(p, v, kk, vv) {
+        if (!tensor_attribute(p, kk, vv, r, &known)) return false;
+        if (!known && !unknown_key(p, kk, "tensor attributes")) return false;
+      }
     } else {
-      warn_key(p, k, "memory.tensors entry", scalar(k) ? scalar(k) : "?");
+      if (!tensor_attribute(p, k, v, r, &known)) return false;
+      if (!known && !unknown_key(p, k, "memory.tensors entry")) return false;
     }
   }
-  return attrs ? parse_attributes(p, attrs, r) : true;
+  return check_tensor_rule(p, map, r);
 }
 
 static bool parse_memory(Parser *p, yaml_node_t *map) {
@@ -215,10 +249,11 @@ static bool parse_memory(Parser *p, yaml_node_t *map) {
           if (key_is(kk, "name")) {
             if (!want_mem(p, vv, "name", &mc->mem)) return false;
           } else if (key_is(kk, "max_size")) {
-            if (!want_uint(p, vv, "max_size", &mc->max_size)) return false;
+            mc->max_size = UINT64_MAX; /* null: the platform's size */
+            if (!is_null(vv) && !want_uint(p, vv, "max_size", &mc->max_size)) return false;
             has_size = true;
           } else {
-            warn_key(p, kk, "memory.constraints entry", scalar(kk) ? scalar(kk) : "?");
+            if (!unknown_key(p, kk, "memory.constraints entry")) return false;
           }
         }
         if (mc->mem == MEM_NONE || !has_size) return err(p, item, "a constraint needs 'name' and 'max_size'%s%s", "", "");
@@ -236,10 +271,65 @@ static bool parse_memory(Parser *p, yaml_node_t *map) {
       }
     } else if (key_is(k, "allocate_arenas")) {
       if (!want_bool(p, v, "allocate_arenas", &c->allocate_arenas)) return false;
+      c->has_allocate_arenas = true;
     } else if (key_is(k, "auto_hydrate_constants")) {
       if (!want_bool(p, v, "auto_hydrate_constants", &c->auto_hydrate_constants)) return false;
+      c->has_auto_hydrate_constants = true;
+    } else if (key_is(k, "dump_residency_json")) {
+      if (!want_bool(p, v, "dump_residency_json", &c->dump_residency_json)) return false;
+      c->has_dump_residency_json = true;
+    } else if (key_is(k, "planner")) {
+      /* heliaAOT's one planner is "greedy"; tinyaot's planner takes that name */
+      if (is_null(v)) continue;
+      if (!want_string(p, v, "memory.planner", &c->planner)) return false;
+      if (strcasecmp(c->planner, "greedy") != 0)
+        return err(p, v, "'memory.planner' must be greedy (got '%s')%s", c->planner, "");
     } else {
-      warn_key(p, k, "memory", scalar(k) ? scalar(k) : "?");
+      if (!unknown_key(p, k, "memory")) return false;
+    }
+  }
+  return true;
+}
+
+/* One operator attribute; *known is false when `k` is not one. */
+static bool operator_attribute(Parser *p, yaml_node_t *k, yaml_node_t *v, OperatorRule *r, bool *known) {
+  *known = true;
+  if (key_is(k, "code_placement")) return is_null(v) || want_mem(p, v, "code_placement", &r->code_placement);
+  if (key_is(k, "scratch_placement")) return is_null(v) || want_mem(p, v, "scratch_placement", &r->scratch_placement);
+  if (key_is(k, "lut_mode")) {
+    if (is_null(v)) return true;
+    if (!want_string(p, v, "lut_mode", &r->lut_mode)) return false;
+    if (strcasecmp(r->lut_mode, "per_op") != 0 && strcasecmp(r->lut_mode, "universal") != 0)
+      return err(p, v, "'lut_mode' must be per_op or universal (got '%s')%s", r->lut_mode, "");
+    return true;
+  }
+  *known = false;
+  return true;
+}
+
+/* A rule {type, id, attributes: {...}} (heliaAOT) or with the attributes beside type/id. */
+static bool parse_operator_rule(Parser *p, yaml_node_t *item, OperatorRule *r) {
+  if (!want_map(p, item, "operators entry")) return false;
+  r->line = line_of(item);
+  r->code_placement = r->scratch_placement = MEM_NONE;
+  FOR_PAIRS(p, item, k, v) {
+    bool known;
+    if (key_is(k, "id")) {
+      if (!parse_ids(p, v, &r->has_id, &r->n_ids, &r->ids)) return false;
+    } else if (key_is(k, "type")) {
+      if (is_null(v)) continue;
+      if (!want_string(p, v, "type", &r->op_type)) return false;
+      if (strcmp(r->op_type, "*") == 0) r->op_type = NULL; /* "*": every operator */
+    } else if (key_is(k, "attributes")) {
+      if (is_null(v)) continue;
+      if (!want_map(p, v, "attributes")) return false;
+      FOR_PAIRS(p, v, kk, vv) {
+        if (!operator_attribute(p, kk, vv, r, &known)) return false;
+        if (!known && !unknown_key(p, kk, "operator attributes")) return false;
+      }
+    } else {
+      if (!operator_attribute(p, k, v, r, &known)) return false;
+      if (!known && !unknown_key(p, k, "operators entry")) return false;
     }
   }
   return true;
@@ -247,30 +337,15 @@ static bool parse_memory(Parser *p, yaml_node_t *map) {
 
 static bool parse_operators(Parser *p, yaml_node_t *seq) {
   Config *c = p->c;
+  if (is_null(seq)) return true;
   if (!want_seq(p, seq, "operators")) return false;
   if (c->op_rules) return err(p, seq, "'%s%s' is given twice", "", "operators");
   int n = (int)(seq->data.sequence.items.top - seq->data.sequence.items.start);
   c->op_rules = arena_calloc(p->arena, (size_t)n + 1, sizeof(OperatorRule));
   if (!c->op_rules) return diag_error(p->d, "out of memory");
   FOR_ITEMS(p, seq, item) {
-    if (!want_map(p, item, "operators entry")) return false;
-    OperatorRule *r = &c->op_rules[c->n_op_rules++];
-    r->line = line_of(item);
-    r->code_placement = r->scratch_placement = MEM_NONE;
-    FOR_PAIRS(p, item, k, v) {
-      if (key_is(k, "id")) {
-        r->has_id = true;
-        if (!parse_ids(p, v, &r->n_ids, &r->ids)) return false;
-      } else if (key_is(k, "type")) {
-        if (!want_string(p, v, "type", &r->op_type)) return false;
-      } else if (key_is(k, "code_placement")) {
-        if (!is_null(v) && !want_mem(p, v, "code_placement", &r->code_placement)) return false;
-      } else if (key_is(k, "scratch_placement")) {
-        if (!is_null(v) && !want_mem(p, v, "scratch_placement", &r->scratch_placement)) return false;
-      } else {
-        warn_key(p, k, "operators entry", scalar(k) ? scalar(k) : "?");
-      }
-    }
+    if (!parse_operator_rule(p, item, &c->op_rules[c->n_op_rules])) return false;
+    c->n_op_rules++;
   }
   return true;
 }
@@ -319,7 +394,7 @@ static bool parse_custom_platform(Parser *p, yaml_node_t *map) {
           } else if (key_is(kk, "non_volatile")) {
             if (!want_bool(p, vv, "non_volatile", &m.non_volatile)) return false;
           } else {
-            warn_key(p, kk, "platform.memories entry", scalar(kk) ? scalar(kk) : "?");
+            if (!unknown_key(p, kk, "platform.memories entry")) return false;
           }
         }
         if (mt == MEM_NONE) return err(p, item, "a memory needs a 'name'%s%s", "", "");
@@ -329,7 +404,7 @@ static bool parse_custom_platform(Parser *p, yaml_node_t *map) {
         pl->mem[mt] = m;
       }
     } else {
-      warn_key(p, k, "platform", scalar(k) ? scalar(k) : "?");
+      if (!unknown_key(p, k, "platform")) return false;
     }
   }
   if (!name) return err(p, map, "platform needs a 'name'%s%s", "", "");
@@ -346,20 +421,101 @@ static bool parse_custom_platform(Parser *p, yaml_node_t *map) {
   return true;
 }
 
-static bool parse_section_paths(Parser *p, yaml_node_t *map, const char *section, const char **path,
-                                const char **name, const char **prefix) {
-  if (!want_map(p, map, section)) return false;
+static bool want_int(Parser *p, const yaml_node_t *n, const char *key, int max, int *out) {
+  uint64_t v;
+  const char *s = scalar(n);
+  if (!s || strspn(s, "0123456789") != strlen(s) || !*s) return err(p, n, "'%s' must be a non-negative integer%s", key, "");
+  if (!want_uint(p, n, key, &v)) return false;
+  if (v > (uint64_t)max) return err(p, n, "'%s' is out of range (got '%s')", key, s);
+  *out = (int)v;
+  return true;
+}
+
+static bool parse_model(Parser *p, yaml_node_t *map) {
+  Config *c = p->c;
+  if (map->type == YAML_SCALAR_NODE) return want_string(p, map, "model", &c->model_path);
+  if (!want_map(p, map, "model")) return false;
   FOR_PAIRS(p, map, k, v) {
-    if (key_is(k, "path")) {
-      if (!want_string(p, v, "path", path)) return false;
-    } else if (name && key_is(k, "name")) {
-      if (!want_string(p, v, "name", name)) return false;
-    } else if (prefix && key_is(k, "prefix")) {
-      if (!want_string(p, v, "prefix", prefix)) return false;
-    } else {
-      warn_key(p, k, section, scalar(k) ? scalar(k) : "?");
-    }
+    bool ok = true;
+    if (is_null(v)) continue;
+    if (key_is(k, "path")) ok = want_string(p, v, "model.path", &c->model_path);
+    else if (key_is(k, "subgraph")) ok = want_int(p, v, "model.subgraph", 1 << 20, &c->subgraph), c->has_subgraph = true;
+    else if (key_is(k, "type")) {
+      ok = want_string(p, v, "model.type", &c->model_type);
+      if (ok && strcasecmp(c->model_type, "tflite") != 0 && strcasecmp(c->model_type, "litert") != 0)
+        return err(p, v, "'model.type' must be tflite or litert (got '%s')%s", c->model_type, "");
+    } else if (key_is(k, "name")) ok = want_string(p, v, "model.name", &c->model_name);
+    else if (key_is(k, "description")) ok = want_string(p, v, "model.description", &c->model_description);
+    else if (key_is(k, "version")) ok = want_string(p, v, "model.version", &c->model_version);
+    else ok = unknown_key(p, k, "model");
+    if (!ok) return false;
   }
+  return true;
+}
+
+static bool parse_module(Parser *p, yaml_node_t *map) {
+  Config *c = p->c;
+  if (!want_map(p, map, "module")) return false;
+  FOR_PAIRS(p, map, k, v) {
+    bool ok = true;
+    if (is_null(v)) continue;
+    if (key_is(k, "path")) ok = want_string(p, v, "module.path", &c->module_path);
+    else if (key_is(k, "name")) ok = want_string(p, v, "module.name", &c->module_name);
+    else if (key_is(k, "prefix")) ok = want_string(p, v, "module.prefix", &c->module_prefix);
+    else if (key_is(k, "type")) {
+      static const char *const types[] = {"neuralspot", "zephyr", "cmake", "nsx", "cmsis_pack"};
+      ok = want_string(p, v, "module.type", &c->module_type);
+      bool known = false;
+      for (size_t i = 0; ok && i < sizeof types / sizeof types[0]; i++) known = known || !strcasecmp(c->module_type, types[i]);
+      if (ok && !known)
+        return err(p, v, "'module.type' must be neuralspot, zephyr, cmake, nsx or cmsis_pack (got '%s')%s", c->module_type, "");
+    } else ok = unknown_key(p, k, "module");
+    if (!ok) return false;
+  }
+  return true;
+}
+
+static bool parse_test(Parser *p, yaml_node_t *map) {
+  Config *c = p->c;
+  if (!want_map(p, map, "test")) return false;
+  FOR_PAIRS(p, map, k, v) {
+    bool ok = true;
+    if (is_null(v)) continue;
+    if (key_is(k, "enabled")) ok = want_bool(p, v, "test.enabled", &c->test_enabled), c->has_test_enabled = true;
+    else if (key_is(k, "golden_data")) ok = want_string(p, v, "test.golden_data", &c->test_golden_data);
+    else if (key_is(k, "tolerance")) {
+      const char *s = scalar(v);
+      char *end = NULL;
+      double t = s ? strtod(s, &end) : -1.0;
+      if (!s || !*s || *end || !(t >= 0.0) || t > 1e9)
+        return err(p, v, "'test.tolerance' must be a non-negative number (got '%s')%s", s ? s : "?", "");
+      c->test_tolerance = t;
+      c->has_test_tolerance = true;
+    } else ok = unknown_key(p, k, "test");
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* `transforms`: heliaAOT's graph passes by name; tinyaot runs its own fixed set. */
+static bool parse_transforms(Parser *p, yaml_node_t *v) {
+  Config *c = p->c;
+  if (is_null(v)) return true;
+  if (!want_seq(p, v, "transforms")) return false;
+  int n = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
+  c->transforms = arena_calloc(p->arena, (size_t)n + 1, sizeof *c->transforms);
+  if (!c->transforms) return diag_error(p->d, "out of memory");
+  c->transforms_line = line_of(v);
+  FOR_ITEMS(p, v, item) {
+    if (!want_string(p, item, "transforms entry", &c->transforms[c->n_transforms])) return false;
+    c->n_transforms++;
+  }
+  if (n == 0) return true;
+  if (c->strict)
+    return err(p, v, "'transforms' is not applied: tinyaot runs its own fixed transforms (--strict)%s%s", "", "");
+  fprintf(stderr, "tinyaot: warning: %s: line %d: 'transforms' ignored: tinyaot runs its own fixed transforms\n",
+          p->name, line_of(v));
+  c->warnings++;
   return true;
 }
 
@@ -370,19 +526,28 @@ static bool parse_root(Parser *p, yaml_node_t *root) {
   FOR_PAIRS(p, root, k, v) {
     bool ok = true;
     if (key_is(k, "model")) {
-      ok = v->type == YAML_SCALAR_NODE ? want_string(p, v, "model", &c->model_path)
-                                       : parse_section_paths(p, v, "model", &c->model_path, NULL, NULL);
+      ok = parse_model(p, v);
     } else if (key_is(k, "module")) {
-      ok = parse_section_paths(p, v, "module", &c->module_path, &c->module_name, &c->module_prefix);
+      ok = is_null(v) || parse_module(p, v);
+    } else if (key_is(k, "test")) {
+      ok = is_null(v) || parse_test(p, v);
     } else if (key_is(k, "platform")) {
       ok = v->type == YAML_SCALAR_NODE ? want_string(p, v, "platform", &c->platform_name)
                                        : (want_map(p, v, "platform") && parse_custom_platform(p, v));
     } else if (key_is(k, "memory")) {
-      ok = parse_memory(p, v);
+      ok = is_null(v) || parse_memory(p, v);
     } else if (key_is(k, "operators")) {
       ok = parse_operators(p, v);
+    } else if (key_is(k, "transforms")) {
+      ok = parse_transforms(p, v);
+    } else if (key_is(k, "verbose")) {
+      ok = is_null(v) || (want_int(p, v, "verbose", 9, &c->verbose) && (c->has_verbose = true));
+    } else if (key_is(k, "force")) {
+      ok = is_null(v) || (want_bool(p, v, "force", &c->force) && (c->has_force = true));
+    } else if (key_is(k, "log_file")) {
+      ok = is_null(v) || want_string(p, v, "log_file", &c->log_file);
     } else {
-      warn_key(p, k, "the top level", scalar(k) ? scalar(k) : "?");
+      ok = unknown_key(p, k, "the top level");
     }
     if (!ok) return false;
   }
@@ -414,12 +579,28 @@ bool config_parse(Arena *a, const char *name, const char *text, size_t len, Conf
   return ok;
 }
 
+/* A relative path in the file is taken from the file's folder (as heliaAOT does:
+ * a config and its model travel together); absolute paths stay as written. */
+static const char *from_config_dir(Arena *a, const char *config_path, const char *path) {
+  if (!path || path[0] == '/') return path;
+  const char *slash = strrchr(config_path, '/');
+  if (!slash) return path; /* the config is in the current folder */
+  return arena_printf(a, "%.*s/%s", (int)(slash - config_path), config_path, path);
+}
+
 bool config_load(Arena *a, const char *path, Config *c, Diag *d) {
   const uint8_t *data;
   size_t size;
   if (!load_file(a, path, &data, &size, d)) return false;
   if (size > (1u << 20)) return diag_error(d, "configuration is %zu bytes, over the 1 MiB limit", size);
-  return config_parse(a, path, (const char *)data, size, c, d);
+  if (!config_parse(a, path, (const char *)data, size, c, d)) return false;
+  c->model_path = from_config_dir(a, path, c->model_path);
+  c->module_path = from_config_dir(a, path, c->module_path);
+  c->test_golden_data = from_config_dir(a, path, c->test_golden_data);
+  c->log_file = from_config_dir(a, path, c->log_file);
+  if ((c->model_path && !c->model_path[0]) || (c->module_path && !c->module_path[0]))
+    return diag_error(d, "a path in the configuration is empty");
+  return true;
 }
 
 bool config_check_rules(const Config *c, const Platform *pl, Diag *d) {
@@ -452,15 +633,45 @@ bool config_check_rules(const Config *c, const Platform *pl, Diag *d) {
   return true;
 }
 
-MemType config_operator_placement(const Config *c, int32_t index, const char *opname, bool code) {
-  MemType mem = MEM_NONE;
+bool config_operator_rule_matches(const OperatorRule *r, int32_t index, const char *opname) {
+  if (r->op_type && (!opname || strcasecmp(r->op_type, opname) != 0)) return false;
+  if (!r->has_id) return true;
+  for (int j = 0; j < r->n_ids; j++)
+    if (r->ids[j] == index) return true;
+  return false;
+}
+
+/* heliaAOT's order: (type and id) > (type only) > (id only) > (neither). */
+static int operator_specificity(const OperatorRule *r) { return (r->op_type ? 2 : 0) + (r->has_id ? 1 : 0); }
+
+OperatorAttrs config_operator_attrs(const Config *c, int32_t index, const char *opname) {
+  OperatorAttrs a = {.code_placement = MEM_NONE, .scratch_placement = MEM_NONE};
+  int best_code = -1, best_scratch = -1, best_lut = -1;
   for (int i = 0; c && i < c->n_op_rules; i++) {
     const OperatorRule *r = &c->op_rules[i];
-    bool match = !r->has_id;
-    for (int j = 0; r->has_id && j < r->n_ids; j++) match = match || r->ids[j] == index;
-    if (r->op_type && strcmp(r->op_type, opname) != 0) match = false;
-    MemType want = code ? r->code_placement : r->scratch_placement;
-    if (match && want != MEM_NONE) mem = want;
+    if (!config_operator_rule_matches(r, index, opname)) continue;
+    const int s = operator_specificity(r);
+    /* >= : at equal specificity the later rule wins; each field on its own */
+    if (r->code_placement != MEM_NONE && s >= best_code) {
+      best_code = s;
+      a.code_placement = r->code_placement;
+      a.line_code = r->line;
+    }
+    if (r->scratch_placement != MEM_NONE && s >= best_scratch) {
+      best_scratch = s;
+      a.scratch_placement = r->scratch_placement;
+      a.line_scratch = r->line;
+    }
+    if (r->lut_mode && s >= best_lut) {
+      best_lut = s;
+      a.lut_mode = r->lut_mode;
+      a.line_lut = r->line;
+    }
   }
-  return mem;
+  return a;
+}
+
+MemType config_operator_placement(const Config *c, int32_t index, const char *opname, bool code) {
+  OperatorAttrs a = config_operator_attrs(c, index, opname);
+  return code ? a.code_placement : a.scratch_placement;
 }

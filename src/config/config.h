@@ -1,5 +1,6 @@
-/* The YAML configuration (heliaAOT-compatible keys), parsed with libyaml.
- * Unknown keys are warnings with their line; wrong types are errors with their line. */
+/* The YAML configuration (heliaAOT's keys and forms, docs/heliaaot.md), parsed with
+ * libyaml. Unknown keys are warnings with their line (errors under `strict`); wrong
+ * types are errors with their line. Relative paths are taken from the config's folder. */
 #ifndef TINYAOT_CONFIG_H
 #define TINYAOT_CONFIG_H
 #include <stdbool.h>
@@ -31,14 +32,22 @@ typedef struct OperatorRule {
   bool has_id;
   int n_ids;
   int32_t *ids;
-  const char *op_type; /* builtin name, or NULL for any */
-  MemType code_placement, scratch_placement;
+  const char *op_type; /* builtin name (any case), or NULL for any ("*", null, absent) */
+  MemType code_placement, scratch_placement; /* MEM_NONE: not set by this rule */
+  const char *lut_mode; /* heliaAOT's RSQRT LUT sharing (per_op|universal); NULL: not set */
 } OperatorRule;
+
+/* The operator attributes the rules give one operator, merged field by field. */
+typedef struct OperatorAttrs {
+  MemType code_placement, scratch_placement;
+  const char *lut_mode;
+  int line_code, line_scratch, line_lut; /* the deciding rule's line, 0 if none */
+} OperatorAttrs;
 
 typedef struct MemoryConstraint {
   int line;
   MemType mem;
-  uint64_t max_size;
+  uint64_t max_size; /* `max_size: null`: the platform's size (UINT64_MAX here) */
 } MemoryConstraint;
 
 enum { CONFIG_MAX_CONSTRAINTS = 16 };
@@ -56,7 +65,28 @@ typedef struct Config {
   OperatorRule *op_rules;
   bool allocate_arenas;        /* default true */
   bool auto_hydrate_constants; /* default true */
+  bool has_allocate_arenas, has_auto_hydrate_constants;
   int warnings;
+  bool strict; /* set before parsing (--strict): ignored keys are errors */
+  /* heliaAOT keys whose effect lives outside the planner (merged in pipeline_configure) */
+  bool has_subgraph;
+  int subgraph;               /* model.subgraph */
+  const char *model_type;     /* model.type: tflite | litert */
+  const char *model_name, *model_description, *model_version; /* model metadata */
+  const char *module_type;    /* module.type */
+  bool has_test_enabled, test_enabled;
+  bool has_test_tolerance;
+  double test_tolerance;
+  const char *test_golden_data;
+  const char *planner;        /* memory.planner: greedy */
+  bool has_dump_residency_json, dump_residency_json;
+  int n_transforms;
+  const char **transforms;    /* transforms: heliaAOT graph passes (tinyaot runs its own) */
+  int transforms_line;
+  bool has_verbose;
+  int verbose;
+  bool has_force, force;
+  const char *log_file;
 } Config;
 
 void config_defaults(Config *c);
@@ -64,9 +94,13 @@ void config_defaults(Config *c);
 bool config_load(Arena *a, const char *path, Config *c, Diag *d);
 /* Parses YAML text held in memory (fuzzing, tests). */
 bool config_parse(Arena *a, const char *name, const char *text, size_t len, Config *c, Diag *d);
-/* The memory the last matching operators rule gives operator `index` (builtin name
- * `opname`) for its code (code = true) or its scratch; MEM_NONE when none does. */
+/* The operator rules matching operator `index` (builtin name `opname`), merged field by
+ * field: type+id > type > id > neither, the later rule at equal specificity. */
+OperatorAttrs config_operator_attrs(const Config *c, int32_t index, const char *opname);
+/* Its code (code = true) or scratch placement; MEM_NONE when no rule sets it. */
 MemType config_operator_placement(const Config *c, int32_t index, const char *opname, bool code);
+/* True when operator rule `r` matches operator `index` of type `opname`. */
+bool config_operator_rule_matches(const OperatorRule *r, int32_t index, const char *opname);
 /* Checks rules against the platform (writable destinations, pairings). */
 bool config_check_rules(const Config *c, const Platform *p, Diag *d);
 

@@ -270,6 +270,36 @@ void em_body(EmitCtx *ec, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* The tables a kernel tier derives from one model tensor: re-laid weights (input 1)
+ * and folded biases (input 2, or the weights when the model has no bias). Rules that
+ * name that tensor by id then place the table too (docs/memory.md). */
+static const struct {
+  const char *op, *suffix;
+  int slot;
+} table_sources[] = {
+    {"CONV_2D", "gemm_weights", 1},           {"CONV_2D", "gemm_bias", 2},
+    {"CONV_2D", "gemm_quant", 2},             {"CONV_2D", "folded_bias", 2},
+    {"FULLY_CONNECTED", "gemm_weights", 1},   {"FULLY_CONNECTED", "gemm_bias", 2},
+    {"FULLY_CONNECTED", "gemm_quant", 2},     {"FULLY_CONNECTED", "bias", 2},
+    {"DEPTHWISE_CONV_2D", "weights", 1},      {"DEPTHWISE_CONV_2D", "class_bias", 2},
+    {"DEPTHWISE_CONV_2D", "folded_bias", 2},
+};
+
+static int32_t const_input(const EmitCtx *ec, int slot) {
+  const Node *n = ec->node;
+  if (slot >= n->n_in || n->in[slot] < 0 || n->in[slot] >= ec->m->n_tensors) return -1;
+  return tensor_is_const(&ec->m->tensors[n->in[slot]]) ? n->in[slot] : -1;
+}
+
+static int32_t table_source(const EmitCtx *ec, const char *suffix) {
+  for (size_t i = 0; i < sizeof table_sources / sizeof table_sources[0]; i++) {
+    if (strcmp(ec->node->opname, table_sources[i].op) != 0 || strcmp(suffix, table_sources[i].suffix) != 0) continue;
+    int32_t id = const_input(ec, table_sources[i].slot);
+    return id >= 0 || table_sources[i].slot != 2 ? id : const_input(ec, 1);
+  }
+  return -1;
+}
+
 /* A table an operator derived: stored little-endian like model constants. */
 static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, const void *v, size_t n, size_t es) {
   ConstItem *c = plan_add_const(ec->p, ec->arena, -1, ec->node->index, ec->pos);
@@ -283,6 +313,7 @@ static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, c
     memcpy(&x, (const uint8_t *)v + i * es, es); /* host order in, little-endian out */
     for (size_t b = 0; b < es; b++) bytes[i * es + b] = (uint8_t)(x >> (8 * b));
   }
+  c->source_tensor = table_source(ec, suffix);
   c->symbol = arena_printf(ec->arena, "K%d_%s", (int)ec->node->index, suffix);
   c->array_name = arena_printf(ec->arena, "%s_%s_%s", ec->mod->prefix, ec->op_name, suffix);
   c->ctype = tensor_type_ctype(type);

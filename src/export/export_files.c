@@ -289,6 +289,7 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
     if (c->arena >= 0) sb_printf(js, ", \"arena\": \"%s\", \"offset\": %zu", p->arenas[c->arena].name, c->offset);
     sb_printf(js, ", \"first_op\": %d, \"last_op\": %d", (int)c->first_reader, (int)c->last_reader);
     if (c->op_index >= 0) sb_printf(js, ", \"derived_by_op\": %d", (int)c->op_index);
+    if (c->source_tensor >= 0) sb_printf(js, ", \"source_tensor\": %d", (int)c->source_tensor);
     sb_append(js, "}");
     first = false;
   }

@@ -286,6 +286,7 @@ ConstItem *plan_add_const(Plan *p, Arena *a, int32_t tensor_id, int32_t op_index
   memset(c, 0, sizeof *c);
   c->tensor_id = tensor_id;
   c->op_index = op_index;
+  c->source_tensor = -1;
   c->first_reader = c->last_reader = reader;
   c->arena = -1;
   c->source = c->runtime = MEM_NONE;
@@ -295,7 +296,8 @@ ConstItem *plan_add_const(Plan *p, Arena *a, int32_t tensor_id, int32_t op_index
 /* ---- constants --------------------------------------------------------------- */
 
 static bool decide_residency(Plan *p, ConstItem *c, Diag *d) {
-  TensorAttrs at = attrs_resolve(p->config, RULE_CONSTANT, c->tensor_id);
+  /* a derived table takes the attributes of the model tensor it derives from */
+  TensorAttrs at = attrs_resolve(p->config, RULE_CONSTANT, c->tensor_id >= 0 ? c->tensor_id : c->source_tensor);
   c->source = at.memory_set ? at.memory : p->platform.constant_home;
   if (c->source == MEM_NONE || !p->platform.mem[c->source].present)
     return diag_error(d, "line %d: %s cannot be stored in %s: platform %s has no such memory", at.line_memory, c->what,

@@ -3,6 +3,7 @@
 #ifndef TINYAOT_PLAN_H
 #define TINYAOT_PLAN_H
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "../common/diag.h"
@@ -32,6 +33,8 @@ typedef struct PlanArena {
 typedef struct ConstItem {
   int32_t tensor_id;        /* model tensor, or -1 for a derived table */
   int32_t op_index;         /* operator that derived it (-1 for model tensors) */
+  int32_t source_tensor;    /* derived table: the model tensor it re-lays or folds (its
+                             * attribute rules, id rules included, place it), or -1 */
   const char *symbol;       /* the name layer code uses (a macro) */
   const char *array_name;   /* the C array holding its source bytes */
   const char *ctype;        /* element type */
@@ -91,8 +94,14 @@ typedef struct TensorAttrs {
   Residency residency;
   int line_memory, line_dest, line_residency;
 } TensorAttrs;
-/* Merges the rules matching (kind, id) field by field: type+id > id > type > none,
+/* Merges the rules matching (kind, id) field by field: type+id > type > id > none,
  * later rule wins at equal specificity. id -1 matches only rules without an id. */
 TensorAttrs attrs_resolve(const Config *c, RuleType kind, int32_t id);
+/* Rules that match no tensor/operator of the model (and ids naming none): a warning
+ * each, or under `strict` the first one is an error in d. */
+bool attrs_check_unmatched(const Config *c, const Model *m, bool strict, Diag *d);
+/* --verbose 2: the attributes the rules give each operator and tensor, and where the
+ * plan put each tensor. */
+void attrs_print(const Config *c, const Model *m, const Plan *p, FILE *f);
 
 #endif

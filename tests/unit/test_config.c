@@ -30,17 +30,96 @@ static void precedence_and_merge(UnitState *u) {
       "    - id: 5\n      attributes: {residency: stream}\n";
   CHECK(u, parse(yaml, &c, &a, msg, sizeof msg));
   CHECK(u, c.n_rules == 6);
+  /* heliaAOT's order: type+id > type > id > neither; later wins at equal specificity */
   TensorAttrs t1 = attrs_resolve(&c, RULE_CONSTANT, 1);   /* only type/none rules */
   CHECK(u, t1.memory_set && t1.memory == MEM_PSRAM);      /* later type rule beats earlier */
   TensorAttrs t5 = attrs_resolve(&c, RULE_CONSTANT, 5);
-  CHECK(u, t5.memory == MEM_SRAM && t5.residency == RES_STREAM && !t5.dest_set); /* id beats type */
+  CHECK(u, t5.memory == MEM_PSRAM && t5.line_memory == 11); /* type beats id */
+  CHECK(u, t5.residency == RES_STREAM && !t5.dest_set);     /* the id rule still gives what type rules leave */
   TensorAttrs t6 = attrs_resolve(&c, RULE_CONSTANT, 6);
-  CHECK(u, t6.memory == MEM_SRAM);                          /* memory from the id rule */
-  CHECK(u, t6.dest_set && t6.dest == MEM_DTCM && t6.residency == RES_PIN); /* dest implies pin */
+  CHECK(u, t6.memory == MEM_PSRAM);                         /* type rule over the id rule */
+  CHECK(u, t6.dest_set && t6.dest == MEM_DTCM && t6.residency == RES_PIN); /* type+id: dest implies pin */
+  TensorAttrs s5 = attrs_resolve(&c, RULE_SCRATCH, 5);
+  CHECK(u, s5.memory == MEM_SRAM);                          /* no scratch type rule: the id rule */
   TensorAttrs s9 = attrs_resolve(&c, RULE_SCRATCH, 9);
   CHECK(u, s9.memory == MEM_PSRAM);                         /* the untyped rule */
-  TensorAttrs derived = attrs_resolve(&c, RULE_CONSTANT, -1); /* derived tables: no id rules */
+  TensorAttrs derived = attrs_resolve(&c, RULE_CONSTANT, -1); /* a table with no source tensor */
   CHECK(u, derived.memory == MEM_PSRAM && derived.residency == RES_UNSET);
+  arena_free(&a);
+}
+
+/* heliaAOT's forms: nested attributes, capitals, ids as strings/lists/null, "*". */
+static void helia_forms(UnitState *u) {
+  Arena a;
+  arena_init(&a);
+  Config c;
+  char msg[DIAG_MAX_MSG];
+  const char *yaml =
+      "memory:\n"
+      "  tensors:\n"
+      "    - type: CONSTANT\n      id: null\n      attributes: {memory: mram}\n"
+      "    - type: Scratch\n      id: [\"3\", 4]\n      attributes: {memory: Dtcm}\n"
+      "    - id: \"7\"\n      memory: SRAM\n" /* flat form */
+      "operators:\n"
+      "  - type: \"*\"\n    id: null\n    attributes: {code_placement: ITCM, scratch_placement: SRAM}\n"
+      "  - type: CONV_2D\n    attributes:\n      code_placement: MRAM\n"
+      "  - id: [\"1\", \"2\"]\n    attributes: {code_placement: SRAM, scratch_placement: DTCM}\n"
+      "  - type: conv_2d\n    id: 2\n    code_placement: PSRAM\n" /* flat form, any case */
+      "  - type: RSQRT\n    attributes: {lut_mode: universal}\n";
+  CHECK(u, parse(yaml, &c, &a, msg, sizeof msg));
+  CHECK(u, c.n_rules == 3 && c.warnings == 0);
+  CHECK(u, c.rules[0].has_type && c.rules[0].type == RULE_CONSTANT && !c.rules[0].has_id && c.rules[0].memory == MEM_MRAM);
+  CHECK(u, c.rules[1].type == RULE_SCRATCH && c.rules[1].n_ids == 2 && c.rules[1].ids[0] == 3 && c.rules[1].ids[1] == 4);
+  CHECK(u, c.rules[2].has_id && c.rules[2].ids[0] == 7 && c.rules[2].has_memory && c.rules[2].memory == MEM_SRAM);
+  CHECK(u, c.n_op_rules == 5 && c.op_rules[0].op_type == NULL && !c.op_rules[0].has_id);
+  /* operator precedence: type+id > type > id > "*" */
+  CHECK(u, config_operator_placement(&c, 0, "ADD", true) == MEM_ITCM);     /* only "*" */
+  CHECK(u, config_operator_placement(&c, 0, "CONV_2D", true) == MEM_MRAM); /* type beats "*" */
+  CHECK(u, config_operator_placement(&c, 1, "CONV_2D", true) == MEM_MRAM); /* type beats id */
+  CHECK(u, config_operator_placement(&c, 1, "ADD", true) == MEM_SRAM);     /* id beats "*" */
+  CHECK(u, config_operator_placement(&c, 2, "CONV_2D", true) == MEM_PSRAM); /* type+id */
+  CHECK(u, config_operator_placement(&c, 1, "CONV_2D", false) == MEM_DTCM); /* fields merge one by one */
+  OperatorAttrs r = config_operator_attrs(&c, 9, "RSQRT");
+  CHECK(u, r.lut_mode && strcmp(r.lut_mode, "universal") == 0 && r.code_placement == MEM_ITCM);
+  arena_free(&a);
+}
+
+/* Keys heliaAOT documents beyond the planner's land in the Config. */
+static void helia_keys(UnitState *u) {
+  Arena a;
+  arena_init(&a);
+  Config c;
+  char msg[DIAG_MAX_MSG];
+  const char *yaml =
+      "model: {path: m.tflite, subgraph: 0, type: tflite, name: kws, description: d, version: v1.0.0}\n"
+      "module: {path: out, type: zephyr, name: kws, prefix: kws}\n"
+      "test: {enabled: true, tolerance: 0.5, golden_data: g.npz}\n"
+      "transforms: []\n"
+      "memory: {planner: greedy, dump_residency_json: true, allocate_arenas: false,\n"
+      "         constraints: [{name: dtcm, max_size: null}]}\n"
+      "platform: {name: apollo510_evb}\n"
+      "verbose: 2\nforce: true\nlog_file: conv.log\n";
+  CHECK(u, parse(yaml, &c, &a, msg, sizeof msg));
+  CHECK(u, c.warnings == 0 && c.has_subgraph && c.subgraph == 0 && !strcmp(c.model_name, "kws"));
+  CHECK(u, !strcmp(c.module_type, "zephyr") && c.test_enabled && c.has_test_tolerance && c.test_tolerance == 0.5);
+  CHECK(u, !strcmp(c.test_golden_data, "g.npz") && c.dump_residency_json && !c.allocate_arenas);
+  CHECK(u, c.n_constraints == 1 && c.constraints[0].mem == MEM_DTCM && c.constraints[0].max_size == UINT64_MAX);
+  CHECK(u, c.verbose == 2 && c.force && !strcmp(c.log_file, "conv.log") && !strcmp(c.platform_name, "apollo510_evb"));
+  arena_free(&a);
+}
+
+/* --strict: every ignored key is an error with its line. */
+static void strict_keys(UnitState *u) {
+  Arena a;
+  arena_init(&a);
+  Config c;
+  config_defaults(&c);
+  c.strict = true;
+  Diag d;
+  diag_init(&d, "t.yaml");
+  const char *yaml = "memory:\n  tensors:\n    - type: constant\n      attributes: {memroy: MRAM}\n";
+  CHECK(u, !config_parse(&a, "t.yaml", yaml, strlen(yaml), &c, &d));
+  CHECK(u, strstr(d.msg, "line 4") && strstr(d.msg, "memroy") && strstr(d.msg, "--strict"));
   arena_free(&a);
 }
 
@@ -72,6 +151,13 @@ static void rule_errors(UnitState *u) {
   expect_error(u, "memory: [1, 2]\n", "must be a mapping");
   expect_error(u, "memory:\n  tensors: {a: 1}\n", "must be a list");
   expect_error(u, "memory: {tensors: [\n", "invalid YAML");
+  expect_error(u, "memory:\n  tensors:\n    - id: [1, x]\n", "'id' must be a non-negative integer");
+  expect_error(u, "memory:\n  tensors:\n    - id: {a: 1}\n", "'id' must be");
+  expect_error(u, "memory:\n  tensors:\n    - id: 99999999999\n", "out of range");
+  expect_error(u, "operators:\n  - attributes: {code_placement: FLASH}\n", "unknown memory 'FLASH'");
+  expect_error(u, "memory: {planner: tetris}\n", "must be greedy");
+  expect_error(u, "module: {type: bazel}\n", "module.type");
+  expect_error(u, "test: {tolerance: loose}\n", "test.tolerance");
 }
 
 static void unknown_keys_warn(UnitState *u) {
@@ -109,6 +195,9 @@ static void platform_checks(UnitState *u) {
 
 const UnitTest config_tests[] = {
     {"config/precedence_and_merge", precedence_and_merge},
+    {"config/helia_forms", helia_forms},
+    {"config/helia_keys", helia_keys},
+    {"config/strict_keys", strict_keys},
     {"config/rule_errors", rule_errors},
     {"config/unknown_keys_warn", unknown_keys_warn},
     {"config/platform_checks", platform_checks},
