@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "../common/arena.h"
-#include "../load/flatbuffer.h"
 #include "op_options.h"
 
 enum { TA_MAX_RANK = 8 };
@@ -60,9 +59,7 @@ typedef struct Node {
   int32_t version;
   int n_in, n_out, n_inter;
   int32_t *in, *out, *inter;  /* tensor ids; -1 for an omitted optional input */
-  uint8_t options_type;       /* BuiltinOptions union tag */
-  FbTable options;            /* raw builtin options table (may be absent) */
-  NodeOptions opts;           /* decoded builtin options (op_options.h) */
+  NodeOptions opts;           /* builtin options, decoded by the loader (op_options.h) */
   const struct OpDef *def;    /* NULL when unsupported */
   /* resolve results */
   void *op_data;              /* operator-private prepared data (arena) */

@@ -36,3 +36,28 @@ const char *options_kind_name(OptionsKind k) {
   if ((int)k < 0 || k >= OPTS_KIND_COUNT) return "unknown";
   return kind_names[k];
 }
+
+int options_fused_activation(const NodeOptions *o) {
+  switch (o->kind) {
+    case OPTS_CONV_2D: return o->conv2d.activation;
+    case OPTS_CONV_3D: return o->conv3d.activation;
+    case OPTS_POOL_2D: return o->pool2d.activation;
+    case OPTS_DEPTHWISE_CONV_2D: return o->depthwise.activation;
+    case OPTS_SVDF: return o->svdf.activation;
+    case OPTS_RNN:
+    case OPTS_SEQUENCE_RNN:
+    case OPTS_BIDIRECTIONAL_SEQUENCE_RNN: return o->rnn.activation;
+    case OPTS_FULLY_CONNECTED: return o->fully_connected.activation;
+    case OPTS_CONCATENATION: return o->concatenation.activation;
+    case OPTS_ADD: return o->add.activation;
+    case OPTS_SUB: return o->sub.activation;
+    case OPTS_MUL: return o->mul.activation;
+    case OPTS_DIV: return o->div.activation;
+    case OPTS_L2_NORM: return o->l2_norm.activation;
+    case OPTS_LSTM:
+    case OPTS_UNIDIRECTIONAL_SEQUENCE_LSTM:
+    case OPTS_BIDIRECTIONAL_SEQUENCE_LSTM: return o->lstm.activation;
+    case OPTS_TRANSPOSE_CONV: return o->transpose_conv.activation;
+    default: return 0;
+  }
+}

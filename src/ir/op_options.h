@@ -387,5 +387,7 @@ typedef struct NodeOptions {
 
 /* "Conv2DOptions" for messages; "unknown" outside the known kinds. */
 const char *options_kind_name(OptionsKind k);
+/* The fused_activation_function of kinds that have one (ADD, CONV_2D, ...), else 0 (NONE). */
+int options_fused_activation(const NodeOptions *o);
 
 #endif

@@ -288,13 +288,13 @@ static bool load_operator(Loader *L, Node *n, const FbTable *ot) {
   snprintf(what, sizeof what, "operator %d (%s) intermediates", n->index, n->opname);
   if (!load_index_list(L, ot, OP_INTERMEDIATES, m->n_model_tensors, true, &n->n_inter, &n->inter, what))
     return false;
-  n->options_type = fb_u8(ot, OP_OPTIONS_TYPE, 0);
-  n->options = fb_table(ot, OP_OPTIONS);
+  uint8_t options_tag = fb_u8(ot, OP_OPTIONS_TYPE, 0);
+  FbTable options = fb_table(ot, OP_OPTIONS);
   n->scratch_tensor = -1;
   snprintf(what, sizeof what, "operator %d (%s) options", n->index, n->opname);
   if (!fb_check(L, what)) return false;
   uint64_t copied = 0;
-  if (!decode_options(L->arena, n->options_type, &n->options, n->builtin_code, &n->opts, &copied))
+  if (!decode_options(L->arena, options_tag, &options, n->builtin_code, &n->opts, &copied))
     return fb_check(L, what) && diag_error(L->d, "out of memory");
   return claim(L, copied, what);
 }

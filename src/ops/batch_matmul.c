@@ -2,8 +2,6 @@
 #include "../resolve/quant.h"
 #include "op.h"
 
-enum { BMM_BUILTIN_OPTIONS = 101 }; /* BuiltinOptions.BatchMatMulOptions */
-enum { BMM_OPT_ADJ_X = 0, BMM_OPT_ADJ_Y = 1 };
 enum { BMM_RANK = 5 };              /* operands are viewed as 3 batch dims + a matrix */
 
 typedef struct BmmData {
@@ -71,7 +69,7 @@ static bool bmm_shapes(PrepareCtx *pc, const Node *node, const Tensor *lhs, cons
 }
 
 static bool bmm_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, BMM_BUILTIN_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, OPTS_BATCH_MATMUL)) return false;
   const Tensor *lhs = node_input(pc->model, node, 0);
   const Tensor *rhs = node_input(pc->model, node, 1);
   const Tensor *out = node_output(pc->model, node, 0);
@@ -82,8 +80,8 @@ static bool bmm_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_type(pc, node, out, TT_INT8) || !op_expect_quantized(pc, node, out)) return false;
   BmmData *d = arena_calloc(pc->arena, 1, sizeof *d);
   if (!d) return op_error(pc, node, "out of memory");
-  const bool adj_x = fb_bool(&node->options, BMM_OPT_ADJ_X, false);
-  const bool adj_y = fb_bool(&node->options, BMM_OPT_ADJ_Y, false);
+  const bool adj_x = node->opts.batch_matmul.adj_x;
+  const bool adj_y = node->opts.batch_matmul.adj_y;
   if (!bmm_shapes(pc, node, lhs, rhs, out, adj_x, adj_y, d)) return false;
   d->lhs_offset = -tensor_zero_point(lhs);
   d->rhs_offset = -tensor_zero_point(rhs);

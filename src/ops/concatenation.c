@@ -5,7 +5,6 @@
 #include "../resolve/quant.h"
 #include "data_movement.h"
 
-enum { CONCATENATION_OPTIONS = 10, OPT_AXIS = 0, OPT_ACTIVATION = 1 };
 
 static const TensorType concatenation_types[] = {TT_INT8, TT_INT16, TT_FLOAT32};
 
@@ -22,16 +21,16 @@ static bool check_input_shape(PrepareCtx *pc, const Node *node, const Tensor *in
 
 static bool concatenation_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 1, LOAD_MAX_OP_IO, 1)) return false;
-  if (!op_expect_options(pc, node, CONCATENATION_OPTIONS)) return false;
+  if (!op_expect_options(pc, node, OPTS_CONCATENATION)) return false;
   const Tensor *out = node_output(pc->model, node, 0);
   if (!dm_expect_dtype(pc, node, out, concatenation_types, 3, "") || !dm_expect_dense(pc, node, out, TA_MAX_RANK))
     return false;
   if (out->rank < 1) return op_error(pc, node, "%s is a scalar; nothing to concatenate", op_tensor_desc(pc, out));
-  int act = fb_i8(&node->options, OPT_ACTIVATION, ACT_NONE);
+  int act = node->opts.concatenation.activation;
   if (act != ACT_NONE) return op_error(pc, node, "fused activation %d is not supported (TFLite Micro requires none)", act);
-  int axis = dm_axis(fb_i32(&node->options, OPT_AXIS, 0), out->rank);
+  int axis = dm_axis(node->opts.concatenation.axis, out->rank);
   if (axis < 0)
-    return op_error(pc, node, "axis %d is outside the output's rank %d", (int)fb_i32(&node->options, OPT_AXIS, 0),
+    return op_error(pc, node, "axis %d is outside the output's rank %d", (int)node->opts.concatenation.axis,
                     out->rank);
   int64_t *axis_dims = arena_calloc(pc->arena, (size_t)node->n_in, sizeof *axis_dims);
   if (!axis_dims) return op_error(pc, node, "out of memory");

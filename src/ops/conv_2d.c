@@ -7,9 +7,7 @@
 #include "gemm_tier.h"
 #include "op.h"
 
-enum { CONV2D_OPTIONS = 1 }; /* BuiltinOptions.Conv2DOptions */
 /* Conv2DOptions fields. */
-enum { OPT_PADDING, OPT_STRIDE_W, OPT_STRIDE_H, OPT_ACTIVATION, OPT_DILATION_W, OPT_DILATION_H };
 
 typedef enum ConvKernel {
   CONV_S8,        /* ta_conv_s8 */
@@ -97,12 +95,12 @@ static bool conv_prepare_shapes(PrepareCtx *pc, Node *node, const Tensor *in, co
 
 static bool conv_prepare_window(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor *filter,
                                 const Tensor *out, ConvData *d) {
-  const FbTable *o = &node->options;
-  const int padding = fb_i8(o, OPT_PADDING, CONV_PAD_SAME);
+  const Conv2DOptions *o = &node->opts.conv2d;
+  const int padding = o->padding;
   d->h = (ConvAxis){.in = in->dims[1], .out = out->dims[1], .k = filter->dims[1],
-                    .stride = fb_i32(o, OPT_STRIDE_H, 0), .dil = fb_i32(o, OPT_DILATION_H, 1)};
+                    .stride = o->stride_h, .dil = o->dilation_h};
   d->w = (ConvAxis){.in = in->dims[2], .out = out->dims[2], .k = filter->dims[2],
-                    .stride = fb_i32(o, OPT_STRIDE_W, 0), .dil = fb_i32(o, OPT_DILATION_W, 1)};
+                    .stride = o->stride_w, .dil = o->dilation_w};
   int32_t out_h, out_w;
   if (!conv_axis_setup(pc, node, padding, "height", &d->h, &out_h) ||
       !conv_axis_setup(pc, node, padding, "width", &d->w, &out_w))
@@ -161,7 +159,7 @@ static bool conv_scratch_needed(const Model *m, const Node *node) {
 }
 
 static bool conv_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 2, 3, 1) || !op_expect_options(pc, node, CONV2D_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 2, 3, 1) || !op_expect_options(pc, node, OPTS_CONV_2D)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *filter = node_input(pc->model, node, 1);
   const Tensor *bias = node_input(pc->model, node, 2);
@@ -173,7 +171,7 @@ static bool conv_prepare(PrepareCtx *pc, Node *node) {
     return false;
   if (!tensor_is_const(filter))
     return op_error(pc, node, "filter %s must be a constant tensor", op_tensor_desc(pc, filter));
-  const int activation = fb_i8(&node->options, OPT_ACTIVATION, ACT_NONE);
+  const int activation = node->opts.conv2d.activation;
   if (d->kernel == CONV_F32) {
     if (!conv_float_range(pc, node, activation, &d->act_min, &d->act_max)) return false;
   } else {

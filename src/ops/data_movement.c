@@ -226,7 +226,8 @@ bool dm_split_prepare(PrepareCtx *pc, Node *node, const DmSplitOp *op) {
     return false;
   int axis = n_axis == 1 ? dm_axis(axis_value, in->rank) : -1;
   if (axis < 0) return op_error(pc, node, "axis must be one value in [-%d, %d)", in->rank, in->rank);
-  int num_splits = fb_i32(&node->options, op->num_splits_field, node->n_out);
+  /* SPLIT and SPLIT_V share the layout; 0 (absent) stands for the operator's output count. */
+  int num_splits = node->opts.split.num_splits ? node->opts.split.num_splits : node->n_out;
   if (num_splits != node->n_out)
     return op_error(pc, node, "num_splits is %d but the operator has %d outputs", num_splits, node->n_out);
   int64_t *axis_dims = arena_calloc(pc->arena, (size_t)node->n_out, sizeof *axis_dims);
@@ -241,8 +242,6 @@ bool dm_split_prepare(PrepareCtx *pc, Node *node, const DmSplitOp *op) {
 
 /* ---- DEPTH_TO_SPACE, SPACE_TO_DEPTH, RESIZE_* ------------------------------------------ */
 
-enum { OPT_BLOCK_SIZE = 0 }; /* block_size: field 0 of DepthToSpaceOptions and SpaceToDepthOptions */
-
 bool dm_block_io(PrepareCtx *pc, const Node *node, uint8_t options, const TensorType *types, int n_types,
                  const Tensor **in, const Tensor **out, int64_t *block_size) {
   if (!op_expect_io(pc, node, 1, 1, 1) || !op_expect_options(pc, node, options)) return false;
@@ -251,7 +250,7 @@ bool dm_block_io(PrepareCtx *pc, const Node *node, uint8_t options, const Tensor
   if (!dm_expect_dtype(pc, node, *in, types, n_types, "") || !op_expect_type(pc, node, *out, (*in)->type) ||
       !dm_expect_dense(pc, node, *in, 4) || !dm_expect_dense(pc, node, *out, 4))
     return false;
-  *block_size = fb_i32(&node->options, OPT_BLOCK_SIZE, 0);
+  *block_size = node->opts.space_to_depth.block_size; /* DEPTH_TO_SPACE shares the layout */
   if ((*in)->rank != 4 || (*out)->rank != 4) return op_error(pc, node, "input and output must be 4D (NHWC)");
   return true;
 }

@@ -10,9 +10,7 @@
 #include "conv_common.h"
 #include "op.h"
 
-enum { DEPTHWISE_OPTIONS = 2 }; /* BuiltinOptions.DepthwiseConv2DOptions */
 /* DepthwiseConv2DOptions fields. */
-enum { OPT_PADDING, OPT_STRIDE_W, OPT_STRIDE_H, OPT_DEPTH_MULTIPLIER, OPT_ACTIVATION, OPT_DILATION_W, OPT_DILATION_H };
 
 typedef enum DwKernel { DW_S8, DW_S16, DW_F32 } DwKernel;
 
@@ -111,7 +109,7 @@ static bool dw_prepare_shapes(PrepareCtx *pc, Node *node, const Tensor *in, cons
                     (int)d->in_c);
   d->multiplier = d->out_c / d->in_c;
   /* TFLite's kernel loops over the option's multiplier; it must describe these shapes. */
-  const int32_t option = fb_i32(&node->options, OPT_DEPTH_MULTIPLIER, 0);
+  const int32_t option = node->opts.depthwise.depth_multiplier;
   if (option != d->multiplier)
     return op_error(pc, node, "depth_multiplier option is %d but the filter has %d channels for %d inputs",
                     (int)option, (int)d->out_c, (int)d->in_c);
@@ -123,12 +121,12 @@ static bool dw_prepare_shapes(PrepareCtx *pc, Node *node, const Tensor *in, cons
 
 static bool dw_prepare_window(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor *filter, const Tensor *out,
                               DwData *d) {
-  const FbTable *o = &node->options;
-  const int padding = fb_i8(o, OPT_PADDING, CONV_PAD_SAME);
+  const DepthwiseConv2DOptions *o = &node->opts.depthwise;
+  const int padding = o->padding;
   d->h = (ConvAxis){.in = in->dims[1], .out = out->dims[1], .k = filter->dims[1],
-                    .stride = fb_i32(o, OPT_STRIDE_H, 0), .dil = fb_i32(o, OPT_DILATION_H, 1)};
+                    .stride = o->stride_h, .dil = o->dilation_h};
   d->w = (ConvAxis){.in = in->dims[2], .out = out->dims[2], .k = filter->dims[2],
-                    .stride = fb_i32(o, OPT_STRIDE_W, 0), .dil = fb_i32(o, OPT_DILATION_W, 1)};
+                    .stride = o->stride_w, .dil = o->dilation_w};
   int32_t out_h, out_w;
   if (!conv_axis_setup(pc, node, padding, "height", &d->h, &out_h) ||
       !conv_axis_setup(pc, node, padding, "width", &d->w, &out_w))
@@ -383,7 +381,7 @@ static DwTier dw_select_tier(PrepareCtx *pc, const Tensor *filter, const Tensor 
 }
 
 static bool dw_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 2, 3, 1) || !op_expect_options(pc, node, DEPTHWISE_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 2, 3, 1) || !op_expect_options(pc, node, OPTS_DEPTHWISE_CONV_2D)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *filter = node_input(pc->model, node, 1);
   const Tensor *bias = node_input(pc->model, node, 2);
@@ -395,7 +393,7 @@ static bool dw_prepare(PrepareCtx *pc, Node *node) {
     return false;
   if (!tensor_is_const(filter))
     return op_error(pc, node, "filter %s must be a constant tensor", op_tensor_desc(pc, filter));
-  const int activation = fb_i8(&node->options, OPT_ACTIVATION, ACT_NONE);
+  const int activation = node->opts.depthwise.activation;
   if (d->kernel == DW_F32) {
     if (!conv_float_range(pc, node, activation, &d->act_min, &d->act_max)) return false;
   } else {

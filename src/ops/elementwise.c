@@ -118,7 +118,8 @@ void ew_bcast_init(char *buf, size_t cap, const EwBcast *bc) {
 /* ---- options and quantization ------------------------------------------------------ */
 
 bool ew_fused_activation(PrepareCtx *pc, const Node *node, int field, int *act) {
-  *act = fb_i8(&node->options, field, ACT_NONE);
+  (void)field; /* the decoded options know where their activation is */
+  *act = options_fused_activation(&node->opts);
   if (*act == ACT_NONE || *act == ACT_RELU || *act == ACT_RELU_N1_TO_1 || *act == ACT_RELU6) return true;
   return op_error(pc, node, "fused activation %d is not supported (NONE, RELU, RELU_N1_TO_1, RELU6 are)", *act);
 }

@@ -6,8 +6,6 @@
 #include "gemm_tier.h"
 #include "op.h"
 
-enum { FC_BUILTIN_OPTIONS = 8 }; /* BuiltinOptions.FullyConnectedOptions */
-enum { FC_OPT_ACTIVATION = 0, FC_OPT_WEIGHTS_FORMAT = 1 };
 
 typedef enum FcKernel {
   FC_S8,        /* int8 in/out, int32 bias */
@@ -167,13 +165,13 @@ static bool fc_prepare_tier(PrepareCtx *pc, const Node *node, const Tensor *w, F
 }
 
 static bool fc_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 2, 3, 1) || !op_expect_options(pc, node, FC_BUILTIN_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 2, 3, 1) || !op_expect_options(pc, node, OPTS_FULLY_CONNECTED)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *w = node_input(pc->model, node, 1);
   const Tensor *bias = node_input(pc->model, node, 2);
   const Tensor *out = node_output(pc->model, node, 0);
-  const int act = fb_i8(&node->options, FC_OPT_ACTIVATION, 0);
-  const int weights_format = fb_i8(&node->options, FC_OPT_WEIGHTS_FORMAT, 0);
+  const int act = node->opts.fully_connected.activation;
+  const int weights_format = node->opts.fully_connected.weights_format;
   if (weights_format != 0)
     return op_error(pc, node, "weights format %d (shuffled) is not supported, only DEFAULT", weights_format);
 

@@ -5,7 +5,6 @@
 #include "../resolve/quant.h"
 #include "data_movement.h"
 
-enum { GATHER_OPTIONS = 23, OPT_AXIS = 0, OPT_BATCH_DIMS = 1 };
 
 static const TensorType gather_types[] = {TT_INT8};
 
@@ -47,7 +46,7 @@ static bool check_constant_indices(PrepareCtx *pc, const Node *node, const Tenso
 }
 
 static bool gather_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, GATHER_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, OPTS_GATHER)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *idx = node_input(pc->model, node, 1);
   const Tensor *out = node_output(pc->model, node, 0);
@@ -55,7 +54,7 @@ static bool gather_prepare(PrepareCtx *pc, Node *node) {
       !op_expect_type(pc, node, idx, TT_INT32) || !dm_expect_dense(pc, node, in, TA_MAX_RANK) ||
       !dm_expect_dense(pc, node, idx, TA_MAX_RANK) || !dm_expect_dense(pc, node, out, TA_MAX_RANK))
     return false;
-  const int32_t axis_opt = fb_i32(&node->options, OPT_AXIS, 0), batch_opt = fb_i32(&node->options, OPT_BATCH_DIMS, 0);
+  const int32_t axis_opt = node->opts.gather.axis, batch_opt = node->opts.gather.batch_dims;
   const int axis = dm_axis(axis_opt, in->rank);
   const int batch_dims = batch_opt < 0 ? batch_opt + idx->rank : batch_opt;
   if (axis < 0) return op_error(pc, node, "axis %d is outside the input's rank %d", (int)axis_opt, in->rank);

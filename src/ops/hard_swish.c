@@ -1,8 +1,10 @@
 /* HARD_SWISH: x * relu6(x + 3) / 6, int8, tabulated from TFLite's int16
- * fixed-point evaluation (a "relu-ish" factor in [0, 1] times the input). */
+ * fixed-point evaluation (a "relu-ish" factor in [0, 1] times the input), and
+ * float32 (ta_math_f32). */
 #include "../resolve/quant.h"
 #include "elementwise.h"
 #include "fixed_point.h"
+#include "math_unary.h"
 #include "op.h"
 
 enum { HARD_SWISH_OPTIONS = 91 };
@@ -57,9 +59,12 @@ static int32_t hard_swish_one(const HardSwishParams *p, int32_t x) {
 static bool hard_swish_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 1, 1, 1) || !op_expect_options(pc, node, HARD_SWISH_OPTIONS)) return false;
   const Tensor *in = node_input(pc->model, node, 0), *out = node_output(pc->model, node, 0);
-  if (in->type != TT_INT8)
-    return op_error(pc, node, "%s has dtype %s; HARD_SWISH supports int8", op_tensor_desc(pc, in),
+  if (in->type != TT_INT8 && in->type != TT_FLOAT32)
+    return op_error(pc, node, "%s has dtype %s; HARD_SWISH supports int8 and float32", op_tensor_desc(pc, in),
                     tensor_type_name(in->type));
+  if (in->type == TT_FLOAT32)
+    return op_expect_type(pc, node, out, TT_FLOAT32) && ew_expect_unary_shape(pc, node, in, out) &&
+           mu_float_map(pc, node, in, "ta_hard_swish_f32");
   if (!op_expect_type(pc, node, out, TT_INT8) || !ew_expect_unary_shape(pc, node, in, out) ||
       !ew_expect_quant(pc, node, in) || !ew_expect_quant(pc, node, out))
     return false;
@@ -76,8 +81,8 @@ const OpDef op_hard_swish = {
     .builtin_code = 117,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8",
-    .constraints = "output scale >= input scale / 128",
+    .dtypes = "int8, float32",
+    .constraints = "int8: output scale >= input scale / 128",
     .prepare = hard_swish_prepare,
     .emit = ew_unary_emit,
 };

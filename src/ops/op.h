@@ -72,7 +72,7 @@ const char *op_tensor_desc(PrepareCtx *pc, const Tensor *t);
 
 /* Common checks; each reports through op_error. */
 bool op_expect_io(PrepareCtx *pc, const Node *node, int min_in, int max_in, int n_out);
-bool op_expect_options(PrepareCtx *pc, const Node *node, uint8_t options_type); /* absent is OK */
+bool op_expect_options(PrepareCtx *pc, const Node *node, int kind); /* an OptionsKind; absent is OK */
 bool op_expect_type(PrepareCtx *pc, const Node *node, const Tensor *t, TensorType type);
 bool op_expect_quantized(PrepareCtx *pc, const Node *node, const Tensor *t); /* per-tensor scale > 0 */
 /* Every requantisation multiplier goes through here: quant_multiplier(m), refused (one

@@ -30,9 +30,11 @@ bool op_expect_io(PrepareCtx *pc, const Node *node, int min_in, int max_in, int 
   return true;
 }
 
-bool op_expect_options(PrepareCtx *pc, const Node *node, uint8_t options_type) {
-  if (node->options.present && node->options_type != options_type)
-    return op_error(pc, node, "builtin options have type %u, expected %u", node->options_type, options_type);
+bool op_expect_options(PrepareCtx *pc, const Node *node, int kind) {
+  /* The loader decoded the table by its own tag: a different kind means the file
+   * describes another operator's options (an unknown tag decodes as OPTS_NONE). */
+  if (node->opts.present && (int)node->opts.kind != kind)
+    return op_error(pc, node, "builtin options have type %u, expected %u", node->opts.tag, (unsigned)kind);
   return true;
 }
 

@@ -2,23 +2,23 @@
 #include "../load/loader.h"
 #include "data_movement.h"
 
-enum { PACK_OPTIONS = 59, OPT_VALUES_COUNT = 0, OPT_AXIS = 1 };
 
 static const TensorType pack_types[] = {TT_INT8};
 
 static bool pack_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 1, LOAD_MAX_OP_IO, 1)) return false;
-  if (!op_expect_options(pc, node, PACK_OPTIONS)) return false;
+  if (!op_expect_options(pc, node, OPTS_PACK)) return false;
   const Tensor *out = node_output(pc->model, node, 0);
   if (!dm_expect_dtype(pc, node, out, pack_types, 1, "") || !dm_expect_dense(pc, node, out, TA_MAX_RANK))
     return false;
-  int values = fb_i32(&node->options, OPT_VALUES_COUNT, node->n_in);
+  /* 0 is the schema default, i.e. the field absent: the operator's input count. */
+  int values = node->opts.pack.values_count ? node->opts.pack.values_count : node->n_in;
   if (values != node->n_in)
     return op_error(pc, node, "values_count is %d but the operator has %d inputs", values, node->n_in);
-  int axis = dm_axis(fb_i32(&node->options, OPT_AXIS, 0), out->rank);
+  int axis = dm_axis(node->opts.pack.axis, out->rank);
   if (axis < 0 || out->dims[axis] != node->n_in)
     return op_error(pc, node, "axis %d of %s (shape %s) must exist and have extent %d",
-                    (int)fb_i32(&node->options, OPT_AXIS, 0), op_tensor_desc(pc, out),
+                    (int)node->opts.pack.axis, op_tensor_desc(pc, out),
                     tensor_shape_str(pc->arena, out), node->n_in);
   int64_t *axis_dims = arena_calloc(pc->arena, (size_t)node->n_in, sizeof *axis_dims);
   if (!axis_dims) return op_error(pc, node, "out of memory");

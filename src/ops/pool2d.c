@@ -6,8 +6,6 @@
 
 #include "../resolve/quant.h"
 
-enum { POOL_BUILTIN_OPTIONS = 5 }; /* BuiltinOptions.Pool2DOptions */
-enum { POOL_OPT_PADDING, POOL_OPT_STRIDE_W, POOL_OPT_STRIDE_H, POOL_OPT_FILTER_W, POOL_OPT_FILTER_H, POOL_OPT_ACT };
 enum { PADDING_SAME = 0, PADDING_VALID = 1 };
 
 static int64_t min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -25,13 +23,14 @@ static bool pool_dim(int padding, int32_t in, int32_t filter, int32_t stride, in
 }
 
 static bool pool_read_options(PrepareCtx *pc, const Node *node, PoolData *d, int *padding, int *act) {
-  if (!op_expect_options(pc, node, POOL_BUILTIN_OPTIONS)) return false;
-  *padding = fb_i8(&node->options, POOL_OPT_PADDING, PADDING_SAME);
-  d->stride_w = fb_i32(&node->options, POOL_OPT_STRIDE_W, 0);
-  d->stride_h = fb_i32(&node->options, POOL_OPT_STRIDE_H, 0);
-  d->filter_w = fb_i32(&node->options, POOL_OPT_FILTER_W, 0);
-  d->filter_h = fb_i32(&node->options, POOL_OPT_FILTER_H, 0);
-  *act = fb_i8(&node->options, POOL_OPT_ACT, ACT_NONE);
+  if (!op_expect_options(pc, node, OPTS_POOL_2D)) return false;
+  const Pool2DOptions *o = &node->opts.pool2d;
+  *padding = o->padding;
+  d->stride_w = o->stride_w;
+  d->stride_h = o->stride_h;
+  d->filter_w = o->filter_w;
+  d->filter_h = o->filter_h;
+  *act = o->activation;
   if (*padding != PADDING_SAME && *padding != PADDING_VALID)
     return op_error(pc, node, "padding %d is not supported (SAME or VALID)", *padding);
   if (d->stride_w <= 0 || d->stride_h <= 0 || d->filter_w <= 0 || d->filter_h <= 0)

@@ -1,9 +1,11 @@
-/* RELU: int8 (rescaled to the output quantization, tabulated) and float32. */
+/* RELU: int8 (rescaled to the output quantization, tabulated), int16 (symmetric,
+ * rescaled per element) and float32. */
 #include <math.h>
 
 #include "../resolve/quant.h"
 #include "elementwise.h"
 #include "fixed_point.h"
+#include "math_unary.h"
 #include "op.h"
 
 /* int8: out = clamp(out_zp + requantize(x - in_zp), max(-128, out_zp), 127). */
@@ -24,14 +26,31 @@ static bool tabulate_int8(PrepareCtx *pc, Node *node, const Tensor *in, const Te
   return true;
 }
 
+/* int16: TFLite Micro's RELU requires zero points 0; out = clamp(requantize(x), 0, 32767). */
+static bool relu_int16(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor *out) {
+  if (!ew_expect_symmetric(pc, node, in) || !ew_expect_symmetric(pc, node, out)) return false;
+  MathS16 *d = mu_s16_new(pc, node, in, "ta_requant_sign_s16");
+  if (!d) return false;
+  const double m = (double)tensor_scale(in) / (double)tensor_scale(out);
+  if (!op_quant_multiplier(pc, node, m, QUANT_RANGE_INT32, &d->pos_multiplier, &d->pos_shift,
+                           "input / output scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
+                           OP_TENSOR_ARG(out)))
+    return false;
+  d->neg_multiplier = d->pos_multiplier;
+  d->neg_shift = d->pos_shift;
+  d->act_min = 0;
+  return true;
+}
+
 static bool relu_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 1, 1, 1)) return false;
   const Tensor *in = node_input(pc->model, node, 0), *out = node_output(pc->model, node, 0);
-  if (in->type != TT_INT8 && in->type != TT_FLOAT32)
-    return op_error(pc, node, "%s has dtype %s; RELU supports int8 and float32", op_tensor_desc(pc, in),
+  if (in->type != TT_INT8 && in->type != TT_INT16 && in->type != TT_FLOAT32)
+    return op_error(pc, node, "%s has dtype %s; RELU supports int8, int16 and float32", op_tensor_desc(pc, in),
                     tensor_type_name(in->type));
   if (!op_expect_type(pc, node, out, in->type) || !ew_expect_unary_shape(pc, node, in, out)) return false;
   if (in->type == TT_FLOAT32) return ew_unary_new(pc, node, EW_PLAIN_F32, in, "ta_relu_f32") != NULL;
+  if (in->type == TT_INT16) return relu_int16(pc, node, in, out);
   EwUnary *u = ew_unary_new(pc, node, EW_LUT8, in, NULL);
   return u && tabulate_int8(pc, node, in, out, u);
 }
@@ -41,8 +60,8 @@ const OpDef op_relu = {
     .builtin_code = 19,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8, float32",
-    .constraints = "",
+    .dtypes = "int8, int16, float32",
+    .constraints = "int16: zero points 0",
     .prepare = relu_prepare,
-    .emit = ew_unary_emit,
+    .emit = mu_unary_emit,
 };

@@ -3,7 +3,6 @@
  * for every output row and column and emitted as tables. */
 #include "data_movement.h"
 
-enum { RESIZE_BILINEAR_OPTIONS = 15, OPT_ALIGN_CORNERS = 2, OPT_HALF_PIXEL_CENTERS = 3 };
 enum { MAX_EXTENT = 1 << 20 }; /* keeps 1024 * extent inside int32, as TFLite's scale needs */
 
 static const TensorType resize_bilinear_types[] = {TT_INT8};
@@ -53,9 +52,9 @@ static bool alloc_tables(PrepareCtx *pc, BilinearPlan *bp) {
 
 static bool resize_bilinear_prepare(PrepareCtx *pc, Node *node) {
   const Tensor *in, *out;
-  if (!dm_resize_io(pc, node, RESIZE_BILINEAR_OPTIONS, resize_bilinear_types, 1, &in, &out)) return false;
-  const bool align = fb_bool(&node->options, OPT_ALIGN_CORNERS, false);
-  const bool half = fb_bool(&node->options, OPT_HALF_PIXEL_CENTERS, false);
+  if (!dm_resize_io(pc, node, OPTS_RESIZE_BILINEAR, resize_bilinear_types, 1, &in, &out)) return false;
+  const bool align = node->opts.resize.align_corners;
+  const bool half = node->opts.resize.half_pixel_centers;
   if (align && half) return op_error(pc, node, "align_corners and half_pixel_centers cannot both be set");
   for (int d = 1; d <= 2; d++)
     if (in->dims[d] >= MAX_EXTENT || out->dims[d] >= MAX_EXTENT)

@@ -5,7 +5,6 @@
 
 #include "data_movement.h"
 
-enum { RESIZE_NEAREST_NEIGHBOR_OPTIONS = 74, OPT_ALIGN_CORNERS = 0, OPT_HALF_PIXEL_CENTERS = 1 };
 
 static const TensorType resize_nearest_types[] = {TT_INT8};
 
@@ -28,9 +27,9 @@ static int32_t nearest_source(int32_t value, int32_t in_size, int32_t out_size, 
 
 static bool resize_nearest_prepare(PrepareCtx *pc, Node *node) {
   const Tensor *in, *out;
-  if (!dm_resize_io(pc, node, RESIZE_NEAREST_NEIGHBOR_OPTIONS, resize_nearest_types, 1, &in, &out)) return false;
-  const bool align = fb_bool(&node->options, OPT_ALIGN_CORNERS, false);
-  const bool half = fb_bool(&node->options, OPT_HALF_PIXEL_CENTERS, false);
+  if (!dm_resize_io(pc, node, OPTS_RESIZE_NEAREST_NEIGHBOR, resize_nearest_types, 1, &in, &out)) return false;
+  const bool align = node->opts.resize.align_corners;
+  const bool half = node->opts.resize.half_pixel_centers;
   const int32_t in_h = in->dims[1], in_w = in->dims[2], depth = in->dims[3];
   const int32_t elem = (int32_t)tensor_type_size(in->type);
   NearestPlan *np = arena_alloc(pc->arena, sizeof *np);

@@ -4,8 +4,6 @@
 #include "../resolve/quant.h"
 #include "op.h"
 
-enum { SOFTMAX_BUILTIN_OPTIONS = 9 }; /* BuiltinOptions.SoftmaxOptions */
-enum { SOFTMAX_OPT_BETA = 0 };
 enum { SOFTMAX_LUT_SIZE = 513 };      /* 512 segments + the end point */
 enum { SCALED_DIFF_INTEGER_BITS = 5 }; /* int8 path: differences in Q5.26 */
 
@@ -125,12 +123,12 @@ static bool softmax_prepare_quantized(PrepareCtx *pc, const Node *node, const Te
 }
 
 static bool softmax_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 1, 1, 1) || !op_expect_options(pc, node, SOFTMAX_BUILTIN_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 1, 1, 1) || !op_expect_options(pc, node, OPTS_SOFTMAX)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *out = node_output(pc->model, node, 0);
   SoftmaxData *d = arena_calloc(pc->arena, 1, sizeof *d);
   if (!d) return op_error(pc, node, "out of memory");
-  d->beta = fb_f32(&node->options, SOFTMAX_OPT_BETA, 1.0f);
+  d->beta = node->opts.softmax.beta;
   if (!(d->beta > 0.f) || isinf(d->beta))
     return op_error(pc, node, "beta %g must be positive and finite", (double)d->beta);
   if (in->rank < 1 || !tensor_same_shape(in, out) || in->elems <= 0 || tensor_dim(in, -1) <= 0)

@@ -3,19 +3,18 @@
  * emitted; a copy is emitted otherwise. */
 #include "data_movement.h"
 
-enum { SQUEEZE_OPTIONS = 30, OPT_SQUEEZE_DIMS = 0 };
 
 /* The output's shape must be the input's without the squeezed dimensions: the listed
  * ones (each of extent 1), or every extent-1 dimension when none is listed. */
 static bool check_squeezed_shape(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *out) {
   bool drop[TA_MAX_RANK] = {false};
-  FbVec dims = fb_vector(&node->options, OPT_SQUEEZE_DIMS, 4);
-  if (dims.present && dims.len > 0) {
-    for (uint32_t i = 0; i < dims.len; i++) {
-      int axis = dm_axis(fb_vec_i32(&dims, i), in->rank);
+  const OptInts dims = node->opts.squeeze.squeeze_dims;
+  if (dims.n > 0) {
+    for (int32_t i = 0; i < dims.n; i++) {
+      int axis = dm_axis(dims.v[i], in->rank);
       if (axis < 0 || in->dims[axis] != 1)
-        return op_error(pc, node, "squeeze_dims[%u] = %d is not a dimension of extent 1 of %s (shape %s)", i,
-                        (int)fb_vec_i32(&dims, i), op_tensor_desc(pc, in), tensor_shape_str(pc->arena, in));
+        return op_error(pc, node, "squeeze_dims[%d] = %d is not a dimension of extent 1 of %s (shape %s)", (int)i,
+                        (int)dims.v[i], op_tensor_desc(pc, in), tensor_shape_str(pc->arena, in));
       drop[axis] = true;
     }
   } else {
@@ -36,7 +35,7 @@ static bool check_squeezed_shape(PrepareCtx *pc, const Node *node, const Tensor 
 
 static bool squeeze_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 1, 1, 1)) return false;
-  if (!op_expect_options(pc, node, SQUEEZE_OPTIONS)) return false;
+  if (!op_expect_options(pc, node, OPTS_SQUEEZE)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *out = node_output(pc->model, node, 0);
   if (!dm_expect_same_quant(pc, node, in, out)) return false;

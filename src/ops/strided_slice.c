@@ -4,9 +4,6 @@
  * stride's sign, a shrunk axis takes one element). */
 #include "data_movement.h"
 
-enum { STRIDED_SLICE_OPTIONS = 32 };
-enum { OPT_BEGIN_MASK = 0, OPT_END_MASK = 1, OPT_ELLIPSIS_MASK = 2, OPT_NEW_AXIS_MASK = 3, OPT_SHRINK_MASK = 4,
-       OPT_OFFSET = 5 };
 enum { MAX_RANK = 5 };
 
 static const TensorType strided_slice_types[] = {TT_INT8};
@@ -37,19 +34,19 @@ static int64_t axis_count(int64_t start, int64_t stop, int64_t step) {
 }
 
 static bool read_masks(PrepareCtx *pc, const Node *node, int32_t *begin_mask, int32_t *end_mask, int32_t *shrink) {
-  const FbTable *o = &node->options;
-  if (fb_i32(o, OPT_ELLIPSIS_MASK, 0) != 0 || fb_i32(o, OPT_NEW_AXIS_MASK, 0) != 0)
+  const StridedSliceOptions *o = &node->opts.strided_slice;
+  if (o->ellipsis_mask != 0 || o->new_axis_mask != 0)
     return op_error(pc, node, "ellipsis_mask and new_axis_mask are not supported (TFLite Micro ignores them)");
-  if (fb_bool(o, OPT_OFFSET, false))
+  if (o->offset)
     return op_error(pc, node, "the offset option is not supported (TFLite Micro ignores it)");
-  *begin_mask = fb_i32(o, OPT_BEGIN_MASK, 0);
-  *end_mask = fb_i32(o, OPT_END_MASK, 0);
-  *shrink = fb_i32(o, OPT_SHRINK_MASK, 0);
+  *begin_mask = o->begin_mask;
+  *end_mask = o->end_mask;
+  *shrink = o->shrink_axis_mask;
   return true;
 }
 
 static bool strided_slice_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 4, 4, 1) || !op_expect_options(pc, node, STRIDED_SLICE_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 4, 4, 1) || !op_expect_options(pc, node, OPTS_STRIDED_SLICE)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *out = node_output(pc->model, node, 0);
   if (!dm_expect_dtype(pc, node, in, strided_slice_types, 1, "") || !op_expect_type(pc, node, out, in->type) ||

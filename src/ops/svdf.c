@@ -11,8 +11,6 @@
 #include "op.h"
 
 enum { SVDF_IN = 0, SVDF_W_FEATURE = 1, SVDF_W_TIME = 2, SVDF_BIAS = 3, SVDF_STATE = 4 };
-enum { SVDF_OPTIONS = 6 };                         /* BuiltinOptions.SVDFOptions */
-enum { OPT_RANK = 0, OPT_ACTIVATION = 1 };         /* SVDFOptions fields */
 
 typedef struct SvdfShape {
   int32_t batches, input_size, filters, memory, units, rank;
@@ -181,9 +179,9 @@ static bool svdf_prepare(PrepareCtx *pc, Node *node) {
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
     if (!node_input(pc->model, node, required[i])) return op_error(pc, node, "required input %d is missing", required[i]);
   if (!node_output(pc->model, node, 0)) return op_error(pc, node, "output 0 is missing");
-  if (!op_expect_options(pc, node, SVDF_OPTIONS)) return false;
-  int32_t rank = fb_i32(&node->options, OPT_RANK, 0);
-  int activation = fb_i8(&node->options, OPT_ACTIVATION, ACT_NONE);
+  if (!op_expect_options(pc, node, OPTS_SVDF)) return false;
+  int32_t rank = node->opts.svdf.rank;
+  int activation = node->opts.svdf.activation;
   SvdfData *d = arena_alloc(pc->arena, sizeof *d);
   if (!d) return op_error(pc, node, "out of memory");
   if (!svdf_check_shapes(pc, node, rank, &d->s)) return false;

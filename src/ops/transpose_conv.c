@@ -8,9 +8,7 @@
 #include "conv_common.h"
 #include "op.h"
 
-enum { TRANSPOSE_CONV_OPTIONS = 49 }; /* BuiltinOptions.TransposeConvOptions */
 /* TransposeConvOptions fields. */
-enum { OPT_PADDING, OPT_STRIDE_W, OPT_STRIDE_H, OPT_ACTIVATION };
 /* Operator inputs. */
 enum { IN_OUTPUT_SHAPE, IN_FILTER, IN_INPUT, IN_BIAS };
 
@@ -59,10 +57,10 @@ static bool tconv_prepare_shapes(PrepareCtx *pc, Node *node, const Tensor *in, c
 /* TFLite Micro derives the padding by treating the output as a convolution input
  * (ComputePaddingHeightWidth over the output size, dilation 1). */
 static bool tconv_prepare_window(PrepareCtx *pc, Node *node, TconvData *d) {
-  const FbTable *o = &node->options;
-  const int padding = fb_i8(o, OPT_PADDING, CONV_PAD_SAME);
-  ConvAxis h = {.in = d->out_h, .k = d->k_h, .stride = fb_i32(o, OPT_STRIDE_H, 0), .dil = 1};
-  ConvAxis w = {.in = d->out_w, .k = d->k_w, .stride = fb_i32(o, OPT_STRIDE_W, 0), .dil = 1};
+  const TransposeConvOptions *o = &node->opts.transpose_conv;
+  const int padding = o->padding;
+  ConvAxis h = {.in = d->out_h, .k = d->k_h, .stride = o->stride_h, .dil = 1};
+  ConvAxis w = {.in = d->out_w, .k = d->k_w, .stride = o->stride_w, .dil = 1};
   int32_t unused_h, unused_w;
   if (!conv_axis_setup(pc, node, padding, "height", &h, &unused_h) ||
       !conv_axis_setup(pc, node, padding, "width", &w, &unused_w))
@@ -78,7 +76,7 @@ static bool tconv_prepare_window(PrepareCtx *pc, Node *node, TconvData *d) {
 }
 
 static bool tconv_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 3, 4, 1) || !op_expect_options(pc, node, TRANSPOSE_CONV_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 3, 4, 1) || !op_expect_options(pc, node, OPTS_TRANSPOSE_CONV)) return false;
   const Tensor *filter = node_input(pc->model, node, IN_FILTER);
   const Tensor *in = node_input(pc->model, node, IN_INPUT);
   const Tensor *bias = node_input(pc->model, node, IN_BIAS);
@@ -90,7 +88,7 @@ static bool tconv_prepare(PrepareCtx *pc, Node *node) {
     return false;
   if (!tensor_is_const(filter))
     return op_error(pc, node, "filter %s must be a constant tensor", op_tensor_desc(pc, filter));
-  const int activation = fb_i8(&node->options, OPT_ACTIVATION, ACT_NONE);
+  const int activation = node->opts.transpose_conv.activation;
   /* ta_transpose_conv_s16 requantises its int64 accumulator with ta_requantize64 */
   const QuantRange range = d->is_int16 ? QUANT_RANGE_INT64 : QUANT_RANGE_INT32;
   if (!conv_quant_prepare(pc, node, in, filter, 0, out, d->out_c, activation, range, &d->q)) return false;

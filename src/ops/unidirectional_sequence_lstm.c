@@ -11,8 +11,6 @@
 #include "op.h"
 
 enum { LSTM_INPUTS = 24, LSTM_IN = 0, LSTM_W_IN = 1, LSTM_W_REC = 5, LSTM_BIAS = 12, LSTM_HIDDEN = 18, LSTM_CELL = 19 };
-enum { LSTM_OPTIONS = 71 }; /* BuiltinOptions.UnidirectionalSequenceLSTMOptions */
-enum { OPT_ACTIVATION = 0, OPT_CELL_CLIP = 1, OPT_PROJ_CLIP = 2, OPT_TIME_MAJOR = 3 };
 enum { GATES = 4 };
 
 typedef struct LstmData {
@@ -269,10 +267,10 @@ static bool lstm_prepare_f32(PrepareCtx *pc, Node *node, LstmData *d, float cell
 }
 
 static bool lstm_prepare(PrepareCtx *pc, Node *node) {
-  if (!lstm_check_inputs(pc, node) || !op_expect_options(pc, node, LSTM_OPTIONS)) return false;
-  int activation = fb_i8(&node->options, OPT_ACTIVATION, ACT_NONE);
-  float cell_clip = fb_f32(&node->options, OPT_CELL_CLIP, 0.0f);
-  bool time_major = fb_bool(&node->options, OPT_TIME_MAJOR, false);
+  if (!lstm_check_inputs(pc, node) || !op_expect_options(pc, node, OPTS_UNIDIRECTIONAL_SEQUENCE_LSTM)) return false;
+  int activation = node->opts.lstm.activation;
+  float cell_clip = node->opts.lstm.cell_clip;
+  bool time_major = node->opts.lstm.time_major;
   if (activation != ACT_TANH)
     return op_error(pc, node, "cell gate activation %d is not supported (only TANH, as TFLM)", activation);
   if (!(cell_clip >= 0.0f) || isinf(cell_clip))

@@ -1,22 +1,22 @@
 /* UNPACK: cuts its input along one axis into slices without that axis. */
 #include "data_movement.h"
 
-enum { UNPACK_OPTIONS = 64, OPT_NUM = 0, OPT_AXIS = 1 };
 
 static const TensorType unpack_types[] = {TT_INT8};
 
 static bool unpack_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 1, 1, node->n_out > 0 ? node->n_out : 1)) return false;
-  if (!op_expect_options(pc, node, UNPACK_OPTIONS)) return false;
+  if (!op_expect_options(pc, node, OPTS_UNPACK)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   if (!dm_expect_dtype(pc, node, in, unpack_types, 1, "") || !dm_expect_dense(pc, node, in, TA_MAX_RANK))
     return false;
-  int num = fb_i32(&node->options, OPT_NUM, node->n_out);
+  /* 0 is the schema default, i.e. the field absent: the operator's output count. */
+  int num = node->opts.unpack.num ? node->opts.unpack.num : node->n_out;
   if (num != node->n_out) return op_error(pc, node, "num is %d but the operator has %d outputs", num, node->n_out);
-  int axis = dm_axis(fb_i32(&node->options, OPT_AXIS, 0), in->rank);
+  int axis = dm_axis(node->opts.unpack.axis, in->rank);
   if (axis < 0 || in->dims[axis] != node->n_out)
     return op_error(pc, node, "axis %d of %s (shape %s) must exist and have extent %d",
-                    (int)fb_i32(&node->options, OPT_AXIS, 0), op_tensor_desc(pc, in), tensor_shape_str(pc->arena, in),
+                    (int)node->opts.unpack.axis, op_tensor_desc(pc, in), tensor_shape_str(pc->arena, in),
                     node->n_out);
   int64_t *axis_dims = arena_calloc(pc->arena, (size_t)node->n_out, sizeof *axis_dims);
   if (!axis_dims) return op_error(pc, node, "out of memory");
