@@ -1,5 +1,5 @@
 /* tinyaot runtime: QUANTIZE (float32 -> int8/int16, requantization between
- * int8/int16/int32) and DEQUANTIZE (int8/int16/uint8 -> float32). 8-bit to int8
+ * int8/uint8/int16/int32) and DEQUANTIZE (int8/int16/uint8 -> float32). 8-bit to int8
  * requantization is tabulated instead (ta_lut). */
 #ifndef TA_QUANTIZE_H
 #define TA_QUANTIZE_H
@@ -26,6 +26,10 @@ void ta_requantize_s16_s8(const ta_requantize_params_t *p, const int16_t *input,
 void ta_requantize_s16_s16(const ta_requantize_params_t *p, const int16_t *input, int16_t *output);
 void ta_requantize_s16_s32(const ta_requantize_params_t *p, const int16_t *input, int32_t *output);
 void ta_requantize_s8_s16(const ta_requantize_params_t *p, const int8_t *input, int16_t *output);
+void ta_requantize_s32_s8(const ta_requantize_params_t *p, const int32_t *input, int8_t *output);
+void ta_requantize_s32_s16(const ta_requantize_params_t *p, const int32_t *input, int16_t *output);
+void ta_requantize_s8_s32(const ta_requantize_params_t *p, const int8_t *input, int32_t *output);
+void ta_requantize_s8_u8(const ta_requantize_params_t *p, const int8_t *input, uint8_t *output);
 
 /* scale * (x - zero_point) */
 void ta_dequantize_s8_f32(const ta_affine_params_t *p, const int8_t *input, float *output);

@@ -1,6 +1,6 @@
 /* QUANTIZE: float32 -> int8/int16 (affine quantization) and requantization
- * int8/uint8 -> int8 (tabulated), int16 -> int8/int16/int32, int8 -> int16, as
- * TFLite Micro's reference QUANTIZE computes them. */
+ * int8/uint8 -> int8 (tabulated), int16 -> int8/int16/int32, int8 -> int16/int32/uint8,
+ * int32 -> int8/int16, as TFLite Micro's reference QUANTIZE computes them. */
 #include <string.h>
 
 #include "../resolve/quant.h"
@@ -30,6 +30,8 @@ static const Conversion conversions[] = {
     {TT_INT8, TT_INT8, NULL},                        {TT_UINT8, TT_INT8, NULL},
     {TT_INT16, TT_INT8, "ta_requantize_s16_s8"},     {TT_INT16, TT_INT16, "ta_requantize_s16_s16"},
     {TT_INT16, TT_INT32, "ta_requantize_s16_s32"},   {TT_INT8, TT_INT16, "ta_requantize_s8_s16"},
+    {TT_INT8, TT_INT32, "ta_requantize_s8_s32"},     {TT_INT8, TT_UINT8, "ta_requantize_s8_u8"},
+    {TT_INT32, TT_INT8, "ta_requantize_s32_s8"},     {TT_INT32, TT_INT16, "ta_requantize_s32_s16"},
 };
 
 static const Conversion *find_conversion(TensorType from, TensorType to) {
@@ -68,7 +70,7 @@ static bool quantize_prepare(PrepareCtx *pc, Node *node) {
   const Conversion *conv = find_conversion(in->type, out->type);
   if (!conv)
     return op_error(pc, node, "%s -> %s is not supported (float32 -> int8/int16; int8/uint8 -> int8; "
-                    "int16 -> int8/int16/int32; int8 -> int16)", tensor_type_name(in->type),
+                    "int16 -> int8/int16/int32; int8 -> int16/int32/uint8; int32 -> int8/int16)", tensor_type_name(in->type),
                     tensor_type_name(out->type));
   if (!ew_expect_unary_shape(pc, node, in, out) || !ew_expect_quant(pc, node, out)) return false;
   if (in->type != TT_FLOAT32 && !ew_expect_quant(pc, node, in)) return false;
@@ -119,7 +121,8 @@ const OpDef op_quantize = {
     .builtin_code = 114,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "float32->int8/int16, int8/uint8->int8, int16->int8/int16/int32, int8->int16",
+    .dtypes = "float32->int8/int16, int8/uint8->int8, int16->int8/int16/int32, int8->int16/int32/uint8, "
+              "int32->int8/int16",
     .constraints = "per-tensor output quantization",
     .prepare = quantize_prepare,
     .emit = quantize_emit,
