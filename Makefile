@@ -12,15 +12,28 @@ SRC     := $(sort $(wildcard src/*/*.c))
 OBJ     := $(SRC:%.c=$(BUILD)/obj/%.o)
 RUNTIME := $(sort $(wildcard runtime/kernels/*.c runtime/kernels/*.h))
 CORPUS  ?= ../shared/corpus
+# `tinyaot --version` and every generated file's header: the release and the commit built.
+VERSION := 0.1.0
+GIT_REV := $(shell git --no-optional-locks describe --always --dirty --abbrev=12 2>/dev/null)
+ifeq ($(GIT_REV),)
+GIT_REV := unknown
+endif
 
 .PHONY: bench-opt
-.PHONY: all demo test test-unit test-corpus test-asan clean docs
+.PHONY: all demo test test-unit test-corpus test-asan clean docs prereqs FORCE
 
 all: $(BUILD)/tinyaot
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(VERSION_DEFS) $(DEPFLAGS) -c $< -o $@
+
+# version.o is rebuilt when the version or the commit changes (the stamp file's content).
+$(BUILD)/gen/version.txt: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VERSION) $(GIT_REV)' | cmp -s - $@ 2>/dev/null || echo '$(VERSION) $(GIT_REV)' >$@
+$(BUILD)/obj/src/common/version.o: $(BUILD)/gen/version.txt
+$(BUILD)/obj/src/common/version.o: VERSION_DEFS = -DTINYAOT_VERSION='"$(VERSION)"' -DTINYAOT_REVISION='"$(GIT_REV)"'
 
 # The runtime kernels are embedded in the compiler so that it is self-contained.
 $(BUILD)/embed: tools/embed.c
@@ -44,11 +57,19 @@ $(BUILD)/demo_model: tools/make_demo_model.c tools/fbwriter.c tools/fbwriter.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 $< -o $@ -lm
 
-demo: $(BUILD)/tinyaot $(BUILD)/demo_model
+# demo and test first check (as root: install) the Debian packages they need.
+demo:
+	@sh tools/prereqs.sh demo
+	@$(MAKE) --no-print-directory $(BUILD)/tinyaot $(BUILD)/demo_model
 	@sh tools/demo.sh $(BUILD)
 
-test: $(BUILD)/tinyaot $(BUILD)/compare $(BUILD)/demo_model
+test:
+	@sh tools/prereqs.sh test
+	@$(MAKE) --no-print-directory $(BUILD)/tinyaot $(BUILD)/compare $(BUILD)/demo_model
 	@sh tests/run_tests.sh $(BUILD) $(CORPUS)
+
+prereqs:
+	@sh tools/prereqs.sh test
 
 clean:
 	rm -rf $(BUILD)

@@ -1,7 +1,12 @@
 /* tinyaot convert: the main job. */
 #define _XOPEN_SOURCE 700 /* clock_gettime, getrusage, stat */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -13,23 +18,52 @@
 
 static const char convert_usage[] =
     "usage: tinyaot convert MODEL.tflite -o OUTDIR [options]\n"
+    "       tinyaot convert --model.path MODEL.tflite --module.path OUTDIR [options]   (heliaAOT)\n"
+    "       tinyaot convert --path CONFIG.yaml [options]                               (heliaAOT)\n"
     "\n"
     "Compiles a TFLite model into a C99 inference module in OUTDIR: include/<name>_model.h,\n"
     "src/ (model, weights, the kernels it uses), CMakeLists.txt, Makefile (make\n"
     "TARGET=cortex-m4|cortex-m55 cross-builds), cmake/ toolchain files for arm-none-eabi-gcc,\n"
     "zephyr/, README.md, report.json and report.md (where every tensor lives).\n"
-    "Nothing is written when the model cannot be compiled.\n"
+    "Nothing is written when the model cannot be compiled. OUTDIR keeps a manifest\n"
+    "(.tinyaot-manifest) of what tinyaot wrote: a re-conversion replaces those files, files\n"
+    "tinyaot did not write are never overwritten or deleted, and a non-empty OUTDIR without\n"
+    "a manifest is refused unless --force. Every option may be given once.\n"
     "\n"
-    "options (heliaAOT spellings accepted):\n"
-    "  -o, --output DIR, --module.path DIR    output directory\n"
-    "  --model.path MODEL                     the model (instead of the positional argument)\n"
-    "  --name NAME, --module.name NAME        module name (file names); default: model file name\n"
-    "  --prefix P, --module.prefix P          C identifier prefix; default: the name\n"
-    "  --platform NAME, --platform.name NAME  host (default), cortex-m4, cortex-m55,\n"
-    "                                         apollo3p_evb, apollo4p_evb, apollo4l_evb, apollo510_evb\n"
-    "  --config FILE.yaml                     configuration (model, module, platform, memory rules,\n"
+    "heliaAOT's options (docs/heliaaot.md says how each behaves):\n"
+    "  --path FILE.yaml, --config FILE.yaml   configuration (model, module, platform, memory rules,\n"
     "                                         operator rules); command-line options override it\n"
-    "  --memory.dump-residency-json FILE      also write the residency document (see report.json)\n"
+    "  --model.path MODEL                     the model (or the positional argument; not both)\n"
+    "  --model.subgraph 0                     only subgraph 0 (the main graph) is compiled\n"
+    "  --model.type tflite|litert             the model format (only TFLite flatbuffers)\n"
+    "  --model.name, --model.description, --model.version TEXT   model metadata (recorded)\n"
+    "  -o, --output, --module.path DIR        output directory\n"
+    "  --module.type T                        neuralspot, zephyr, cmake, nsx or cmsis_pack\n"
+    "  --module.name NAME, --name NAME        module name (file names); default: model file name\n"
+    "  --module.prefix P, --prefix P          C identifier prefix; default: the name\n"
+    "  --test.enabled | --no-test.enabled     emit the test-case harness (<prefix>_test_case)\n"
+    "  --test.tolerance X                     its tolerance; --test.golden_data FILE.npz its data\n"
+    "  --platform.name NAME, --platform NAME  host (default), cortex-m4, cortex-m55,\n"
+    "                                         apollo3p_evb, apollo4p_evb, apollo4l_evb, apollo510_evb\n"
+    "  --memory.planner greedy                tinyaot's planner (reaches the activation lower bound)\n"
+    "  --memory.allocate-arenas | --no-memory.allocate-arenas\n"
+    "                                         arenas as static arrays in the module, or bound by the\n"
+    "                                         caller (<prefix>_bind_arena); overrides the config\n"
+    "  --memory.auto-hydrate-constants | --no-memory.auto-hydrate-constants\n"
+    "                                         init copies pinned constants, or the application does\n"
+    "  --memory.dump-residency-json | --no-memory.dump-residency-json\n"
+    "                                         also write OUTDIR/residency.json (every tensor's memory,\n"
+    "                                         residency, offset, lifetime); =FILE (or a FILE.json\n"
+    "                                         argument) writes it to FILE instead\n"
+    "  --memory.constraints, --memory.tensors, --operators, --transforms\n"
+    "                                         refused on the command line: give them in the YAML\n"
+    "                                         config (--path), where tinyaot checks every rule\n"
+    "  --verbose N                            2: the attributes resolved per operator and tensor\n"
+    "  --force | --no-force                   write into a non-empty folder tinyaot did not write\n"
+    "                                         (beside the files there: they are never deleted)\n"
+    "  --log-file FILE                        also write the messages of this conversion to FILE\n"
+    "tinyaot's own options:\n"
+    "  --strict                               ignored config keys and rules matching nothing are errors\n"
     "  --no-alias                             copy RESHAPE outputs instead of aliasing them\n"
     "  --stats                                print one line to stdout, also when the model is refused:\n"
     "                                         'tinyaot: stats: model N B, peak heap N B (Rx), time S s,\n"
@@ -52,20 +86,160 @@ static const char convert_usage[] =
     "                                         operators may move to lower activation memory)\n"
     "  -h, --help                             this help\n";
 
-static const char *const OPT_OUT[] = {"-o", "--output", "--module.path", NULL};
+static const char *const OPT_OUT[] = {"--module.path", "-o", "--output", NULL};
 static const char *const OPT_MODEL[] = {"--model.path", NULL};
-static const char *const OPT_NAME[] = {"--name", "--module.name", NULL};
-static const char *const OPT_PREFIX[] = {"--prefix", "--module.prefix", NULL};
-static const char *const OPT_PLATFORM[] = {"--platform", "--platform.name", NULL};
-static const char *const OPT_CONFIG[] = {"--config", NULL};
+static const char *const OPT_NAME[] = {"--module.name", "--name", NULL};
+static const char *const OPT_PREFIX[] = {"--module.prefix", "--prefix", NULL};
+static const char *const OPT_PLATFORM[] = {"--platform.name", "--platform", NULL};
+static const char *const OPT_CONFIG[] = {"--path", "--config", NULL};
 static const char *const OPT_OPT[] = {"--opt", NULL};
+static const char *const OPT_SUBGRAPH[] = {"--model.subgraph", NULL};
+static const char *const OPT_MODEL_TYPE[] = {"--model.type", NULL};
+static const char *const OPT_MODEL_NAME[] = {"--model.name", NULL};
+static const char *const OPT_MODEL_DESC[] = {"--model.description", NULL};
+static const char *const OPT_MODEL_VERSION[] = {"--model.version", NULL};
+static const char *const OPT_MODULE_TYPE[] = {"--module.type", NULL};
+static const char *const OPT_TOLERANCE[] = {"--test.tolerance", NULL};
+static const char *const OPT_GOLDEN[] = {"--test.golden_data", "--test.golden-data", NULL};
+static const char *const OPT_VERBOSE[] = {"--verbose", NULL};
+static const char *const OPT_LOG[] = {"--log-file", NULL};
+static const char *const OPT_PLANNER[] = {"--memory.planner", NULL};
 
-/* Parses convert options shared with `run`; returns 0 ok, 1 help printed, 2 error. */
+/* Every spelling parse_convert_args knows, for "did you mean". */
+static const char *const CONVERT_KNOWN[] = {
+    "--help", "--module.path", "--output", "--model.path", "--module.name", "--name", "--module.prefix",
+    "--prefix", "--platform.name", "--platform", "--path", "--config", "--opt", "--model.subgraph",
+    "--model.type", "--model.name", "--model.description", "--model.version", "--module.type", "--test.enabled",
+    "--no-test.enabled", "--test.tolerance", "--test.golden_data", "--transforms", "--memory.planner",
+    "--memory.constraints", "--memory.tensors", "--memory.allocate-arenas", "--no-memory.allocate-arenas",
+    "--memory.auto-hydrate-constants", "--no-memory.auto-hydrate-constants", "--memory.dump-residency-json",
+    "--no-memory.dump-residency-json", "--operators", "--verbose", "--force", "--no-force", "--log-file",
+    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", NULL};
+
+/* heliaAOT options whose lists tinyaot takes from the YAML configuration only. */
+static const char *const CONFIG_ONLY[][2] = {
+    {"--memory.constraints", "memory.constraints"}, {"--memory.tensors", "memory.tensors"},
+    {"--operators", "operators"}, {"--transforms", "transforms"}};
+
+static bool fail(Args *a, const char *fmt, const char *x) {
+  fputs("tinyaot: error: ", stderr);
+  fprintf(stderr, fmt, x);
+  fputc('\n', stderr);
+  a->bad = true;
+  return true;
+}
+
+static bool is_one_of(const char *v, const char *const *list) {
+  for (; *list; list++)
+    if (strcmp(v, *list) == 0) return true;
+  return false;
+}
+
+/* A whole-string decimal integer within [lo, hi]. */
+static bool parse_int(const char *s, long lo, long hi, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || errno || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* heliaAOT options that are accepted but whose values tinyaot constrains. */
+static bool heliaaot_value_option(Args *a, ConvertOptions *opt) {
+  static const char *const module_types[] = {"neuralspot", "zephyr", "cmake", "nsx", "cmsis_pack", NULL};
+  static const char *const model_types[] = {"tflite", "litert", "TFLITE", "LITERT", NULL};
+  long n = 0;
+  if (args_value(a, OPT_SUBGRAPH)) {
+    if (a->bad) return true;
+    if (!parse_int(a->value, 0, 1L << 30, &n))
+      return fail(a, "--model.subgraph takes a subgraph index, not '%s'", a->value);
+    if (n != 0)
+      return fail(a, "--model.subgraph %s: tinyaot compiles subgraph 0 (the model's main graph) only", a->value);
+  } else if (args_value(a, OPT_MODEL_TYPE)) {
+    if (!a->bad && !is_one_of(a->value, model_types))
+      return fail(a, "--model.type '%s': tinyaot reads TFLite (LiteRT) flatbuffers only (tflite or litert)", a->value);
+    opt->model_meta_type = a->value;
+  } else if (args_value(a, OPT_MODEL_NAME)) opt->model_meta_name = a->value;
+  else if (args_value(a, OPT_MODEL_DESC)) opt->model_meta_description = a->value;
+  else if (args_value(a, OPT_MODEL_VERSION)) opt->model_meta_version = a->value;
+  else if (args_value(a, OPT_MODULE_TYPE)) {
+    if (!a->bad && !is_one_of(a->value, module_types))
+      return fail(a, "--module.type takes neuralspot, zephyr, cmake, nsx or cmsis_pack, not '%s'", a->value);
+    opt->module_type = a->value;
+  } else if (args_value(a, OPT_TOLERANCE)) {
+    char *end;
+    if (a->bad) return true;
+    opt->test_tolerance = strtod(a->value, &end);
+    opt->has_test_tolerance = true;
+    if (!*a->value || *end || !(opt->test_tolerance >= 0))
+      return fail(a, "--test.tolerance takes a number >= 0, not '%s'", a->value);
+  } else if (args_value(a, OPT_GOLDEN)) opt->test_golden_data = a->value;
+  else if (args_value(a, OPT_VERBOSE)) {
+    if (!a->bad && !parse_int(a->value, 0, 9, &n)) return fail(a, "--verbose takes a level 0..9, not '%s'", a->value);
+    opt->verbose = (int)n;
+  } else if (args_value(a, OPT_LOG)) opt->log_file = a->value;
+  else return false;
+  return true;
+}
+
+/* --memory.planner [greedy]: the value is optional in heliaAOT's usage. */
+static bool planner_option(Args *a) {
+  const char *arg = a->argv[a->i];
+  if (strcmp(arg, "--memory.planner") == 0 && (a->i + 1 >= a->argc || a->argv[a->i + 1][0] == '-' ||
+                                               strchr(a->argv[a->i + 1], '.') || strchr(a->argv[a->i + 1], '/'))) {
+    args_flag(a, "--memory.planner");
+    return true;
+  }
+  if (!args_value(a, OPT_PLANNER)) return false;
+  if (!a->bad && strcmp(a->value, "greedy") != 0)
+    fail(a, "--memory.planner '%s': tinyaot has one planner (heliaAOT's 'greedy' is accepted for it)", a->value);
+  return true;
+}
+
+static bool config_only_option(Args *a) {
+  const char *arg = a->argv[a->i];
+  for (size_t k = 0; k < sizeof CONFIG_ONLY / sizeof CONFIG_ONLY[0]; k++) {
+    size_t len = strlen(CONFIG_ONLY[k][0]);
+    if (strncmp(arg, CONFIG_ONLY[k][0], len) != 0 || (arg[len] && arg[len] != '=')) continue;
+    /* An empty list (nothing follows) asks for nothing and is accepted. */
+    bool empty = !arg[len] && (a->i + 1 >= a->argc || a->argv[a->i + 1][0] == '-');
+    if (!empty) {
+      fprintf(stderr, "tinyaot: error: %s: give %s in the YAML configuration (--path FILE.yaml), where each rule is "
+                      "checked with its line; tinyaot takes no rule lists on the command line\n", CONFIG_ONLY[k][0],
+              CONFIG_ONLY[k][1]);
+      a->bad = true;
+    }
+    return true;
+  }
+  return false;
+}
+
+static bool switch_option(Args *a, ConvertOptions *opt) {
+  bool on = false;
+  if (args_switch(a, "--force", &on)) opt->force = on;
+  else if (args_switch(a, "--test.enabled", &on)) opt->test_enabled = on;
+  else if (args_switch(a, "--memory.allocate-arenas", &on)) opt->allocate_arenas = on ? SWITCH_ON : SWITCH_OFF;
+  else if (args_switch(a, "--memory.auto-hydrate-constants", &on))
+    opt->auto_hydrate_constants = on ? SWITCH_ON : SWITCH_OFF;
+  else return false;
+  return true;
+}
+
+/* Parses convert options shared with `run`; returns 0 ok, 1 help printed, 2 error.
+ * extra_known lists the extra options' spellings (for suggestions). */
 int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, bool (*extra)(Args *, void *),
-                       void *extra_state) {
+                       void *extra_state, const char *const *extra_known) {
+  const char *const *const known[] = {CONVERT_KNOWN, extra_known ? extra_known : CONVERT_KNOWN + 1, NULL};
+  const char *positional = NULL;
   for (a->i = 1; a->i < a->argc; a->i++) {
     const char *arg = a->argv[a->i];
-    if (args_flag(a, "-h") || args_flag(a, "--help")) {
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
       fputs(usage_text, stdout);
       return 1;
     }
@@ -76,39 +250,48 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
     else if (args_value(a, OPT_PLATFORM)) opt->platform = a->value;
     else if (args_value(a, OPT_CONFIG)) opt->config_path = a->value;
     else if (args_flag(a, "--no-alias")) opt->no_alias = true;
+    else if (args_flag(a, "--strict")) opt->strict = true;
     else if (args_value(a, OPT_OPT)) {
-      if (strcmp(a->value, "size") != 0 && strcmp(a->value, "speed") != 0) {
-        fprintf(stderr, "tinyaot: error: --opt takes 'speed' or 'size', not '%s'\n", a->value);
-        return 2;
-      }
+      if (a->bad) return 2;
+      if (strcmp(a->value, "size") != 0 && strcmp(a->value, "speed") != 0)
+        fail(a, "--opt takes 'speed' or 'size', not '%s'", a->value);
       opt->opt_size = strcmp(a->value, "size") == 0;
     } else if (args_flag(a, "--no-intern")) opt->no_intern = true;
     else if (args_flag(a, "--no-static-calls")) opt->no_static_calls = true;
     else if (args_flag(a, "--no-init-elision")) opt->no_init_elision = true;
     else if (args_flag(a, "--no-reorder")) opt->no_reorder = true;
-    else if (extra && extra(a, extra_state)) continue;
-    else if (a->bad) return 2;
-    else if (arg[0] == '-') {
-      fprintf(stderr, "tinyaot: error: unknown option '%s' (see --help)\n", arg);
+    else if (heliaaot_value_option(a, opt) || switch_option(a, opt) || planner_option(a) || config_only_option(a)) {
+    } else if (extra && extra(a, extra_state)) {
+    } else if (a->bad) return 2;
+    else if (arg[0] == '-' && arg[1]) {
+      args_unknown(a, known);
       return 2;
-    } else if (!opt->model_path) opt->model_path = arg;
+    } else if (!positional) positional = arg;
     else {
-      fprintf(stderr, "tinyaot: error: unexpected argument '%s'\n", arg);
+      fprintf(stderr, "tinyaot: error: unexpected argument '%s' (the model is '%s')\n", arg, positional);
       return 2;
     }
     if (a->bad) return 2;
   }
+  if (positional && opt->model_path) {
+    fprintf(stderr, "tinyaot: error: two models given: '%s' and --model.path '%s'; give one\n", positional,
+            opt->model_path);
+    return 2;
+  }
+  if (positional) opt->model_path = positional;
   if (!opt->model_path && !opt->config_path) {
-    fprintf(stderr, "tinyaot: error: no model given (see --help)\n");
+    fprintf(stderr, "tinyaot: error: no model given (MODEL.tflite, --model.path or --path CONFIG.yaml; see --help)\n");
     return 2;
   }
   return 0;
 }
 
 static const char *const OPT_DUMP[] = {"--memory.dump-residency-json", NULL};
+static const char *const CONVERT_EXTRA_KNOWN[] = {"--stats", NULL};
 
 typedef struct ConvertExtra {
-  const char *dump; /* --memory.dump-residency-json */
+  bool dump;        /* --memory.dump-residency-json: write residency.json into the module */
+  const char *dump_file; /* ...=FILE: write it there instead */
   bool stats;       /* --stats */
 } ConvertExtra;
 
@@ -118,9 +301,20 @@ static bool convert_extra(Args *a, void *state) {
     x->stats = true;
     return true;
   }
-  if (!args_value(a, OPT_DUMP)) return false;
-  x->dump = a->value;
-  return true;
+  const char *arg = a->argv[a->i];
+  /* heliaAOT's switch, plus tinyaot's explicit file: "=FILE" or a following "FILE.json". */
+  if (strcmp(arg, OPT_DUMP[0]) == 0 && a->i + 1 < a->argc && ends_with(a->argv[a->i + 1], ".json")) {
+    args_value(a, OPT_DUMP);
+    x->dump_file = a->value;
+    return true;
+  }
+  static const char *const bool_words[] = {"true", "false", "on", "off", "1", "0", "yes", "no", NULL};
+  if (strncmp(arg, "--memory.dump-residency-json=", 29) == 0 && !is_one_of(arg + 29, bool_words)) {
+    args_value(a, OPT_DUMP);
+    x->dump_file = a->value;
+    return true;
+  }
+  return args_switch(a, OPT_DUMP[0], &x->dump);
 }
 
 static double seconds_since(const struct timespec *t0) {
@@ -157,26 +351,88 @@ static bool write_text(const char *path, const StrBuf *sb, Diag *d) {
   return true;
 }
 
+/* --log-file: stderr goes to the log while the conversion runs and is copied to the
+ * terminal at the end (a conversion takes milliseconds); the summary lines go to both. */
+typedef struct LogCapture {
+  int saved_stderr; /* -1: no log */
+  FILE *log;
+} LogCapture;
+
+static bool log_start(LogCapture *lc, const char *path) {
+  lc->saved_stderr = -1;
+  lc->log = NULL;
+  if (!path) return true;
+  int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    fprintf(stderr, "tinyaot: error: cannot write the log file %s: %s\n", path, strerror(errno));
+    return false;
+  }
+  fflush(stderr);
+  lc->saved_stderr = dup(2);
+  dup2(fd, 2);
+  close(fd);
+  lc->log = fdopen(dup(2), "a+");
+  return true;
+}
+
+static void log_end(LogCapture *lc) {
+  if (lc->saved_stderr < 0) return;
+  fflush(stderr);
+  if (lc->log) {
+    fflush(lc->log);
+    rewind(lc->log);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, lc->log)) > 0)
+      if (write(lc->saved_stderr, buf, n) < 0) break;
+    fclose(lc->log);
+  }
+  dup2(lc->saved_stderr, 2);
+  close(lc->saved_stderr);
+}
+
+/* A summary line: stdout, and the log file when there is one. */
+static void say(const LogCapture *lc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const LogCapture *lc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  if (lc->log) {
+    va_start(ap, fmt);
+    vfprintf(lc->log, fmt, ap);
+    va_end(ap);
+  }
+}
+
 int cmd_convert(int argc, char **argv) {
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   ConvertOptions opt = {0};
   Args a = {.argc = argc, .argv = argv};
-  ConvertExtra extra = {NULL, false};
-  int rc = parse_convert_args(&a, &opt, convert_usage, convert_extra, &extra);
+  ConvertExtra extra = {false, NULL, false};
+  int rc = parse_convert_args(&a, &opt, convert_usage, convert_extra, &extra, CONVERT_EXTRA_KNOWN);
   if (rc) return rc == 1 ? 0 : 2;
+  LogCapture lc;
+  if (!log_start(&lc, opt.log_file)) return 2;
   Compilation c = {0};
   arena_init(&c.arena);
   Diag d;
   diag_init(&d, opt.model_path ? opt.model_path : opt.config_path);
   bool ok = pipeline_compile(&c, &opt, &d);
   if (ok && !opt.out_dir) ok = diag_error(&d, "no output directory (-o OUTDIR, --module.path or module.path in the config)");
-  if (ok) ok = export_write(&c.module, opt.out_dir, &d);
   if (ok && extra.dump) {
+    /* heliaAOT's switch: the residency document is one more file of the module. */
+    StrBuf *js = module_add_file(&c.module, &c.arena, "residency.json");
+    if (js) export_residency_json(&c.model, &c.plan, &c.module, js);
+    else ok = diag_error(&d, "out of memory");
+  }
+  if (ok) ok = export_write_module(&c.module, opt.out_dir, opt.force, &d);
+  if (ok && extra.dump_file) {
     StrBuf js;
     sb_init_heap(&js, &c.arena.heap);
     export_residency_json(&c.model, &c.plan, &c.module, &js);
-    ok = write_text(extra.dump, &js, &d);
+    ok = write_text(extra.dump_file, &js, &d);
     sb_free(&js);
   }
   if (!ok) {
@@ -184,13 +440,14 @@ int cmd_convert(int argc, char **argv) {
   } else {
     size_t ram = 0;
     for (int i = 0; i < c.plan.n_arenas; i++) ram += c.plan.arenas[i].size;
-    printf("tinyaot: wrote %s (%d files) for %s: %d operators, arenas %zu bytes, constants %zu bytes\n", opt.out_dir,
-           c.module.n_files, c.platform.name, c.model.n_nodes, ram, c.plan.constant_bytes);
+    say(&lc, "tinyaot: wrote %s (%d files) for %s: %d operators, arenas %zu bytes, constants %zu bytes\n",
+        opt.out_dir, c.module.n_files, c.platform.name, c.model.n_nodes, ram, c.plan.constant_bytes);
     if (c.module.n_budget_portable)
-      printf("tinyaot: %d operators keep the portable kernels so that the constants fit %s (report.md says which)\n",
-             c.module.n_budget_portable, mem_name(c.module.budget_mem));
+      say(&lc, "tinyaot: %d operators keep the portable kernels so that the constants fit %s (report.md says which)\n",
+          c.module.n_budget_portable, mem_name(c.module.budget_mem));
   }
   if (extra.stats) print_stats(opt.model_path, &c.arena.heap, &t0);
   pipeline_free(&c);
+  log_end(&lc);
   return ok ? 0 : 1;
 }

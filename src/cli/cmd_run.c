@@ -15,9 +15,6 @@
 #include "commands.h"
 #include "pipeline.h"
 
-int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, bool (*extra)(Args *, void *),
-                       void *extra_state);
-
 enum { RUN_MAX_INPUTS = 64, RUN_MAX_CASES = 256, RUN_MAX_ARGS = 4096 };
 
 static const char run_usage[] =
@@ -33,7 +30,8 @@ static const char run_usage[] =
     "options: --in FILE, --case DIR, --out-dir DIR, --keep-build DIR (keep the module and\n"
     "binary there), --scramble-pinned-sources (after init, overwrite the image of every\n"
     "pinned constant: outputs stay exact only if kernels read the pinned copies), and\n"
-    "every `tinyaot convert` option except -o (including --config).\n";
+    "every `tinyaot convert` option except -o/--module.path, --force and --log-file\n"
+    "(including --path/--config and heliaAOT's --memory.* switches).\n";
 
 typedef struct RunArgs {
   const char *inputs[RUN_MAX_INPUTS];
@@ -51,14 +49,17 @@ static const char *const OPT_CASE[] = {"--case", NULL};
 static const char *const OPT_OUTDIR[] = {"--out-dir", NULL};
 static const char *const OPT_KEEP[] = {"--keep-build", NULL};
 
+static const char *const RUN_KNOWN[] = {"--in", "--case", "--out-dir", "--keep-build", "--scramble-pinned-sources",
+                                        NULL};
+
 static bool run_extra(Args *a, void *state) {
   RunArgs *r = state;
-  if (args_value(a, OPT_IN)) {
+  if (args_value_repeat(a, OPT_IN)) {
     if (r->n_inputs < RUN_MAX_INPUTS) r->inputs[r->n_inputs++] = a->value;
     else r->too_many = true;
     return true;
   }
-  if (args_value(a, OPT_CASE)) {
+  if (args_value_repeat(a, OPT_CASE)) {
     if (r->n_cases < RUN_MAX_CASES) r->cases[r->n_cases++] = a->value;
     else r->too_many = true;
     return true;
@@ -249,8 +250,13 @@ int cmd_run(int argc, char **argv) {
   ConvertOptions opt = {0};
   RunArgs r = {0};
   Args a = {.argc = argc, .argv = argv};
-  int prc = parse_convert_args(&a, &opt, run_usage, run_extra, &r);
+  int prc = parse_convert_args(&a, &opt, run_usage, run_extra, &r, RUN_KNOWN);
   if (prc) return prc == 1 ? 0 : 2;
+  if (opt.out_dir || opt.force || opt.log_file) {
+    fprintf(stderr, "tinyaot: error: run builds the module in a temporary folder: --module.path/-o, --force and "
+                    "--log-file belong to convert (keep the module with --keep-build DIR)\n");
+    return 2;
+  }
   if (r.too_many) {
     fprintf(stderr, "tinyaot: error: too many --in or --case options\n");
     return 2;

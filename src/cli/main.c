@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/version.h"
 #include "commands.h"
 
 static const char usage[] =
@@ -14,19 +15,31 @@ static const char usage[] =
     "  operators                        the supported-operator matrix (Markdown)\n"
     "  run MODEL.tflite --in IN0.bin... --out-dir DIR\n"
     "                                   compile the module for this host, run one inference\n"
+    "  version                          the version and the commit built (also --version)\n"
     "\n"
     "`tinyaot <command> --help` describes each command's options.\n";
+
+static const char *const COMMANDS[] = {"convert", "inspect", "run", "platforms", "operators", "version", "help", NULL};
+static const char *const OPTIONS[] = {"--help", "--version", NULL};
 
 int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
     fputs(usage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+    printf("tinyaot %s\n", tinyaot_version_string());
+    return 0;
+  }
   if (strcmp(argv[1], "convert") == 0) return cmd_convert(argc - 1, argv + 1);
   if (strcmp(argv[1], "inspect") == 0) return cmd_inspect(argc - 1, argv + 1);
   if (strcmp(argv[1], "run") == 0) return cmd_run(argc - 1, argv + 1);
   if (strcmp(argv[1], "platforms") == 0) return cmd_platforms(argc - 1, argv + 1);
   if (strcmp(argv[1], "operators") == 0) return cmd_operators(argc - 1, argv + 1);
-  fprintf(stderr, "tinyaot: error: unknown command '%s' (try tinyaot --help)\n", argv[1]);
+  const char *const *const lists[] = {argv[1][0] == '-' ? OPTIONS : COMMANDS, NULL};
+  const char *hint = args_suggest(argv[1], lists);
+  fprintf(stderr, "tinyaot: error: unknown %s '%s'", argv[1][0] == '-' ? "option" : "command", argv[1]);
+  if (hint) fprintf(stderr, "; did you mean %s?", hint);
+  fprintf(stderr, " (try tinyaot --help)\n");
   return 2;
 }

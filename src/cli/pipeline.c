@@ -1,7 +1,10 @@
+#define _POSIX_C_SOURCE 200809L /* stat */
 #include "pipeline.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../export/export.h"
 #include "../load/loader.h"
@@ -40,6 +43,10 @@ static const char *default_name(Arena *a, const char *path) {
 }
 
 static bool check_options(Compilation *c, ConvertOptions *opt, Diag *d) {
+  /* heliaAOT's --memory.* on/off switches override the config's keys. */
+  if (opt->allocate_arenas != SWITCH_UNSET) c->config.allocate_arenas = opt->allocate_arenas == SWITCH_ON;
+  if (opt->auto_hydrate_constants != SWITCH_UNSET)
+    c->config.auto_hydrate_constants = opt->auto_hydrate_constants == SWITCH_ON;
   if (!opt->name) opt->name = default_name(&c->arena, opt->model_path);
   if (!opt->prefix) opt->prefix = opt->name;
   if (!pipeline_valid_identifier(opt->name))
@@ -111,6 +118,9 @@ bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
 bool pipeline_load(Compilation *c, const ConvertOptions *opt, Diag *d) {
   const uint8_t *data = opt->model_bytes;
   size_t size = opt->model_size;
+  struct stat st;
+  if (!data && stat(opt->model_path, &st) == 0 && S_ISDIR(st.st_mode))
+    return diag_error(d, "this is a folder, not a model file; give the .tflite file inside it");
   if (!data && !load_file(&c->arena, opt->model_path, &data, &size, d)) return false;
   if (!load_model(&c->arena, opt->model_path, data, size, &c->model, d)) return false;
   TransformOptions topt = {.alias_reshapes = !opt->no_alias};

@@ -20,5 +20,11 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
 /* Writes every file under dir (created if needed). Nothing is written unless the
  * whole module was generated; on a write error the partial files are removed. */
 bool export_write(const Module *mod, const char *dir, Diag *d);
+/* As export_write, keeping the folder's manifest (.tinyaot-manifest): files tinyaot did
+ * not write are never overwritten or deleted, the previous conversion's files are
+ * replaced, and a non-empty folder without a manifest is refused unless `force` (then
+ * the module is written beside its files). Every file gets an SPDX/version header
+ * where its format has comments. */
+bool export_write_module(const Module *mod, const char *dir, bool force, Diag *d);
 
 #endif

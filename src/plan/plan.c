@@ -404,6 +404,14 @@ static bool plan_streams(Model *m, Plan *p, Diag *d) {
   return true;
 }
 
+/* A tensor name for a one-line message: long names keep their start and end around
+ * "..." so that the quotes around them are never cut. */
+static const char *short_name(Arena *a, const char *name) {
+  size_t len = strlen(name);
+  if (len <= 60) return name;
+  return arena_printf(a, "%.28s...%s", name, name + len - 28);
+}
+
 /* Largest items living in `mem`, for over-budget messages. */
 static void largest_in(const Model *m, const Plan *p, MemType mem, char *out, size_t cap) {
   size_t best[3] = {0, 0, 0};
@@ -415,7 +423,7 @@ static void largest_in(const Model *m, const Plan *p, MemType mem, char *out, si
       if (t->bytes > best[k]) {
         for (int j = 2; j > k; j--) best[j] = best[j - 1], names[j] = names[j - 1];
         best[k] = t->bytes;
-        names[k] = arena_printf(m->arena, "tensor %d '%s' (%zu B)", (int)t->id, t->name, t->bytes);
+        names[k] = arena_printf(m->arena, "tensor %d '%s' (%zu B)", (int)t->id, short_name(m->arena, t->name), t->bytes);
         break;
       }
   }
@@ -427,11 +435,18 @@ static void largest_in(const Model *m, const Plan *p, MemType mem, char *out, si
       if (c->size > best[k]) {
         for (int j = 2; j > k; j--) best[j] = best[j - 1], names[j] = names[j - 1];
         best[k] = c->size;
-        names[k] = arena_printf(m->arena, "%s (%zu B)", c->what, c->size);
+        names[k] = arena_printf(m->arena, "%s (%zu B)", short_name(m->arena, c->what), c->size);
         break;
       }
   }
-  snprintf(out, cap, "%s%s%s%s%s", names[0], best[1] ? ", " : "", names[1], best[2] ? ", " : "", names[2]);
+  /* Whole entries only: one that does not fit is left out, never cut. */
+  out[0] = 0;
+  for (int k = 0; k < 3 && best[k]; k++) {
+    if (!names[k]) break;
+    size_t used = strlen(out), need = strlen(names[k]) + (k ? 2 : 0);
+    if (used + need + 1 > cap) break;
+    snprintf(out + used, cap - used, "%s%s", k ? ", " : "", names[k]);
+  }
 }
 
 static bool over_budget(const Model *m, Plan *p, MemType mem, uint64_t need, Diag *d) {

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Checks the Debian 12 packages `make demo` or `make test` needs before anything is built;
+# installs the missing ones with apt-get when run as root, otherwise prints the one
+# `apt-get install` line and fails. usage: tools/prereqs.sh demo|test
+TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$TA_ROOT/target/lib.sh"
+
+what=${1:-demo}
+host_missing() {
+  m=""
+  command -v gcc >/dev/null 2>&1 || m="$m gcc"
+  command -v make >/dev/null 2>&1 || m="$m make"
+  [ -f /usr/include/yaml.h ] || m="$m libyaml-dev"   # the configuration parser
+  [ -f /usr/include/zlib.h ] || m="$m zlib1g-dev"    # .npz test data, .pack/.zip modules
+  if [ "$what" = test ]; then
+    command -v clang >/dev/null 2>&1 || m="$m clang" # modules are checked with gcc and clang
+  fi
+  echo "$m"
+}
+all_missing() {
+  m=$(host_missing)
+  # the target tests (QEMU Cortex-M4/M55): cross compiler, newlib, QEMU, CMake
+  [ "$what" = test ] && m="$m$(ta_missing_packages)"
+  echo "$m"
+}
+
+missing=$(all_missing)
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "tinyaot: installing:$missing" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >&2
+  missing=$(all_missing)
+  [ -z "$missing" ] && exit 0
+  echo "tinyaot: error: could not install:$missing" >&2
+  exit 1
+fi
+echo "tinyaot: error: make $what needs:$missing" >&2
+echo "install them with: sudo apt-get install -y$missing" >&2
+exit 1
