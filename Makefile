@@ -49,7 +49,7 @@ $(BUILD)/obj/gen/runtime_blobs.o: $(BUILD)/gen/runtime_blobs.c
 	$(CC) $(WARN) $(CFLAGS) -Isrc -c $< -o $@
 
 $(BUILD)/tinyaot: $(OBJ) $(BUILD)/obj/gen/runtime_blobs.o
-	$(CC) $(CFLAGS) $^ -o $@ -lyaml -lm
+	$(CC) $(CFLAGS) $^ -o $@ -lyaml -lz -lm
 
 -include $(OBJ:.o=.d)
 
@@ -81,7 +81,7 @@ $(BUILD)/compare: tests/tools/compare.c
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJ := $(filter-out $(BUILD)/obj/src/cli/main.o,$(OBJ)) $(BUILD)/obj/gen/runtime_blobs.o
 $(BUILD)/unit_tests: $(UNIT_SRC) $(UNIT_OBJ) tools/fbwriter.c tools/fbwriter.h tests/unit/unit.h
-	$(CC) $(WARN) $(CFLAGS) -Isrc -Itools $(UNIT_SRC) tools/fbwriter.c $(UNIT_OBJ) -o $@ -lyaml -lm
+	$(CC) $(WARN) $(CFLAGS) -Isrc -Itools $(UNIT_SRC) tools/fbwriter.c $(UNIT_OBJ) -o $@ -lyaml -lz -lm
 
 # Fuzzing (issue 7; docs/robustness.md): every fuzz/fuzz_<name>.c is a libFuzzer target,
 # linked with the compiler's objects built by clang with ASan+UBSan and coverage.
@@ -105,7 +105,7 @@ $(FUZZ_DIR)/obj/gen/runtime_blobs.o: $(BUILD)/gen/runtime_blobs.c
 	$(FUZZ_CC) $(WARN) -O1 -Isrc -c $< -o $@
 
 $(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_OBJ)
-	$(FUZZ_CC) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer -Isrc $< $(FUZZ_OBJ) -o $@ -lyaml -lm
+	$(FUZZ_CC) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer -Isrc $< $(FUZZ_OBJ) -o $@ -lyaml -lz -lm
 
 -include $(FUZZ_OBJ:.o=.d)
 

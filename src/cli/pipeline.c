@@ -178,6 +178,9 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   mod->name = opt->name;
   mod->prefix = opt->prefix;
   mod->PREFIX = upper(&c->arena, opt->prefix);
+  mod->test_enabled = opt->test_enabled; /* heliaAOT's test case (emit_test_case.c) */
+  mod->test_tolerance = opt->has_test_tolerance ? opt->test_tolerance : 0.0;
+  mod->test_golden_data = opt->test_golden_data;
   const char *base = strrchr(opt->model_path, '/');
   mod->source = base ? base + 1 : opt->model_path;
   if (trade) record_trade(c, trade);

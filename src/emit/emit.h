@@ -51,6 +51,12 @@ typedef struct Module {
     uint32_t bits;
   } variants[16];
   int n_variants;
+  /* --test.enabled: emit <prefix>_test_case_init/run (emit_test_case.c) with the
+   * stimulus and expected outputs of test_golden_data (.npz), compared within
+   * test_tolerance. */
+  bool test_enabled;
+  double test_tolerance;
+  const char *test_golden_data;
   /* for host tests: the pinned source blobs (symbol or sidecar) */
   int n_pinned_sources;
   const char *pinned_sources[MEM_COUNT * MEM_COUNT];
@@ -61,6 +67,12 @@ StrBuf *module_add_file(Module *mod, Arena *a, const char *path);
 void module_free(Module *mod);
 /* Lowers, finishes the plan (constants, budgets) and writes the C files. */
 bool emit_module(Model *m, Plan *p, Module *mod, Diag *d);
+/* heliaAOT's names for the generated API (emit_helia.c): appended to <name>_model.h,
+ * plus include/<prefix>_common.h (and <prefix>_model.h when the name differs). */
+void emit_helia_header(const Model *m, const Plan *p, const Module *mod, Arena *a, StrBuf *h);
+bool emit_helia_files(Module *mod, Arena *a, Diag *d);
+/* --test.enabled: include/<prefix>_test_case.h and src/<name>_test_case.c. */
+bool emit_test_case(const Model *m, Module *mod, Arena *a, Diag *d);
 /* Region names and byte sizes when arenas are caller-owned (allocate_arenas off). */
 const char *emit_region_name(Arena *a, const Plan *p, int arena);
 

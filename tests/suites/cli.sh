@@ -1,0 +1,131 @@
+#!/bin/sh
+# heliaAOT's command line (issue 14): every option of `helia-aot convert` as heliaAOT's
+# documentation (reference/commands/convert) writes it parses and has its documented effect,
+# or fails with a one-line reason where tinyaot differs; conflicts are errors; misspelled
+# options get a suggestion; --version; --log-file; the small messages (a folder given as
+# the model, the over-budget message). usage: sh tests/suites/cli.sh BUILD CORPUS WORKDIR
+build=${1:-build}
+corpus=${2:-../shared/corpus}
+work=${3:-${TMPDIR:-/tmp}/tinyaot-cli-$$}
+case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
+root=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$work" && work=$(cd "$work" && pwd)
+B="$build/tinyaot"
+pass() { echo "PASS cli:$1"; }
+fail() { echo "FAIL cli:$1: $2"; }
+# expect_error NAME PATTERN ARGS...: exit status 2 or 1, exactly one line on stderr matching PATTERN
+expect_error() {
+  name=$1 pattern=$2; shift 2
+  "$B" "$@" >"$work/$name.out" 2>"$work/$name.err"; rc=$?
+  if [ $rc -ne 0 ] && [ "$(wc -l <"$work/$name.err")" -eq 1 ] && grep -q -- "$pattern" "$work/$name.err"; then pass "$name"
+  else fail "$name" "rc $rc, stderr: $(head -c 300 "$work/$name.err")"; fi
+}
+
+model=${SUITE_MODEL:-}
+if [ -z "$model" ]; then
+  model="$work/demo.tflite"
+  "$build/demo_model" "$model" "$work/demo_in.bin" >/dev/null 2>&1 || { fail setup "cannot write the demo model"; exit 1; }
+fi
+
+# --version / version: the release and the commit, the same string as in generated files.
+v=$("$B" --version 2>&1); v2=$("$B" version 2>&1)
+if echo "$v" | grep -Eq '^tinyaot [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-z.-]+\)$' && [ "$v" = "$v2" ]; then pass version
+else fail version "'$v' / '$v2'"; fi
+
+# heliaAOT's documented spelling of every convert option parses (the parse stops at --help,
+# after every option before it was checked).
+if "$B" convert --path "$work/none.yaml" --model.path "$model" --model.subgraph 0 --model.type tflite \
+     --model.name m --model.description "a model" --model.version v1.0.0 --module.path "$work/x" \
+     --module.type neuralspot --module.name mod --module.prefix pre --test.enabled --test.tolerance 0.5 \
+     --transforms --memory.planner greedy --memory.constraints --memory.tensors \
+     --memory.allocate-arenas --memory.auto-hydrate-constants --memory.dump-residency-json \
+     --platform.name host --operators --verbose 2 --force --log-file "$work/x.log" --help >"$work/all.out" 2>"$work/all.err" &&
+   "$B" convert "$model" --no-test.enabled --no-memory.allocate-arenas --no-memory.auto-hydrate-constants \
+     --no-memory.dump-residency-json --no-force --memory.planner --help >/dev/null 2>>"$work/all.err"; then pass every_heliaaot_option_parses
+else fail every_heliaaot_option_parses "$(head -c 300 "$work/all.err")"; fi
+
+# A conversion written exactly as heliaAOT's first-conversion example writes it.
+if "$B" convert --model.path "$model" --module.path "$work/h1" --module.name my_model >"$work/h1.out" 2>&1 &&
+   [ -f "$work/h1/include/my_model_model.h" ]; then pass heliaaot_example_converts
+else fail heliaaot_example_converts "$(head -c 300 "$work/h1.out")"; fi
+
+# --no-memory.allocate-arenas: the arenas are the caller's (report.json says so; the header
+# declares the bind function), overriding the config's default.
+if "$B" convert "$model" -o "$work/na" --name na --no-memory.allocate-arenas >/dev/null 2>&1 &&
+   grep -q '"allocate_arenas": false' "$work/na/report.json" && grep -q 'na_bind_arena' "$work/na/include/na_model.h" &&
+   "$B" convert "$model" -o "$work/ya" --name ya --memory.allocate-arenas >/dev/null 2>&1 &&
+   grep -q '"allocate_arenas": true' "$work/ya/report.json"; then pass allocate_arenas_switch
+else fail allocate_arenas_switch "report.json or header do not follow the switch"; fi
+
+# --memory.dump-residency-json: residency.json in the module (and in its manifest); =FILE elsewhere.
+if "$B" convert "$model" -o "$work/rj" --memory.dump-residency-json >/dev/null 2>&1 && [ -s "$work/rj/residency.json" ] &&
+   grep -q ' residency.json$' "$work/rj/.tinyaot-manifest" &&
+   "$B" convert "$model" -o "$work/rj2" --memory.dump-residency-json="$work/res.json" >/dev/null 2>&1 &&
+   [ -s "$work/res.json" ] && [ ! -f "$work/rj2/residency.json" ] &&
+   "$B" convert "$model" -o "$work/rj3" --no-memory.dump-residency-json >/dev/null 2>&1 && [ ! -f "$work/rj3/residency.json" ]
+then pass dump_residency_switch
+else fail dump_residency_switch "residency.json not where the switch says"; fi
+
+# --path is --config (heliaAOT's name); the config gives the model and module path.
+printf 'model:\n  path: %s\nmodule:\n  path: %s\n  name: fromcfg\n' "$model" "$work/cfgout" >"$work/c.yaml"
+if "$B" convert --path "$work/c.yaml" >"$work/path.out" 2>&1 && [ -f "$work/cfgout/include/fromcfg_model.h" ]; then pass path_is_config
+else fail path_is_config "$(head -c 300 "$work/path.out")"; fi
+
+# Conflicts are errors, never a silent pick.
+expect_error two_models "two models given" convert "$model" --model.path "$model" -o "$work/c1"
+expect_error option_twice "given twice" convert "$model" -o "$work/c2" --module.path "$work/c3"
+expect_error switch_twice "given twice" convert "$model" -o "$work/c4" --force --no-force
+expect_error config_twice "given twice" convert "$model" -o "$work/c5" --path a.yaml --config b.yaml
+[ ! -e "$work/c1" ] && [ ! -e "$work/c2" ] && [ ! -e "$work/c3" ] && pass conflicts_write_nothing || fail conflicts_write_nothing "a folder was created"
+
+# Did you mean.
+expect_error suggest_force "did you mean --force?" convert "$model" --froce
+expect_error suggest_model_path "did you mean --model.path?" convert --model.paht "$model"
+expect_error suggest_command "did you mean convert?" covnert "$model"
+expect_error no_suggestion_far "unknown option '--zzzzzzzzzz' (see --help)" convert "$model" --zzzzzzzzzz
+
+# Deliberate differences: one line with the reason.
+expect_error subgraph_other "subgraph 0" convert "$model" -o "$work/s" --model.subgraph 1
+expect_error model_type_onnx "TFLite" convert "$model" -o "$work/s" --model.type onnx
+expect_error planner_other "one planner" convert "$model" -o "$work/s" --memory.planner tetris
+expect_error tensors_on_cli "YAML configuration" convert "$model" -o "$work/s" --memory.tensors '{"type": "scratch"}'
+expect_error operators_on_cli "YAML configuration" convert "$model" -o "$work/s" --operators '{"type": "CONV_2D"}'
+expect_error module_type_bad "neuralspot, zephyr" convert "$model" -o "$work/s" --module.type make
+expect_error tolerance_bad "number" convert "$model" -o "$work/s" --test.tolerance abc
+expect_error verbose_bad "level" convert "$model" -o "$work/s" --verbose loud
+expect_error switch_value_bad "true or false" convert "$model" -o "$work/s" --force=maybe
+expect_error run_no_module_path "temporary folder" run "$model" -o "$work/s" --in x --out-dir "$work/s"
+[ ! -e "$work/s" ] && pass refusals_write_nothing || fail refusals_write_nothing "$work/s was created"
+
+# --log-file: the summary (success) or the error (failure) is in the log and on the terminal.
+if "$B" convert "$model" -o "$work/lg" --log-file "$work/ok.log" >"$work/lg.out" 2>&1 &&
+   grep -q "tinyaot: wrote" "$work/ok.log" && grep -q "tinyaot: wrote" "$work/lg.out"; then pass log_file_success
+else fail log_file_success "log: $(head -c 200 "$work/ok.log")"; fi
+printf 'garbage' >"$work/bad.tflite"
+"$B" convert "$work/bad.tflite" -o "$work/lg2" --log-file "$work/bad.log" >"$work/lg2.out" 2>"$work/lg2.err"
+if grep -q "error" "$work/bad.log" && grep -q "error" "$work/lg2.err"; then pass log_file_error
+else fail log_file_error "log: $(head -c 200 "$work/bad.log"), stderr: $(head -c 200 "$work/lg2.err")"; fi
+
+# A folder given as the model: one clear line (it used to report a 9-exabyte file).
+expect_error folder_as_model "is a folder, not a model file" convert "$work" -o "$work/fm"
+
+# Every generated C/H file starts with the SPDX line and the version --version prints.
+ver=$(echo "$v" | sed 's/^tinyaot //')
+bad=""
+for f in "$work/h1"/src/*.c "$work/h1"/src/*.h "$work/h1"/include/*.h; do
+  [ "$(head -n 1 "$f")" = "/* SPDX-License-Identifier: MIT-0 */" ] && sed -n 2p "$f" | grep -qF "tinyaot $ver" || bad="$bad $f"
+done
+[ -z "$bad" ] && head -n 1 "$work/h1/Makefile" | grep -q "SPDX-License-Identifier: MIT-0" && pass spdx_and_version_stamped ||
+  fail spdx_and_version_stamped "missing in:$bad"
+grep -q "MIT-0" "$root/LICENSE" && grep -q "MIT License" "$root/LICENSE" && pass license_file || fail license_file "LICENSE lacks MIT / MIT-0"
+
+# The over-budget message names the largest tensors whole (kws has names of ~200 characters).
+if [ -f "$corpus/models/kws/model.tflite" ]; then
+  printf 'platform: {name: apollo510_evb}\nmemory:\n  tensors:\n    - type: scratch\n      attributes: {memory: DTCM}\n  constraints:\n    - {name: DTCM, max_size: 64}\n' >"$work/budget.yaml"
+  "$B" convert "$corpus/models/kws/model.tflite" --path "$work/budget.yaml" -o "$work/bk" --opt size 2>"$work/budget.err"
+  quotes=$(tr -cd "'" <"$work/budget.err" | wc -c)
+  if grep -q "over budget" "$work/budget.err" && [ $((quotes % 2)) -eq 0 ] && grep -q "raise memory.constraints" "$work/budget.err"
+  then pass budget_message_whole_names
+  else fail budget_message_whole_names "$(head -c 400 "$work/budget.err")"; fi
+else echo "SKIP cli:budget_message_whole_names: corpus absent"; fi
+exit 0
