@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int16 LOGISTIC and TANH by linear interpolation in a 256-entry
  * sigmoid table (tanh(x) = 2 * sigmoid(2x) - 1), as TFLite Micro computes them. */
 #include "ta_activation.h"

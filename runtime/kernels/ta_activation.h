@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int16 LOGISTIC and TANH, TFLite Micro's table-interpolation
  * kernels. (int8 activations use ta_lut; float32 ones ta_activation_f32.) */
 #ifndef TA_ACTIVATION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: float32 activations, following TFLite's reference kernels. */
 #include "ta_activation_f32.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: float32 activations (LOGISTIC and TANH need expf / tanhf from libm). */
 #ifndef TA_ACTIVATION_F32_H
 #define TA_ACTIVATION_F32_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: flat int8 ADD / SUB with compile-time folded constants; see ta_addsub_flat.h. */
 #include "ta_addsub_flat.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int8 ADD / SUB of two same-shape inputs with constants folded at
  * compile time (the compiler proves them exact against TFLite Micro's reference
  * arithmetic for all 65536 input pairs).

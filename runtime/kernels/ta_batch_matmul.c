@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: BATCH_MATMUL kernel (portable C, the reference tier). */
 #include "ta_batch_matmul.h"
 

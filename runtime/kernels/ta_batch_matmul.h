@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: BATCH_MATMUL kernel (int8), out[b] = lhs[b] x rhs[b].
  *
  * Up to three broadcast batch dimensions. Both operands are read through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: fixed-point helpers shared by every kernel family.
  *
  * These reproduce TFLite's integer arithmetic bit for bit: the saturating rounding

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: concatenation and split along one axis (see ta_concat_split.h). */
 #include "ta_concat_split.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: concatenation and split along one axis, byte for byte
  * (CONCATENATION, PACK, SPLIT, SPLIT_V, UNPACK).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: CONV_2D kernels, portable C99 (the reference the optimised tiers must equal). */
 #include "ta_conv.h"
 

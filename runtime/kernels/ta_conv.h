@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: CONV_2D kernels (NHWC activations, OHWI filters), portable C99.
  *
  * Arithmetic follows TFLite Micro's reference kernels bit for bit. The int8 kernel

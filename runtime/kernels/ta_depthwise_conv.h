@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: DEPTHWISE_CONV_2D kernels (NHWC activations, [1,kh,kw,out_c] filters), portable C99.
  *
  * Output channel oc = ic * depth_multiplier + m reads input channel ic. Arithmetic follows

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int8 DEPTHWISE_CONV_2D for the Cortex-M DSP extension (plain C elsewhere).
  *
  * Requantisation, TFLite's MultiplyByQuantizedMultiplier done with two roundings:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int8 DEPTHWISE_CONV_2D for MVE (Helium); plain C with the same tables elsewhere. */
 #include "ta_depthwise_conv_mve.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int8 DEPTHWISE_CONV_2D (depth multiplier 1) for Cortex-M cores with MVE (Helium).
  *
  * Pixels go in runs that share a border class (one call each). Channels go 8 at a time:

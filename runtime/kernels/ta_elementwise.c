@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: elementwise binary operators with NumPy broadcasting.
  *
  * Every operator is a "row" function (one run of the innermost dimension, each input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: elementwise binary operators (ADD, SUB, MUL, SQUARED_DIFFERENCE,
  * MAXIMUM, MINIMUM, PRELU) with NumPy broadcasting of both inputs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: FULLY_CONNECTED kernels (portable C, the reference tier). */
 #include "ta_fully_connected.h"
 

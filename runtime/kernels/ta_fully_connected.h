@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: FULLY_CONNECTED kernels (int8, int16x8, float32).
  *
  * Weights are row-major [out_depth][accum_depth]; the input is read as

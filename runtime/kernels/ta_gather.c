@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: GATHER (see ta_gather.h). */
 #include "ta_gather.h"
 

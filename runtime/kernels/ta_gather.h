@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: GATHER along one axis with int32 indices, byte for byte.
  *
  * The input is seen as [batch][outer][axis_size][inner] and the indices as

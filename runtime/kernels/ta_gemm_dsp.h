@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int8 matrix-vector kernels for Cortex-M4/M7/M33 (DSP extension).
  *
  * One int8 input vector of `depth` values against `rows` weight rows gives `rows`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int8 matrix-vector kernels with MVE (Helium) intrinsics. */
 #include "ta_gemm_mve.h"
 

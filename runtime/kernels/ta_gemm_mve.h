@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int8 matrix-vector kernels for Cortex-M55 (MVE / Helium).
  *
  * One int8 input vector of `depth` values against `rows` int8 weight rows gives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: im2col for output pixels (portable C99). */
 #include "ta_im2col.h"
 

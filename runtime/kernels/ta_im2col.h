@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: gathers one convolution window (NHWC) into a contiguous row,
  * the padding filled with the input zero point, for the matrix-vector kernels. */
 #ifndef TA_IM2COL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: L2_POOL_2D (see ta_l2_pool.h). */
 #include "ta_l2_pool.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: L2_POOL_2D (float32, NHWC): sqrt of the mean square over each
  * window clipped to the input, as TFLite's reference L2Pool. */
 #ifndef TA_L2_POOL_H

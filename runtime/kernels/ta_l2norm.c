@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: L2_NORMALIZATION (see ta_l2norm.h). */
 #include "ta_l2norm.h"
 

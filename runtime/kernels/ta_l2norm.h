@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: L2_NORMALIZATION over the last dimension, float32 and int8, as
  * TFLite Micro's reference kernels compute it. */
 #ifndef TA_L2NORM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: UNIDIRECTIONAL_SEQUENCE_LSTM kernels (see ta_lstm.h). Portable C99.
  *
  * The int8 kernel reproduces TFLM's integer LSTM bit for bit: each gate is the sum of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: UNIDIRECTIONAL_SEQUENCE_LSTM (standard LSTM: no peephole, no
  * projection, no layer norm, no CIFG) on int8 activations with an int16 cell state,
  * hidden and cell state kept in variable tensors across inferences. The float32

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: float32 UNIDIRECTIONAL_SEQUENCE_LSTM kernel (see ta_lstm_f32.h).
  * Per element, the same float operations in the same order as TFLite's reference. */
 #include <math.h>

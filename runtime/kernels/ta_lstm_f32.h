@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: UNIDIRECTIONAL_SEQUENCE_LSTM on float32 (standard LSTM: no peephole,
  * projection, layer norm or CIFG; tanh cell gate), hidden and cell state kept in
  * variable tensors across inferences.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: 8-bit table lookup (see ta_lut.h). */
 #include "ta_lut.h"
 

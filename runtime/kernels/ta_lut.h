@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: 8-bit table lookup. Any elementwise map from an 8-bit input to
  * an int8 output (LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, RELU, RELU6, requantizing
  * QUANTIZE) is tabulated by the compiler with TFLite's exact integer arithmetic, so

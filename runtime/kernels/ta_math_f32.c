@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: float32 elementwise math (see ta_math_f32.h). */
 #include "ta_math_f32.h"
 

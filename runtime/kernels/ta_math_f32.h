@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: float32 elementwise math (ABS, NEG, SQRT, RSQRT, SQUARE, EXP,
  * LOG, SIN, COS, CEIL, FLOOR, ROUND, ELU, HARD_SWISH, LEAKY_RELU), each the single
  * precision libm call or expression TFLite Micro's reference kernels evaluate. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: constant padding (see ta_pad.h). */
 #include "ta_pad.h"
 

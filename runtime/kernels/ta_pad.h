@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: constant padding (PAD, PADV2).
  *
  * The output is walked row by row (a row = the innermost dimension after the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: pooling kernels (portable C, the reference tier). */
 #include "ta_pooling.h"
 

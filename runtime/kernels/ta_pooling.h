@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: AVERAGE_POOL_2D and MAX_POOL_2D kernels (int8, int16, float32), NHWC.
  *
  * The window of each output is clipped to the input (padding cells are never read

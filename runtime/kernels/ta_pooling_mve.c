@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int8 average pooling with MVE (Helium) intrinsics. */
 #include "ta_pooling_mve.h"
 

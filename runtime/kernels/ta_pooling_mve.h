@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int8 AVERAGE_POOL_2D for Cortex-M cores with MVE (Helium).
  *
  * Same parameters and arithmetic as ta_avg_pool_s8 (ta_pooling.h): per output cell and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: QUANTIZE and DEQUANTIZE kernels, as TFLite Micro's reference
  * AffineQuantize / Requantize / Dequantize compute them. */
 #include "ta_quantize.h"

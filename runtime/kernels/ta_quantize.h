@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: QUANTIZE (float32 -> int8/int16, requantization between
  * int8/uint8/int16/int32) and DEQUANTIZE (int8/int16/uint8 -> float32). 8-bit to int8
  * requantization is tabulated instead (ta_lut). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: reductions and ARG_MAX (see ta_reduce.h). */
 #include "ta_reduce.h"
 

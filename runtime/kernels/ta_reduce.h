@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: reductions over a set of axes (MEAN, SUM, REDUCE_MAX) and ARG_MAX.
  *
  * The compiler splits the input's dimensions into kept ones (the "outer" loops, one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: nearest-neighbour and bilinear resizing (see ta_resize.h). */
 #include "ta_resize.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR on NHWC tensors.
  *
  * The compiler resolves the coordinate mapping (align_corners, half_pixel_centers,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: integer SOFTMAX kernels (portable C, the reference tier). */
 #include "ta_softmax.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: SOFTMAX kernels over the last dimension (int8 -> int8,
  * int8 -> int16, int16 -> int16).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: float32 SOFTMAX (portable C, the reference tier). */
 #include <math.h>
 

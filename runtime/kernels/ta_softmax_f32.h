@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: float32 SOFTMAX over the last dimension (needs expf from libm). */
 #ifndef TA_SOFTMAX_F32_H
 #define TA_SOFTMAX_F32_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: strided gather-copy (see ta_strided_copy.h). */
 #include "ta_strided_copy.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: strided gather-copy, the one kernel behind SLICE, STRIDED_SLICE,
  * TRANSPOSE, DEPTH_TO_SPACE and SPACE_TO_DEPTH.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: SVDF kernels (see ta_svdf.h). Portable C99. */
 #include "ta_svdf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: SVDF (rank-decomposed time-delay layer) with a persistent state.
  *
  * Every call shifts each state row one slot to the left, writes the newest feature

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: TRANSPOSE_CONV kernels (NHWC activations, OHWI filters), portable C99.
  *
  * Computed as a gather: each output element sums the input pixels whose scattered

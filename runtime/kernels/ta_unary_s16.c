@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int16 elementwise requantising maps (see ta_unary_s16.h). */
 #include "ta_unary_s16.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: int16 elementwise maps with a sign-dependent requantisation
  * (RELU, RELU6, LEAKY_RELU, ABS), TFLite Micro's per-element arithmetic. int16 has
  * too many inputs for the 8-bit tables of ta_lut.h, so these compute each element. */

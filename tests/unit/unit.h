@@ -26,5 +26,6 @@ typedef struct UnitTest {
 extern const UnitTest flatbuffer_tests[], loader_tests[], plan_tests[], quant_tests[], resolve_tests[], config_tests[];
 extern const UnitTest elementwise_tests[], heap_tests[];
 extern const UnitTest schedule_tests[];
+extern const UnitTest options_tests[];
 
 #endif
