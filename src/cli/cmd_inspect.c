@@ -2,6 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../load/flatbuffer.h"
+#include "../load/loader.h"
+#include "../ops/op.h"
+
 #include "../plan/lifetimes.h"
 #include "../plan/plan.h"
 #include "../resolve/quant.h"
@@ -54,7 +58,91 @@ static int64_t total_macs(const Model *m) {
   return s;
 }
 
-static void print_text(const Model *m, const Diag *d, size_t lb) {
+/* Why one operator cannot be compiled, or NULL: not in the operator table, or its
+ * prepare refuses this configuration (dtype, quantization, options, shape). prepare
+ * only fills the node's own prepared fields, so running it again for the message is
+ * harmless. */
+static const char *node_refusal(Model *m, Node *n, const char *path) {
+  if (!n->def) {
+    const Tensor *in = node_input(m, n, 0), *out = node_output(m, n, 0);
+    return arena_printf(m->arena, "unsupported operator (%s -> %s)", in ? tensor_type_name(in->type) : "-",
+                        out ? tensor_type_name(out->type) : "-");
+  }
+  Diag nd;
+  diag_init(&nd, path);
+  PrepareCtx pc = {.model = m, .arena = m->arena, .diag = &nd, .platform = NULL};
+  Platform host;
+  if (platform_builtin("host", &host)) pc.platform = &host;
+  if (n->def->prepare(&pc, n)) return NULL;
+  const char *msg = nd.msg;
+  const char *colon = strstr(msg, "): "); /* drop the "operator <i> (<NAME>)" prefix printed beside it */
+  return arena_strdup(m->arena, colon ? colon + 3 : msg);
+}
+
+/* Every operator the model needs that tinyaot cannot compile, before anyone converts:
+ * one line per operator name (dtypes in -> out, operator indices), then the refusal of
+ * each operator tinyaot has but not in this configuration. */
+static void print_missing(Model *m, const char *path) {
+  int n_missing = 0, n_refused = 0;
+  bool *listed = arena_calloc(m->arena, (size_t)(m->n_nodes > 0 ? m->n_nodes : 1), sizeof *listed);
+  if (!listed) return;
+  for (int k = 0; k < m->n_nodes; k++) {
+    if (m->nodes[k].def || listed[k]) continue;
+    if (n_missing++ == 0) printf("\nmissing operators (tinyaot has no implementation):\n");
+    printf("  %-26s operators", m->nodes[k].opname);
+    int shown = 0;
+    for (int j = k; j < m->n_nodes; j++)
+      if (!m->nodes[j].def && m->nodes[j].builtin_code == m->nodes[k].builtin_code) {
+        listed[j] = true;
+        printf("%s%d", shown++ ? ", " : " ", j);
+      }
+    const Tensor *in = node_input(m, &m->nodes[k], 0), *out = node_output(m, &m->nodes[k], 0);
+    printf(" (%s -> %s)\n", in ? tensor_type_name(in->type) : "-", out ? tensor_type_name(out->type) : "-");
+  }
+  for (int k = 0; k < m->n_nodes; k++) {
+    if (!m->nodes[k].def) continue;
+    const char *why = node_refusal(m, &m->nodes[k], path);
+    if (!why) continue;
+    if (n_refused++ == 0) printf("\nrefused configurations (operator supported, this use of it not):\n");
+    printf("  operator %d (%s): %s\n", k, m->nodes[k].opname, why);
+  }
+  if (n_missing || n_refused)
+    printf("\n%d operator type%s missing, %d operator%s refused\n", n_missing, n_missing == 1 ? "" : "s", n_refused,
+           n_refused == 1 ? "" : "s");
+}
+
+/* When the model does not load (several subgraphs, say), still name the operators its
+ * operator_codes list holds and which of them tinyaot lacks. */
+static void print_codes_of_unloadable(const char *path) {
+  Arena a;
+  arena_init(&a);
+  Diag d;
+  diag_init(&d, path);
+  const uint8_t *data;
+  size_t size;
+  if (load_file(&a, path, &data, &size, &d)) {
+    FbBuf b;
+    fb_init(&b, data, size);
+    FbTable root = fb_root(&b, NULL);
+    FbVec codes = fb_vector(&root, 1 /* Model.operator_codes */, 4);
+    if (fb_ok(&b) && codes.present && codes.len > 0 && codes.len <= LOAD_MAX_OPERATORS) {
+      int missing = 0;
+      printf("operators used by the model:");
+      for (uint32_t i = 0; i < codes.len && fb_ok(&b); i++) {
+        FbTable oc = fb_vec_table(&codes, i);
+        int32_t dep = fb_i8(&oc, 0, 0), code = fb_i32(&oc, 3, 0);
+        if (dep > code) code = dep;
+        const bool have = op_find(code) != NULL;
+        missing += !have;
+        printf(" %s%s", builtin_name(code), have ? "" : " (missing)");
+      }
+      printf("\n%d of them missing in tinyaot\n", missing);
+    }
+  }
+  arena_free(&a);
+}
+
+static void print_text(Model *m, const Diag *d, size_t lb) {
   printf("model %s: %d operators, %d tensors, %d inputs, %d outputs\n", m->path, m->n_nodes, m->n_model_tensors,
          m->n_inputs, m->n_outputs);
   printf("weights: %zu bytes; MACs: %lld; activation lower bound: %zu bytes\n\n", weight_bytes(m),
@@ -77,7 +165,10 @@ static void print_text(const Model *m, const Diag *d, size_t lb) {
            tensor_shape_str(m->arena, t), t->bytes, q, tensor_is_const(t) ? " const" : "",
            t->is_variable ? " variable" : t->is_input ? " input" : t->is_output ? " output" : "");
   }
-  if (diag_failed(d)) printf("\nnot compilable: %s%s\n", d->msg, d->extra);
+  if (diag_failed(d)) {
+    print_missing(m, m->path);
+    printf("\nnot compilable: %s%s\n", d->msg, d->extra);
+  }
 }
 
 static void print_json(const Model *m, const Diag *d, size_t lb) {
@@ -156,6 +247,7 @@ int cmd_inspect(int argc, char **argv) {
   diag_init(&d, opt.model_path);
   if (!pipeline_load(&c, &opt, &d)) {
     diag_print(&d);
+    if (!json) print_codes_of_unloadable(opt.model_path);
     pipeline_free(&c);
     return 1;
   }

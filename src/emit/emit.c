@@ -428,6 +428,8 @@ static const char *dtype_enum(TensorType t) {
     case TT_INT32: return "INT32";
     case TT_INT64: return "INT64";
     case TT_BOOL: return "BOOL";
+    case TT_UINT16: return "UINT16";
+    case TT_UINT32: return "UINT32";
     default: return "UNKNOWN";
   }
 }
@@ -479,8 +481,8 @@ static void emit_header(const Model *m, const Plan *p, const Module *mod, Arena 
   sb_printf(h, "/* Called around every operator when set: op_id is the model's operator index. */\n"
                "typedef void (*%s_op_callback_t)(int32_t op_id, %s_op_state_t state, int32_t status, void *user_data);\n\n",
             pf, pf);
-  sb_printf(h, "typedef enum {\n  %s_DTYPE_FLOAT32, %s_DTYPE_INT8, %s_DTYPE_UINT8, %s_DTYPE_INT16,\n  %s_DTYPE_INT32, %s_DTYPE_INT64, %s_DTYPE_BOOL\n} %s_dtype_t;\n\n",
-            P, P, P, P, P, P, P, pf);
+  sb_printf(h, "typedef enum {\n  %s_DTYPE_FLOAT32, %s_DTYPE_INT8, %s_DTYPE_UINT8, %s_DTYPE_INT16,\n  %s_DTYPE_INT32, %s_DTYPE_INT64, %s_DTYPE_BOOL, %s_DTYPE_UINT16, %s_DTYPE_UINT32\n} %s_dtype_t;\n\n",
+            P, P, P, P, P, P, P, P, P, pf);
   sb_printf(h, "typedef struct {\n  void *data;    /* points into the module's arena after init */\n  size_t size;   /* bytes */\n"
                "  int32_t id;    /* index in %s_tensor_descriptors */\n} %s_tensor_t;\n\n", pf, pf);
   sb_printf(h, "typedef struct {\n  const char *name;\n  int32_t id;         /* tensor index in the model */\n  %s_dtype_t dtype;\n  int32_t rank;\n  int32_t shape[%d];\n  float scale;        /* 0 when not quantized */\n  int32_t zero_point;\n  uint32_t size;      /* bytes */\n} %s_tensor_info_t;\n\n",

@@ -181,6 +181,8 @@ static size_t le_values_len(const uint8_t *bytes, size_t elems, TensorType type)
       case TT_INT16: n += decimal_len(const_i16(&view, (int64_t)i)); break;
       case TT_INT32: n += int_literal_len(const_i32(&view, (int64_t)i)); break;
       case TT_INT64: n += int_literal_len(const_i64(&view, (int64_t)i)); break;
+      case TT_UINT16: n += decimal_len((uint16_t)const_i16(&view, (int64_t)i)); break;
+      case TT_UINT32: n += int_literal_len((uint32_t)const_i32(&view, (int64_t)i)); break;
       default: n += 1; break;
     }
   }
@@ -206,6 +208,8 @@ void emit_le_values(StrBuf *sb, const uint8_t *bytes, size_t elems, TensorType t
       case TT_INT16: int_literal(lit, sizeof lit, const_i16(&view, (int64_t)i)); break;
       case TT_INT32: int_literal(lit, sizeof lit, const_i32(&view, (int64_t)i)); break;
       case TT_INT64: int_literal(lit, sizeof lit, const_i64(&view, (int64_t)i)); break;
+      case TT_UINT16: int_literal(lit, sizeof lit, (uint16_t)const_i16(&view, (int64_t)i)); break;
+      case TT_UINT32: int_literal(lit, sizeof lit, (uint32_t)const_i32(&view, (int64_t)i)); break;
       default: snprintf(lit, sizeof lit, "0"); break;
     }
     if (i % VALUES_PER_LINE == 0) {

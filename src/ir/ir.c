@@ -16,6 +16,8 @@ const char *tensor_type_name(TensorType t) {
     case TT_COMPLEX64: return "complex64";
     case TT_INT8: return "int8";
     case TT_FLOAT64: return "float64";
+    case TT_UINT32: return "uint32";
+    case TT_UINT16: return "uint16";
   }
   return "unknown";
 }
@@ -29,15 +31,17 @@ const char *tensor_type_ctype(TensorType t) {
     case TT_BOOL: return "uint8_t";
     case TT_INT16: return "int16_t";
     case TT_INT8: return "int8_t";
+    case TT_UINT32: return "uint32_t";
+    case TT_UINT16: return "uint16_t";
     default: return "uint8_t";
   }
 }
 
 size_t tensor_type_size(TensorType t) {
   switch (t) {
-    case TT_FLOAT32: case TT_INT32: return 4;
+    case TT_FLOAT32: case TT_INT32: case TT_UINT32: return 4;
     case TT_UINT8: case TT_INT8: case TT_BOOL: return 1;
-    case TT_INT16: return 2;
+    case TT_INT16: case TT_UINT16: return 2;
     case TT_INT64: return 8;
     default: return 0;
   }

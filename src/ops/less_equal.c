@@ -1,0 +1,19 @@
+/* LESS_EQUAL: elementwise comparison with NumPy broadcasting into a bool output
+ * (comparison.h; int8 inputs are compared after TensorFlow Lite Micro's rescaling). */
+#include "comparison.h"
+
+static const CompareOp less_equal_compare = {.name = "LESS_EQUAL", .op = 5 /* TA_CMP_LESS_EQUAL */, .allows_bool = false};
+
+static bool less_equal_prepare(PrepareCtx *pc, Node *node) { return cmp_prepare(pc, node, &less_equal_compare); }
+
+const OpDef op_less_equal = {
+    .name = "LESS_EQUAL",
+    .builtin_code = 63,
+    .capabilities = CMP_CAPABILITIES,
+    .scratch_usage = SCRATCH_NO_CTX,
+    .dtypes = "float32, int32, int64, int8 (output bool)",
+    .constraints = "NumPy broadcasting, at most 6 loops; int8: each input rescaled by its own scale (< 1) after a "
+                   "left shift of 8, as TFLite Micro does, so differently quantized inputs compare by real value",
+    .prepare = less_equal_prepare,
+    .emit = cmp_emit,
+};
