@@ -186,7 +186,7 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (trade) record_trade(c, trade);
   if (!emit_module(&c->model, &c->plan, mod, d)) return false;
   if (!export_runtime(&c->model, mod, d)) return false;
-  export_build_files(&c->model, &c->plan, mod);
+  if (!export_build_files(&c->model, &c->plan, mod, opt->module_type, opt->out_dir, d)) return false;
   export_report(&c->model, &c->plan, mod);
   if (opt->verbose >= 2) attrs_print(&c->config, &c->model, &c->plan, stdout);
   return true;

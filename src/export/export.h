@@ -10,8 +10,27 @@
 
 /* Adds the runtime kernel files the module uses (identifiers re-prefixed). */
 bool export_runtime(const Model *m, Module *mod, Diag *d);
-/* Adds CMakeLists.txt, Makefile, module.mk, README.md. */
-void export_build_files(const Model *m, const Plan *p, Module *mod);
+/* --module.type: the ecosystem the build glue is written for (docs/heliaaot.md). */
+typedef enum ModuleType {
+  MODULE_TYPE_DEFAULT,    /* no --module.type: every tinyaot glue (CMake, Make, Zephyr, module.mk) */
+  MODULE_TYPE_NEURALSPOT, /* module.mk */
+  MODULE_TYPE_ZEPHYR,     /* zephyr/{module.yml,CMakeLists.txt,Kconfig} */
+  MODULE_TYPE_CMAKE,      /* CMakeLists.txt, cmake/ toolchains */
+  MODULE_TYPE_NSX,        /* CMakeLists.txt with nsx::<name>, nsx-module.yaml */
+  MODULE_TYPE_CMSIS_PACK, /* <vendor>.<name>.pdsc (and the .pack archive) */
+} ModuleType;
+/* NULL or a heliaAOT type name; false for an unknown name. */
+bool export_module_type(const char *name, ModuleType *type);
+/* Adds the build glue of `type_name` (NULL: the default) and README.md. `out_path` (may
+ * be NULL) decides the archive: *.pack needs cmsis_pack (implied by the default). Call it
+ * after every other file is in the module: the glue lists them. */
+bool export_build_files(const Model *m, const Plan *p, Module *mod, const char *type_name, const char *out_path,
+                        Diag *d);
+/* --module.path ending in .pack or .zip: the module is written as one zip archive. */
+bool export_is_archive(const char *path);
+/* The archive: .pack has the module's files at its root (the .pdsc among them), .zip
+ * wraps them in <name>/. Written to a temporary file and renamed: all or nothing. */
+bool export_write_archive(const Module *mod, const char *path, Diag *d);
 /* Adds report.json and report.md. */
 void export_report(const Model *m, const Plan *p, Module *mod);
 /* The residency document (also report.json): every tensor's memory, residency,

@@ -1,121 +1,37 @@
-/* Build glue (CMake, Make, Zephyr), the module README and the memory report. */
+/* The module type (which build glue, where the headers go), the module README and the
+ * memory report. The glue itself: export_cmake.c, export_zephyr.c, export_neuralspot.c,
+ * export_pack.c. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../transform/transform.h"
 #include "../platform/platform.h"
-#include "export.h"
+#include "export_glue.h"
 
-static void list_sources(const Module *mod, StrBuf *sb, const char *sep, const char *lead) {
-  for (int i = 0; i < mod->n_files; i++) {
-    const char *p = mod->files[i].path;
-    size_t len = strlen(p);
-    if (strncmp(p, "src/", 4) == 0 && len > 2 && strcmp(p + len - 2, ".c") == 0) sb_printf(sb, "%s%s%s", lead, p, sep);
-  }
+/* ---- shared by the glue writers (export_glue.h) ------------------------------ */
+
+StrBuf *glue_file(Glue *g, const char *path) {
+  StrBuf *f = module_add_file(g->mod, g->a, path);
+  if (!f) g->full = true;
+  return f;
 }
 
-static void add_cmake(Module *mod, Arena *a) {
-  StrBuf sb;
-  sb_init_heap(&sb, &a->heap);
-  sb_printf(&sb, "# %s: CMake build of the tinyaot module (a static library).\n"
-                 "#   add_subdirectory(%s) and link %s, or build it alone; for a Cortex-M build pass\n"
-                 "#   -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-cortex-m4.cmake (or ...-cortex-m55.cmake).\n"
-                 "cmake_minimum_required(VERSION 3.13)\nproject(%s C)\n\nadd_library(%s STATIC\n",
-            mod->name, mod->name, mod->name, mod->name, mod->name);
-  list_sources(mod, &sb, "\n", "  ");
-  sb_printf(&sb, ")\ntarget_include_directories(%s PUBLIC include PRIVATE src)\n"
-                 "set_target_properties(%s PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)\n"
-                 "target_link_libraries(%s PRIVATE m)\n"
-                 "# A frame pointer takes r7 from the kernels' widest assembly loops (src/ta_common.h).\n"
-                 "if(CMAKE_C_FLAGS MATCHES \"-fno-omit-frame-pointer\")\n"
-                 "  target_compile_definitions(%s PRIVATE %s_TA_NO_WIDE_ASM)\nendif()\n",
-            mod->name, mod->name, mod->name, mod->name, mod->PREFIX);
-  StrBuf *f = module_add_file(mod, a, "CMakeLists.txt");
-  if (f) *f = sb; else sb_free(&sb);
+bool glue_is_source(const char *p) {
+  size_t len = strlen(p);
+  return strncmp(p, "src/", 4) == 0 && len > 6 && strcmp(p + len - 2, ".c") == 0;
 }
 
-/* One Cortex-M core the module ships a cross toolchain description for. */
-typedef struct CrossTarget {
-  const char *core;  /* cortex-m4, cortex-m55: the names `make TARGET=` takes too */
-  const char *flags; /* code generation flags: core, float ABI, FPU (MVE is implied by the M55) */
-  const char *what;  /* one line for the comments */
-} CrossTarget;
-
-static const CrossTarget cross_targets[] = {
-    {"cortex-m4", "-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -mthumb", "Cortex-M4 (DSP, single-precision FPU)"},
-    {"cortex-m55", "-mcpu=cortex-m55 -mfloat-abi=hard -mthumb", "Cortex-M55 (DSP, FPU and Helium/MVE)"},
-};
-enum { N_CROSS_TARGETS = (int)(sizeof cross_targets / sizeof cross_targets[0]) };
-
-/* Section-per-function/object lets the final link drop kernels the model never calls. */
-static const char cross_section_flags[] = "-ffunction-sections -fdata-sections";
-
-/* cmake/arm-none-eabi-<core>.cmake: a bare-metal GNU Arm toolchain file. */
-static void add_cmake_toolchains(Module *mod, Arena *a) {
-  for (int i = 0; i < N_CROSS_TARGETS; i++) {
-    const CrossTarget *t = &cross_targets[i];
-    StrBuf *f = module_add_file(mod, a, arena_printf(a, "cmake/arm-none-eabi-%s.cmake", t->core));
-    if (!f) return;
-    sb_printf(f, "# %s: CMake toolchain file for %s with the GNU Arm bare-metal compiler.\n"
-                 "#   cmake -S . -B build -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-%s.cmake && cmake --build build\n"
-                 "# Optimisation and warning flags come from CFLAGS or CMAKE_BUILD_TYPE as usual.\n"
-                 "set(CMAKE_SYSTEM_NAME Generic)\nset(CMAKE_SYSTEM_PROCESSOR arm)\n\n"
-                 "set(CMAKE_C_COMPILER arm-none-eabi-gcc)\n"
-                 "# Bare metal: there is no C runtime start-up to link a test program against.\n"
-                 "set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)\n\n"
-                 "set(CMAKE_C_FLAGS_INIT \"%s %s\")\n\n"
-                 "set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)\nset(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)\n"
-                 "set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)\n",
-              mod->name, t->what, t->core, t->flags, cross_section_flags);
-  }
+void glue_list_sources(const Glue *g, StrBuf *sb, const char *dir, const char *lead, const char *sep) {
+  for (int i = 0; i < g->mod->n_files; i++)
+    if (glue_is_source(g->mod->files[i].path)) sb_printf(sb, "%s%s%s%s", lead, dir, g->mod->files[i].path, sep);
 }
 
-/* `make TARGET=<core>` presets for the plain Makefile, the same flags as the toolchain files. */
-static void add_make_cross_presets(StrBuf *sb) {
-  sb_append(sb, "\n# Cross builds: `make TARGET=cortex-m4` or `make TARGET=cortex-m55` (arm-none-eabi-gcc,\n"
-                "# hard float; the same flags as cmake/arm-none-eabi-<target>.cmake). CFLAGS stays yours.\n"
-                "TARGET ?=\nARCH_FLAGS ?=\n");
-  for (int i = 0; i < N_CROSS_TARGETS; i++)
-    sb_printf(sb, "ifeq ($(TARGET),%s)\nCROSS_COMPILE ?= arm-none-eabi-\nARCH_FLAGS := %s %s\nendif\n",
-              cross_targets[i].core, cross_targets[i].flags, cross_section_flags);
-  sb_append(sb, "ifneq ($(TARGET),)\nifeq ($(ARCH_FLAGS),)\n$(error unknown TARGET '$(TARGET)': use");
-  for (int i = 0; i < N_CROSS_TARGETS; i++) sb_printf(sb, " %s", cross_targets[i].core);
-  sb_append(sb, ")\nendif\nCC = $(CROSS_COMPILE)gcc\nAR = $(CROSS_COMPILE)ar\nendif\n");
-}
-
-static void add_makefile(Module *mod, Arena *a) {
-  StrBuf sb;
-  sb_init_heap(&sb, &a->heap);
-  sb_printf(&sb, "# %s: plain Make build of the tinyaot module -> lib%s.a\n"
-                 "#   make                      host compiler\n"
-                 "#   make TARGET=cortex-m4     arm-none-eabi-gcc for Cortex-M4 (or TARGET=cortex-m55)\n"
-                 "#   make CC=... CFLAGS=...    any other compiler and flags\n"
-                 "CC ?= cc\nAR ?= ar\nCFLAGS ?= -O2\n",
-            mod->name, mod->name);
-  add_make_cross_presets(&sb);
-  sb_append(&sb, "\nSRCS :=");
-  list_sources(mod, &sb, "", " ");
-  sb_printf(&sb, "\nOBJS := $(SRCS:.c=.o)\n\nlib%s.a: $(OBJS)\n\t$(AR) rcs $@ $^\n\n"
-                 "# A frame pointer takes r7 from the kernels' widest assembly loops (src/ta_common.h).\n"
-                 "ASM_FLAGS := $(if $(findstring -fno-omit-frame-pointer,$(CFLAGS)),-D%s_TA_NO_WIDE_ASM)\n\n"
-                 "%%.o: %%.c\n\t$(CC) -std=c99 $(ARCH_FLAGS) $(CFLAGS) $(ASM_FLAGS) -Iinclude -Isrc -c $< -o $@\n\n"
-                 "clean:\n\trm -f $(OBJS) lib%s.a\n\n.PHONY: clean\n",
-            mod->name, mod->PREFIX, mod->name);
-  StrBuf *f = module_add_file(mod, a, "Makefile");
-  if (f) *f = sb; else sb_free(&sb);
-  StrBuf zy;
-  sb_init_heap(&zy, &a->heap);
-  sb_printf(&zy, "# Zephyr: add this directory with ZEPHYR_EXTRA_MODULES; sources below.\n"
-                 "zephyr_library_named(%s)\nzephyr_include_directories(include)\nzephyr_library_include_directories(src)\nzephyr_library_sources(\n",
-            mod->name);
-  list_sources(mod, &zy, "\n", "  ");
-  sb_printf(&zy, ")\n# A frame pointer takes r7 from the kernels' widest assembly loops (src/ta_common.h).\n"
-                 "if(CONFIG_FRAME_POINTER)\n  zephyr_library_compile_definitions(%s_TA_NO_WIDE_ASM)\nendif()\n",
-            mod->PREFIX);
-  StrBuf *z = module_add_file(mod, a, "zephyr/CMakeLists.txt");
-  if (z) *z = zy; else sb_free(&zy);
-  StrBuf *zm = module_add_file(mod, a, "zephyr/module.yml");
-  if (zm) sb_printf(zm, "name: %s\nbuild:\n  cmake: zephyr\n", mod->name);
+const char *glue_symbol(Arena *a, const char *name) {
+  char *s = arena_strdup(a, name);
+  for (char *c = s; c && *c; c++) *c = isalnum((unsigned char)*c) ? (char)toupper((unsigned char)*c) : '_';
+  return s ? s : "MODULE";
 }
 
 static uint64_t arena_bytes(const Plan *p) {
@@ -124,8 +40,54 @@ static uint64_t arena_bytes(const Plan *p) {
   return ram;
 }
 
-static void add_readme(const Model *m, const Plan *p, Module *mod, Arena *a) {
-  StrBuf *sb = module_add_file(mod, a, "README.md");
+/* The README's build section: what this module type ships and how its ecosystem uses it. */
+static void readme_build(const Glue *g, StrBuf *sb) {
+  const Module *mod = g->mod;
+  const ModuleType t = g->type;
+  const bool cmake = t == MODULE_TYPE_DEFAULT || t == MODULE_TYPE_CMAKE || t == MODULE_TYPE_NSX;
+  sb_printf(sb, "## Build\n\nPublic headers are in `%s/`, sources in `src/`.\n\n", g->api_dir);
+  if (t == MODULE_TYPE_DEFAULT || t == MODULE_TYPE_CMAKE)
+    sb_printf(sb, "- CMake: `add_subdirectory(%s)`, link `%s`.\n", mod->name, mod->name);
+  if (t == MODULE_TYPE_NSX)
+    sb_printf(sb, "- NSX: vendor this folder under the app's `modules/`, `add_subdirectory` it and link `nsx::%s`;\n"
+                  "  `-D%s_ATTRIBUTES_HEADER=<file.h>` names a header defining the placement macros below, included\n"
+                  "  before every module source. `nsx-module.yaml` describes the module.\n",
+              mod->name, mod->PREFIX);
+  if (t == MODULE_TYPE_DEFAULT)
+    sb_printf(sb, "- Make: `make` builds `lib%s.a` with the host compiler; `make CC=... CFLAGS=...` with any other.\n",
+              mod->name);
+  if (t == MODULE_TYPE_DEFAULT || t == MODULE_TYPE_NEURALSPOT)
+    sb_append(sb, "- neuralSPOT: `module.mk`; add this folder to the application's `modules`.\n");
+  if (t == MODULE_TYPE_DEFAULT || t == MODULE_TYPE_ZEPHYR)
+    sb_append(sb, "- Zephyr: `zephyr/` makes this folder a Zephyr module (`ZEPHYR_EXTRA_MODULES`); Kconfig symbol\n"
+                  "  `CONFIG_TINYAOT_<NAME>`, on by default.\n");
+  if (t == MODULE_TYPE_CMSIS_PACK)
+    sb_printf(sb, "- CMSIS-Pack: `%s.%s.pdsc` describes one component (Machine Learning / %s); archive this folder\n"
+                  "  with the pdsc at its root, or convert with `--module.path %s.%s.%s.pack`.\n",
+              glue_pack_vendor, mod->name, mod->name, glue_pack_vendor, mod->name, glue_pack_version);
+  sb_append(sb, "\n");
+  if (cmake) {
+    sb_append(sb, "Cross builds with the GNU Arm bare-metal toolchain (`arm-none-eabi-gcc`, hard float):\n\n"
+                  "| core | CMake | flags |\n|---|---|---|\n");
+    for (int i = 0; i < glue_n_cross_targets; i++)
+      sb_printf(sb, "| %s | `cmake -S . -B build -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-%s.cmake` | `%s %s` |\n",
+                glue_cross_targets[i].core, glue_cross_targets[i].core, glue_cross_targets[i].flags, glue_section_flags);
+    if (t == MODULE_TYPE_DEFAULT) sb_append(sb, "\nThe Makefile takes `make TARGET=cortex-m4` (or `cortex-m55`) for the same flags.\n");
+    sb_append(sb, "\n");
+  }
+  sb_printf(sb, "Optimisation and warnings are yours (`CFLAGS`, e.g. `CFLAGS='-O2 -Wall -Wextra'`). Link the library\n"
+                "with `-Wl,--gc-sections` to drop unused kernels, and enable the FPU (and on the M55 the MVE, which\n"
+                "shares its coprocessor enable bits) in your start-up code before calling `%s_model_init`. Builds that\n"
+                "keep a frame pointer (`-fno-omit-frame-pointer`) need `-D%s_TA_NO_WIDE_ASM` (the build glue adds it\n"
+                "when it sees that flag): the widest assembly loops then give way to C with the same results.\n",
+            mod->prefix, mod->PREFIX);
+}
+
+static void add_readme(Glue *g) {
+  const Model *m = g->m;
+  const Plan *p = g->p;
+  const Module *mod = g->mod;
+  StrBuf *sb = glue_file(g, "README.md");
   if (!sb) return;
   const char *pf = mod->prefix;
   sb_printf(sb, "# %s\n\nInference module generated by tinyaot from `%s` for platform `%s`: %d operators, %d inputs, %d outputs.\n\n",
@@ -151,22 +113,7 @@ static void add_readme(const Model *m, const Plan *p, Module *mod, Arena *a) {
                   "`%s_model_init`; load each `data/%s_const_<mem>.bin` into the memory it names and bind it as\n"
                   "`%s_REGION_CONST_<MEM>`.\n\n",
               pf, pf, mod->name, mod->PREFIX);
-  sb_printf(sb, "## Build\n\n- CMake: `add_subdirectory(%s)`, link `%s`.\n- Make: `make` builds `lib%s.a` with the host compiler;\n"
-                "  `make CC=... CFLAGS=...` with any other.\n- Zephyr: `zephyr/` is a Zephyr module.\n\n",
-            mod->name, mod->name, mod->name);
-  sb_append(sb, "Cross builds with the GNU Arm bare-metal toolchain (`arm-none-eabi-gcc`, hard float):\n\n"
-                "| core | CMake | Make | flags |\n|---|---|---|---|\n");
-  for (int i = 0; i < N_CROSS_TARGETS; i++)
-    sb_printf(sb, "| %s | `cmake -S . -B build -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-%s.cmake` | `make TARGET=%s` | `%s %s` |\n",
-              cross_targets[i].core, cross_targets[i].core, cross_targets[i].core, cross_targets[i].flags,
-              cross_section_flags);
-  sb_printf(sb, "\nBoth leave optimisation and warnings to you (`CFLAGS`, e.g. `CFLAGS='-O2 -Wall -Wextra'`; Make\n"
-                "defaults to `-O2`). Link the library with `-Wl,--gc-sections` to drop unused kernels, and\n"
-                "enable the FPU (and on the M55 the MVE, which shares its coprocessor enable bits) in your start-up\n"
-                "code before calling `%s_model_init`. Builds that keep a frame pointer (`-fno-omit-frame-pointer`)\n"
-                "need `-D%s_TA_NO_WIDE_ASM` (the Makefile, CMakeLists.txt and the Zephyr module add it when\n"
-                "they see that flag): the widest assembly loops then give way to C with the same results.\n",
-            pf, mod->PREFIX);
+  readme_build(g, sb);
 }
 
 static const char *role_name(TensorRole r) {
@@ -353,9 +300,54 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
   }
 }
 
-void export_build_files(const Model *m, const Plan *p, Module *mod) {
-  add_cmake(mod, m->arena);
-  add_makefile(mod, m->arena);
-  add_cmake_toolchains(mod, m->arena);
-  add_readme(m, p, mod, m->arena);
+static const char *const type_names[] = {
+    [MODULE_TYPE_NEURALSPOT] = "neuralspot", [MODULE_TYPE_ZEPHYR] = "zephyr", [MODULE_TYPE_CMAKE] = "cmake",
+    [MODULE_TYPE_NSX] = "nsx",               [MODULE_TYPE_CMSIS_PACK] = "cmsis_pack",
+};
+
+bool export_module_type(const char *name, ModuleType *type) {
+  *type = MODULE_TYPE_DEFAULT;
+  if (!name) return true;
+  for (int t = MODULE_TYPE_NEURALSPOT; t <= MODULE_TYPE_CMSIS_PACK; t++)
+    if (strcasecmp(name, type_names[t]) == 0) return *type = (ModuleType)t, true;
+  return false;
+}
+
+/* heliaAOT's types put the public headers in includes-api/ (its module layout); the
+ * default keeps tinyaot's include/. The emitter writes include/: renamed here. */
+static void move_headers(Glue *g) {
+  Module *mod = g->mod;
+  for (int i = 0; i < mod->n_files; i++)
+    if (strncmp(mod->files[i].path, "include/", 8) == 0)
+      mod->files[i].path = arena_printf(g->a, "%s/%s", g->api_dir, mod->files[i].path + 8);
+}
+
+bool export_build_files(const Model *m, const Plan *p, Module *mod, const char *type_name, const char *out_path,
+                        Diag *d) {
+  Glue g = {.m = m, .p = p, .mod = mod, .a = m->arena, .api_dir = "include"};
+  if (!export_module_type(type_name, &g.type))
+    return diag_error(d, "module.type '%s' is not one of neuralspot, zephyr, cmake, nsx, cmsis_pack", type_name);
+  const bool pack = out_path && strlen(out_path) > 5 && strcmp(out_path + strlen(out_path) - 5, ".pack") == 0;
+  if (pack && g.type == MODULE_TYPE_DEFAULT) g.type = MODULE_TYPE_CMSIS_PACK; /* a .pack holds a CMSIS pack */
+  if (pack && g.type != MODULE_TYPE_CMSIS_PACK)
+    return diag_error(d, "module.path %s is a CMSIS pack, but module.type is %s (use cmsis_pack, or a .zip)", out_path,
+                      type_name);
+  if (g.type != MODULE_TYPE_DEFAULT) {
+    g.api_dir = "includes-api";
+    move_headers(&g);
+  }
+  switch (g.type) {
+  case MODULE_TYPE_DEFAULT: /* everything tinyaot wrote before module types, plus module.mk */
+    glue_cmake(&g), glue_makefile(&g), glue_cmake_toolchains(&g), glue_zephyr(&g), glue_neuralspot(&g);
+    break;
+  case MODULE_TYPE_NEURALSPOT: glue_neuralspot(&g); break;
+  case MODULE_TYPE_ZEPHYR: glue_zephyr(&g); break;
+  case MODULE_TYPE_CMAKE: glue_cmake(&g), glue_cmake_toolchains(&g); break;
+  case MODULE_TYPE_NSX: glue_nsx(&g), glue_cmake_toolchains(&g); break;
+  case MODULE_TYPE_CMSIS_PACK: break; /* last: the pdsc lists the README too */
+  }
+  add_readme(&g);
+  if (g.type == MODULE_TYPE_CMSIS_PACK) glue_pack(&g);
+  if (g.full) return diag_error(d, "the module has more than %d files", MODULE_MAX_FILES);
+  return true;
 }

@@ -1,0 +1,268 @@
+#!/bin/sh
+# module_types: every --module.type built the way its ecosystem builds it, with what Debian
+# provides (arm-none-eabi-gcc + newlib, CMake, GNU make, xmllint, unzip), for the demo model
+# and the MLPerf Tiny kws model, for Cortex-M4 and Cortex-M55; each build links a program
+# (tests/module_types/app_main.c: init + run through the module's API, newlib's nosys specs).
+#   neuralspot  module.mk included by neuralSPOT's make machinery (tests/module_types/neuralspot.mk)
+#   zephyr      zephyr/{module.yml,Kconfig,CMakeLists.txt} through a stub of Zephyr's CMake
+#               functions that refuses missing sources and include folders (tests/module_types/zephyr_stub)
+#   cmake       add_subdirectory + the module's own cmake/ toolchain file
+#   nsx         add_subdirectory + nsx::<name>, the attributes-header hook checked in the objects
+#   cmsis_pack  the .pack archive: unzip -t, xmllint, the pdsc's required elements, its
+#               component's files present, and the component's sources built
+#   default     what tinyaot wrote before module types (CMake, Make, zephyr/, include/) + module.mk
+# Usage: sh tests/suites/module_types.sh BUILD CORPUS WORKDIR
+set -u
+build=$1
+corpus=$2
+work=$3
+tinyaot="$build/tinyaot"
+tests=$(cd "$(dirname "$0")/.." && pwd)
+mt="$tests/module_types"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+
+pass() { echo "PASS module_types:$1"; }
+fail() { echo "FAIL module_types:$1: $2"; }
+
+for tool in arm-none-eabi-gcc cmake make xmllint unzip; do
+  if ! command -v $tool >/dev/null 2>&1; then
+    fail tools "$tool is not installed (Debian: gcc-arm-none-eabi libnewlib-arm-none-eabi cmake libxml2-utils unzip)"
+    exit 1
+  fi
+done
+
+arch_flags() {
+  case $1 in
+  cortex-m4) echo "-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -mthumb" ;;
+  cortex-m55) echo "-mcpu=cortex-m55 -mfloat-abi=hard -mthumb" ;;
+  esac
+}
+LINK="--specs=nosys.specs -Wl,--gc-sections"
+OPT="-O2 -ffunction-sections -fdata-sections"
+
+# convert NAME MODEL CORE TYPE OUT: one conversion; TYPE "default" passes no --module.type.
+convert() {
+  type_opt=""
+  [ "$4" = default ] || type_opt="--module.type $4"
+  # shellcheck disable=SC2086
+  "$tinyaot" convert "$2" -o "$5" --name "$1" --platform "$3" $type_opt >"$5.log" 2>&1
+}
+
+# A CMake configure + build; the log is kept beside the build folder.
+cmake_build() {
+  dir=$1
+  shift
+  cmake "$@" -B "$dir" >"$dir.log" 2>&1 && cmake --build "$dir" >>"$dir.log" 2>&1
+}
+
+check_neuralspot() { # name core module
+  [ -f "$3/module.mk" ] && [ -f "$3/includes-api/$1_model.h" ] || { echo "no module.mk or includes-api/$1_model.h"; return 1; }
+  [ ! -e "$3/CMakeLists.txt" ] || { echo "a neuralspot module has a CMakeLists.txt"; return 1; }
+  # neuralSPOT includes modules by relative folder from the application's root.
+  (cd "$(dirname "$3")" && make -s -f "$mt/neuralspot.mk" MODULE="$(basename "$3")" APP="$mt/app_main.c" \
+    CC=arm-none-eabi-gcc AR=arm-none-eabi-ar CFLAGS="$(arch_flags "$2") $OPT" LDFLAGS="$LINK" \
+    MODEL_NAME="$1" MODEL_PREFIX="$1" BINDIR="build-$(basename "$3")" >"$3.ns.log" 2>&1) ||
+    { echo "make failed: $(grep -m1 -i error "$3.ns.log")"; return 1; }
+  bin="$(dirname "$3")/build-$(basename "$3")"
+  [ -f "$bin/app.axf" ] || { echo "no program linked"; return 1; }
+  nsrc=$(ls "$3"/src/*.c | wc -l)
+  nobj=$(find "$bin/$(basename "$3")/src" -name '*.o' | wc -l)
+  [ "$nsrc" -eq "$nobj" ] || { echo "module.mk built $nobj of $nsrc sources"; return 1; }
+}
+
+check_zephyr() { # name core module api_dir
+  for f in zephyr/module.yml zephyr/Kconfig zephyr/CMakeLists.txt "$4/$1_model.h"; do
+    [ -f "$3/$f" ] || { echo "no $f"; return 1; }
+  done
+  cmake_build "$3.zb" -S "$mt/zephyr_stub" -DMODULE_DIR="$3" -DMODULE_NAME="$1" -DMODEL_PREFIX="$1" \
+    -DCMAKE_SYSTEM_NAME=Generic -DCMAKE_C_COMPILER=arm-none-eabi-gcc -DCMAKE_TRY_COMPILE_TARGET_TYPE=STATIC_LIBRARY \
+    -DCMAKE_C_FLAGS="$(arch_flags "$2") $OPT" -DLINK_FLAGS="$LINK" ||
+    { echo "stub build failed: $(grep -m1 -iE 'error|cannot' "$3.zb.log")"; return 1; }
+  grep -q "CONFIG_TINYAOT_.*=y" "$3.zb.log" || { echo "the Kconfig symbol is not on by default"; return 1; }
+  [ -f "$3.zb/app" ] || { echo "no program linked"; return 1; }
+}
+
+check_cmake() { # name core module
+  [ -f "$3/CMakeLists.txt" ] && [ -f "$3/cmake/arm-none-eabi-$2.cmake" ] || { echo "no CMakeLists.txt or toolchain file"; return 1; }
+  cmake_build "$3.cb" -S "$mt/cmake_app" -DMODULE_DIR="$3" -DMODULE_NAME="$1" -DMODULE_TARGET="$1" -DMODEL_PREFIX="$1" \
+    -DCMAKE_TOOLCHAIN_FILE="$3/cmake/arm-none-eabi-$2.cmake" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="$OPT" \
+    -DLINK_FLAGS="$LINK" ||
+    { echo "cmake build failed: $(grep -m1 -i error "$3.cb.log")"; return 1; }
+  [ -f "$3.cb/app" ] || { echo "no program linked"; return 1; }
+}
+
+check_nsx() { # name core module
+  grep -q "nsx::$1" "$3/nsx-module.yaml" 2>/dev/null || { echo "nsx-module.yaml does not name nsx::$1"; return 1; }
+  P=$(echo "$1" | tr 'a-z' 'A-Z')
+  attrs="$3.attrs.h"
+  : >"$attrs"
+  for mem in ITCM DTCM SRAM MRAM PSRAM; do
+    echo "#define ${P}_PUT_IN_${mem} __attribute__((section(\".nsx_hook_arena\")))" >>"$attrs"
+  done
+  cmake_build "$3.xb" -S "$mt/cmake_app" -DMODULE_DIR="$3" -DMODULE_NAME="$1" -DMODULE_TARGET="nsx::$1" \
+    -DMODEL_PREFIX="$1" -D"${P}_ATTRIBUTES_HEADER=$attrs" -DCMAKE_TOOLCHAIN_FILE="$3/cmake/arm-none-eabi-$2.cmake" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="$OPT" -DLINK_FLAGS="$LINK" ||
+    { echo "cmake build failed: $(grep -m1 -i error "$3.xb.log")"; return 1; }
+  [ -f "$3.xb/app" ] || { echo "no program linked"; return 1; }
+  # The hook's header reached the module's sources: its arenas are in the section it names.
+  arm-none-eabi-objdump -h "$3.xb/module/lib$1.a" | grep -q nsx_hook_arena ||
+    { echo "${P}_ATTRIBUTES_HEADER did not place the arenas"; return 1; }
+}
+
+check_pack() { # name core pack-file
+  unzip -tq "$3" >"$3.log.unzip" 2>&1 || { echo "unzip -t: $(head -1 "$3.log.unzip")"; return 1; }
+  x="$3.x"
+  rm -rf "$x" && mkdir -p "$x" && unzip -q "$3" -d "$x" || { echo "unzip failed"; return 1; }
+  pdsc=$(ls "$x"/*.pdsc 2>/dev/null)
+  [ "$(echo "$pdsc" | grep -c .)" -eq 1 ] || { echo "not exactly one .pdsc at the archive's root"; return 1; }
+  xmllint --noout "$pdsc" 2>"$3.log.xml" || { echo "xmllint: $(head -1 "$3.log.xml")"; return 1; }
+  for el in vendor name description; do
+    [ -n "$(xmllint --xpath "string(/package/$el)" "$pdsc")" ] || { echo "pdsc has no <$el>"; return 1; }
+  done
+  [ "$(xmllint --xpath 'string(/package/name)' "$pdsc")" = "$1" ] || { echo "pdsc <name> is not $1"; return 1; }
+  vendor=$(xmllint --xpath 'string(/package/vendor)' "$pdsc")
+  [ "$(basename "$pdsc")" = "$vendor.$1.pdsc" ] || { echo "pdsc file name is not <vendor>.<name>.pdsc"; return 1; }
+  [ -n "$(xmllint --xpath 'string(/package/releases/release[1]/@version)' "$pdsc")" ] ||
+    { echo "pdsc has no release version"; return 1; }
+  xmllint --xpath 'string(/package/releases/release[1]/@date)' "$pdsc" | grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' ||
+    { echo "pdsc release has no YYYY-MM-DD date"; return 1; }
+  ncomp=$(xmllint --xpath 'count(/package/components/component[@Cclass and @Cgroup and @Cversion])' "$pdsc")
+  [ "$ncomp" -ge 1 ] || { echo "pdsc has no component with Cclass/Cgroup/Cversion"; return 1; }
+  # Every file the component lists is in the archive; its sources build and link.
+  files=$(xmllint --xpath '/package/components/component/files/file/@name' "$pdsc" | sed 's/ name="\([^"]*\)"/\1\n/g')
+  incs=""
+  srcs=""
+  for f in $files; do
+    [ -e "$x/$f" ] || { echo "pdsc lists $f, absent from the archive"; return 1; }
+  done
+  for f in $(xmllint --xpath '/package/components/component/files/file[@category="include"]/@name' "$pdsc" |
+    sed 's/ name="\([^"]*\)"/\1\n/g'); do incs="$incs -I$x/$f"; done
+  for f in $(xmllint --xpath '/package/components/component/files/file[@category="source"]/@name' "$pdsc" |
+    sed 's/ name="\([^"]*\)"/\1\n/g'); do srcs="$srcs $x/$f"; done
+  [ "$(echo "$srcs" | wc -w)" -eq "$(ls "$x"/src/*.c | wc -l)" ] || { echo "the component does not list every source"; return 1; }
+  # shellcheck disable=SC2086
+  arm-none-eabi-gcc -std=c99 $(arch_flags "$2") $OPT $incs "-DMODEL_HEADER=\"$1_model.h\"" -DMODEL_PREFIX="$1" \
+    "$mt/app_main.c" $srcs $LINK -lm -o "$3.axf" >"$3.log.cc" 2>&1 || { echo "component build: $(grep -m1 error "$3.log.cc")"; return 1; }
+}
+
+check_default() { # name core module
+  for f in CMakeLists.txt Makefile module.mk zephyr/module.yml zephyr/Kconfig zephyr/CMakeLists.txt \
+    "cmake/arm-none-eabi-$2.cmake" "include/$1_model.h"; do
+    [ -f "$3/$f" ] || { echo "no $f (tinyaot's default layout)"; return 1; }
+  done
+  [ ! -e "$3/includes-api" ] || { echo "the default layout has includes-api/"; return 1; }
+  make -s -C "$3" TARGET="$2" CFLAGS="$OPT" >"$3.make.log" 2>&1 && [ -f "$3/lib$1.a" ] ||
+    { echo "make TARGET=$2 failed: $(grep -m1 -i error "$3.make.log")"; return 1; }
+  r=$(check_zephyr "$1" "$2" "$3" include) || { echo "zephyr/: $r"; return 1; }
+  r=$(check_neuralspot_default "$1" "$2" "$3") || { echo "module.mk: $r"; return 1; }
+}
+
+# module.mk of the default layout: the same neuralSPOT build, headers from include/.
+check_neuralspot_default() {
+  (cd "$(dirname "$3")" && make -s -f "$mt/neuralspot.mk" MODULE="$(basename "$3")" APP="$mt/app_main.c" \
+    CC=arm-none-eabi-gcc AR=arm-none-eabi-ar CFLAGS="$(arch_flags "$2") $OPT" LDFLAGS="$LINK" \
+    MODEL_NAME="$1" MODEL_PREFIX="$1" BINDIR="build-$(basename "$3")" >"$3.ns.log" 2>&1) ||
+    { echo "make failed: $(grep -m1 -i error "$3.ns.log")"; return 1; }
+  [ -f "$(dirname "$3")/build-$(basename "$3")/app.axf" ] || { echo "no program linked"; return 1; }
+}
+
+# run_case NAME MODEL CORE TYPE
+run_case() {
+  id="$1:$3:$4"
+  dir="$work/$1-$3"
+  mkdir -p "$dir"
+  out="$dir/$4"
+  rm -rf "$out" "$out".* "$dir/build-$4"
+  [ "$4" = cmsis_pack ] && out="$dir/tinyaot.$1.1.0.0.pack"
+  if ! convert "$1" "$2" "$3" "$4" "$out"; then
+    fail "$id" "convert failed: $(tail -1 "$out.log")"
+    return
+  fi
+  case $4 in
+  neuralspot) r=$(check_neuralspot "$1" "$3" "$out") ;;
+  zephyr) r=$(check_zephyr "$1" "$3" "$out" includes-api) ;;
+  cmake) r=$(check_cmake "$1" "$3" "$out") ;;
+  nsx) r=$(check_nsx "$1" "$3" "$out") ;;
+  cmsis_pack) r=$(check_pack "$1" "$3" "$out") ;;
+  default) r=$(check_default "$1" "$3" "$out") ;;
+  esac
+  if [ $? -eq 0 ]; then pass "$id"; else fail "$id" "$r"; fi
+}
+
+# Models: the demo model (always) and kws from the corpus.
+"$build/demo_model" "$work/demo.tflite" "$work/demo_input.bin" >/dev/null 2>&1 || {
+  fail demo_model "cannot write the demo model ($build/demo_model)"
+  exit 1
+}
+models="demo=$work/demo.tflite"
+if [ -f "$corpus/models/kws/model.tflite" ]; then
+  models="$models kws=$corpus/models/kws/model.tflite"
+else
+  echo "SKIP module_types:kws: no corpus at $corpus"
+fi
+
+for entry in $models; do
+  name=${entry%%=*}
+  model=${entry#*=}
+  for core in cortex-m4 cortex-m55; do
+    for type in neuralspot zephyr cmake nsx cmsis_pack default; do
+      run_case "$name" "$model" "$core" "$type"
+    done
+  done
+done
+
+# A cmsis_pack module written as a folder: the pdsc at its root, well formed.
+d="$work/pack_folder"
+rm -rf "$d"
+if convert demo "$work/demo.tflite" cortex-m4 cmsis_pack "$d" && xmllint --noout "$d/tinyaot.demo.pdsc" 2>/dev/null &&
+  [ -f "$d/src/demo_model.c" ] && [ -f "$d/includes-api/demo_model.h" ]; then
+  pass pack_folder
+else
+  fail pack_folder "no well-formed tinyaot.demo.pdsc beside src/ and includes-api/ in $d"
+fi
+
+# .zip: the module's tree wrapped in <name>/, any module type.
+z="$work/demo_cmake.zip"
+rm -rf "$z" "$z.x"
+if ! convert demo "$work/demo.tflite" cortex-m55 cmake "$z"; then
+  fail zip "convert failed: $(tail -1 "$z.log")"
+elif ! unzip -tq "$z" >/dev/null 2>&1; then
+  fail zip "unzip -t failed on $z"
+elif ! mkdir -p "$z.x" || ! unzip -q "$z" -d "$z.x" || [ "$(ls "$z.x")" != demo ]; then
+  fail zip "the archive is not one demo/ folder"
+else
+  r=$(check_cmake demo cortex-m55 "$z.x/demo") && pass zip || fail zip "$r"
+fi
+
+# A .pack of any other type is refused, and nothing is written.
+p="$work/refused.pack"
+rm -f "$p"
+if convert demo "$work/demo.tflite" cortex-m4 zephyr "$p"; then
+  fail pack_needs_cmsis_pack "a zephyr module was written as $p"
+elif [ -e "$p" ]; then
+  fail pack_needs_cmsis_pack "refused, but $p exists"
+elif ! grep -q "cmsis_pack" "$p.log"; then
+  fail pack_needs_cmsis_pack "the error does not say to use cmsis_pack: $(cat "$p.log")"
+else
+  pass pack_needs_cmsis_pack
+fi
+
+# The default type with a .pack path writes the CMSIS pack (the only thing a .pack holds).
+p="$work/default.pack"
+rm -f "$p"
+if convert demo "$work/demo.tflite" cortex-m4 default "$p" && unzip -l "$p" 2>/dev/null | grep -q "tinyaot.demo.pdsc"; then
+  pass pack_default_type
+else
+  fail pack_default_type "no pdsc in $p: $(tail -1 "$p.log")"
+fi
+
+# An unknown type is refused with the list of types.
+if "$tinyaot" convert "$work/demo.tflite" -o "$work/bad_type" --module.type arduino >"$work/bad_type.log" 2>&1; then
+  fail unknown_type "--module.type arduino was accepted"
+elif ! grep -q "neuralspot" "$work/bad_type.log"; then
+  fail unknown_type "the error does not list the types: $(cat "$work/bad_type.log")"
+else
+  pass unknown_type
+fi
+exit 0
