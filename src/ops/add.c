@@ -1,5 +1,6 @@
 /* ADD: elementwise sum with NumPy broadcasting and a fused activation; int8 and
  * int16 (TFLite Micro's general-scale quantized path) and float32. */
+#include "binary_ext.h"
 #include "elementwise.h"
 #include "op.h"
 
@@ -24,16 +25,31 @@ static const EwArithOp add_arith = {
     .prepare_quantized = add_prepare_quantized,
 };
 
-static bool add_prepare(PrepareCtx *pc, Node *node) { return ew_arith_prepare(pc, node, &add_arith); }
+/* int32: plain wrapping arithmetic. */
+static const BxOp add_i32 = {
+    .name = "ADD",
+    .options = ADD_OPTIONS,
+    .activation_field = 0,
+    .activation = BX_ACT_IGNORED,
+    .type = TT_INT32,
+    .kernel = "ta_add_i32",
+    .macs_per_element = false,
+};
+
+static bool add_prepare(PrepareCtx *pc, Node *node) {
+  if (node->n_out == 1 && node_output(pc->model, node, 0)->type == TT_INT32)
+    return bx_prepare_plain(pc, node, &add_i32);
+  return ew_arith_prepare(pc, node, &add_arith);
+}
 
 const OpDef op_add = {
     .name = "ADD",
     .builtin_code = 0,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8, int16, float32",
+    .dtypes = "int8, int16, int32, float32",
     .constraints = "NumPy broadcasting, at most 6 loops after merging contiguous dimensions; fused NONE/RELU/"
-                   "RELU_N1_TO_1/RELU6",
+                   "RELU_N1_TO_1/RELU6; int32 wraps and ignores the fused activation, as TFLite Micro does",
     .prepare = add_prepare,
-    .emit = ew_arith_emit,
+    .emit = bx_arith_emit,
 };

@@ -1,12 +1,25 @@
-/* MAXIMUM: elementwise max with NumPy broadcasting, int8. TFLite compares raw
- * values, so inputs and output must share one quantization. */
+/* MAXIMUM: elementwise max with NumPy broadcasting; int8, int16, int32, int64 and
+ * float32. TFLite compares stored values, so quantized inputs and the output must
+ * share one quantization. */
+#include "binary_ext.h"
 #include "elementwise.h"
 #include "op.h"
 
 enum { MAXIMUM_MINIMUM_OPTIONS = 39 };
 
+/* int8 through the elementwise family; the other dtypes through ta_binary. */
 static bool maximum_prepare(PrepareCtx *pc, Node *node) {
-  return ew_raw_compare_prepare(pc, node, "MAXIMUM", MAXIMUM_MINIMUM_OPTIONS, "ta_maximum_s8");
+  const TensorType type = node->n_out == 1 ? node_output(pc->model, node, 0)->type : TT_INT8;
+  switch (type) {
+    case TT_FLOAT32: return bx_prepare_raw(pc, node, "MAXIMUM", MAXIMUM_MINIMUM_OPTIONS, "ta_maximum_f32");
+    case TT_INT16: return bx_prepare_raw(pc, node, "MAXIMUM", MAXIMUM_MINIMUM_OPTIONS, "ta_maximum_s16");
+    case TT_INT32: return bx_prepare_raw(pc, node, "MAXIMUM", MAXIMUM_MINIMUM_OPTIONS, "ta_maximum_i32");
+    case TT_INT64: return bx_prepare_raw(pc, node, "MAXIMUM", MAXIMUM_MINIMUM_OPTIONS, "ta_maximum_i64");
+    case TT_INT8: return ew_raw_compare_prepare(pc, node, "MAXIMUM", MAXIMUM_MINIMUM_OPTIONS, "ta_maximum_s8");
+    default:
+      return op_error(pc, node, "output dtype %s; MAXIMUM supports int8, int16, int32, int64 and float32",
+                      tensor_type_name(type));
+  }
 }
 
 const OpDef op_maximum = {
@@ -14,8 +27,9 @@ const OpDef op_maximum = {
     .builtin_code = 55,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8",
-    .constraints = "inputs and output share one quantization; NumPy broadcasting, at most 6 loops",
+    .dtypes = "int8, int16, int32, int64, float32",
+    .constraints = "compares stored values: int8 / int16 inputs and output share one quantization; NumPy "
+                   "broadcasting, at most 6 loops",
     .prepare = maximum_prepare,
     .emit = ew_raw_compare_emit,
 };

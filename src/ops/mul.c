@@ -1,6 +1,7 @@
 /* MUL: elementwise product with NumPy broadcasting and a fused activation; int8,
  * int16 (zero points 0, as TFLite Micro requires) and float32. */
 #include "../resolve/quant.h"
+#include "binary_ext.h"
 #include "elementwise.h"
 #include "op.h"
 
@@ -42,16 +43,31 @@ static const EwArithOp mul_arith = {
     .prepare_quantized = mul_prepare_quantized,
 };
 
-static bool mul_prepare(PrepareCtx *pc, Node *node) { return ew_arith_prepare(pc, node, &mul_arith); }
+/* int32: plain wrapping arithmetic. */
+static const BxOp mul_i32 = {
+    .name = "MUL",
+    .options = MUL_OPTIONS,
+    .activation_field = 0,
+    .activation = BX_ACT_NONE_ONLY,
+    .type = TT_INT32,
+    .kernel = "ta_mul_i32",
+    .macs_per_element = true,
+};
+
+static bool mul_prepare(PrepareCtx *pc, Node *node) {
+  if (node->n_out == 1 && node_output(pc->model, node, 0)->type == TT_INT32)
+    return bx_prepare_plain(pc, node, &mul_i32);
+  return ew_arith_prepare(pc, node, &mul_arith);
+}
 
 const OpDef op_mul = {
     .name = "MUL",
     .builtin_code = 18,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8, int16, float32",
+    .dtypes = "int8, int16, int32, float32",
     .constraints = "NumPy broadcasting, at most 6 loops after merging contiguous dimensions; int16 needs zero "
-                   "points 0; fused NONE/RELU/RELU_N1_TO_1/RELU6",
+                   "points 0; fused NONE/RELU/RELU_N1_TO_1/RELU6 (int32: NONE only, wrapping)",
     .prepare = mul_prepare,
-    .emit = ew_arith_emit,
+    .emit = bx_arith_emit,
 };

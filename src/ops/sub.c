@@ -1,5 +1,6 @@
 /* SUB: elementwise difference with NumPy broadcasting and a fused activation; int8
  * and int16 (TFLite Micro's general-scale quantized path) and float32. */
+#include "binary_ext.h"
 #include "elementwise.h"
 #include "op.h"
 
@@ -26,16 +27,31 @@ static const EwArithOp sub_arith = {
     .prepare_quantized = sub_prepare_quantized,
 };
 
-static bool sub_prepare(PrepareCtx *pc, Node *node) { return ew_arith_prepare(pc, node, &sub_arith); }
+/* int32: plain wrapping arithmetic. */
+static const BxOp sub_i32 = {
+    .name = "SUB",
+    .options = SUB_OPTIONS,
+    .activation_field = 0,
+    .activation = BX_ACT_NONE_ONLY,
+    .type = TT_INT32,
+    .kernel = "ta_sub_i32",
+    .macs_per_element = false,
+};
+
+static bool sub_prepare(PrepareCtx *pc, Node *node) {
+  if (node->n_out == 1 && node_output(pc->model, node, 0)->type == TT_INT32)
+    return bx_prepare_plain(pc, node, &sub_i32);
+  return ew_arith_prepare(pc, node, &sub_arith);
+}
 
 const OpDef op_sub = {
     .name = "SUB",
     .builtin_code = 41,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8, int16, float32",
+    .dtypes = "int8, int16, int32, float32",
     .constraints = "NumPy broadcasting, at most 6 loops after merging contiguous dimensions; fused NONE/RELU/"
-                   "RELU_N1_TO_1/RELU6",
+                   "RELU_N1_TO_1/RELU6 (int32: NONE only, wrapping)",
     .prepare = sub_prepare,
-    .emit = ew_arith_emit,
+    .emit = bx_arith_emit,
 };
