@@ -72,6 +72,10 @@ static bool merge_config(ConvertOptions *opt, const Config *cfg, Diag *d) {
     opt->test_tolerance = cfg->test_tolerance;
   }
   if (!opt->test_golden_data) opt->test_golden_data = cfg->test_golden_data;
+  if (!opt->model_meta_name) opt->model_meta_name = cfg->model_name;
+  if (!opt->model_meta_description) opt->model_meta_description = cfg->model_description;
+  if (!opt->model_meta_version) opt->model_meta_version = cfg->model_version;
+  if (!opt->model_meta_type) opt->model_meta_type = cfg->model_type;
   if (cfg->has_verbose && opt->verbose == 0) opt->verbose = cfg->verbose;
   if (cfg->has_force && cfg->force) opt->force = true;
   /* the loader reads single-subgraph models only: index 0 is the one there is */
