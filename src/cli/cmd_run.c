@@ -230,6 +230,7 @@ static bool build_runner(Compilation *c, const char *dir, bool scramble, Diag *d
   }
   if (scramble) argv[n++] = arena_printf(a, "-D%s_PINNED_SOURCE_CONST=", c->module.PREFIX);
   argv[n++] = arena_printf(a, "-I%s/module/include", dir);
+  argv[n++] = arena_printf(a, "-I%s/module/includes-api", dir); /* heliaAOT's module types */
   argv[n++] = arena_printf(a, "-I%s/module/src", dir);
   for (int i = 0; i < c->module.n_files && n < 500; i++) {
     const char *p = c->module.files[i].path;
