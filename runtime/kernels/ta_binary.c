@@ -114,17 +114,27 @@ TA_BIN_KERNEL(ta_minimum_i64, ta_bcast_t, int64_t, p, x < y ? x : y)
 
 TA_BIN_KERNEL(ta_prelu_f32, ta_bcast_t, float, p, x >= 0.0f ? x : x * y)
 
-static int16_t prelu_s16_one(const ta_prelu_params_t *p, int16_t x, int16_t alpha) {
-  const int32_t v = x + p->input_offset;
-  int32_t result;
-  if (v >= 0)
-    result = ta_requantize(v, p->pos_multiplier, p->pos_shift);
-  else
-    result = ta_requantize(v * (alpha + p->alpha_offset), p->neg_multiplier, p->neg_shift);
-  return (int16_t)ta_clamp(result + p->out_offset, -32768, 32767);
+/* int16 input with an int8 alpha (TFLite Micro's 16x8 PRELU). */
+static void prelu_s16_row(const void *vp, const void *v1, int32_t s1, const void *v2, int32_t s2, void *vo,
+                          int32_t n) {
+  const ta_prelu_params_t *p = (const ta_prelu_params_t *)vp;
+  const int16_t *x = (const int16_t *)v1;
+  const int8_t *alpha = (const int8_t *)v2;
+  int16_t *o = (int16_t *)vo;
+  for (int32_t i = 0; i < n; i++, x += s1, alpha += s2) {
+    const int32_t v = *x + p->input_offset;
+    int32_t result;
+    if (v >= 0)
+      result = ta_requantize(v, p->pos_multiplier, p->pos_shift);
+    else
+      result = ta_requantize(v * (*alpha + p->alpha_offset), p->neg_multiplier, p->neg_shift);
+    o[i] = (int16_t)ta_clamp(result + p->out_offset, -32768, 32767);
+  }
 }
 
-TA_BIN_KERNEL(ta_prelu_s16, ta_prelu_params_t, int16_t, &p->bc, prelu_s16_one(p, x, y))
+void ta_prelu_s16(const ta_prelu_params_t *p, const int16_t *input, const int8_t *alpha, int16_t *out) {
+  bin_walk(&p->bc, input, sizeof(int16_t), alpha, 1, out, sizeof(int16_t), prelu_s16_row, p);
+}
 
 /* ---- SQUARED_DIFFERENCE int16 ------------------------------------------------------------ */
 

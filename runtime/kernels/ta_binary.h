@@ -63,8 +63,9 @@ void ta_minimum_i32(const ta_bcast_t *bc, const int32_t *in1, const int32_t *in2
 void ta_maximum_i64(const ta_bcast_t *bc, const int64_t *in1, const int64_t *in2, int64_t *out);
 void ta_minimum_i64(const ta_bcast_t *bc, const int64_t *in1, const int64_t *in2, int64_t *out);
 
-/* PRELU: x >= 0 ? x : alpha * x (float32), and the int16 form of ta_prelu_s8. */
+/* PRELU: x >= 0 ? x : alpha * x (float32), and the int16 form of ta_prelu_s8, whose
+ * alpha is int8 (TFLite Micro's 16x8 PRELU). */
 void ta_prelu_f32(const ta_bcast_t *bc, const float *input, const float *alpha, float *out);
-void ta_prelu_s16(const ta_prelu_params_t *p, const int16_t *input, const int16_t *alpha, int16_t *out);
+void ta_prelu_s16(const ta_prelu_params_t *p, const int16_t *input, const int8_t *alpha, int16_t *out);
 
 #endif
