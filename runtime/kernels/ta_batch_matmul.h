@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT-0 */
-/* tinyaot runtime: BATCH_MATMUL kernel (int8), out[b] = lhs[b] x rhs[b].
+/* tinyaot runtime: BATCH_MATMUL kernels (int8, int16, float32), out[b] = lhs[b] x rhs[b].
  *
  * Up to three broadcast batch dimensions. Both operands are read through
  * strides, so adj_x / adj_y (transposed operands) need no copy. */
@@ -21,5 +21,10 @@ typedef struct ta_batch_matmul_params_t {
 } ta_batch_matmul_params_t;
 
 void ta_batch_matmul_s8(const ta_batch_matmul_params_t *p, const int8_t *lhs, const int8_t *rhs, int8_t *output);
+/* int16: int64 accumulator, ta_requantize64 (TFLite's 16-bit path). */
+void ta_batch_matmul_s16(const ta_batch_matmul_params_t *p, const int16_t *lhs, const int16_t *rhs,
+                         int16_t *output);
+/* float32: offsets, multiplier and clamp unused. */
+void ta_batch_matmul_f32(const ta_batch_matmul_params_t *p, const float *lhs, const float *rhs, float *output);
 
 #endif
