@@ -293,6 +293,7 @@ static const char *const CONVERT_EXTRA_KNOWN[] = {"--stats", NULL};
 
 typedef struct ConvertExtra {
   bool dump;        /* --memory.dump-residency-json: write residency.json into the module */
+  bool dump_given;  /* the switch was on the command line (else the config's key decides) */
   const char *dump_file; /* ...=FILE: write it there instead */
   bool stats;       /* --stats */
 } ConvertExtra;
@@ -316,7 +317,9 @@ static bool convert_extra(Args *a, void *state) {
     x->dump_file = a->value;
     return true;
   }
-  return args_switch(a, OPT_DUMP[0], &x->dump);
+  if (!args_switch(a, OPT_DUMP[0], &x->dump)) return false;
+  x->dump_given = true;
+  return true;
 }
 
 static double seconds_since(const struct timespec *t0) {
@@ -407,12 +410,26 @@ static void say(const LogCapture *lc, const char *fmt, ...) {
   }
 }
 
+/* The config's log_file (the config is read during the conversion, so its messages went
+ * to the terminal only): the log gets the outcome, the summary or the error. */
+static void log_outcome(const char *path, const Diag *d, const char *out_dir, const Compilation *c) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "tinyaot: warning: cannot write the log file %s: %s\n", path, strerror(errno));
+    return;
+  }
+  if (d) fprintf(f, "tinyaot: error: %s%s%s%s\n", d->file ? d->file : "", d->file ? ": " : "", d->msg, d->extra);
+  else fprintf(f, "tinyaot: wrote %s (%d files) for %s: %d operators\n", out_dir, c->module.n_files, c->platform.name,
+               c->model.n_nodes);
+  fclose(f);
+}
+
 int cmd_convert(int argc, char **argv) {
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   ConvertOptions opt = {0};
   Args a = {.argc = argc, .argv = argv};
-  ConvertExtra extra = {false, NULL, false};
+  ConvertExtra extra = {false, false, NULL, false};
   int rc = parse_convert_args(&a, &opt, convert_usage, convert_extra, &extra, CONVERT_EXTRA_KNOWN);
   if (rc) return rc == 1 ? 0 : 2;
   LogCapture lc;
@@ -423,6 +440,8 @@ int cmd_convert(int argc, char **argv) {
   diag_init(&d, opt.model_path ? opt.model_path : opt.config_path);
   bool ok = pipeline_compile(&c, &opt, &d);
   if (ok && !opt.out_dir) ok = diag_error(&d, "no output directory (-o OUTDIR, --module.path or module.path in the config)");
+  const Config *cfg = &c.config;
+  if (ok && !extra.dump_given && cfg->has_dump_residency_json) extra.dump = cfg->dump_residency_json;
   if (ok && extra.dump) {
     /* heliaAOT's switch: the residency document is one more file of the module. */
     StrBuf *js = module_add_file(&c.module, &c.arena, "residency.json");
@@ -449,6 +468,7 @@ int cmd_convert(int argc, char **argv) {
           c.module.n_budget_portable, mem_name(c.module.budget_mem));
   }
   if (extra.stats) print_stats(opt.model_path, &c.arena.heap, &t0);
+  if (!opt.log_file && cfg->log_file) log_outcome(cfg->log_file, ok ? NULL : &d, opt.out_dir, &c);
   pipeline_free(&c);
   log_end(&lc);
   return ok ? 0 : 1;

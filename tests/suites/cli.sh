@@ -9,7 +9,9 @@ corpus=${2:-../shared/corpus}
 work=${3:-${TMPDIR:-/tmp}/tinyaot-cli-$$}
 case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$work" && work=$(cd "$work" && pwd)
+mkdir -p "$work" && work=$(cd "$work" && pwd) && [ -n "$work" ] || { echo "FAIL cli:setup: no work folder"; exit 1; }
+work="$work/cli" # each check starts from a missing folder
+rm -rf "$work" && mkdir -p "$work"
 B="$build/tinyaot"
 pass() { echo "PASS cli:$1"; }
 fail() { echo "FAIL cli:$1: $2"; }

@@ -9,7 +9,9 @@
 build=${1:-build}
 work=${3:-${TMPDIR:-/tmp}/tinyaot-output-safety-$$}
 case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-mkdir -p "$work" && work=$(cd "$work" && pwd)
+mkdir -p "$work" && work=$(cd "$work" && pwd) && [ -n "$work" ] || { echo "FAIL output_safety:setup: no work folder"; exit 1; }
+work="$work/output_safety" # each check starts from a missing folder
+rm -rf "$work" && mkdir -p "$work"
 B="$build/tinyaot"
 pass() { echo "PASS output_safety:$1"; }
 fail() { echo "FAIL output_safety:$1: $2"; }
@@ -21,7 +23,7 @@ if [ -z "$model" ]; then
 fi
 
 # A folder's file list with a content hash per file (what must not change).
-snapshot() { (cd "$1" && find . -type f -o -type l | LC_ALL=C sort | while read -r f; do echo "$f $(cksum <"$f")"; done); }
+snapshot() { [ -d "$1" ] || { echo "missing $1"; return; }; (cd "$1" && find . -type f -o -type l | LC_ALL=C sort | while read -r f; do echo "$f $(cksum <"$f")"; done); }
 # Compiles every src/*.c of a module (a stale source from another conversion would break it).
 compiles() {
   for f in "$1"/src/*.c; do
@@ -67,7 +69,7 @@ else fail force_writes_beside "rc $rc1/$rc2: $(head -c 300 "$work/out4")"; fi
 
 # 5. A second conversion under another name into the same folder: the first module's files
 #    are gone, the user's file stays, and the module compiles (every src/*.c, and its Makefile).
-cp -r "$d" "$work/second" && d2="$work/second"
+d2="$work/second"; rm -rf "$d2"; cp -r "$d" "$d2"
 printf 'keep me\n' >"$d2/my_notes.md"
 if "$B" convert "$model" -o "$d2" --name second >"$work/out5" 2>&1; then
   left=$(cd "$d2" && find . -name 'first_*' | head -3)
@@ -117,7 +119,7 @@ if [ -f "$work/det_a/.tinyaot-manifest" ] && diff -r "$work/det_a" "$work/det_b"
 else fail deterministic_with_manifest "the two folders differ"; fi
 
 # 10. A damaged manifest is refused (never guessed at), and nothing is written.
-cp -r "$work/det_a" "$work/damaged"
+rm -rf "$work/damaged" && cp -r "$work/det_a" "$work/damaged"
 printf 'zz not-a-hash\n' >>"$work/damaged/.tinyaot-manifest"
 before=$(snapshot "$work/damaged")
 "$B" convert "$model" -o "$work/damaged" --name det >"$work/out10" 2>&1; rc=$?
