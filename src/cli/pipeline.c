@@ -59,7 +59,7 @@ static bool check_options(Compilation *c, ConvertOptions *opt, Diag *d) {
 /* The config's values under the command line's: a value given on the command line
  * wins, the file fills the rest. (Booleans without an "unset" state can only be
  * switched on by the file.) */
-static bool merge_config(ConvertOptions *opt, const Config *cfg, Diag *d) {
+static void merge_config(ConvertOptions *opt, const Config *cfg) {
   if (!opt->model_path) opt->model_path = cfg->model_path;
   if (!opt->out_dir) opt->out_dir = cfg->module_path;
   if (!opt->name) opt->name = cfg->module_name;
@@ -78,10 +78,6 @@ static bool merge_config(ConvertOptions *opt, const Config *cfg, Diag *d) {
   if (!opt->model_meta_type) opt->model_meta_type = cfg->model_type;
   if (cfg->has_verbose && opt->verbose == 0) opt->verbose = cfg->verbose;
   if (cfg->has_force && cfg->force) opt->force = true;
-  /* the loader reads single-subgraph models only: index 0 is the one there is */
-  if (cfg->has_subgraph && cfg->subgraph != 0)
-    return diag_error(d, "model.subgraph %d: tinyaot converts single-subgraph models (subgraph 0)", cfg->subgraph);
-  return true;
 }
 
 bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
@@ -96,7 +92,7 @@ bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
     }
   }
   Config *cfg = &c->config;
-  if (!merge_config(opt, cfg, d)) return false;
+  merge_config(opt, cfg);
   if (!opt->model_path) return diag_error(d, "no model given (positional argument, --model.path or model.path in the config)");
   d->file = opt->model_path;
   if (!opt->platform) opt->platform = "host";

@@ -236,6 +236,7 @@ static bool parse_memory(Parser *p, yaml_node_t *map) {
   Config *c = p->c;
   if (!want_map(p, map, "memory")) return false;
   FOR_PAIRS(p, map, k, v) {
+    if (is_null(v)) continue; /* a key given as null is not set */
     if (key_is(k, "constraints")) {
       if (!want_seq(p, v, "memory.constraints")) return false;
       FOR_ITEMS(p, v, item) {
@@ -439,7 +440,12 @@ static bool parse_model(Parser *p, yaml_node_t *map) {
     bool ok = true;
     if (is_null(v)) continue;
     if (key_is(k, "path")) ok = want_string(p, v, "model.path", &c->model_path);
-    else if (key_is(k, "subgraph")) ok = want_int(p, v, "model.subgraph", 1 << 20, &c->subgraph), c->has_subgraph = true;
+    else if (key_is(k, "subgraph")) {
+      if (!want_int(p, v, "model.subgraph", 1 << 20, &c->subgraph)) return false;
+      c->has_subgraph = true;
+      /* the loader reads single-subgraph models: index 0 is the one there is */
+      if (c->subgraph != 0) return err(p, v, "model.subgraph %s: tinyaot converts single-subgraph models (subgraph 0)%s", scalar(v), "");
+    }
     else if (key_is(k, "type")) {
       ok = want_string(p, v, "model.type", &c->model_type);
       if (ok && strcasecmp(c->model_type, "tflite") != 0 && strcasecmp(c->model_type, "litert") != 0)

@@ -158,6 +158,7 @@ static void rule_errors(UnitState *u) {
   expect_error(u, "memory: {planner: tetris}\n", "must be greedy");
   expect_error(u, "module: {type: bazel}\n", "module.type");
   expect_error(u, "test: {tolerance: loose}\n", "test.tolerance");
+  expect_error(u, "model: {subgraph: 3}\n", "line 1: model.subgraph 3: tinyaot converts single-subgraph models");
 }
 
 static void unknown_keys_warn(UnitState *u) {
