@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: ADD_N and CUMSUM (portable C); see ta_accumulate.h. */
 #include "ta_accumulate.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: running and n-way sums (ADD_N, CUMSUM).
  *
  * The int8 forms follow TensorFlow Lite Micro's reference kernels: every input is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: binary elementwise operators on float32 / int16 / int32 / int64 and
  * the quantized int8 DIV, with NumPy broadcasting (see ta_binary.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: binary elementwise operators beyond the int8 / int16 quantized
  * ones of ta_elementwise.h: plain float32 / int16 / int32 / int64 arithmetic and
  * comparisons (DIV, FLOOR_DIV, FLOOR_MOD, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, PRELU,

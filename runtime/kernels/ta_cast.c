@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 #include "ta_cast.h"
 
 /* Every source value is read into one of two carriers: int64_t (integers and bool)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: CAST between bool, uint8, int8, int16, int32, uint32, int64 and
  * float32, elementwise, ignoring any quantization (as TensorFlow Lite Micro does).
  *

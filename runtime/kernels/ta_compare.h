@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: comparisons (EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS,
  * LESS_EQUAL), logic (LOGICAL_AND, LOGICAL_OR, LOGICAL_NOT) and SELECT_V2, with NumPy
  * broadcasting through the ta_bcast_t walk of ta_elementwise.h. bool tensors are one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: tensors made from a value or a shape rather than computed
  * elementwise: FILL, ZEROS_LIKE, SHAPE (a compile-time table copied out),
  * BROADCAST_TO and BROADCAST_ARGS. Element bytes are copied as they are: quantized

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: LOG_SOFTMAX (see ta_log_softmax.h).
  *
  * gemmlowp's FixedPoint<int32, N> values are raw int32 here, the integer-bit count

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: LOG_SOFTMAX over the last dimension, float32 and int8, as TFLite
  * Micro's reference kernels compute it (int8: gemmlowp fixed point, output scale
  * 16/256 and zero point 127). */

@@ -340,6 +340,7 @@ static bool write_manifest(const Module *mod, const char *dir, const uint64_t *h
 }
 
 bool export_write_module(const Module *mod, const char *dir, bool force, Diag *d) {
+  if (!dir || !*dir) return diag_error(d, "the output folder name is empty");
   if (export_is_archive(dir)) return export_write_archive(mod, dir, d); /* .pack/.zip: export_pack.c */
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) return diag_error(d, "output %s exists and is not a folder", dir);
