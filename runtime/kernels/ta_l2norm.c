@@ -17,14 +17,14 @@ void ta_l2norm_f32(const ta_l2norm_params_t *p, const float *input, float *outpu
 }
 
 /* gemmlowp's saturating x * 2^exponent for 0 < exponent < 31. */
-static int32_t sat_shift_left(int32_t x, int exponent) {
+static int32_t l2norm_sat_shift_left(int32_t x, int exponent) {
   const int32_t threshold = (int32_t)(((int64_t)1 << (31 - exponent)) - 1);
   if (x > threshold) return INT32_MAX;
   if (x < -threshold) return INT32_MIN;
   return (int32_t)((uint32_t)x << exponent);
 }
 
-static int leading_zeros32(uint32_t v) {
+static int l2norm_leading_zeros(uint32_t v) {
   int n = 0;
   while (n < 32 && !(v & 0x80000000u)) {
     v <<= 1;
@@ -45,7 +45,7 @@ void ta_inv_sqrt_multiplier(int32_t x, int32_t *multiplier, int32_t *shift) {
     x /= 4;
     s++;
   }
-  const int pairs = (leading_zeros32((uint32_t)x) - 1) / 2 - 1;
+  const int pairs = (l2norm_leading_zeros((uint32_t)x) - 1) / 2 - 1;
   s -= pairs;
   x = (int32_t)((uint32_t)x << (2 * pairs));
   /* Newton-Raphson in Q3.28 (products in Q6 and Q9, brought back to Q3). */
@@ -54,10 +54,10 @@ void ta_inv_sqrt_multiplier(int32_t x, int32_t *multiplier, int32_t *shift) {
   int32_t y = 1 << 28;
   for (int i = 0; i < 5; i++) {
     const int32_t y3 =
-        sat_shift_left(ta_sat_round_doubling_high_mul(ta_sat_round_doubling_high_mul(y, y), y), 6);
+        l2norm_sat_shift_left(ta_sat_round_doubling_high_mul(ta_sat_round_doubling_high_mul(y, y), y), 6);
     const int32_t diff = (int32_t)((uint32_t)ta_sat_round_doubling_high_mul(three_halves, y) -
                                    (uint32_t)ta_sat_round_doubling_high_mul(half_x, y3));
-    y = sat_shift_left(diff, 3);
+    y = l2norm_sat_shift_left(diff, 3);
   }
   y = ta_sat_round_doubling_high_mul(y, 1518500250); /* times sqrt(2) / 2 */
   if (s < 0) {

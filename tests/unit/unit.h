@@ -27,6 +27,7 @@ extern const UnitTest flatbuffer_tests[], loader_tests[], plan_tests[], quant_te
 extern const UnitTest elementwise_tests[], heap_tests[];
 extern const UnitTest schedule_tests[];
 extern const UnitTest options_tests[];
+extern const UnitTest math_ops_tests[];
 extern const UnitTest npz_tests[];
 
 #endif

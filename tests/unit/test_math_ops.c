@@ -1,0 +1,206 @@
+/* Unit tests of the unary math kernels (ops-math): every int16 input where the
+ * domain allows it, the fixed-point building blocks against libm, and the
+ * compile-time inverse square root against the runtime one. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ops/fixed_point.h"
+#include "ops/math_unary.h"
+#include "unit.h"
+
+#include "../../runtime/kernels/ta_l2norm.c"
+#include "../../runtime/kernels/ta_log_softmax.c"
+#include "../../runtime/kernels/ta_math_f32.c"
+#include "../../runtime/kernels/ta_unary_s16.c"
+
+enum { N16 = 65536 };
+
+static void all_int16(int16_t *v) {
+  for (int i = 0; i < N16; i++) v[i] = (int16_t)(i - 32768);
+}
+
+/* 1 / sqrt(x) represented by (multiplier, shift): multiplier * 2^shift / 2^31. */
+static double inv_sqrt_value(int32_t multiplier, int32_t shift) { return ldexp((double)multiplier, shift - 31); }
+
+static void test_inv_sqrt_runtime_matches_compiler(UnitState *u) {
+  int mismatches = 0, inaccurate = 0;
+  for (int64_t x = -3; x <= INT32_MAX; x += x < (1 << 20) ? 1 : 104729 + (x >> 12)) {
+    int32_t qa, sa, qb, sb;
+    ta_inv_sqrt_multiplier((int32_t)x, &qa, &sa);
+    mu_inv_sqrt_multiplier((int32_t)x, &qb, &sb);
+    if (qa != qb || sa != sb) mismatches++;
+    if (x <= 1) {
+      CHECK(u, qa == INT32_MAX && sa == 0);
+    } else if (fabs(inv_sqrt_value(qa, sa) * sqrt((double)x) - 1.0) > 2e-6) { /* measured worst 1.25e-6 */
+      inaccurate++;
+    }
+  }
+  CHECK(u, mismatches == 0);
+  CHECK(u, inaccurate == 0);
+}
+
+static void test_abs_raw_s16_every_input(UnitState *u) {
+  static int16_t in[N16], out[N16];
+  all_int16(in);
+  ta_abs_raw_s16(N16, in, out);
+  int bad = 0;
+  for (int i = 0; i < N16; i++) {
+    const int32_t x = in[i];
+    const int32_t expect = x == -32768 ? -32768 : (x < 0 ? -x : x); /* |-32768| wraps in int16 */
+    bad += out[i] != expect;
+  }
+  CHECK(u, bad == 0);
+}
+
+static void test_abs_q_s16_identity_saturates(UnitState *u) {
+  static int16_t in[N16], out[N16];
+  all_int16(in);
+  ta_unary_s16_params_t p = {.size = N16, .act_min = -32768, .act_max = 32767};
+  mu_identity_multiplier(&p.pos_multiplier, &p.pos_shift);
+  ta_abs_q_s16(&p, in, out);
+  int bad = 0;
+  for (int i = 0; i < N16; i++) {
+    const int32_t x = in[i], a = x < 0 ? -x : x;
+    bad += out[i] != (a > 32767 ? 32767 : a); /* quantized ABS saturates instead */
+  }
+  CHECK(u, bad == 0);
+}
+
+/* LEAKY_RELU int16 over every input, against double arithmetic: within one step
+ * of round(d * factor) and exactly the compiler's requantisation. */
+static void test_leaky_relu_s16_every_input(UnitState *u) {
+  static int16_t in[N16], out[N16];
+  all_int16(in);
+  const double pos = 0.75, neg = 0.75 * 0.2;
+  ta_unary_s16_params_t p = {.size = N16, .in_offset = 3, .out_offset = -5, .act_min = -32768, .act_max = 32767};
+  quant_multiplier(pos, &p.pos_multiplier, &p.pos_shift);
+  quant_multiplier(neg, &p.neg_multiplier, &p.neg_shift);
+  ta_requant_sign_s16(&p, in, out);
+  int far = 0, differ = 0;
+  for (int i = 0; i < N16; i++) {
+    const int32_t d = in[i] - 3;
+    const double real = d * (d >= 0 ? pos : neg) - 5;
+    double clamped = real < -32768 ? -32768 : real > 32767 ? 32767 : real;
+    far += fabs(out[i] - clamped) > 1.0;
+    int32_t y = -5 + (d >= 0 ? fx_requantize(d, p.pos_multiplier, p.pos_shift)
+                             : fx_requantize(d, p.neg_multiplier, p.neg_shift));
+    y = y < -32768 ? -32768 : y > 32767 ? 32767 : y;
+    differ += out[i] != y;
+  }
+  CHECK(u, far == 0);
+  CHECK(u, differ == 0);
+}
+
+static void test_relu6_s16_every_input(UnitState *u) {
+  static int16_t in[N16], out[N16];
+  all_int16(in);
+  ta_unary_s16_params_t p = {.size = N16, .act_min = -7, .act_max = 12000};
+  mu_identity_multiplier(&p.pos_multiplier, &p.pos_shift);
+  mu_identity_multiplier(&p.neg_multiplier, &p.neg_shift);
+  ta_requant_sign_s16(&p, in, out);
+  int bad = 0;
+  for (int i = 0; i < N16; i++) bad += out[i] != (in[i] < -7 ? -7 : in[i] > 12000 ? 12000 : in[i]);
+  CHECK(u, bad == 0);
+}
+
+static void test_round_f32_ties_to_even(UnitState *u) {
+  float in[4], out[4];
+  int bad = 0;
+  for (int k = -2000; k <= 2000; k++) {
+    in[0] = (float)k + 0.5f;
+    in[1] = (float)k + 0.25f;
+    in[2] = (float)k + 0.75f;
+    in[3] = (float)k;
+    ta_round_f32(4, in, out);
+    const float even = (k % 2 == 0) ? (float)k : (float)k + 1.0f;
+    bad += out[0] != even || out[1] != (float)k || out[2] != (float)k + 1.0f || out[3] != (float)k;
+  }
+  CHECK(u, bad == 0);
+}
+
+static void test_exp_on_negative_q5_accuracy(UnitState *u) {
+  int bad = 0;
+  for (int64_t a = 0; a >= -((int64_t)31 << 26); a -= 9973) {
+    const double got = ldexp(ta_exp_on_negative_q5((int32_t)a), -31);
+    bad += fabs(got - exp(ldexp((double)a, -26))) > 5e-7; /* gemmlowp Taylor step: worst 2.3e-7 */
+  }
+  CHECK(u, bad == 0);
+  CHECK(u, ta_exp_on_negative_q5(0) == INT32_MAX);
+}
+
+static void test_log_q12_to_q5_accuracy(UnitState *u) {
+  int bad = 0;
+  for (int64_t x = (int64_t)1 << 19; x <= INT32_MAX; x += 7919 + (x >> 10)) {
+    const double got = ldexp(ta_log_q12_to_q5((int32_t)x), -26);
+    bad += fabs(got - log(ldexp((double)x, -19))) > 1e-6;
+  }
+  CHECK(u, bad == 0);
+}
+
+/* int8 LOG_SOFTMAX rows against the float formula, output step 1/16, zero point 127. */
+static void test_log_softmax_s8_near_formula(UnitState *u) {
+  const float scale = 0.1f;
+  ta_log_softmax_params_t p = {.outer = 1, .depth = 16};
+  quant_multiplier((double)scale * (double)(1 << 26), &p.input_multiplier, &p.input_left_shift);
+  quant_multiplier((double)((int64_t)1 << (31 - p.input_left_shift)) / p.input_multiplier, &p.reverse_multiplier,
+                   &p.reverse_shift);
+  p.diff_min = -(int32_t)floor(31.0 * (double)(1 << 26) / (double)((int64_t)1 << p.input_left_shift));
+  int bad = 0;
+  for (int seed = 1; seed <= 200; seed++) {
+    int8_t in[16], out[16];
+    uint32_t s = (uint32_t)seed * 2654435761u;
+    for (int i = 0; i < 16; i++) {
+      s = s * 1103515245u + 12345u;
+      in[i] = (int8_t)(s >> 24);
+    }
+    ta_log_softmax_s8(&p, in, out);
+    int max = -128;
+    for (int i = 0; i < 16; i++) max = in[i] > max ? in[i] : max;
+    double sum = 0;
+    for (int i = 0; i < 16; i++) sum += exp(scale * (in[i] - max));
+    for (int i = 0; i < 16; i++) {
+      double q = round((scale * (in[i] - max) - log(sum)) * 16.0) + 127;
+      q = q < -128 ? -128 : q > 127 ? 127 : q;
+      bad += fabs(out[i] - q) > 1.0;
+    }
+  }
+  CHECK(u, bad == 0);
+}
+
+static void test_l2norm_s8_near_formula(UnitState *u) {
+  int bad = 0;
+  for (int seed = 1; seed <= 300; seed++) {
+    int8_t in[33], out[33];
+    uint32_t s = (uint32_t)seed * 2246822519u;
+    const int depth = 1 + seed % 33;
+    for (int i = 0; i < depth; i++) {
+      s = s * 1664525u + 1013904223u;
+      in[i] = (int8_t)(s >> 24);
+    }
+    const ta_l2norm_params_t p = {.outer = 1, .depth = depth, .in_offset = -3};
+    ta_l2norm_s8(&p, in, out);
+    double sq = 0;
+    for (int i = 0; i < depth; i++) sq += (double)(in[i] + 3) * (in[i] + 3);
+    for (int i = 0; i < depth; i++) {
+      double q = sq > 1 ? round(128.0 * (in[i] + 3) / sqrt(sq)) : 0;
+      q = q < -128 ? -128 : q > 127 ? 127 : q;
+      if (sq > 1) bad += fabs(out[i] - q) > 1.0;
+    }
+  }
+  CHECK(u, bad == 0);
+}
+
+const UnitTest math_ops_tests[] = {
+    {"math_inv_sqrt_runtime_matches_compiler", test_inv_sqrt_runtime_matches_compiler},
+    {"math_abs_raw_s16_every_input", test_abs_raw_s16_every_input},
+    {"math_abs_q_s16_identity_saturates", test_abs_q_s16_identity_saturates},
+    {"math_leaky_relu_s16_every_input", test_leaky_relu_s16_every_input},
+    {"math_relu6_s16_every_input", test_relu6_s16_every_input},
+    {"math_round_f32_ties_to_even", test_round_f32_ties_to_even},
+    {"math_exp_on_negative_q5_accuracy", test_exp_on_negative_q5_accuracy},
+    {"math_log_q12_to_q5_accuracy", test_log_q12_to_q5_accuracy},
+    {"math_log_softmax_s8_near_formula", test_log_softmax_s8_near_formula},
+    {"math_l2norm_s8_near_formula", test_l2norm_s8_near_formula},
+    {NULL, NULL},
+};
