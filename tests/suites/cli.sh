@@ -119,6 +119,11 @@ for f in "$work/h1"/src/*.c "$work/h1"/src/*.h "$work/h1"/include/*.h; do
 done
 [ -z "$bad" ] && head -n 1 "$work/h1/Makefile" | grep -q "SPDX-License-Identifier: MIT-0" && pass spdx_and_version_stamped ||
   fail spdx_and_version_stamped "missing in:$bad"
+bad=""
+for f in "$root"/runtime/kernels/*.c "$root"/runtime/kernels/*.h; do
+  [ "$(head -n 1 "$f")" = "/* SPDX-License-Identifier: MIT-0 */" ] || bad="$bad $(basename "$f")"
+done
+[ -z "$bad" ] && pass kernel_sources_spdx || fail kernel_sources_spdx "no SPDX first line in:$bad"
 grep -q "MIT-0" "$root/LICENSE" && grep -q "MIT License" "$root/LICENSE" && pass license_file || fail license_file "LICENSE lacks MIT / MIT-0"
 
 # The over-budget message names the largest tensors whole (kws has names of ~200 characters).
