@@ -141,7 +141,7 @@ static void write_harness(const Compilation *c, const char *module_dir, bool scr
                 "  if (fwrite(src, 1, size, f) != size) { fclose(f); return 1; }\n  return fclose(f) != 0;\n}\n\n");
   if (!mod->allocate_arenas) write_region_setup(c, module_dir, sb);
   sb_printf(sb, "int main(int argc, char **argv) {\n  int i = 1, k;\n  while (i + %d < argc + 1) {\n"
-                "    const char *out_dir = argv[i++];\n    %s_model_context_t ctx;\n",
+                "    const char *out_dir = argv[i++];\n    static %s_model_context_t ctx; /* zero: init keeps the callback */\n",
             m->n_inputs, p);
   if (!mod->allocate_arenas) sb_append(sb, "    if (bind_regions()) return 7;\n");
   /* Scrambling: keep a pristine copy of each pinned image so that every case's fresh
