@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "ops/fixed_point.h"
+#include "ops/elementwise.h"
 #include "ops/math_unary.h"
+#include "ops/op.h"
 #include "unit.h"
 
 #include "../../runtime/kernels/ta_l2norm.c"
@@ -191,6 +193,120 @@ static void test_l2norm_s8_near_formula(UnitState *u) {
   CHECK(u, bad == 0);
 }
 
+
+/* ---- operator contracts: one node with one input and one output, prepared directly ---- */
+
+typedef struct OneOp {
+  Arena arena;
+  Model model;
+  Tensor tensors[2];
+  float scales[2];
+  int64_t zero_points[2];
+  int32_t in_id, out_id;
+  Node node;
+  Diag diag;
+} OneOp;
+
+/* A [1, 4, 16] tensor pair of dtype `type` (quantized with the given scales when
+ * scale > 0) feeding the operator `builtin`. */
+static void one_op_init(OneOp *o, int32_t builtin, TensorType type, float in_scale, int64_t in_zp, float out_scale,
+                        int64_t out_zp) {
+  memset(o, 0, sizeof *o);
+  arena_init(&o->arena);
+  o->scales[0] = in_scale;
+  o->scales[1] = out_scale;
+  o->zero_points[0] = in_zp;
+  o->zero_points[1] = out_zp;
+  for (int i = 0; i < 2; i++) {
+    Tensor *t = &o->tensors[i];
+    t->id = i;
+    t->name = i ? "out" : "in";
+    t->type = type;
+    t->rank = 3;
+    t->dims[0] = 1;
+    t->dims[1] = 4;
+    t->dims[2] = 16;
+    t->elems = 64;
+    t->bytes = 64 * tensor_type_size(type);
+    t->n_quant = o->scales[i] > 0 ? 1 : 0;
+    t->scale = &o->scales[i];
+    t->zero_point = &o->zero_points[i];
+    t->alias_of = -1;
+  }
+  o->model.arena = &o->arena;
+  o->model.n_tensors = o->model.n_model_tensors = 2;
+  o->model.tensors = o->tensors;
+  o->in_id = 0;
+  o->out_id = 1;
+  o->node.builtin_code = builtin;
+  o->node.opname = builtin_name(builtin);
+  o->node.def = op_find(builtin);
+  o->node.n_in = o->node.n_out = 1;
+  o->node.in = &o->in_id;
+  o->node.out = &o->out_id;
+  o->node.opts.kind = OPTS_NONE;
+  o->node.scratch_tensor = -1;
+  o->model.n_nodes = 1;
+  o->model.nodes = &o->node;
+  diag_init(&o->diag, NULL);
+}
+
+static bool one_op_prepare(OneOp *o) {
+  PrepareCtx pc = {&o->model, &o->arena, &o->diag, NULL};
+  return o->node.def && o->node.def->prepare(&pc, &o->node);
+}
+
+enum { OP_RELU = 19, OP_L2_NORMALIZATION = 11, OP_LOG_SOFTMAX = 50, OP_RSQRT = 76, OP_SIN = 66, OP_ABS = 101 };
+
+static void test_refusals_name_the_operator(UnitState *u) {
+  OneOp o;
+  one_op_init(&o, OP_LOG_SOFTMAX, TT_INT8, 0.1f, 0, 0.5f, 0); /* not TFLite's fixed 16/256, 127 */
+  CHECK(u, !one_op_prepare(&o) && strstr(o.diag.msg, "operator 0") && strstr(o.diag.msg, "16/256"));
+  arena_free(&o.arena);
+  one_op_init(&o, OP_RELU, TT_INT16, 0.01f, 3, 0.01f, 0); /* int16 RELU needs zero points 0 */
+  CHECK(u, !one_op_prepare(&o) && strstr(o.diag.msg, "zero point 0"));
+  arena_free(&o.arena);
+  one_op_init(&o, OP_RSQRT, TT_INT16, 0.01f, 0, 0.01f, 0); /* TFLite Micro has no int16 RSQRT */
+  CHECK(u, !one_op_prepare(&o) && strstr(o.diag.msg, "RSQRT supports int8 and float32"));
+  arena_free(&o.arena);
+  one_op_init(&o, OP_SIN, TT_INT8, 0.01f, 0, 0.01f, 0);
+  CHECK(u, !one_op_prepare(&o) && strstr(o.diag.msg, "float32"));
+  arena_free(&o.arena);
+  one_op_init(&o, OP_L2_NORMALIZATION, TT_FLOAT32, 0, 0, 0, 0);
+  o.node.opts.kind = OPTS_L2_NORM;
+  o.node.opts.l2_norm.activation = ACT_RELU;
+  CHECK(u, !one_op_prepare(&o) && strstr(o.diag.msg, "fused activation"));
+  arena_free(&o.arena);
+  one_op_init(&o, OP_ABS, TT_INT16, 0, 0, 0, 0); /* unquantized int16: TFLite Micro's plain path */
+  CHECK(u, one_op_prepare(&o) && strcmp(o.node.kernel, "ta_abs_raw_s16") == 0);
+  arena_free(&o.arena);
+}
+
+/* The int8 RSQRT table over every input byte against 1 / sqrt(real input) in output
+ * steps: within one step where the result is inside the int8 range. */
+static void test_rsqrt_int8_table_near_formula(UnitState *u) {
+  const float in_scale = 0.037f, out_scale = 0.021f;
+  const int in_zp = -20, out_zp = -100;
+  OneOp o;
+  one_op_init(&o, OP_RSQRT, TT_INT8, in_scale, in_zp, out_scale, out_zp);
+  CHECK(u, one_op_prepare(&o));
+  const EwUnary *t = o.node.op_data;
+  int far = 0;
+  for (int x = -128; x < 128; x++) {
+    const int8_t got = t->table[(uint8_t)(int8_t)x];
+    if (x == in_zp) {
+      CHECK(u, got == 127);
+      continue;
+    }
+    if (x < in_zp) continue; /* outside RSQRT's domain */
+    double q = round(1.0 / sqrt(in_scale * (double)(x - in_zp)) / out_scale) + out_zp;
+    q = q < -128 ? -128 : q > 127 ? 127 : q;
+    far += fabs(got - q) > 1.0;
+  }
+  CHECK(u, far == 0);
+  arena_free(&o.arena);
+}
+
 const UnitTest math_ops_tests[] = {
     {"math_inv_sqrt_runtime_matches_compiler", test_inv_sqrt_runtime_matches_compiler},
     {"math_abs_raw_s16_every_input", test_abs_raw_s16_every_input},
@@ -202,5 +318,7 @@ const UnitTest math_ops_tests[] = {
     {"math_log_q12_to_q5_accuracy", test_log_q12_to_q5_accuracy},
     {"math_log_softmax_s8_near_formula", test_log_softmax_s8_near_formula},
     {"math_l2norm_s8_near_formula", test_l2norm_s8_near_formula},
+    {"math_refusals_name_the_operator", test_refusals_name_the_operator},
+    {"math_rsqrt_int8_table_near_formula", test_rsqrt_int8_table_near_formula},
     {NULL, NULL},
 };
