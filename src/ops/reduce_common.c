@@ -72,6 +72,13 @@ bool reduce_prepare_common(PrepareCtx *pc, Node *node, ReducePlan **plan) {
   return true;
 }
 
+bool reduce_expect_sum_bound(PrepareCtx *pc, const Node *node, const Tensor *in, const ReducePlan *rp) {
+  if (in->type == TT_INT16 && rp->reduce_count > (1 << 16))
+    return op_error(pc, node, "reduces %d int16 elements into one; more than 2^16 could overflow the int32 sum",
+                    (int)rp->reduce_count);
+  return true;
+}
+
 void reduce_emit(EmitCtx *ec, const Model *m, const Node *node) {
   (void)m;
   const ReducePlan *rp = node->op_data;
