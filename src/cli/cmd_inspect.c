@@ -20,7 +20,10 @@ static const char inspect_usage[] =
     "\n"
     "Lists operators (kernel, MACs, scratch), tensors (dtype, shape, quantization),\n"
     "weight bytes, the activation lower bound (max over the schedule of live bytes)\n"
-    "and every unsupported operator. Exit status 1 when the model cannot be compiled.\n"
+    "and what is missing: every operator tinyaot lacks (with its operator indices), every\n"
+    "operator that refuses this use of it (dtype, quantization, options) and why; for a\n"
+    "model that does not load (several subgraphs), the operators it uses and which are\n"
+    "missing. Exit status 1 when the model cannot be compiled.\n"
     "--operators: per operator, the kernel chosen, its capabilities and scratch usage.\n"
     "--platform NAME: choose kernels as `convert --platform NAME` would (e.g. the DSP/MVE\n"
     "tiers of cortex-m4, cortex-m55, apollo* boards; see `tinyaot platforms`); default host.\n";
@@ -92,7 +95,7 @@ static void print_missing(Model *m, const char *path) {
     printf("  %-26s operators", m->nodes[k].opname);
     int shown = 0;
     for (int j = k; j < m->n_nodes; j++)
-      if (!m->nodes[j].def && m->nodes[j].builtin_code == m->nodes[k].builtin_code) {
+      if (!m->nodes[j].def && !strcmp(m->nodes[j].opname, m->nodes[k].opname)) { /* CUSTOM ops by name */
         listed[j] = true;
         printf("%s%d", shown++ ? ", " : " ", j);
       }

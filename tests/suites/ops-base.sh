@@ -1,0 +1,134 @@
+#!/bin/sh
+# Issue 16 foundations and the comparison / logic / cast / select / fill / shape operators
+# ("ops-base"). usage: sh tests/suites/ops-base.sh BUILD CORPUS WORKDIR
+#  - differential: a sample of the ops-new cases of these operators (each operator's first, all
+#    int8 comparisons, all casts from float32) once more with fresh inputs (seeded
+#    random bytes: full-range integers, float32 bit patterns including NaN, infinities and
+#    values outside every integer range; bool inputs 0/1), tinyaot run against TensorFlow Lite
+#    Micro's reference runner (../shared/oracle/tflm_ref), byte for byte;
+#  - the ops-new reporting of tests/corpus_case.sh: a refused ops-new case is a counted SKIP
+#    naming the reason, the same refusal outside ops-new is a FAIL;
+#  - inspect names what is missing: unsupported operators with their indices, refused
+#    configurations, and the operators of a model it cannot load (several subgraphs).
+build=${1:-build}
+corpus=${2:-../shared/corpus}
+work=${3:-${TMPDIR:-/tmp}/tinyaot-ops-base-$$}
+case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
+case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
+root=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$work" && work=$(cd "$work" && pwd)
+B="$build/tinyaot"
+pass() { echo "PASS ops-base:$1"; }
+fail() { echo "FAIL ops-base:$1: $2"; }
+skip() { echo "SKIP ops-base:$1: $2"; }
+
+new="$corpus/ops-new"
+if [ ! -d "$new" ]; then
+  skip corpus "no $new"
+  exit 0
+fi
+
+# ---- differential against the reference runner ------------------------------------------------
+oracle=${TFLM_REF:-$corpus/../oracle/tflm_ref}
+ops="equal not_equal greater greater_equal less less_equal logical_and logical_or logical_not select_v2
+zeros_like fill shape broadcast_to broadcast_args cast"
+
+# random_bytes N SEED [bool]: N seeded pseudo-random bytes (0/1 when bool)
+random_bytes() {
+  LC_ALL=C awk -v n="$1" -v seed="$2" -v bool="${3:-}" 'BEGIN {
+    srand(seed)
+    for (i = 0; i < n; i++) printf "%c", bool ? int(rand() * 2) : int(rand() * 256)
+  }'
+}
+
+is_bool_file() { [ "$(LC_ALL=C tr -d '\000\001' <"$1" | wc -c)" -eq 0 ]; }
+
+if [ ! -x "$oracle" ]; then
+  skip differential "no reference runner at $oracle"
+else
+  seed=1
+  for op in $ops; do
+    for dir in "$new/${op}"_*; do
+      [ -f "$dir/model.tflite" ] || continue
+      name=$(basename "$dir")
+      # the operator's own cases only (less_* must not take less_equal_*)
+      case "$op" in less|greater|equal) case "$name" in "${op}"_equal_*) continue ;; esac ;; esac
+      # a sample keeps make test short (the host corpus pass runs every case on its goldens):
+      # each operator's first case, every int8 comparison (rescaling) and every cast from float32
+      case "$name" in *_00_*|*_int8_*|cast_float32_*) ;; *) continue ;; esac
+      d="$work/diff/$name"
+      mkdir -p "$d/ref" "$d/ta"
+      args=""
+      for f in "$dir"/case_0/in*.bin; do
+        g="$d/$(basename "$f")"
+        seed=$((seed + 1))
+        if is_bool_file "$f"; then random_bytes "$(wc -c <"$f")" $seed bool >"$g"
+        else random_bytes "$(wc -c <"$f")" $seed >"$g"; fi
+        args="$args --in $g"
+      done
+      # shellcheck disable=SC2086
+      if ! "$oracle" "$dir/model.tflite" $args --out-dir "$d/ref" --quiet >"$d/ref.log" 2>&1; then
+        fail "differential/$name" "reference runner: $(tail -n 1 "$d/ref.log")"; continue
+      fi
+      # shellcheck disable=SC2086
+      if ! "$B" run "$dir/model.tflite" $args --out-dir "$d/ta" >"$d/ta.log" 2>&1; then
+        fail "differential/$name" "tinyaot run: $(grep -m1 error "$d/ta.log")"; continue
+      fi
+      bad=""
+      for r in "$d"/ref/out*.bin; do
+        cmp -s "$r" "$d/ta/$(basename "$r")" || bad="$bad $(basename "$r")"
+      done
+      if [ -n "$bad" ]; then fail "differential/$name" "outputs differ from the reference:$bad (inputs kept in $d)"
+      else pass "differential/$name"; rm -rf "$d"; fi
+    done
+  done
+fi
+
+# ---- corpus_case.sh: ops-new refusals are counted SKIPs, elsewhere FAILs ------------------------
+refused="$new/while_float32_00_damped_n3_3x8"
+if [ -f "$refused/model.tflite" ]; then
+  line=$(sh "$root/tests/corpus_case.sh" "$refused" "$build" "$work/cc" 2>&1)
+  case "$line" in
+    "SKIP ops-new/while_float32_00_damped_n3_3x8: not supported yet: "*subgraphs*) pass corpus-case:ops-new-skip ;;
+    *) fail corpus-case:ops-new-skip "got: $line" ;;
+  esac
+  mkdir -p "$work/ops/while_copy"
+  cp -r "$refused"/* "$work/ops/while_copy/"
+  line=$(sh "$root/tests/corpus_case.sh" "$work/ops/while_copy" "$build" "$work/cc" 2>&1)
+  case "$line" in
+    "FAIL ops/while_copy: "*) pass corpus-case:ops-refusal-fails ;;
+    *) fail corpus-case:ops-refusal-fails "a refusal outside ops-new must fail, got: $line" ;;
+  esac
+else
+  skip corpus-case "no $refused"
+fi
+
+# ---- inspect: what is missing, before anyone converts -------------------------------------------
+m="$new/while_float32_00_damped_n3_3x8/model.tflite"
+if [ -f "$m" ]; then
+  "$B" inspect "$m" >"$work/inspect_while.out" 2>"$work/inspect_while.err"
+  rc=$?
+  if [ $rc -eq 1 ] && grep -q '^operators used by the model:.* WHILE (missing)' "$work/inspect_while.out" &&
+     grep -q 'subgraphs' "$work/inspect_while.err"; then pass inspect:unloadable-model-names-operators
+  else fail inspect:unloadable-model-names-operators "rc $rc: $(head -c 300 "$work/inspect_while.out")"; fi
+fi
+# an operator tinyaot lacks, and a supported operator refusing its dtypes (tests/hostile models)
+m="$root/tests/hostile/cases/opcode_custom.tflite"
+"$B" inspect "$m" >"$work/inspect_custom.out" 2>&1
+if grep -q "^  CUSTOM 'EVIL?OP' *operators 3 (int8 -> int8)" "$work/inspect_custom.out" &&
+   grep -q '^1 operator type missing, 0 operators refused' "$work/inspect_custom.out"; then
+  pass inspect:lists-missing-operators
+else fail inspect:lists-missing-operators "$(tail -n 5 "$work/inspect_custom.out")"; fi
+m="$root/tests/hostile/cases/dtype_float_input_int8_conv.tflite"
+"$B" inspect "$m" >"$work/inspect_dtype.out" 2>&1
+if grep -q "^  operator 0 (CONV_2D): tensor 3 'conv/relu' has dtype int8, expected float32" "$work/inspect_dtype.out" &&
+   grep -q '^0 operator types missing, 1 operator refused' "$work/inspect_dtype.out"; then
+  pass inspect:lists-refused-configurations
+else fail inspect:lists-refused-configurations "$(tail -n 5 "$work/inspect_dtype.out")"; fi
+m="$new/equal_int8_00_same4d_narrow/model.tflite"
+if [ -f "$m" ]; then
+  if "$B" inspect "$m" >"$work/inspect_eq.out" 2>&1 && ! grep -q 'missing\|refused\|not compilable' "$work/inspect_eq.out"; then
+    pass inspect:supported-model-reports-nothing-missing
+  else fail inspect:supported-model-reports-nothing-missing "$(tail -n 3 "$work/inspect_eq.out")"; fi
+fi
+exit 0
