@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L /* stat */
 #include "pipeline.h"
+#include "test_case_host.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -181,6 +182,7 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   mod->test_enabled = opt->test_enabled; /* heliaAOT's test case (emit_test_case.c) */
   mod->test_tolerance = opt->has_test_tolerance ? opt->test_tolerance : 0.0;
   mod->test_golden_data = opt->test_golden_data;
+  mod->test_data = c->has_test_data ? &c->test_data : NULL;
   const char *base = strrchr(opt->model_path, '/');
   mod->source = base ? base + 1 : opt->model_path;
   if (trade) record_trade(c, trade);
@@ -263,6 +265,10 @@ static void reset_attempt(Compilation *c) {
 bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   if (!pipeline_configure(c, opt, d)) return false;
   if (!check_options(c, opt, d)) return false;
+  if (opt->test_enabled && !opt->test_golden_data) { /* expected outputs from a host run */
+    if (!test_case_host_run(opt, &c->arena, &c->test_data, d)) return false;
+    c->has_test_data = true;
+  }
   const Diag fresh = *d;
   if (compile_once(c, opt, NULL, d)) return true;
   if (!c->plan.over || opt->opt_size || !(c->platform.dsp || c->platform.mve)) return false;

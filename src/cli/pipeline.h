@@ -51,6 +51,9 @@ typedef struct Compilation {
   Model model;
   Plan plan;
   Module module;
+  /* --test.enabled without golden data: stimulus and outputs of the host run */
+  bool has_test_data;
+  TestCaseData test_data;
 } Compilation;
 
 /* load -> transform -> resolve -> plan -> emit -> export (in memory). */

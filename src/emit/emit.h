@@ -13,6 +13,14 @@
 
 enum { MODULE_MAX_FILES = 64 };
 
+/* A test case's stimulus and expected outputs (host byte order, which is little-endian on
+ * every host tinyaot builds on), from tinyaot's own host run (cli/test_case_host.c). */
+typedef struct TestCaseData {
+  int n_inputs, n_outputs;
+  uint8_t **inputs, **outputs;
+  size_t *input_bytes, *output_bytes;
+} TestCaseData;
+
 typedef struct ModuleFile {
   const char *path; /* relative to the output directory */
   StrBuf text;      /* may hold binary data (sidecars) */
@@ -57,6 +65,7 @@ typedef struct Module {
   bool test_enabled;
   double test_tolerance;
   const char *test_golden_data;
+  const TestCaseData *test_data; /* without golden data: the host run's stimulus and outputs */
   /* for host tests: the pinned source blobs (symbol or sidecar) */
   int n_pinned_sources;
   const char *pinned_sources[MEM_COUNT * MEM_COUNT];

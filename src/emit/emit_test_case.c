@@ -1,8 +1,9 @@
 /* --test.enabled: heliaAOT's test-case harness. include/<prefix>_test_case.h declares
  * <prefix>_test_case_init() and <prefix>_test_case_run(); src/<name>_test_case.c embeds
  * the stimulus (input_<i>) and the expected outputs (output_<i>) of the .npz given as
- * test.golden_data, runs the model on its own context and compares every output element
- * within test.tolerance (|actual - expected| <= tolerance, in double). */
+ * test.golden_data (or, without one, of tinyaot's own host run: cli/test_case_host.c),
+ * runs the model on its own context and compares every output element within
+ * test.tolerance (|actual - expected| <= tolerance, in double). */
 #include <stdio.h>
 #include <string.h>
 
@@ -49,11 +50,11 @@ static const NpzArray *golden_array(const Npz *z, const char *path, const char *
   return arr;
 }
 
-static void emit_array(StrBuf *c, const Module *mod, const char *what, int i, const Tensor *t, const NpzArray *arr) {
+static void emit_array(StrBuf *c, const Module *mod, const char *what, int i, const Tensor *t, const uint8_t *bytes) {
   sb_printf(c, "/* %s %d '%s' %s[%lld] */\nstatic const %s %s_test_%s_%d[%lld] = ", what, i, t->name,
             tensor_type_name(t->type), (long long)t->elems, tensor_type_ctype(t->type), mod->prefix, what, i,
             (long long)(t->elems ? t->elems : 1));
-  if (t->elems) emit_le_values(c, arr->data, arr->elems, t->type);
+  if (t->elems) emit_le_values(c, bytes, (size_t)t->elems, t->type);
   else sb_append(c, "{0}");
   sb_append(c, ";\n\n");
 }
@@ -102,28 +103,55 @@ static void emit_run_function(const Model *m, const Module *mod, StrBuf *c) {
   sb_printf(c, "  return %s_test_mismatches == 0 ? 0 : 1;\n}\n", pf);
 }
 
-bool emit_test_case(const Model *m, Module *mod, Arena *a, Diag *d) {
-  if (!mod->test_golden_data)
-    return diag_error(d, "--test.enabled needs --test.golden_data FILE.npz (arrays input_<i> and output_<i>)");
-  if (m->n_outputs < 1) return diag_error(d, "--test.enabled: the model has no outputs to compare");
+/* The stimulus and expected bytes of every input and output: from the .npz, or from
+ * the host run (same tensors: the host build of the same model). */
+static bool test_bytes(const Model *m, const Module *mod, Arena *a, const uint8_t **in, const uint8_t **out, Diag *d) {
+  if (!mod->test_golden_data) {
+    const TestCaseData *td = mod->test_data;
+    if (!td || td->n_inputs != m->n_inputs || td->n_outputs != m->n_outputs)
+      return diag_error(d, "internal error: --test.enabled without golden data and without a host run");
+    for (int i = 0; i < m->n_inputs; i++) {
+      if (td->input_bytes[i] != m->tensors[m->inputs[i]].bytes) return diag_error(d, "internal error: host run input %d size", i);
+      in[i] = td->inputs[i];
+    }
+    for (int i = 0; i < m->n_outputs; i++) {
+      if (td->output_bytes[i] != m->tensors[m->outputs[i]].bytes) return diag_error(d, "internal error: host run output %d size", i);
+      out[i] = td->outputs[i];
+    }
+    return true;
+  }
   Npz *z = arena_calloc(a, 1, sizeof *z);
   if (!z) return diag_error(d, "out of memory");
   if (!npz_read(mod->test_golden_data, a, z, d)) return false;
-  const NpzArray **in = arena_calloc(a, (size_t)m->n_inputs + 1, sizeof *in);
-  const NpzArray **out = arena_calloc(a, (size_t)m->n_outputs + 1, sizeof *out);
+  for (int i = 0; i < m->n_inputs; i++) {
+    const NpzArray *arr = golden_array(z, mod->test_golden_data, "input", i, &m->tensors[m->inputs[i]], d);
+    if (!arr) return false;
+    in[i] = arr->data;
+  }
+  for (int i = 0; i < m->n_outputs; i++) {
+    const NpzArray *arr = golden_array(z, mod->test_golden_data, "output", i, &m->tensors[m->outputs[i]], d);
+    if (!arr) return false;
+    out[i] = arr->data;
+  }
+  return true;
+}
+
+bool emit_test_case(const Model *m, Module *mod, Arena *a, Diag *d) {
+  if (m->n_outputs < 1) return diag_error(d, "--test.enabled: the model has no outputs to compare");
+  const uint8_t **in = arena_calloc(a, (size_t)m->n_inputs + 1, sizeof *in);
+  const uint8_t **out = arena_calloc(a, (size_t)m->n_outputs + 1, sizeof *out);
   if (!in || !out) return diag_error(d, "out of memory");
-  for (int i = 0; i < m->n_inputs; i++)
-    if (!(in[i] = golden_array(z, mod->test_golden_data, "input", i, &m->tensors[m->inputs[i]], d))) return false;
-  for (int i = 0; i < m->n_outputs; i++)
-    if (!(out[i] = golden_array(z, mod->test_golden_data, "output", i, &m->tensors[m->outputs[i]], d))) return false;
+  if (!test_bytes(m, mod, a, in, out, d)) return false;
 
   StrBuf *h = module_add_file(mod, a, arena_printf(a, "include/%s_test_case.h", mod->prefix));
   StrBuf *c = module_add_file(mod, a, arena_printf(a, "src/%s_test_case.c", mod->name));
   if (!h || !c) return diag_error(d, "internal error: too many module files");
   emit_header_file(mod, h);
-  const char *base = strrchr(mod->test_golden_data, '/');
+  const char *base = mod->test_golden_data ? strrchr(mod->test_golden_data, '/') : NULL;
+  const char *from = mod->test_golden_data ? (base ? base + 1 : mod->test_golden_data)
+                                           : "tinyaot's host run on a deterministic stimulus";
   sb_printf(c, "/* %s: test case from %s (stimulus and expected outputs). Generated by tinyaot. Do not edit. */\n",
-            mod->name, base ? base + 1 : mod->test_golden_data);
+            mod->name, from);
   sb_printf(c, "#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n");
   bool uses_float = false;
   for (int i = 0; i < m->n_outputs; i++) uses_float |= m->tensors[m->outputs[i]].type == TT_FLOAT32;

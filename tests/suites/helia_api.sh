@@ -8,9 +8,10 @@
 #    naming that core; a host module compiles for any core;
 #  - --test.enabled: <prefix>_test_case_init/run with the stimulus and expected outputs
 #    of an .npz (input_<i>/output_<i>; stored and deflated members) pass on the host and
-#    on QEMU M4/M55 for the MLPerf Tiny models; a wrong expected value fails (tolerance 0)
-#    and passes with a tolerance that covers it; malformed .npz files are refused with
-#    one line.
+#    on QEMU M4/M55 for the MLPerf Tiny models; without an .npz, the expected outputs of
+#    tinyaot's host run (kws, ic) are reproduced on M4/M55; a wrong expected value fails
+#    (tolerance 0) and passes with a tolerance that covers it; malformed .npz files are
+#    refused with one line.
 # usage: sh tests/suites/helia_api.sh BUILD CORPUS WORKDIR
 #   HELIA_MODELS="kws ad" limits the models (default: kws vww ic ad strww).
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -213,6 +214,33 @@ for model in $models; do
     if [ $rc -eq 0 ]; then pass "test-case-$core-$model"; else fail "test-case-$core-$model" "$(why $rc "$dir" "$out")"; fi
   done
 done
+
+# without golden data: the expected outputs of tinyaot's host run on a deterministic
+# stimulus; the M4/M55 modules (DSP/MVE kernel tiers) must reproduce the host's portable ones
+for model in kws ic; do
+  case " $models " in *" $model "*) ;; *) continue ;; esac
+  for core in host m4 m55; do
+    dir="$work/tch-$core-$model"
+    out="$work/tchrun-$core-$model"
+    if ! convert "$model" "$core" "$dir" --test.enabled; then
+      fail "test-case-hostrun-$core-$model" "$(why 10 "$dir")"
+      continue
+    fi
+    grep -q "host run" "$dir/src/${model}_test_case.c" || { fail "test-case-hostrun-$core-$model" "not from the host run"; continue; }
+    rc=0
+    if [ "$core" = host ]; then host_app "$dir" "$test_main" "$corpus/models/$model/case_0" "$out" || rc=$?
+    else qemu_app "$core" "$dir" "$test_main" "$corpus/models/$model/case_0" "$out" || rc=$?; fi
+    if [ $rc -eq 0 ]; then pass "test-case-hostrun-$core-$model"; else fail "test-case-hostrun-$core-$model" "$(why $rc "$dir" "$out")"; fi
+  done
+done
+dir="$work/tch-nocc"
+if CC=false "$tinyaot" convert "$corpus/models/kws/model.tflite" -o "$dir" --name kws --test.enabled >"$dir.log" 2>&1; then
+  fail test-case-hostrun-no-compiler "converted although the host build could not run"
+elif [ "$(grep -c . "$dir.log")" -eq 1 ] && grep -q "host build" "$dir.log" && [ ! -e "$dir" ]; then
+  pass test-case-hostrun-no-compiler
+else
+  fail test-case-hostrun-no-compiler "$(head -n 1 "$dir.log")"
+fi
 
 # negative control and tolerance: one expected value off by one
 m="$corpus/models/kws"
