@@ -113,10 +113,11 @@ static const char *stamp_style(const char *path) {
   return "";
 }
 
-/* The bytes written for file f: its licence line (the generated code and the kernels are
+/* The bytes written for file f (also each member of a .zip/.pack archive, export_pack.c):
+ * its licence line (the generated code and the kernels are
  * the user's to ship: MIT-0, see LICENSE) unless the text starts with one already (the
  * kernel sources), the compiler that wrote it, then the text. Caller frees. */
-static char *stamped(const ModuleFile *f, size_t *len) {
+char *export_stamped(const ModuleFile *f, size_t *len) {
   const char *text = f->text.data ? f->text.data : "";
   size_t text_len = f->text.len;
   const char *style = stamp_style(f->path);
@@ -288,7 +289,7 @@ static bool write_temp(const Module *mod, int i, const char *dir, uint64_t *hash
   bool ok = make_dirs(path);
   *slash = '/';
   size_t len = 0;
-  char *bytes = stamped(&mod->files[i], &len);
+  char *bytes = export_stamped(&mod->files[i], &len);
   int fd = ok && bytes ? open(path, O_WRONLY | O_CREAT | O_EXCL, 0644) : -1;
   int err = errno;
   if (fd < 0) {
@@ -339,9 +340,45 @@ static bool write_manifest(const Module *mod, const char *dir, const uint64_t *h
   return true;
 }
 
+static bool contains(const char *hay, size_t n, const char *needle) {
+  size_t k = strlen(needle);
+  for (size_t i = 0; i + k <= n; i++)
+    if (hay[i] == needle[0] && memcmp(hay + i, needle, k) == 0) return true;
+  return false;
+}
+
+/* An existing archive is replaced only when tinyaot wrote it: a zip whose member names
+ * (stored uncompressed) include a module's report.json and <name>_model.h. */
+static bool tinyaot_archive(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+  for (;;) {
+    if (n == cap) {
+      char *b = cap < (1u << 30) ? realloc(buf, cap = cap ? 2 * cap : 1 << 16) : NULL;
+      if (!b) break;
+      buf = b;
+    }
+    size_t got = fread(buf + n, 1, cap - n, f);
+    if (got == 0) break;
+    n += got;
+  }
+  fclose(f);
+  bool ours = buf && n > 4 && memcmp(buf, "PK\003\004", 4) == 0 && contains(buf, n, "report.json") &&
+              contains(buf, n, "_model.h");
+  free(buf);
+  return ours;
+}
+
 bool export_write_module(const Module *mod, const char *dir, bool force, Diag *d) {
   if (!dir || !*dir) return diag_error(d, "the output folder name is empty");
-  if (export_is_archive(dir)) return export_write_archive(mod, dir, d); /* .pack/.zip: export_pack.c */
+  if (export_is_archive(dir)) { /* .pack/.zip: export_pack.c */
+    struct stat ast;
+    if (lstat(dir, &ast) == 0 && (!S_ISREG(ast.st_mode) || !tinyaot_archive(dir)))
+      return diag_error(d, "%s exists and is not an archive tinyaot wrote; move it away or choose another name", dir);
+    return export_write_archive(mod, dir, d);
+  }
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) return diag_error(d, "output %s exists and is not a folder", dir);
   char mk[4096];
@@ -374,6 +411,3 @@ bool export_write_module(const Module *mod, const char *dir, bool force, Diag *d
 }
 
 bool export_write(const Module *mod, const char *dir, Diag *d) { return export_write_module(mod, dir, false, d); }
-
-/* The archive writer (export_pack.c) stamps its members as the folder writer does. */
-char *export_stamped(const ModuleFile *f, size_t *len) { return stamped(f, len); }

@@ -125,4 +125,13 @@ before=$(snapshot "$work/damaged")
 "$B" convert "$model" -o "$work/damaged" --name det >"$work/out10" 2>&1; rc=$?
 if [ $rc -ne 0 ] && grep -q "damaged" "$work/out10" && [ "$(snapshot "$work/damaged")" = "$before" ]; then pass damaged_manifest_refused
 else fail damaged_manifest_refused "rc $rc: $(head -c 200 "$work/out10")"; fi
+# 11. An archive path (--module.path X.zip): a file there that tinyaot did not write is never
+#     replaced; tinyaot's own archive is (a re-conversion).
+printf 'my archive\n' >"$work/user.zip"
+"$B" convert "$model" -o "$work/user.zip" >"$work/out11" 2>&1; rc1=$?
+"$B" convert "$model" -o "$work/mine.zip" >/dev/null 2>&1; rc2=$?
+"$B" convert "$model" -o "$work/mine.zip" >"$work/out11b" 2>&1; rc3=$?
+if [ $rc1 -ne 0 ] && [ "$(cat "$work/user.zip")" = "my archive" ] && grep -q "not an archive tinyaot wrote" "$work/out11" &&
+   [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ]; then pass archive_never_over_user_file
+else fail archive_never_over_user_file "rc $rc1/$rc2/$rc3: $(head -c 200 "$work/out11") $(head -c 200 "$work/out11b")"; fi
 exit 0
