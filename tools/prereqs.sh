@@ -14,6 +14,8 @@ host_missing() {
   [ -f /usr/include/zlib.h ] || m="$m zlib1g-dev"    # .npz test data, .pack/.zip modules
   if [ "$what" = test ]; then
     command -v clang >/dev/null 2>&1 || m="$m clang" # modules are checked with gcc and clang
+    command -v xmllint >/dev/null 2>&1 || m="$m libxml2-utils" # module_types: the .pdsc
+    command -v unzip >/dev/null 2>&1 || m="$m unzip"           # module_types: the .pack/.zip
   fi
   echo "$m"
 }

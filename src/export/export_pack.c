@@ -200,15 +200,17 @@ bool export_write_archive(const Module *mod, const char *path, Diag *d) {
   sb_init(&zip);
   bool ok = true;
   for (int i = 0; ok && i < mod->n_files; i++) {
-    const StrBuf *t = &mod->files[i].text;
+    size_t len = 0;
+    char *bytes = export_stamped(&mod->files[i], &len); /* as the folder would hold it */
     int n = snprintf(names[i], sizeof names[i], "%s%s%s", wrap ? mod->name : "", wrap ? "/" : "", mod->files[i].path);
-    if (n < 0 || (size_t)n >= sizeof names[i] || t->len > 0xFFFFFFF0u) {
+    if (!bytes || n < 0 || (size_t)n >= sizeof names[i] || len > 0xFFFFFFF0u) {
+      free(bytes);
       sb_free(&zip);
-      return diag_error(d, "%s: member %s does not fit a zip archive", path, mod->files[i].path);
+      return diag_error(d, "%s: member %s does not fit a zip archive (or out of memory)", path, mod->files[i].path);
     }
     members[i].name = names[i];
-    ok = zip_add(&zip, &members[i], (const unsigned char *)(t->data ? t->data : ""), t->len, dos_time, dos_date) &&
-         zip.len < 0xFFFF0000u;
+    ok = zip_add(&zip, &members[i], (const unsigned char *)bytes, len, dos_time, dos_date) && zip.len < 0xFFFF0000u;
+    free(bytes);
   }
   if (ok) zip_central(&zip, members, mod->n_files, dos_time, dos_date);
   if (!ok || zip.oom || zip.len > 0xFFFFFFFFu) {

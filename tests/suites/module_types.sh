@@ -224,13 +224,16 @@ fi
 
 # .zip: the module's tree wrapped in <name>/, any module type.
 z="$work/demo_cmake.zip"
-rm -rf "$z" "$z.x"
+rm -rf "$z" "$z.x" "$z.folder"
 if ! convert demo "$work/demo.tflite" cortex-m55 cmake "$z"; then
   fail zip "convert failed: $(tail -1 "$z.log")"
 elif ! unzip -tq "$z" >/dev/null 2>&1; then
   fail zip "unzip -t failed on $z"
 elif ! mkdir -p "$z.x" || ! unzip -q "$z" -d "$z.x" || [ "$(ls "$z.x")" != demo ]; then
   fail zip "the archive is not one demo/ folder"
+elif ! convert demo "$work/demo.tflite" cortex-m55 cmake "$z.folder" ||
+  ! diff -r -x .tinyaot-manifest "$z.folder" "$z.x/demo" >"$z.diff" 2>&1; then
+  fail zip "the archive's files differ from the same module written as a folder: $(head -1 "$z.diff")"
 else
   r=$(check_cmake demo cortex-m55 "$z.x/demo") && pass zip || fail zip "$r"
 fi
