@@ -411,6 +411,3 @@ bool export_write_module(const Module *mod, const char *dir, bool force, Diag *d
 }
 
 bool export_write(const Module *mod, const char *dir, Diag *d) { return export_write_module(mod, dir, false, d); }
-
-/* The archive writer (export_pack.c) stamps its members as the folder writer does. */
-char *export_stamped(const ModuleFile *f, size_t *len) { return stamped(f, len); }
