@@ -181,6 +181,7 @@ bool test_case_host_run(const ConvertOptions *opt, Arena *a, TestCaseData *data,
   host.config_path = NULL; /* placement rules are for the target; values do not depend on them */
   host.test_enabled = false;
   host.out_dir = NULL;
+  host.module_type = NULL; /* tinyaot's own layout (include/, src/): what the runner below builds */
   Compilation h;
   memset(&h, 0, sizeof h);
   arena_init(&h.arena);
