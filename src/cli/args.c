@@ -46,12 +46,19 @@ bool args_flag(Args *a, const char *name) {
   return true;
 }
 
+/* "true"/"on"/"1"/"yes" or "false"/"off"/"0"/"no" into *on; false for anything else. */
 static bool parse_bool(const char *v, bool *on) {
   static const char *const yes[] = {"true", "on", "1", "yes", NULL}, *const no[] = {"false", "off", "0", "no", NULL};
   for (int k = 0; yes[k]; k++)
-    if (strcmp(v, yes[k]) == 0) return *on = true;
+    if (strcmp(v, yes[k]) == 0) {
+      *on = true;
+      return true;
+    }
   for (int k = 0; no[k]; k++)
-    if (strcmp(v, no[k]) == 0) return !(*on = false);
+    if (strcmp(v, no[k]) == 0) {
+      *on = false;
+      return true;
+    }
   return false;
 }
 
@@ -76,21 +83,27 @@ int args_edit_distance(const char *s, const char *t) {
   enum { MAXL = 64 };
   size_t m = strlen(s), n = strlen(t);
   if (m > MAXL || n > MAXL) return MAXL;
-  int row[MAXL + 1];
-  for (size_t j = 0; j <= n; j++) row[j] = (int)j;
+  /* Three rows of the optimal-string-alignment table: a swap of two neighbours
+   * ("--froce") counts as one edit, as a typo does. */
+  int rows[3][MAXL + 1];
+  int *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+  for (size_t j = 0; j <= n; j++) prev[j] = (int)j;
   for (size_t i = 1; i <= m; i++) {
-    int diag = row[0];
-    row[0] = (int)i;
+    cur[0] = (int)i;
     for (size_t j = 1; j <= n; j++) {
-      int up = row[j];
-      int best = diag + (s[i - 1] != t[j - 1]);
-      if (up + 1 < best) best = up + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
+      int best = prev[j - 1] + (s[i - 1] != t[j - 1]);
+      if (prev[j] + 1 < best) best = prev[j] + 1;
+      if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
+      if (i > 1 && j > 1 && s[i - 1] == t[j - 2] && s[i - 2] == t[j - 1] && prev2[j - 2] + 1 < best)
+        best = prev2[j - 2] + 1;
+      cur[j] = best;
     }
+    int *tmp = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = tmp;
   }
-  return row[n];
+  return prev[n];
 }
 
 const char *args_suggest(const char *word, const char *const *const *known_lists) {
