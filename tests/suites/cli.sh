@@ -126,6 +126,20 @@ done
 [ -z "$bad" ] && pass kernel_sources_spdx || fail kernel_sources_spdx "no SPDX first line in:$bad"
 grep -q "MIT-0" "$root/LICENSE" && grep -q "MIT License" "$root/LICENSE" && pass license_file || fail license_file "LICENSE lacks MIT / MIT-0"
 
+# make demo / make test check their packages first: on a machine without the compilers (a
+# PATH holding only `dirname` and an `id` that says "not root") tools/prereqs.sh installs
+# nothing, prints the one apt-get line naming what is missing, and fails.
+stub="$work/stub_path"; mkdir -p "$stub"
+ln -sf "$(command -v dirname)" "$stub/dirname"
+printf '#!/bin/sh\necho 1000\n' >"$stub/id"; chmod +x "$stub/id"
+PATH="$stub" /bin/sh "$root/tools/prereqs.sh" demo >"$work/pre_demo.out" 2>&1; rc1=$?
+PATH="$stub" /bin/sh "$root/tools/prereqs.sh" test >"$work/pre_test.out" 2>&1; rc2=$?
+if [ $rc1 -ne 0 ] && grep -q "apt-get install -y gcc make" "$work/pre_demo.out" && ! grep -q clang "$work/pre_demo.out" &&
+   [ $rc2 -ne 0 ] && grep "apt-get install" "$work/pre_test.out" | grep -q "clang.*gcc-arm-none-eabi.*qemu-system-arm"
+then pass prerequisites_named
+else fail prerequisites_named "rc $rc1/$rc2: $(tail -n 1 "$work/pre_demo.out") / $(tail -n 1 "$work/pre_test.out")"; fi
+sh "$root/tools/prereqs.sh" demo >/dev/null 2>&1 && pass prerequisites_present_here || fail prerequisites_present_here "tools/prereqs.sh demo fails on this machine"
+
 # The over-budget message names the largest tensors whole (kws has names of ~200 characters).
 if [ -f "$corpus/models/kws/model.tflite" ]; then
   printf 'platform: {name: apollo510_evb}\nmemory:\n  tensors:\n    - type: scratch\n      attributes: {memory: DTCM}\n  constraints:\n    - {name: DTCM, max_size: 64}\n' >"$work/budget.yaml"
