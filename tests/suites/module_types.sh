@@ -238,6 +238,18 @@ else
   r=$(check_cmake demo cortex-m55 "$z.x/demo") && pass zip || fail zip "$r"
 fi
 
+# --test.enabled: the test-case harness is in the glue like every other source (zephyr).
+t="$work/test_case_zephyr"
+rm -rf "$t" "$t".*
+if ! "$tinyaot" convert "$work/demo.tflite" -o "$t" --name demo --platform cortex-m55 --module.type zephyr \
+  --test.enabled >"$t.log" 2>&1; then
+  fail test_case_in_glue "convert failed: $(tail -1 "$t.log")"
+elif ! grep -q 'src/demo_test_case.c' "$t/zephyr/CMakeLists.txt" || [ ! -f "$t/includes-api/demo_test_case.h" ]; then
+  fail test_case_in_glue "zephyr/CMakeLists.txt does not build src/demo_test_case.c (or no includes-api/demo_test_case.h)"
+else
+  r=$(check_zephyr demo cortex-m55 "$t" includes-api) && pass test_case_in_glue || fail test_case_in_glue "$r"
+fi
+
 # A .pack of any other type is refused, and nothing is written.
 p="$work/refused.pack"
 rm -f "$p"
