@@ -6,7 +6,7 @@
 #include "data_movement.h"
 
 
-static const TensorType concatenation_types[] = {TT_INT8, TT_INT16, TT_FLOAT32};
+static const TensorType concatenation_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 /* Every input has the output's rank and dimensions except along the axis. */
 static bool check_input_shape(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *out, int axis) {
@@ -23,7 +23,8 @@ static bool concatenation_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 1, LOAD_MAX_OP_IO, 1)) return false;
   if (!op_expect_options(pc, node, OPTS_CONCATENATION)) return false;
   const Tensor *out = node_output(pc->model, node, 0);
-  if (!dm_expect_dtype(pc, node, out, concatenation_types, 3, "") || !dm_expect_dense(pc, node, out, TA_MAX_RANK))
+  if (!dm_expect_dtype(pc, node, out, concatenation_types, DM_COUNT(concatenation_types), "") ||
+      !dm_expect_dense(pc, node, out, TA_MAX_RANK))
     return false;
   if (out->rank < 1) return op_error(pc, node, "%s is a scalar; nothing to concatenate", op_tensor_desc(pc, out));
   int act = node->opts.concatenation.activation;
@@ -51,7 +52,7 @@ const OpDef op_concatenation = {
     /* Not DESCRIPTOR_DRIVEN: the run body builds an array of the parts' pointers. */
     .capabilities = CAP_STATELESS | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8, int16, float32",
+    .dtypes = "int8, int16, int32, int64, uint8, bool, float32",
     .constraints = "no fused activation; values are copied without requantization, as TFLite Micro does",
     .prepare = concatenation_prepare,
     .emit = dm_emit_concat_split,

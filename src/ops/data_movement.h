@@ -13,6 +13,9 @@
 
 enum { DM_MAX_LOOPS = 6 }; /* = TA_STRIDED_MAX_DIMS */
 
+/* Entries of a dtype list (a static array). */
+#define DM_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
 /* Reads a constant integer tensor (its dtype must be one of int32 / int64 as
  * allowed) into vals[0..*n). `what` names the operand in messages ("axis"). */
 bool dm_const_ints(PrepareCtx *pc, const Node *node, const Tensor *t, const char *what, bool allow_int64,

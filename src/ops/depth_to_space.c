@@ -4,12 +4,14 @@
 
 enum { DEPTH_TO_SPACE_OPTIONS = 94 };
 
-static const TensorType depth_to_space_types[] = {TT_INT8};
+static const TensorType depth_to_space_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static bool depth_to_space_prepare(PrepareCtx *pc, Node *node) {
   const Tensor *in, *out;
   int64_t b;
-  if (!dm_block_io(pc, node, DEPTH_TO_SPACE_OPTIONS, depth_to_space_types, 1, &in, &out, &b)) return false;
+  if (!dm_block_io(pc, node, DEPTH_TO_SPACE_OPTIONS, depth_to_space_types, DM_COUNT(depth_to_space_types), &in, &out,
+                   &b))
+    return false;
   const int64_t n = in->dims[0], h = in->dims[1], w = in->dims[2], c = in->dims[3];
   if (b < 1 || c % (b * b) != 0)
     return op_error(pc, node, "block_size %lld must be >= 1 and divide the depth %lld twice", (long long)b, (long long)c);
@@ -27,7 +29,7 @@ const OpDef op_depth_to_space = {
     .builtin_code = 5,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8",
+    .dtypes = "int8, int16, int32, int64, uint8, bool, float32",
     .constraints = "4D NHWC",
     .prepare = depth_to_space_prepare,
     .emit = dm_emit_strided_copy,

@@ -3,13 +3,14 @@
 #include "data_movement.h"
 
 
-static const TensorType pack_types[] = {TT_INT8};
+static const TensorType pack_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static bool pack_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 1, LOAD_MAX_OP_IO, 1)) return false;
   if (!op_expect_options(pc, node, OPTS_PACK)) return false;
   const Tensor *out = node_output(pc->model, node, 0);
-  if (!dm_expect_dtype(pc, node, out, pack_types, 1, "") || !dm_expect_dense(pc, node, out, TA_MAX_RANK))
+  if (!dm_expect_dtype(pc, node, out, pack_types, DM_COUNT(pack_types), "") ||
+      !dm_expect_dense(pc, node, out, TA_MAX_RANK))
     return false;
   /* 0 is the schema default, i.e. the field absent: the operator's input count. */
   int values = node->opts.pack.values_count ? node->opts.pack.values_count : node->n_in;
@@ -43,7 +44,7 @@ const OpDef op_pack = {
     /* Not DESCRIPTOR_DRIVEN: the run body builds an array of the parts' pointers. */
     .capabilities = CAP_STATELESS | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8",
+    .dtypes = "int8, int16, int32, int64, uint8, bool, float32",
     .constraints = "",
     .prepare = pack_prepare,
     .emit = dm_emit_concat_split,

@@ -4,7 +4,7 @@
 
 enum { SLICE_OPTIONS = 48, MAX_RANK = 5 };
 
-static const TensorType slice_types[] = {TT_INT8};
+static const TensorType slice_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static bool slice_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 3, 3, 1) || !op_expect_options(pc, node, SLICE_OPTIONS)) return false;
@@ -12,7 +12,8 @@ static bool slice_prepare(PrepareCtx *pc, Node *node) {
   const Tensor *out = node_output(pc->model, node, 0);
   const Tensor *begin_t = node_input(pc->model, node, 1);
   const Tensor *size_tensor = node_input(pc->model, node, 2);
-  if (!dm_expect_dtype(pc, node, in, slice_types, 1, "") || !op_expect_type(pc, node, out, in->type) ||
+  if (!dm_expect_dtype(pc, node, in, slice_types, DM_COUNT(slice_types), "") ||
+      !op_expect_type(pc, node, out, in->type) ||
       !dm_expect_dense(pc, node, in, MAX_RANK) || !dm_expect_dense(pc, node, out, MAX_RANK))
     return false;
   int64_t begin[MAX_RANK], size[MAX_RANK], strides[MAX_RANK], start = 0;
@@ -50,7 +51,7 @@ const OpDef op_slice = {
     .builtin_code = 65,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8",
+    .dtypes = "int8, int16, int32, int64, uint8, bool, float32",
     .constraints = "constant int32/int64 begin and size; rank <= 5",
     .prepare = slice_prepare,
     .emit = dm_emit_strided_copy,

@@ -4,12 +4,14 @@
 
 enum { SPACE_TO_DEPTH_OPTIONS = 19 };
 
-static const TensorType space_to_depth_types[] = {TT_INT8};
+static const TensorType space_to_depth_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static bool space_to_depth_prepare(PrepareCtx *pc, Node *node) {
   const Tensor *in, *out;
   int64_t b;
-  if (!dm_block_io(pc, node, SPACE_TO_DEPTH_OPTIONS, space_to_depth_types, 1, &in, &out, &b)) return false;
+  if (!dm_block_io(pc, node, SPACE_TO_DEPTH_OPTIONS, space_to_depth_types, DM_COUNT(space_to_depth_types), &in, &out,
+                   &b))
+    return false;
   const int64_t n = in->dims[0], h = in->dims[1], w = in->dims[2], c = in->dims[3];
   if (b < 1 || h % b != 0 || w % b != 0)
     return op_error(pc, node, "block_size %lld must be >= 1 and divide height %lld and width %lld", (long long)b,
@@ -28,7 +30,7 @@ const OpDef op_space_to_depth = {
     .builtin_code = 26,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8",
+    .dtypes = "int8, int16, int32, int64, uint8, bool, float32",
     .constraints = "4D NHWC",
     .prepare = space_to_depth_prepare,
     .emit = dm_emit_strided_copy,

@@ -4,7 +4,7 @@
 
 enum { SPLIT_V_OPTIONS = 79, OPT_NUM_SPLITS = 0 };
 
-static const TensorType split_v_types[] = {TT_INT8};
+static const TensorType split_v_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 /* Each output has the input's rank and dimensions except along the axis, where it
  * takes at least one slice; dm_plan_concat_split checks that the parts add up. */
@@ -25,7 +25,7 @@ static const DmSplitOp split_v_op = {
     .data_input = 0,
     .axis_input = 2,
     .types = split_v_types,
-    .n_types = 1,
+    .n_types = DM_COUNT(split_v_types),
     .check_part = split_v_check_part,
 };
 
@@ -37,7 +37,7 @@ const OpDef op_split_v = {
     /* Not DESCRIPTOR_DRIVEN: the run body builds an array of the parts' pointers. */
     .capabilities = CAP_STATELESS | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8",
+    .dtypes = "int8, int16, int32, int64, uint8, bool, float32",
     .constraints = "constant axis; part sizes taken from the output shapes",
     .prepare = split_v_prepare,
     .emit = dm_emit_concat_split,

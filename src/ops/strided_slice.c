@@ -6,7 +6,7 @@
 
 enum { MAX_RANK = 5 };
 
-static const TensorType strided_slice_types[] = {TT_INT8};
+static const TensorType strided_slice_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -49,7 +49,8 @@ static bool strided_slice_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 4, 4, 1) || !op_expect_options(pc, node, OPTS_STRIDED_SLICE)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *out = node_output(pc->model, node, 0);
-  if (!dm_expect_dtype(pc, node, in, strided_slice_types, 1, "") || !op_expect_type(pc, node, out, in->type) ||
+  if (!dm_expect_dtype(pc, node, in, strided_slice_types, DM_COUNT(strided_slice_types), "") ||
+      !op_expect_type(pc, node, out, in->type) ||
       !dm_expect_dense(pc, node, in, MAX_RANK) || !dm_expect_dense(pc, node, out, MAX_RANK))
     return false;
   int32_t begin_mask = 0, end_mask = 0, shrink = 0;
@@ -96,7 +97,7 @@ const OpDef op_strided_slice = {
     .builtin_code = 45,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8",
+    .dtypes = "int8, int16, int32, int64, uint8, bool, float32",
     .constraints = "constant int32 begin/end/strides; begin, end and shrink-axis masks (no ellipsis / new-axis "
                    "masks, no offset); rank <= 5",
     .prepare = strided_slice_prepare,

@@ -4,13 +4,14 @@
 
 enum { TRANSPOSE_OPTIONS = 26, MAX_RANK = 6 };
 
-static const TensorType transpose_types[] = {TT_INT8, TT_FLOAT32};
+static const TensorType transpose_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static bool transpose_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, TRANSPOSE_OPTIONS)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *out = node_output(pc->model, node, 0);
-  if (!dm_expect_dtype(pc, node, in, transpose_types, 2, "") || !op_expect_type(pc, node, out, in->type) ||
+  if (!dm_expect_dtype(pc, node, in, transpose_types, DM_COUNT(transpose_types), "") ||
+      !op_expect_type(pc, node, out, in->type) ||
       !dm_expect_dense(pc, node, in, MAX_RANK) || !dm_expect_dense(pc, node, out, MAX_RANK))
     return false;
   int64_t perm[MAX_RANK], count[MAX_RANK], stride[MAX_RANK], strides[MAX_RANK];
@@ -45,7 +46,7 @@ const OpDef op_transpose = {
     .builtin_code = 39,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8, float32",
+    .dtypes = "int8, int16, int32, int64, uint8, bool, float32",
     .constraints = "constant int32 perm; rank <= 6",
     .prepare = transpose_prepare,
     .emit = dm_emit_strided_copy,

@@ -2,13 +2,14 @@
 #include "data_movement.h"
 
 
-static const TensorType unpack_types[] = {TT_INT8};
+static const TensorType unpack_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static bool unpack_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 1, 1, node->n_out > 0 ? node->n_out : 1)) return false;
   if (!op_expect_options(pc, node, OPTS_UNPACK)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
-  if (!dm_expect_dtype(pc, node, in, unpack_types, 1, "") || !dm_expect_dense(pc, node, in, TA_MAX_RANK))
+  if (!dm_expect_dtype(pc, node, in, unpack_types, DM_COUNT(unpack_types), "") ||
+      !dm_expect_dense(pc, node, in, TA_MAX_RANK))
     return false;
   /* 0 is the schema default, i.e. the field absent: the operator's output count. */
   int num = node->opts.unpack.num ? node->opts.unpack.num : node->n_out;
@@ -39,7 +40,7 @@ const OpDef op_unpack = {
     /* Not DESCRIPTOR_DRIVEN: the run body builds an array of the parts' pointers. */
     .capabilities = CAP_STATELESS | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8",
+    .dtypes = "int8, int16, int32, int64, uint8, bool, float32",
     .constraints = "",
     .prepare = unpack_prepare,
     .emit = dm_emit_concat_split,
