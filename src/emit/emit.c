@@ -218,6 +218,20 @@ void em_call(EmitCtx *ec, const char *kernel, int n_args, ...) {
   L->types = types;
 }
 
+void em_inline(EmitCtx *ec, const Node *inner, const char *tag) {
+  const Node *outer = ec->node;
+  const char *outer_name = ec->op_name;
+  char frag[48];
+  emit_sanitize(frag, sizeof frag, inner->opname);
+  ec->node = inner;
+  ec->op_name = arena_printf(ec->arena, "%s_%s%d_%s", outer_name, tag, (int)inner->index, frag);
+  sb_append(&ec->cur->body, "  {\n");
+  inner->def->emit(ec, ec->m, inner);
+  sb_append(&ec->cur->body, "  }\n");
+  ec->node = outer;
+  ec->op_name = outer_name;
+}
+
 void em_reset_state(EmitCtx *ec, int32_t tensor_id) {
   if (!ec->in_init || tensor_id < 0 || tensor_id >= ec->m->n_tensors) return;
   int32_t s = tensor_storage(ec->m, tensor_id);
@@ -818,6 +832,13 @@ static void emit_init(const Model *m, const Module *mod, Arena *a, const Lowered
   for (int i = 0; i < m->n_tensors; i++) {
     const Tensor *t = &m->tensors[i];
     if (!t->is_variable || state_reset[i] || !plan_needs_storage(m, i)) continue;
+    if (t->data) { /* a resource variable's start value (its CALL_ONCE init, src/load/resources.c) */
+      sb_printf(c, "  {\n    static const uint8_t start[%zu] = {", t->bytes ? t->bytes : 1);
+      emit_bytes(c, t->data, t->bytes ? t->bytes : 1);
+      sb_printf(c, "};\n    memcpy(T%d, start, %zuu); /* '%s' starts at its init value */\n  }\n", (int)t->id, t->bytes,
+                t->name);
+      continue;
+    }
     int value = t->type == TT_INT8 ? (int)tensor_zero_point(t) : 0;
     sb_printf(c, "  memset(T%d, %d, %zuu); /* '%s' starts at %s */\n", (int)t->id, value, t->bytes, t->name,
               value ? "its zero point" : "zero");
@@ -947,18 +968,25 @@ static void emit_sidecars(const Plan *p, Module *mod, Arena *a, const SourceLayo
   }
 }
 
+static void add_families(const Node *n, Module *mod) {
+  for (int f = 0; f < 4 && n->families[f]; f++) {
+    const char *fam = n->families[f];
+    int j = 0;
+    while (j < mod->n_families && strcmp(mod->families[j], fam) < 0) j++;
+    if (j < mod->n_families && strcmp(mod->families[j], fam) == 0) continue;
+    if (mod->n_families >= 32) continue;
+    memmove(&mod->families[j + 1], &mod->families[j], sizeof(char *) * (size_t)(mod->n_families - j));
+    mod->families[j] = fam;
+    mod->n_families++;
+  }
+}
+
 static void collect_families(const Model *m, Module *mod) {
-  for (int k = 0; k < m->n_nodes; k++)
-    for (int f = 0; f < 4 && m->nodes[k].families[f]; f++) {
-      const char *fam = m->nodes[k].families[f];
-      int j = 0;
-      while (j < mod->n_families && strcmp(mod->families[j], fam) < 0) j++;
-      if (j < mod->n_families && strcmp(mod->families[j], fam) == 0) continue;
-      if (mod->n_families >= 32) continue;
-      memmove(&mod->families[j + 1], &mod->families[j], sizeof(char *) * (size_t)(mod->n_families - j));
-      mod->families[j] = fam;
-      mod->n_families++;
-    }
+  for (int k = 0; k < m->n_nodes; k++) add_families(&m->nodes[k], mod);
+  /* Operators of IF/WHILE subgraphs run inside their operator's layer (em_inline). */
+  for (int s = 1; s < m->n_subgraphs; s++)
+    for (int k = 0; k < m->subgraphs[s].n_nodes; k++)
+      if (m->subgraphs[s].nodes[k].def) add_families(&m->subgraphs[s].nodes[k], mod);
 }
 
 /* The capability derivation at emit time: a DESCRIPTOR_DRIVEN operator must have

@@ -30,6 +30,10 @@ const char *em_int(EmitCtx *ec, int64_t v);
 const char *em_literal(EmitCtx *ec, const char *ctype, const char *text);
 /* A formatted string that lives as long as the conversion (e.g. a kernel name). */
 const char *em_name(EmitCtx *ec, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* For IF/WHILE: writes the run body of `inner`, a prepared operator of a subgraph,
+ * as a block of this layer's body, its descriptors named "<op name>_<tag><index>_...". */
+struct Node;
+void em_inline(EmitCtx *ec, const struct Node *inner, const char *tag);
 /* In OpDef.emit_init only: resets a variable tensor this operator owns to its initial
  * value (TFLite Micro: the zero point for int8 state, 0 otherwise). */
 void em_reset_state(EmitCtx *ec, int32_t tensor_id);

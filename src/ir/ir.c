@@ -16,6 +16,7 @@ const char *tensor_type_name(TensorType t) {
     case TT_COMPLEX64: return "complex64";
     case TT_INT8: return "int8";
     case TT_FLOAT64: return "float64";
+    case TT_RESOURCE: return "resource";
     case TT_UINT32: return "uint32";
     case TT_UINT16: return "uint16";
   }

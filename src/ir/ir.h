@@ -16,6 +16,7 @@ enum { TA_MAX_RANK = 8 };
 typedef enum TensorType {
   TT_FLOAT32 = 0, TT_FLOAT16 = 1, TT_INT32 = 2, TT_UINT8 = 3, TT_INT64 = 4, TT_STRING = 5,
   TT_BOOL = 6, TT_INT16 = 7, TT_COMPLEX64 = 8, TT_INT8 = 9, TT_FLOAT64 = 10,
+  TT_RESOURCE = 13, /* a resource-variable handle: no bytes; the loader rewrites it (src/load/resources.c) */
   TT_UINT32 = 15, TT_UINT16 = 16,
 } TensorType;
 
@@ -72,6 +73,16 @@ typedef struct Node {
   bool is_alias;              /* output shares the input's storage: no code emitted */
 } Node;
 
+/* One TFLite subgraph. Tensors of every subgraph share Model.tensors (subgraph s owns
+ * ids first_tensor .. first_tensor + n_tensors - 1), so tensor ids stay unique. */
+typedef struct Subgraph {
+  int n_nodes;
+  Node *nodes;
+  int n_inputs, n_outputs;
+  int32_t *inputs, *outputs;
+  int32_t first_tensor, n_tensors;
+} Subgraph;
+
 typedef struct Model {
   Arena *arena;
   const char *path;
@@ -85,6 +96,11 @@ typedef struct Model {
   Node *nodes;
   int n_inputs, n_outputs;
   int32_t *inputs, *outputs;
+  /* Every subgraph; [0] is the main graph (the fields above). The others run only
+   * inside an IF/WHILE operator of the main graph or as a CALL_ONCE init subgraph,
+   * which the loader evaluates at compile time (src/load/resources.c). */
+  int n_subgraphs;
+  Subgraph *subgraphs;
 } Model;
 
 const char *tensor_type_name(TensorType t);      /* "int8" */

@@ -1,4 +1,4 @@
-/* TFLite schema reader: Model -> SubGraph[0] -> Tensors, Operators, Buffers.
+/* TFLite schema reader: Model -> SubGraphs -> Tensors, Operators, Buffers.
  * Field numbers follow tensorflow/compiler/mlir/lite/schema/schema.fbs. */
 #include "loader.h"
 
@@ -9,6 +9,7 @@
 
 #include "../ops/op.h"
 #include "options.h"
+#include "resources.h"
 
 enum { MODEL_VERSION = 0, MODEL_OPERATOR_CODES = 1, MODEL_SUBGRAPHS = 2, MODEL_DESCRIPTION = 3, MODEL_BUFFERS = 4 };
 enum { OPCODE_DEPRECATED_BUILTIN = 0, OPCODE_CUSTOM = 1, OPCODE_VERSION = 2, OPCODE_BUILTIN = 3 };
@@ -214,7 +215,7 @@ static bool load_tensor(Loader *L, Tensor *t, const FbTable *tt) {
     return diag_error(L->d, "tensor %d '%s': rank %u exceeds the maximum of %d", t->id, t->name, shape.len, TA_MAX_RANK);
   t->rank = (int)shape.len;
   size_t esize = tensor_type_size(t->type);
-  if (esize == 0)
+  if (esize == 0 && t->type != TT_RESOURCE) /* a resource handle has no bytes */
     return diag_error(L->d, "tensor %d '%s': dtype %s (%d) is not supported", t->id, t->name,
                       tensor_type_name(t->type), (int)t->type);
   uint64_t elems = 1;
@@ -250,7 +251,9 @@ static bool load_tensor(Loader *L, Tensor *t, const FbTable *tt) {
   return load_quant(L, t, &q);
 }
 
-static bool load_index_list(Loader *L, const FbTable *t, int field, int n_tensors, bool allow_missing,
+/* Reads a list of tensor indices of the subgraph whose tensors start at `base`:
+ * entries are checked against the subgraph's own count and stored as model ids. */
+static bool load_index_list(Loader *L, const FbTable *t, int field, int32_t base, int n_tensors, bool allow_missing,
                             int *count, int32_t **out, const char *what) {
   FbVec v = fb_vector(t, field, 4);
   if (!fb_check(L, what)) return false;
@@ -264,34 +267,34 @@ static bool load_index_list(Loader *L, const FbTable *t, int field, int n_tensor
     if ((id < 0 && !(allow_missing && id == -1)) || id >= n_tensors)
       return diag_error(L->d, "%s: entry %u refers to tensor %d, which does not exist (%d tensors)", what, i,
                         (int)id, n_tensors);
-    (*out)[i] = id;
+    (*out)[i] = id < 0 ? id : base + id;
   }
   return true;
 }
 
-static bool load_operator(Loader *L, Node *n, const FbTable *ot) {
-  Model *m = L->m;
+static bool load_operator(Loader *L, const Subgraph *g, const char *where, Node *n, const FbTable *ot) {
   uint32_t opcode = fb_u32(ot, OP_OPCODE_INDEX, 0);
   if (!fb_check(L, "operator")) return false;
   if ((int64_t)opcode >= L->n_opcodes)
-    return diag_error(L->d, "operator %d: opcode index %u out of range (%d codes)", n->index, opcode, L->n_opcodes);
+    return diag_error(L->d, "%soperator %d: opcode index %u out of range (%d codes)", where, n->index, opcode,
+                      L->n_opcodes);
   n->builtin_code = L->opcodes[opcode].builtin;
   n->version = L->opcodes[opcode].version;
   n->opname = builtin_name(n->builtin_code);
   if (n->builtin_code == 32)
     n->opname = arena_printf(L->arena, "CUSTOM '%s'", L->opcodes[opcode].custom);
-  char what[64];
-  snprintf(what, sizeof what, "operator %d (%s) inputs", n->index, n->opname);
-  if (!load_index_list(L, ot, OP_INPUTS, m->n_model_tensors, true, &n->n_in, &n->in, what)) return false;
-  snprintf(what, sizeof what, "operator %d (%s) outputs", n->index, n->opname);
-  if (!load_index_list(L, ot, OP_OUTPUTS, m->n_model_tensors, false, &n->n_out, &n->out, what)) return false;
-  snprintf(what, sizeof what, "operator %d (%s) intermediates", n->index, n->opname);
-  if (!load_index_list(L, ot, OP_INTERMEDIATES, m->n_model_tensors, true, &n->n_inter, &n->inter, what))
+  char what[96];
+  snprintf(what, sizeof what, "%soperator %d (%s) inputs", where, n->index, n->opname);
+  if (!load_index_list(L, ot, OP_INPUTS, g->first_tensor, g->n_tensors, true, &n->n_in, &n->in, what)) return false;
+  snprintf(what, sizeof what, "%soperator %d (%s) outputs", where, n->index, n->opname);
+  if (!load_index_list(L, ot, OP_OUTPUTS, g->first_tensor, g->n_tensors, false, &n->n_out, &n->out, what)) return false;
+  snprintf(what, sizeof what, "%soperator %d (%s) intermediates", where, n->index, n->opname);
+  if (!load_index_list(L, ot, OP_INTERMEDIATES, g->first_tensor, g->n_tensors, true, &n->n_inter, &n->inter, what))
     return false;
   uint8_t options_tag = fb_u8(ot, OP_OPTIONS_TYPE, 0);
   FbTable options = fb_table(ot, OP_OPTIONS);
   n->scratch_tensor = -1;
-  snprintf(what, sizeof what, "operator %d (%s) options", n->index, n->opname);
+  snprintf(what, sizeof what, "%soperator %d (%s) options", where, n->index, n->opname);
   if (!fb_check(L, what)) return false;
   uint64_t copied = 0;
   if (!decode_options(L->arena, options_tag, &options, n->builtin_code, &n->opts, &copied))
@@ -299,77 +302,123 @@ static bool load_operator(Loader *L, Node *n, const FbTable *ot) {
   return claim(L, copied, what);
 }
 
-/* Every operator input must exist before the operator runs: a constant, a model
+/* Every operator input must exist before the operator runs: a constant, a subgraph
  * input, a variable, or an earlier operator's output. This also rejects cycles. */
-static bool check_dataflow(Loader *L) {
+static bool check_dataflow(Loader *L, const Subgraph *g, const char *where) {
   Model *m = L->m;
   uint8_t *written = arena_calloc(L->arena, (size_t)m->n_model_tensors + 1, 1);
   if (!written) return diag_error(L->d, "out of memory");
-  for (int i = 0; i < m->n_inputs; i++) written[m->inputs[i]] = 1;
-  for (int t = 0; t < m->n_model_tensors; t++)
+  for (int i = 0; i < g->n_inputs; i++) written[g->inputs[i]] = 1;
+  for (int t = g->first_tensor; t < g->first_tensor + g->n_tensors; t++)
     if (m->tensors[t].data || m->tensors[t].is_variable) written[t] = 1;
-  for (int k = 0; k < m->n_nodes; k++) {
-    Node *n = &m->nodes[k];
+  for (int k = 0; k < g->n_nodes; k++) {
+    Node *n = &g->nodes[k];
     for (int i = 0; i < n->n_in; i++) {
       int32_t id = n->in[i];
       if (id >= 0 && !written[id])
-        return diag_error(L->d, "operator %d (%s): input %d reads tensor %d '%s' before any operator writes it", k,
-                          n->opname, i, (int)id, m->tensors[id].name);
+        return diag_error(L->d, "%soperator %d (%s): input %d reads tensor %d '%s' before any operator writes it", where,
+                          k, n->opname, i, (int)id, m->tensors[id].name);
     }
     for (int o = 0; o < n->n_out; o++) {
       Tensor *t = &m->tensors[n->out[o]];
       if (t->data && !t->is_variable)
-        return diag_error(L->d, "operator %d (%s): output %d is constant tensor %d '%s'", k, n->opname, o,
+        return diag_error(L->d, "%soperator %d (%s): output %d is constant tensor %d '%s'", where, k, n->opname, o,
                           (int)t->id, t->name);
       if (written[t->id] == 2 || (written[t->id] && !t->is_variable))
-        return diag_error(L->d, "operator %d (%s): tensor %d '%s' is written twice", k, n->opname, (int)t->id,
-                          t->name);
+        return diag_error(L->d, "%soperator %d (%s): tensor %d '%s' is written twice", where, k, n->opname,
+                          (int)t->id, t->name);
       written[t->id] = 2;
     }
   }
-  for (int i = 0; i < m->n_outputs; i++)
-    if (!written[m->outputs[i]])
-      return diag_error(L->d, "model output %d (tensor %d '%s') is never written", i, (int)m->outputs[i],
-                        m->tensors[m->outputs[i]].name);
+  for (int i = 0; i < g->n_outputs; i++)
+    if (!written[g->outputs[i]])
+      return diag_error(L->d, "%smodel output %d (tensor %d '%s') is never written", where, i, (int)g->outputs[i],
+                        m->tensors[g->outputs[i]].name);
   return true;
 }
 
-static bool load_subgraph(Loader *L, const FbTable *sg) {
+/* Loads subgraph `s` (its tensors at g->first_tensor, already counted) into g. */
+static bool load_subgraph(Loader *L, const FbTable *sg, int s, Subgraph *g) {
   Model *m = L->m;
   FbVec tensors = fb_vector(sg, SUBGRAPH_TENSORS, 4);
   FbVec ops = fb_vector(sg, SUBGRAPH_OPERATORS, 4);
   if (!fb_check(L, "subgraph")) return false;
-  if (tensors.len > LOAD_MAX_TENSORS)
-    return diag_error(L->d, "%u tensors exceed the limit of %d", tensors.len, LOAD_MAX_TENSORS);
   if (ops.len > LOAD_MAX_OPERATORS)
     return diag_error(L->d, "%u operators exceed the limit of %d", ops.len, LOAD_MAX_OPERATORS);
-  m->n_tensors = m->n_model_tensors = (int)tensors.len;
-  m->tensors = arena_calloc(L->arena, tensors.len + 1, sizeof(Tensor));
-  m->n_nodes = (int)ops.len;
-  m->nodes = arena_calloc(L->arena, ops.len + 1, sizeof(Node));
-  if (!m->tensors || !m->nodes) return diag_error(L->d, "out of memory");
+  /* Messages about the main graph read as before; others name their subgraph. */
+  const char *where = s == 0 ? "" : arena_printf(L->arena, "subgraph %d: ", s);
+  g->n_nodes = (int)ops.len;
+  g->nodes = arena_calloc(L->arena, ops.len + 1, sizeof(Node));
+  if (!g->nodes || !where) return diag_error(L->d, "out of memory");
   for (uint32_t i = 0; i < tensors.len; i++) {
-    Tensor *t = &m->tensors[i];
-    t->id = (int32_t)i;
+    Tensor *t = &m->tensors[g->first_tensor + (int32_t)i];
+    t->id = g->first_tensor + (int32_t)i;
     t->alias_of = -1;
     t->arena = -1;
     t->first_use = t->last_use = -1;
     FbTable tt = fb_vec_table(&tensors, i);
     if (!fb_check(L, "tensor table") || !load_tensor(L, t, &tt)) return false;
   }
-  if (!load_index_list(L, sg, SUBGRAPH_INPUTS, m->n_tensors, false, &m->n_inputs, &m->inputs, "model inputs") ||
-      !load_index_list(L, sg, SUBGRAPH_OUTPUTS, m->n_tensors, false, &m->n_outputs, &m->outputs, "model outputs"))
+  const char *in_what = s == 0 ? "model inputs" : arena_printf(L->arena, "subgraph %d inputs", s);
+  const char *out_what = s == 0 ? "model outputs" : arena_printf(L->arena, "subgraph %d outputs", s);
+  if (!in_what || !out_what) return diag_error(L->d, "out of memory");
+  if (!load_index_list(L, sg, SUBGRAPH_INPUTS, g->first_tensor, g->n_tensors, false, &g->n_inputs, &g->inputs, in_what) ||
+      !load_index_list(L, sg, SUBGRAPH_OUTPUTS, g->first_tensor, g->n_tensors, false, &g->n_outputs, &g->outputs,
+                       out_what))
     return false;
-  if (m->n_outputs == 0) return diag_error(L->d, "model has no outputs");
-  for (int i = 0; i < m->n_inputs; i++) m->tensors[m->inputs[i]].is_input = true;
-  for (int i = 0; i < m->n_outputs; i++) m->tensors[m->outputs[i]].is_output = true;
+  if (s == 0 && g->n_outputs == 0) return diag_error(L->d, "model has no outputs");
   for (uint32_t k = 0; k < ops.len; k++) {
-    Node *n = &m->nodes[k];
+    Node *n = &g->nodes[k];
     n->index = (int32_t)k;
     FbTable ot = fb_vec_table(&ops, k);
-    if (!fb_check(L, "operator table") || !load_operator(L, n, &ot)) return false;
+    if (!fb_check(L, "operator table") || !load_operator(L, g, where, n, &ot)) return false;
   }
-  return check_dataflow(L);
+  return check_dataflow(L, g, where);
+}
+
+/* Sizes every subgraph's tensor range (bounded in total) and allocates the shared array. */
+static bool count_tensors(Loader *L, const FbVec *subgraphs) {
+  Model *m = L->m;
+  uint32_t total = 0;
+  for (uint32_t s = 0; s < subgraphs->len; s++) {
+    FbTable sg = fb_vec_table(subgraphs, s);
+    FbVec tensors = fb_vector(&sg, SUBGRAPH_TENSORS, 4);
+    if (!fb_check(L, "subgraph table")) return false;
+    if (tensors.len > LOAD_MAX_TENSORS - total)
+      return diag_error(L->d, "%u tensors (all subgraphs) exceed the limit of %d", total + tensors.len > total
+                        ? total + tensors.len : tensors.len, LOAD_MAX_TENSORS);
+    m->subgraphs[s].first_tensor = (int32_t)total;
+    m->subgraphs[s].n_tensors = (int32_t)tensors.len;
+    total += tensors.len;
+  }
+  m->n_tensors = m->n_model_tensors = (int)total;
+  m->tensors = arena_calloc(L->arena, total + 1, sizeof(Tensor));
+  if (!m->tensors) return diag_error(L->d, "out of memory");
+  return true;
+}
+
+static bool load_subgraphs(Loader *L, const FbVec *subgraphs) {
+  Model *m = L->m;
+  if (subgraphs->len > LOAD_MAX_SUBGRAPHS)
+    return diag_error(L->d, "%u subgraphs exceed the limit of %d", subgraphs->len, LOAD_MAX_SUBGRAPHS);
+  m->n_subgraphs = (int)subgraphs->len;
+  m->subgraphs = arena_calloc(L->arena, subgraphs->len + 1, sizeof(Subgraph));
+  if (!m->subgraphs) return diag_error(L->d, "out of memory");
+  if (!count_tensors(L, subgraphs)) return false;
+  for (uint32_t s = 0; s < subgraphs->len; s++) {
+    FbTable sg = fb_vec_table(subgraphs, s);
+    if (!fb_check(L, "subgraph table") || !load_subgraph(L, &sg, (int)s, &m->subgraphs[s])) return false;
+  }
+  const Subgraph *main_graph = &m->subgraphs[0];
+  m->n_nodes = main_graph->n_nodes;
+  m->nodes = main_graph->nodes;
+  m->n_inputs = main_graph->n_inputs;
+  m->inputs = main_graph->inputs;
+  m->n_outputs = main_graph->n_outputs;
+  m->outputs = main_graph->outputs;
+  for (int i = 0; i < m->n_inputs; i++) m->tensors[m->inputs[i]].is_input = true;
+  for (int i = 0; i < m->n_outputs; i++) m->tensors[m->outputs[i]].is_output = true;
+  return lower_subgraph_references(m, L->d);
 }
 
 bool load_model(Arena *a, const char *path, const uint8_t *data, size_t size, Model *m, Diag *d) {
@@ -390,10 +439,6 @@ bool load_model(Arena *a, const char *path, const uint8_t *data, size_t size, Mo
   if (!fb_check(&L, "model table")) return false;
   if (version != 3) return diag_error(d, "unsupported schema version %u (expected 3)", version);
   if (subgraphs.len == 0) return diag_error(d, "model has no subgraph");
-  if (subgraphs.len > 1)
-    return diag_error(d, "model has %u subgraphs; control flow (IF/WHILE/CALL_ONCE) is not supported", subgraphs.len);
   if (!load_opcodes(&L, &root) || !load_buffers(&L, &root)) return false;
-  FbTable sg = fb_vec_table(&subgraphs, 0);
-  if (!fb_check(&L, "subgraph table")) return false;
-  return load_subgraph(&L, &sg);
+  return load_subgraphs(&L, &subgraphs);
 }
