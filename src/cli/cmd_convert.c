@@ -361,11 +361,13 @@ static bool write_text(const char *path, const StrBuf *sb, Diag *d) {
 typedef struct LogCapture {
   int saved_stderr; /* -1: no log */
   FILE *log;
+  char summary[1024]; /* stdout's summary lines, appended to the log at the end */
 } LogCapture;
 
 static bool log_start(LogCapture *lc, const char *path) {
   lc->saved_stderr = -1;
   lc->log = NULL;
+  lc->summary[0] = 0;
   if (!path) return true;
   int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) {
@@ -390,6 +392,7 @@ static void log_end(LogCapture *lc) {
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, lc->log)) > 0)
       if (write(lc->saved_stderr, buf, n) < 0) break;
+    fputs(lc->summary, lc->log); /* after the copy: the terminal has it on stdout already */
     fclose(lc->log);
   }
   dup2(lc->saved_stderr, 2);
@@ -397,15 +400,16 @@ static void log_end(LogCapture *lc) {
 }
 
 /* A summary line: stdout, and the log file when there is one. */
-static void say(const LogCapture *lc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const LogCapture *lc, const char *fmt, ...) {
+static void say(LogCapture *lc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(LogCapture *lc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vprintf(fmt, ap);
   va_end(ap);
   if (lc->log) {
+    size_t used = strlen(lc->summary);
     va_start(ap, fmt);
-    vfprintf(lc->log, fmt, ap);
+    vsnprintf(lc->summary + used, sizeof lc->summary - used, fmt, ap);
     va_end(ap);
   }
 }
