@@ -29,5 +29,6 @@ extern const UnitTest schedule_tests[];
 extern const UnitTest options_tests[];
 extern const UnitTest math_ops_tests[];
 extern const UnitTest npz_tests[];
+extern const UnitTest module_types_tests[];
 
 #endif
