@@ -34,7 +34,8 @@ const OpDef op_elu = {
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "int8, float32",
-    .constraints = "",
+    .constraints = "int8: the table is filled in single precision with expf(x) - 1, as TFLite Micro does "
+                   "(float32 uses expm1f)",
     .prepare = elu_prepare,
     .emit = ew_unary_emit,
 };

@@ -64,7 +64,8 @@ const OpDef op_leaky_relu = {
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "int8, int16, float32",
-    .constraints = "",
+    .constraints = "quantized: alpha * input scale / output scale is formed in single precision, as TFLite "
+                   "Micro does",
     .prepare = leaky_relu_prepare,
     .emit = leaky_relu_emit,
 };

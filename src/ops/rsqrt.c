@@ -50,7 +50,8 @@ const OpDef op_rsqrt = {
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "int8, float32",
     .constraints = "int8: an input equal to the zero point gives 127; inputs below the zero point (an error in "
-                   "TFLite Micro) give the output of a difference of 1",
+                   "TFLite Micro) give the output of a difference of 1; int16 is refused as TFLite Micro's "
+                   "prepare refuses it (heliaAOT's int16 LUT modes are not implemented)",
     .prepare = rsqrt_prepare,
     .emit = ew_unary_emit,
 };
