@@ -39,7 +39,7 @@ static void report_u32(const char *key, uint32_t value) {
 
 /* The layer run (bench/README.md): QEMU passes the semihosting argument "layers" and
  * the module then reports every operator's start and end to ta_bench_on_operator.
- * Otherwise the callback stays NULL, as model_init leaves it: the measured run. */
+ * Otherwise the callback stays NULL (a zeroed global; model_init keeps it): the measured run. */
 static int layer_run_requested(void) {
   static const char word[] = "layers";
   char line[sizeof word];
