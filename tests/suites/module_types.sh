@@ -250,6 +250,24 @@ else
   r=$(check_zephyr demo cortex-m55 "$t" includes-api) && pass test_case_in_glue || fail test_case_in_glue "$r"
 fi
 
+# SOURCE_DATE_EPOCH: the same conversion gives the same archive, dated by it
+# (1700000000 s = 2023-11-14 22:13:20 UTC).
+r1="$work/repro1.pack"
+r2="$work/repro2.pack"
+rm -rf "$r1" "$r2" "$r1.x"
+if ! SOURCE_DATE_EPOCH=1700000000 convert demo "$work/demo.tflite" cortex-m4 cmsis_pack "$r1" ||
+  ! { sleep 1; SOURCE_DATE_EPOCH=1700000000 convert demo "$work/demo.tflite" cortex-m4 cmsis_pack "$r2"; }; then
+  fail pack_reproducible "convert failed: $(tail -1 "$r1.log") $(tail -1 "$r2.log")"
+elif ! cmp -s "$r1" "$r2"; then
+  fail pack_reproducible "two conversions with SOURCE_DATE_EPOCH differ"
+elif ! unzip -p "$r1" tinyaot.demo.pdsc | grep -q 'date="2023-11-14"'; then
+  fail pack_reproducible "the pdsc release is not dated 2023-11-14"
+elif ! unzip -l "$r1" | grep -q "2023-11-14 22:13"; then
+  fail pack_reproducible "the members are not dated 2023-11-14 22:13"
+else
+  pass pack_reproducible
+fi
+
 # A .pack of any other type is refused, and nothing is written.
 p="$work/refused.pack"
 rm -f "$p"
