@@ -54,3 +54,11 @@ void ta_pad_s8(const ta_pad_params_t *p, const int8_t *input, int8_t pad_value, 
 void ta_pad_f32(const ta_pad_params_t *p, const float *input, float pad_value, float *output) {
   pad_bytes(p, (const uint8_t *)input, (const uint8_t *)&pad_value, 4, (uint8_t *)output);
 }
+
+void ta_pad_s16(const ta_pad_params_t *p, const int16_t *input, int16_t pad_value, int16_t *output) {
+  pad_bytes(p, (const uint8_t *)input, (const uint8_t *)&pad_value, 2, (uint8_t *)output);
+}
+
+void ta_pad_i32(const ta_pad_params_t *p, const int32_t *input, int32_t pad_value, int32_t *output) {
+  pad_bytes(p, (const uint8_t *)input, (const uint8_t *)&pad_value, 4, (uint8_t *)output);
+}

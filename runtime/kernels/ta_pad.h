@@ -20,5 +20,7 @@ typedef struct ta_pad_params_t {
 
 void ta_pad_s8(const ta_pad_params_t *p, const int8_t *input, int8_t pad_value, int8_t *output);
 void ta_pad_f32(const ta_pad_params_t *p, const float *input, float pad_value, float *output);
+void ta_pad_s16(const ta_pad_params_t *p, const int16_t *input, int16_t pad_value, int16_t *output);
+void ta_pad_i32(const ta_pad_params_t *p, const int32_t *input, int32_t pad_value, int32_t *output);
 
 #endif

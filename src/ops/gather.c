@@ -6,7 +6,7 @@
 #include "data_movement.h"
 
 
-static const TensorType gather_types[] = {TT_INT8};
+static const TensorType gather_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 typedef struct GatherPlan {
   int32_t batch, outer, axis_size, coords, inner_bytes;
@@ -50,7 +50,7 @@ static bool gather_prepare(PrepareCtx *pc, Node *node) {
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *idx = node_input(pc->model, node, 1);
   const Tensor *out = node_output(pc->model, node, 0);
-  if (!dm_expect_dtype(pc, node, in, gather_types, 1, "") || !op_expect_type(pc, node, out, in->type) ||
+  if (!dm_expect_dtype(pc, node, in, gather_types, DM_COUNT(gather_types), "") || !op_expect_type(pc, node, out, in->type) ||
       !op_expect_type(pc, node, idx, TT_INT32) || !dm_expect_dense(pc, node, in, TA_MAX_RANK) ||
       !dm_expect_dense(pc, node, idx, TA_MAX_RANK) || !dm_expect_dense(pc, node, out, TA_MAX_RANK))
     return false;
@@ -96,7 +96,7 @@ const OpDef op_gather = {
     .builtin_code = 36,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8 (int32 indices)",
+    .dtypes = "int8, int16, int32, int64, uint8, bool, float32 (int32 indices)",
     .constraints = "runtime indices out of range give a zero slice (TFLite Micro fails the inference)",
     .prepare = gather_prepare,
     .emit = gather_emit,

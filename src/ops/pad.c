@@ -1,12 +1,12 @@
-/* PAD: pads with the output zero point (int8) or zero (float32). */
+/* PAD: pads with the output zero point (int8, int16) or zero (int32, float32). */
 #include "pad_common.h"
 
 enum { PAD_OPTIONS = 22 };
 
-static const TensorType pad_types[] = {TT_INT8, TT_FLOAT32};
+static const TensorType pad_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_FLOAT32};
 
 static bool pad_op_prepare(PrepareCtx *pc, Node *node) {
-  return op_expect_options(pc, node, PAD_OPTIONS) && pad_prepare(pc, node, pad_types, 2);
+  return op_expect_options(pc, node, PAD_OPTIONS) && pad_prepare(pc, node, pad_types, 4);
 }
 
 const OpDef op_pad = {
@@ -14,7 +14,7 @@ const OpDef op_pad = {
     .builtin_code = 34,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8, float32",
+    .dtypes = "int8, int16, int32, float32",
     .constraints = "constant int32 paddings >= 0; rank <= 6",
     .prepare = pad_op_prepare,
     .emit = pad_emit,

@@ -57,13 +57,23 @@ static void merge_unpadded_tail(PadPlan *pp) {
   }
 }
 
+/* Reads little-endian integer element 0 of a constant of 2 or 4 bytes. */
+static int32_t const_int_le(const Tensor *t) {
+  const uint8_t *b = t->data;
+  if (t->type == TT_INT16) return (int16_t)(uint16_t)(b[0] | (b[1] << 8));
+  return (int32_t)((uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24));
+}
+
 static bool read_pad_value(PrepareCtx *pc, const Node *node, const Tensor *out, PadPlan *pp) {
   const Tensor *cv = node->n_in > 2 ? node_input(pc->model, node, 2) : NULL;
+  const bool quantized = out->type == TT_INT8 || out->type == TT_INT16;
   if (!cv) {
-    pp->pad_int = out->type == TT_INT8 ? tensor_zero_point(out) : 0;
+    /* TFLite Micro pads quantized tensors with the output zero point */
+    pp->pad_int = quantized ? tensor_zero_point(out) : 0;
     pp->pad_f32 = 0.0f;
-    if (pp->pad_int < INT8_MIN || pp->pad_int > INT8_MAX)
-      return op_error(pc, node, "output zero point %d is outside int8", (int)pp->pad_int);
+    const int32_t lo = out->type == TT_INT8 ? INT8_MIN : INT16_MIN, hi = out->type == TT_INT8 ? INT8_MAX : INT16_MAX;
+    if (quantized && (pp->pad_int < lo || pp->pad_int > hi))
+      return op_error(pc, node, "output zero point %d is outside %s", (int)pp->pad_int, tensor_type_name(out->type));
     return true;
   }
   if (!tensor_is_const(cv))
@@ -71,17 +81,29 @@ static bool read_pad_value(PrepareCtx *pc, const Node *node, const Tensor *out, 
   if (!op_expect_type(pc, node, cv, out->type)) return false;
   if (cv->elems != 1)
     return op_error(pc, node, "constant_values (%s) must hold one value", op_tensor_desc(pc, cv));
-  if (out->type == TT_INT8 && (tensor_scale(cv) != tensor_scale(out) || tensor_zero_point(cv) != tensor_zero_point(out)))
+  if (quantized && (tensor_scale(cv) != tensor_scale(out) || tensor_zero_point(cv) != tensor_zero_point(out)))
     return op_error(pc, node, "constant_values (%s) must share the output's scale and zero point",
                     op_tensor_desc(pc, cv));
   switch (out->type) {
     case TT_INT8: pp->pad_int = (int8_t)cv->data[0]; break;
+    case TT_INT16:
+    case TT_INT32: pp->pad_int = const_int_le(cv); break;
     default:
       pp->pad_f32 = const_f32(cv, 0);
       if (!isfinite(pp->pad_f32)) return op_error(pc, node, "constant_values is not a finite number");
       break;
   }
   return true;
+}
+
+/* The kernel for a dtype: every one copies bytes around a fill value. */
+static const char *pad_kernel(TensorType type) {
+  switch (type) {
+    case TT_INT8: return "ta_pad_s8";
+    case TT_INT16: return "ta_pad_s16";
+    case TT_INT32: return "ta_pad_i32";
+    default: return "ta_pad_f32";
+  }
 }
 
 bool pad_prepare(PrepareCtx *pc, Node *node, const TensorType *types, int n_types) {
@@ -97,7 +119,7 @@ bool pad_prepare(PrepareCtx *pc, Node *node, const TensorType *types, int n_type
   if (!read_paddings(pc, node, in, out, pp) || !read_pad_value(pc, node, out, pp)) return false;
   merge_unpadded_tail(pp);
   node->op_data = pp;
-  node->kernel = in->type == TT_INT8 ? "ta_pad_s8" : "ta_pad_f32";
+  node->kernel = pad_kernel(in->type);
   node->families[0] = "pad";
   node->macs = 0;
   return true;
@@ -112,8 +134,10 @@ void pad_emit(EmitCtx *ec, const Model *m, const Node *node) {
   dm_fmt_list(before, sizeof before, pp->before, pp->rank);
   if (pp->type == TT_FLOAT32)
     snprintf(value, sizeof value, "%af", (double)pp->pad_f32);
+  else if (pp->pad_int == INT32_MIN)
+    snprintf(value, sizeof value, "INT32_MIN"); /* -2147483648 is not an int literal */
   else
-    snprintf(value, sizeof value, "%d", (int)pp->pad_int);
+    snprintf(value, sizeof value, "%ld", (long)pp->pad_int);
   em_decl(ec,
           "static const ta_pad_params_t %s_params = {\n  .rank = %d,\n  .out_dims = {%s},\n  .in_dims = {%s},\n"
           "  .before = {%s},\n};",

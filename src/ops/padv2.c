@@ -3,10 +3,10 @@
 
 enum { PADV2_OPTIONS = 43 };
 
-static const TensorType padv2_types[] = {TT_INT8};
+static const TensorType padv2_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_FLOAT32};
 
 static bool padv2_prepare(PrepareCtx *pc, Node *node) {
-  return op_expect_options(pc, node, PADV2_OPTIONS) && pad_prepare(pc, node, padv2_types, 1);
+  return op_expect_options(pc, node, PADV2_OPTIONS) && pad_prepare(pc, node, padv2_types, 4);
 }
 
 const OpDef op_padv2 = {
@@ -14,7 +14,7 @@ const OpDef op_padv2 = {
     .builtin_code = 60,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8",
+    .dtypes = "int8, int16, int32, float32",
     .constraints = "constant int32 paddings >= 0; constant scalar pad value quantized like the output; rank <= 6",
     .prepare = padv2_prepare,
     .emit = pad_emit,

@@ -6,7 +6,7 @@
 #include "data_movement.h"
 
 
-static const TensorType resize_nearest_types[] = {TT_INT8};
+static const TensorType resize_nearest_types[] = {TT_INT8, TT_INT16, TT_FLOAT32};
 
 typedef struct NearestPlan {
   int32_t batches, out_h, out_w, pixel_bytes, in_batch_bytes;
@@ -27,7 +27,7 @@ static int32_t nearest_source(int32_t value, int32_t in_size, int32_t out_size, 
 
 static bool resize_nearest_prepare(PrepareCtx *pc, Node *node) {
   const Tensor *in, *out;
-  if (!dm_resize_io(pc, node, OPTS_RESIZE_NEAREST_NEIGHBOR, resize_nearest_types, 1, &in, &out)) return false;
+  if (!dm_resize_io(pc, node, OPTS_RESIZE_NEAREST_NEIGHBOR, resize_nearest_types, DM_COUNT(resize_nearest_types), &in, &out)) return false;
   const bool align = node->opts.resize.align_corners;
   const bool half = node->opts.resize.half_pixel_centers;
   const int32_t in_h = in->dims[1], in_w = in->dims[2], depth = in->dims[3];
@@ -71,7 +71,7 @@ const OpDef op_resize_nearest_neighbor = {
     .builtin_code = 97,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8",
+    .dtypes = "int8, int16, float32",
     .constraints = "4D NHWC; constant size",
     .prepare = resize_nearest_prepare,
     .emit = resize_nearest_emit,
