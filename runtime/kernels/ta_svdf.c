@@ -61,6 +61,52 @@ void ta_svdf_s8(const ta_svdf_s8_params_t *p, const int8_t *input, const int8_t 
   }
 }
 
+/* The int8-state form: the same three steps over int8 time weights and state. */
+static void svdf_shift_state_s8(int8_t *state, int32_t total) {
+  if (total > 1) memmove(state, state + 1, (size_t)(total - 1) * sizeof *state);
+}
+
+static void svdf_feature_state8(const ta_svdf_s8_params_t *p, const int8_t *x, const int8_t *wf, int8_t *state_row) {
+  int32_t f, c;
+  for (f = 0; f < p->filters; f++) {
+    const int8_t *w = wf + (size_t)f * (size_t)p->input_size;
+    uint32_t sum = (uint32_t)p->feature_offset[f];
+    int32_t acc;
+    for (c = 0; c < p->input_size; c++) sum += (uint32_t)((int32_t)w[c] * (int32_t)x[c]);
+    /* the zero point is added before the saturation (TFLM's order) */
+    acc = ta_requantize(svdf_wrap_i32(sum), p->feature_multiplier, p->feature_shift) + p->state_zero_point;
+    state_row[(size_t)f * (size_t)p->memory + (size_t)(p->memory - 1)] = (int8_t)ta_clamp(acc, -128, 127);
+  }
+}
+
+static int32_t svdf_unit_sum_state8(const ta_svdf_s8_params_t *p, const int8_t *wt, const int8_t *state_row, int32_t u) {
+  uint32_t acc = (uint32_t)p->unit_bias[u];
+  int32_t r, j;
+  for (r = 0; r < p->rank; r++) {
+    size_t f = (size_t)u * (size_t)p->rank + (size_t)r;
+    const int8_t *w = wt + f * (size_t)p->memory;
+    const int8_t *s = state_row + f * (size_t)p->memory;
+    for (j = 0; j < p->memory; j++) acc += (uint32_t)((int32_t)w[j] * (int32_t)s[j]);
+  }
+  return svdf_wrap_i32(acc);
+}
+
+void ta_svdf_s8_state8(const ta_svdf_s8_params_t *p, const int8_t *input, const int8_t *weights_feature,
+                       const int8_t *weights_time, int8_t *state, int8_t *output) {
+  const size_t row = (size_t)p->filters * (size_t)p->memory;
+  int32_t b, u;
+  svdf_shift_state_s8(state, p->batches * p->filters * p->memory);
+  for (b = 0; b < p->batches; b++) {
+    int8_t *state_row = state + (size_t)b * row;
+    svdf_feature_state8(p, input + (size_t)b * (size_t)p->input_size, weights_feature, state_row);
+    for (u = 0; u < p->units; u++) {
+      int32_t acc = svdf_unit_sum_state8(p, weights_time, state_row, u);
+      acc = ta_requantize(acc, p->output_multiplier, p->output_shift) + p->output_zero_point;
+      output[(size_t)b * (size_t)p->units + (size_t)u] = (int8_t)ta_clamp(acc, -128, 127);
+    }
+  }
+}
+
 void ta_svdf_f32(const ta_svdf_f32_params_t *p, const float *input, const float *weights_feature,
                  const float *weights_time, const float *bias, float *state, float *output) {
   const size_t row = (size_t)p->filters * (size_t)p->memory;

@@ -23,6 +23,12 @@ typedef struct {
 void ta_svdf_s8(const ta_svdf_s8_params_t *p, const int8_t *input, const int8_t *weights_feature,
                 const int16_t *weights_time, int16_t *state, int8_t *output);
 
+/* int8 time weights and int8 state (TFLM's EvalInt8SvdfReference), same parameters:
+ * the newest state slot is requantised, offset by the state zero point, then
+ * saturated to int8. */
+void ta_svdf_s8_state8(const ta_svdf_s8_params_t *p, const int8_t *input, const int8_t *weights_feature,
+                       const int8_t *weights_time, int8_t *state, int8_t *output);
+
 /* float32 throughout; bias may be NULL; the activation is a clamp. */
 typedef struct {
   int32_t batches, input_size, filters, memory, units, rank;

@@ -1,6 +1,7 @@
 /* SVDF: a rank-decomposed time-delay layer whose activation state (a variable tensor)
  * persists across inferences. int8 follows TFLM's integer reference (int16 time
- * weights and state, no fused activation: TFLM ignores it for integer models);
+ * weights and state, or int8 time weights and int8 state; no fused activation: TFLM
+ * ignores it for integer models);
  * float32 applies the fused activation. */
 #include <float.h>
 #include <math.h>
@@ -112,7 +113,7 @@ static bool svdf_fold_int8(PrepareCtx *pc, const Node *node, SvdfData *d) {
   for (int32_t u = 0; u < s->units; u++) {
     int64_t sum = 0;
     for (int64_t k = (int64_t)u * s->rank * s->memory; k < (int64_t)(u + 1) * s->rank * s->memory; k++)
-      sum += const_i16(wt, k);
+      sum += wt->type == TT_INT8 ? ((const int8_t *)wt->data)[k] : const_i16(wt, k);
     int64_t b = (int64_t)const_i32(bias, u) - (int64_t)d->state_zero_point * sum;
     d->unit_bias[u] = (int32_t)(uint32_t)(uint64_t)b;
   }
@@ -126,10 +127,12 @@ static bool svdf_prepare_int8(PrepareCtx *pc, Node *node, SvdfData *d) {
   const Tensor *wt = node_input(m, node, SVDF_W_TIME), *bias = node_input(m, node, SVDF_BIAS);
   const Tensor *state = node_input(m, node, SVDF_STATE), *out = node_output(m, node, 0);
   if (!op_expect_type(pc, node, wf, TT_INT8) || !op_expect_type(pc, node, out, TT_INT8)) return false;
-  if (wt->type != TT_INT16 || state->type != TT_INT16)
-    return op_error(pc, node, "int8 SVDF needs int16 time weights and state; %s is %s and %s is %s "
-                    "(int8 state is not verified against TFLM)", op_tensor_desc(pc, wt), tensor_type_name(wt->type),
-                    op_tensor_desc(pc, state), tensor_type_name(state->type));
+  /* TFLite Micro runs two integer forms: int16 time weights and state, or both int8. */
+  bool state8 = wt->type == TT_INT8 && state->type == TT_INT8;
+  if (!state8 && (wt->type != TT_INT16 || state->type != TT_INT16))
+    return op_error(pc, node, "int8 SVDF needs time weights and state both int16 or both int8; %s is %s and %s is %s",
+                    op_tensor_desc(pc, wt), tensor_type_name(wt->type), op_tensor_desc(pc, state),
+                    tensor_type_name(state->type));
   if (!bias) return op_error(pc, node, "int8 SVDF requires a bias tensor (TFLM reads its scale)");
   if (!op_expect_type(pc, node, bias, TT_INT32)) return false;
   const Tensor *q[] = {in, wf, wt, bias, state, out};
@@ -154,7 +157,7 @@ static bool svdf_prepare_int8(PrepareCtx *pc, Node *node, SvdfData *d) {
   d->state_zero_point = tensor_zero_point(state);
   d->output_zero_point = tensor_zero_point(out);
   if (!svdf_fold_int8(pc, node, d)) return false;
-  node->kernel = "ta_svdf_s8";
+  node->kernel = state8 ? "ta_svdf_s8_state8" : "ta_svdf_s8";
   return true;
 }
 
@@ -230,7 +233,7 @@ static void svdf_emit(EmitCtx *ec, const Model *m, const Node *node) {
                 "  .state_zero_point = %d, .output_zero_point = %d,\n};",
             offsets, bias, (int)d->feature_multiplier, (int)d->feature_shift, (int)d->output_multiplier,
             (int)d->output_shift, (int)d->state_zero_point, (int)d->output_zero_point);
-    em_call(ec, "ta_svdf_s8", 6, em_desc(ec, "params"), em_tensor(ec, node->in[SVDF_IN]),
+    em_call(ec, node->kernel, 6, em_desc(ec, "params"), em_tensor(ec, node->in[SVDF_IN]),
             em_tensor(ec, node->in[SVDF_W_FEATURE]), em_tensor(ec, node->in[SVDF_W_TIME]),
             em_tensor(ec, node->in[SVDF_STATE]), em_tensor(ec, node->out[0]));
     return;
@@ -259,8 +262,9 @@ const OpDef op_svdf = {
     /* Owns and mutates state tensors: not stateless (its init resets them), neither pure nor reorderable. */
     .capabilities = CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8 (int16 time weights and state), float32",
-    .constraints = "constant weights and bias; int8 requires a bias and ignores the fused activation (as TFLM)",
+    .dtypes = "int8 (int16 or int8 time weights and state), float32",
+    .constraints = "constant weights and bias; int8 requires a bias and ignores the fused activation (as TFLM); int8 "
+                   "state starts at its zero point, and its newest slot is offset by the zero point before saturating",
     .prepare = svdf_prepare,
     .emit = svdf_emit,
     .emit_init = svdf_emit_init,
