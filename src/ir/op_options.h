@@ -389,5 +389,11 @@ typedef struct NodeOptions {
 const char *options_kind_name(OptionsKind k);
 /* The fused_activation_function of kinds that have one (ADD, CONV_2D, ...), else 0 (NONE). */
 int options_fused_activation(const NodeOptions *o);
+/* The options kind a builtin operator code carries (TFLite's BuiltinOperator
+ * numbering, as Node.builtin_code); OPTS_NONE when it has none. */
+OptionsKind options_kind_for_builtin(int32_t builtin_code);
+/* Options of `kind` with every field at its schema default (present false): what a
+ * transform starts from when it creates an operator, and what the loader decodes over. */
+NodeOptions options_defaults(OptionsKind kind);
 
 #endif

@@ -9,9 +9,6 @@
 #include "../ir/op_options.h"
 #include "flatbuffer.h"
 
-/* The options kind a builtin operator code carries (OPTS_NONE when it has none). */
-OptionsKind options_kind_for_builtin(int32_t builtin_code);
-
 /* Decodes one operator's options: `tag` is the BuiltinOptions union tag and `table`
  * the options table (absent: the builtin's kind with schema defaults). Vectors and
  * strings are copied into the arena; *copied_bytes counts them so the caller can

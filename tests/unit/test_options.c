@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fbwriter.h"
+#include "load/flatbuffer.h"
 #include "ir/op_options.h"
 #include "load/loader.h"
 #include "load/options.h"
@@ -84,6 +85,21 @@ static void unload(Loaded *l) {
   free(l->bytes);
 }
 
+/* Decodes `table` alone (serialized as the root of a buffer), for kinds whose operators
+ * the loader checks further (subgraph indices, resource operators' inputs). */
+static NodeOptions decode_alone(UnitState *u, Arena *a, int32_t builtin, uint8_t tag, FbObj *table) {
+  uint8_t *bytes;
+  size_t len = fbw_finish(table, "TEST", &bytes);
+  FbBuf b;
+  fb_init(&b, bytes, len);
+  FbTable root = fb_root(&b, "TEST");
+  NodeOptions o;
+  uint64_t copied = 0;
+  CHECK(u, decode_options(a, tag, &root, builtin, &o, &copied)); /* strings are copied: bytes may go */
+  free(bytes);
+  return o;
+}
+
 static void conv_fields_decoded(UnitState *u) {
   FbObj *t = fbw_table();
   fbw_u8(t, 0, OPT_PADDING_VALID);
@@ -131,9 +147,13 @@ static void defaults_when_fields_absent(UnitState *u) {
   o = load_options(u, &l, 43 /* SQUEEZE */, OPTS_SQUEEZE, fbw_table());
   CHECK(u, o.squeeze.squeeze_dims.n == 0 && o.squeeze.squeeze_dims.v == NULL);
   unload(&l);
-  o = load_options(u, &l, 142 /* VAR_HANDLE */, OPTS_VAR_HANDLE, fbw_table());
-  CHECK(u, strcmp(o.var_handle.container, "") == 0 && strcmp(o.var_handle.shared_name, "") == 0);
-  unload(&l);
+  Arena a;
+  arena_init(&a);
+  o = decode_alone(u, &a, 142 /* VAR_HANDLE */, OPTS_VAR_HANDLE, fbw_table());
+  CHECK(u, o.kind == OPTS_VAR_HANDLE && o.var_handle.container && o.var_handle.shared_name);
+  if (o.var_handle.container && o.var_handle.shared_name)
+    CHECK(u, strcmp(o.var_handle.container, "") == 0 && strcmp(o.var_handle.shared_name, "") == 0);
+  arena_free(&a);
 }
 
 /* No table in the file: the kind follows the builtin code, every field its default. */
@@ -275,15 +295,16 @@ static void scalar_kinds_decoded(UnitState *u) {
   o = load_options(u, &l, 112, OPTS_REVERSE_SEQUENCE, table_i32s(2, rs));
   CHECK(u, o.reverse_sequence.seq_dim == 1 && o.reverse_sequence.batch_dim == 2);
   unload(&l);
-  o = load_options(u, &l, 118, OPTS_IF, table_i32s(2, rs));
-  CHECK(u, o.if_.then_subgraph_index == 1 && o.if_.else_subgraph_index == 2);
-  unload(&l);
-  o = load_options(u, &l, 119, OPTS_WHILE, table_i32s(2, rs));
-  CHECK(u, o.while_.cond_subgraph_index == 1 && o.while_.body_subgraph_index == 2);
-  unload(&l);
-  o = load_options(u, &l, 129, OPTS_CALL_ONCE, table_i32s(1, three));
-  CHECK(u, o.call_once.init_subgraph_index == 3);
-  unload(&l);
+  /* the loader checks these subgraph indices against the model: decode the tables alone */
+  Arena a;
+  arena_init(&a);
+  o = decode_alone(u, &a, 118, OPTS_IF, table_i32s(2, rs));
+  CHECK(u, o.kind == OPTS_IF && o.if_.then_subgraph_index == 1 && o.if_.else_subgraph_index == 2);
+  o = decode_alone(u, &a, 119, OPTS_WHILE, table_i32s(2, rs));
+  CHECK(u, o.kind == OPTS_WHILE && o.while_.cond_subgraph_index == 1 && o.while_.body_subgraph_index == 2);
+  o = decode_alone(u, &a, 129, OPTS_CALL_ONCE, table_i32s(1, three));
+  CHECK(u, o.kind == OPTS_CALL_ONCE && o.call_once.init_subgraph_index == 3);
+  arena_free(&a);
   o = load_options(u, &l, 31, OPTS_CALL, table_i32s(1, three));
   CHECK(u, o.call.subgraph == 3);
   unload(&l);
@@ -443,10 +464,15 @@ static void vector_and_string_kinds_decoded(UnitState *u) {
   t = fbw_table();
   fbw_obj(t, 0, fbw_string("box"));
   fbw_obj(t, 1, fbw_string("state\tvar"));
-  o = load_options(u, &l, 142, OPTS_VAR_HANDLE, t);
-  CHECK(u, strcmp(o.var_handle.container, "box") == 0);
-  CHECK(u, strcmp(o.var_handle.shared_name, "state?var") == 0); /* control bytes made printable */
-  unload(&l);
+  Arena a; /* the loader checks VAR_HANDLE's inputs: decode the table alone */
+  arena_init(&a);
+  o = decode_alone(u, &a, 142, OPTS_VAR_HANDLE, t);
+  CHECK(u, o.kind == OPTS_VAR_HANDLE && o.var_handle.container && o.var_handle.shared_name);
+  if (o.var_handle.container && o.var_handle.shared_name) {
+    CHECK(u, strcmp(o.var_handle.container, "box") == 0);
+    CHECK(u, strcmp(o.var_handle.shared_name, "state?var") == 0); /* control bytes made printable */
+  }
+  arena_free(&a);
 }
 
 /* Finds the 4 bytes of `v` (little-endian) in the model; -1 if absent. */
@@ -522,6 +548,10 @@ static void builtin_kind_map_and_names(UnitState *u) {
   CHECK(u, options_kind_for_builtin(128) == OPTS_CUMSUM && options_kind_for_builtin(161) == OPTS_RIGHT_SHIFT);
   CHECK(u, options_kind_for_builtin(19) == OPTS_NONE && options_kind_for_builtin(32) == OPTS_NONE &&
                options_kind_for_builtin(-1) == OPTS_NONE);
+  NodeOptions dflt = options_defaults(OPTS_CONV_2D);
+  CHECK(u, dflt.kind == OPTS_CONV_2D && !dflt.present && dflt.conv2d.dilation_w == 1 && dflt.conv2d.stride_w == 0);
+  dflt = options_defaults(OPTS_SUB);
+  CHECK(u, dflt.sub.pot_scale_int16 && dflt.sub.activation == 0);
   CHECK(u, strcmp(options_kind_name(OPTS_CONV_2D), "Conv2DOptions") == 0);
   CHECK(u, strcmp(options_kind_name(OPTS_BATCH_MATMUL), "BatchMatMulOptions") == 0);
   CHECK(u, strcmp(options_kind_name(OPTS_RIGHT_SHIFT), "RightShiftOptions") == 0);
