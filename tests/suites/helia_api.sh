@@ -128,27 +128,7 @@ why() { # exit code of host_app/qemu_app -> text
   esac
 }
 
-# ---- 1. heliaAOT-style applications, exact against the golden outputs ---------------------
-for core in host m4 m55; do
-  for model in $models; do
-    dir="$work/app-$core-$model"
-    if ! convert "$model" "$core" "$dir" --config "$apps/arena_sram.yaml"; then
-      fail "app-$core-$model" "$(why 10 "$dir")"
-      continue
-    fi
-    for app in profiler_style hkv_style; do
-      out="$work/run-$core-$model-$app"
-      rc=0
-      if [ "$core" = host ]; then host_app "$dir" "$apps/$app.c" "$corpus/models/$model/case_0" "$out" || rc=$?
-      else qemu_app "$core" "$dir" "$apps/$app.c" "$corpus/models/$model/case_0" "$out" || rc=$?; fi
-      if [ $rc -ne 0 ]; then fail "$app-$core-$model" "$(why $rc "$dir" "$out")"
-      elif cmp -s "$out/out0.bin" "$corpus/models/$model/case_0/out0.bin"; then pass "$app-$core-$model"
-      else fail "$app-$core-$model" "out0.bin differs from the golden output"; fi
-    done
-  done
-done
-
-# ---- 2. the wrong-core check ----------------------------------------------------------------
+# ---- the wrong-core check ----------------------------------------------------------------
 for core in m55 m4; do
   dir="$work/core-$core"
   if ! convert kws "$core" "$dir"; then fail "wrong-core-$core" "$(why 10 "$dir")"; continue; fi
@@ -179,7 +159,7 @@ else
   fail host-module-any-core "$(grep -m1 error "$dir/m4.log" "$dir.convert.log" 2>/dev/null)"
 fi
 
-# ---- 3. --test.enabled with .npz golden data -------------------------------------------------
+# ---- the golden data (.npz) and the program that runs a module's test case ----------------
 npz() { python3 "$apps/make_npz.py" "$@" >>"$work/npz.log" 2>&1; }
 test_main="$work/test_case_main.c"
 cat >"$test_main" <<'EOF'
@@ -193,6 +173,9 @@ int app_main(void) {
   return status == 0 ? 0 : (int)(200 + aot_test_case_mismatches());
 }
 EOF
+# ---- one module per model and core (the HKV placement, --test.enabled with an .npz):
+# the two heliaAOT-style applications, exact against the golden outputs, and the
+# module's own test case
 for model in $models; do
   m="$corpus/models/$model"
   for kind in stored deflated; do
@@ -200,13 +183,23 @@ for model in $models; do
     if ! npz --"$kind" "$m/manifest.json" "$m/case_0" "$g"; then fail "npz-$model-$kind" "cannot write $g (see $work/npz.log)"; continue 2; fi
   done
   for core in host m4 m55; do
-    dir="$work/tc-$core-$model"
+    dir="$work/mod-$core-$model"
     kind=stored
     [ "$core" = host ] || kind=deflated
-    if ! convert "$model" "$core" "$dir" --test.enabled --test.golden_data "$work/$model-$kind.npz"; then
-      fail "test-case-$core-$model" "$(why 10 "$dir")"
+    if ! convert "$model" "$core" "$dir" --config "$apps/arena_sram.yaml" --test.enabled \
+         --test.golden_data "$work/$model-$kind.npz"; then
+      fail "module-$core-$model" "$(why 10 "$dir")"
       continue
     fi
+    for app in profiler_style hkv_style; do
+      out="$work/run-$core-$model-$app"
+      rc=0
+      if [ "$core" = host ]; then host_app "$dir" "$apps/$app.c" "$m/case_0" "$out" || rc=$?
+      else qemu_app "$core" "$dir" "$apps/$app.c" "$m/case_0" "$out" || rc=$?; fi
+      if [ $rc -ne 0 ]; then fail "$app-$core-$model" "$(why $rc "$dir" "$out")"
+      elif cmp -s "$out/out0.bin" "$m/case_0/out0.bin"; then pass "$app-$core-$model"
+      else fail "$app-$core-$model" "out0.bin differs from the golden output"; fi
+    done
     out="$work/tcrun-$core-$model"
     rc=0
     if [ "$core" = host ]; then host_app "$dir" "$test_main" "$m/case_0" "$out" || rc=$?
