@@ -140,3 +140,23 @@ void ta_select_v2(const ta_select_params_t *p, const uint8_t *cond, const void *
     if (d < 0) return;
   }
 }
+
+/* ---- REDUCE_ALL ------------------------------------------------------------------------ */
+
+void ta_reduce_all(const ta_reduce_all_params_t *p, const uint8_t *in, uint8_t *out) {
+  int32_t index[TA_REDUCE_ALL_MAX_RANK] = {0};
+  int32_t o = 0;
+  for (int32_t i = 0; i < p->out_size; i++) out[i] = 1;
+  if (p->rank <= 0) return;
+  for (const uint8_t *x = in;; x++) {
+    if (*x == 0) out[o] = 0;
+    int32_t d = p->rank - 1;
+    for (; d >= 0; d--) {
+      o += p->out_stride[d];
+      if (++index[d] < p->dims[d]) break;
+      o -= p->out_stride[d] * p->dims[d];
+      index[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: comparisons (EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS,
- * LESS_EQUAL), logic (LOGICAL_AND, LOGICAL_OR, LOGICAL_NOT) and SELECT_V2, with NumPy
+ * LESS_EQUAL), logic (LOGICAL_AND, LOGICAL_OR, LOGICAL_NOT, REDUCE_ALL) and SELECT_V2, with NumPy
  * broadcasting through the ta_bcast_t walk of ta_elementwise.h. bool tensors are one
  * byte per element, 0 or 1.
  *
@@ -58,5 +58,19 @@ typedef struct ta_select_params_t {
 } ta_select_params_t;
 
 void ta_select_v2(const ta_select_params_t *p, const uint8_t *cond, const void *x, const void *y, void *out);
+
+/* REDUCE_ALL: out = AND over the reduced axes. The input is walked in order over its
+ * dimensions (extent-1 dimensions dropped, adjacent kept or adjacent reduced ones
+ * merged); out_stride is the output element step per input dimension, 0 on a reduced
+ * axis. An empty reduction gives true. */
+#define TA_REDUCE_ALL_MAX_RANK 8
+typedef struct ta_reduce_all_params_t {
+  int32_t rank;                             /* 1..TA_REDUCE_ALL_MAX_RANK */
+  int32_t out_size;                         /* output elements */
+  int32_t dims[TA_REDUCE_ALL_MAX_RANK];
+  int32_t out_stride[TA_REDUCE_ALL_MAX_RANK];
+} ta_reduce_all_params_t;
+
+void ta_reduce_all(const ta_reduce_all_params_t *p, const uint8_t *in, uint8_t *out);
 
 #endif
