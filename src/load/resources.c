@@ -246,17 +246,26 @@ static bool lower_main_graph(Lowering *lw) {
   return true;
 }
 
-/* After lowering no resource handle may reach another operator or the interface. */
-static bool check_no_handles_left(const Lowering *lw) {
+/* A resource handle may only come out of VAR_HANDLE and go into READ_VARIABLE or
+ * ASSIGN_VARIABLE (as input 0): anywhere else TFLite Micro would read a handle, and
+ * after lowering it would silently read the variable's value instead. */
+static bool handle_use_allowed(const Node *n, bool is_input, int slot) {
+  if (!is_input) return n->builtin_code == BUILTIN_VAR_HANDLE;
+  return slot == 0 && (n->builtin_code == BUILTIN_READ_VARIABLE || n->builtin_code == BUILTIN_ASSIGN_VARIABLE);
+}
+
+static bool check_handle_uses(const Lowering *lw) {
   const Model *m = lw->m;
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
     for (int i = 0; i < n->n_in + n->n_out; i++) {
-      int32_t id = i < n->n_in ? n->in[i] : n->out[i - n->n_in];
-      if (id >= 0 && m->tensors[id].type == TT_RESOURCE)
-        return diag_error(lw->d, "operator %d (%s): tensor %d '%s' is a resource handle, which only "
-                          "READ_VARIABLE and ASSIGN_VARIABLE may use", (int)n->index, n->opname, (int)id,
-                          m->tensors[id].name);
+      bool is_input = i < n->n_in;
+      int slot = is_input ? i : i - n->n_in;
+      int32_t id = is_input ? n->in[slot] : n->out[slot];
+      if (id >= 0 && m->tensors[id].type == TT_RESOURCE && !handle_use_allowed(n, is_input, slot))
+        return diag_error(lw->d, "operator %d (%s): %s %d is resource handle tensor %d '%s', which only VAR_HANDLE "
+                          "writes and READ_VARIABLE / ASSIGN_VARIABLE read", (int)n->index, n->opname,
+                          is_input ? "input" : "output", slot, (int)id, m->tensors[id].name);
     }
   }
   for (int i = 0; i < m->n_inputs + m->n_outputs; i++) {
@@ -278,5 +287,5 @@ bool lower_subgraph_references(Model *m, Diag *d) {
   lw.var_of = arena_alloc(m->arena, sizeof(int32_t) * ((size_t)m->n_model_tensors + 1));
   if (!lw.vars || !lw.var_of) return diag_error(d, "out of memory");
   for (int i = 0; i <= m->n_model_tensors; i++) lw.var_of[i] = -1;
-  return lower_main_graph(&lw) && check_no_handles_left(&lw);
+  return check_handle_uses(&lw) && lower_main_graph(&lw);
 }
