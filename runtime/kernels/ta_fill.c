@@ -18,7 +18,7 @@ void ta_broadcast_to(const ta_broadcast_params_t *p, const void *in, void *out) 
   const size_t es = (size_t)p->elem_size;
   const int32_t inner = p->rank - 1;
   int32_t index[TA_BROADCAST_MAX_RANK] = {0};
-  int32_t off = 0;
+  int32_t off = p->start;
   if (p->rank <= 0) return;
   for (;;) {
     const int32_t step = p->stride[inner];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: tensors made from a value or a shape rather than computed
  * elementwise: FILL, ZEROS_LIKE, SHAPE (a compile-time table copied out),
- * BROADCAST_TO and BROADCAST_ARGS. Element bytes are copied as they are: quantized
+ * BROADCAST_TO, REVERSE_V2 and BROADCAST_ARGS. Element bytes are copied as they are: quantized
  * values are never rescaled (TensorFlow Lite Micro copies them raw too). */
 #ifndef TA_FILL_H
 #define TA_FILL_H
@@ -14,12 +14,15 @@ void ta_zero(int32_t bytes, void *out);
 /* bytes bytes from src. */
 void ta_copy(int32_t bytes, const void *src, void *out);
 
-/* BROADCAST_TO: the output's dimensions (runs the input traverses contiguously
- * merged) and the input's element step per dimension (0 = broadcast). */
+/* A strided gather written in output order: BROADCAST_TO (steps 0 on broadcast
+ * dimensions) and REVERSE_V2 (negative steps from the last element of each reversed
+ * dimension). The output's dimensions (runs merged where the input is contiguous),
+ * the input element the walk starts at, and the input's element step per dimension. */
 #define TA_BROADCAST_MAX_RANK 8
 typedef struct ta_broadcast_params_t {
   int32_t rank;                          /* 1..TA_BROADCAST_MAX_RANK */
   int32_t elem_size;                     /* bytes */
+  int32_t start;                         /* input element of the first output element */
   int32_t dims[TA_BROADCAST_MAX_RANK];
   int32_t stride[TA_BROADCAST_MAX_RANK];
 } ta_broadcast_params_t;

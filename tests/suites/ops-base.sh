@@ -31,7 +31,7 @@ fi
 # ---- differential against the reference runner ------------------------------------------------
 oracle=${TFLM_REF:-$corpus/../oracle/tflm_ref}
 ops="equal not_equal greater greater_equal less less_equal logical_and logical_or logical_not select_v2
-zeros_like fill shape broadcast_to broadcast_args cast reduce_all"
+zeros_like fill shape broadcast_to broadcast_args cast reduce_all reverse_v2"
 
 # random_bytes N SEED [bool]: N seeded pseudo-random bytes (0/1 when bool)
 random_bytes() {
