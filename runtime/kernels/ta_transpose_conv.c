@@ -109,3 +109,55 @@ void ta_transpose_conv_s16(const ta_transpose_conv_s16_params_t *p, const int16_
     }
   }
 }
+
+/* Input coordinates whose taps reach output coordinate o, ascending: o + pad - i * stride
+ * must lie in [0, k). */
+static void tconv_f32_range(int32_t o, int32_t pad, int32_t stride, int32_t k, int32_t n_in, int32_t *lo,
+                            int32_t *hi) {
+  const int32_t top = o + pad; /* >= 0: padding is never negative */
+  const int32_t first = top - (k - 1);
+  *lo = first <= 0 ? 0 : (first + stride - 1) / stride;
+  *hi = top / stride;
+  if (*hi > n_in - 1) *hi = n_in - 1;
+}
+
+static float tconv_gather_f32(const ta_transpose_conv_geom_t *g, int32_t oy, int32_t ox, const float *in,
+                              const float *w_oc) {
+  float acc = 0.0f;
+  int32_t y_lo, y_hi, x_lo, x_hi, iy, ix, c;
+  tconv_f32_range(oy, g->pad_h, g->stride_h, g->k_h, g->in_h, &y_lo, &y_hi);
+  tconv_f32_range(ox, g->pad_w, g->stride_w, g->k_w, g->in_w, &x_lo, &x_hi);
+  for (iy = y_lo; iy <= y_hi; iy++) {
+    const int32_t ky = oy + g->pad_h - iy * g->stride_h;
+    for (ix = x_lo; ix <= x_hi; ix++) {
+      const int32_t kx = ox + g->pad_w - ix * g->stride_w;
+      const float *x = in + (iy * g->in_w + ix) * g->in_c;
+      const float *w = w_oc + (ky * g->k_w + kx) * g->in_c;
+      for (c = 0; c < g->in_c; c++) {
+        const float product = x[c] * w[c]; /* rounded before the sum, as the reference */
+        acc += product;
+      }
+    }
+  }
+  return acc;
+}
+
+void ta_transpose_conv_f32(const ta_transpose_conv_f32_params_t *p, const float *input, const float *filter,
+                           const float *bias, float *output) {
+  const ta_transpose_conv_geom_t *g = &p->g;
+  const int32_t filter_size = g->k_h * g->k_w * g->in_c;
+  const int32_t image_size = g->in_h * g->in_w * g->in_c;
+  float *out = output;
+  int32_t b, oy, ox, oc;
+  for (b = 0; b < g->batches; b++) {
+    const float *in_b = input + b * image_size;
+    for (oy = 0; oy < g->out_h; oy++)
+      for (ox = 0; ox < g->out_w; ox++)
+        for (oc = 0; oc < g->out_c; oc++) {
+          float acc = tconv_gather_f32(g, oy, ox, in_b, filter + oc * filter_size);
+          if (bias) acc += bias[oc];
+          acc = acc < p->act_min ? p->act_min : acc;
+          *out++ = acc > p->act_max ? p->act_max : acc;
+        }
+  }
+}

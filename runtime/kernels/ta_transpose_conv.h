@@ -35,11 +35,21 @@ typedef struct ta_transpose_conv_s16_params_t {
   const int32_t *shift;
 } ta_transpose_conv_s16_params_t;
 
+/* float32 throughout; the fused activation is a clamp. */
+typedef struct ta_transpose_conv_f32_params_t {
+  ta_transpose_conv_geom_t g;
+  float act_min, act_max;
+} ta_transpose_conv_f32_params_t;
+
 /* bias (int32) may be NULL */
 void ta_transpose_conv_s8(const ta_transpose_conv_s8_params_t *p, const int8_t *input, const int8_t *filter,
                           const int32_t *bias, int8_t *output);
 /* bias (int64) may be NULL */
 void ta_transpose_conv_s16(const ta_transpose_conv_s16_params_t *p, const int16_t *input, const int8_t *filter,
                            const int64_t *bias, int16_t *output);
+/* bias (float32) may be NULL. Each output sums its contributions in the reference's
+ * scatter order (input row, column, channel ascending), so float results are equal. */
+void ta_transpose_conv_f32(const ta_transpose_conv_f32_params_t *p, const float *input, const float *filter,
+                           const float *bias, float *output);
 
 #endif

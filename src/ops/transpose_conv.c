@@ -1,8 +1,11 @@
-/* TRANSPOSE_CONV: int8 (per-channel filters, int32 bias) and int16x8 (int64 bias),
- * NHWC with OHWI filters, SAME/VALID padding, strides, fused activation. Inputs are
+/* TRANSPOSE_CONV: int8 (per-channel filters, int32 bias), int16x8 (int64 bias) and
+ * float32, NHWC with OHWI filters, SAME/VALID padding, strides, fused activation. Inputs are
  * (output_shape, filter, input[, bias]); like TFLite Micro, the output tensor's own
  * shape is used and the output_shape values are not read. */
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../resolve/quant.h"
 #include "conv_common.h"
@@ -13,7 +16,8 @@
 enum { IN_OUTPUT_SHAPE, IN_FILTER, IN_INPUT, IN_BIAS };
 
 typedef struct TconvData {
-  bool is_int16;
+  bool is_int16, is_float;
+  float act_min_f, act_max_f;
   int32_t batches, in_h, in_w, in_c, out_h, out_w, out_c, k_h, k_w;
   int32_t stride_h, stride_w, pad_h, pad_w;
   ConvQuant q;
@@ -22,12 +26,17 @@ typedef struct TconvData {
 
 static bool tconv_prepare_types(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor *filter,
                                 const Tensor *bias, const Tensor *out, TconvData *d) {
-  if (!op_expect_type(pc, node, out, in->type) || !op_expect_type(pc, node, filter, TT_INT8)) return false;
+  if (!op_expect_type(pc, node, out, in->type)) return false;
+  if (in->type == TT_FLOAT32) {
+    d->is_float = true;
+    return op_expect_type(pc, node, filter, TT_FLOAT32) && conv_expect_bias(pc, node, bias, TT_FLOAT32, d->out_c);
+  }
+  if (!op_expect_type(pc, node, filter, TT_INT8)) return false;
   switch (in->type) {
     case TT_INT8: return conv_expect_bias(pc, node, bias, TT_INT32, d->out_c);
     case TT_INT16: d->is_int16 = true; return conv_expect_bias(pc, node, bias, TT_INT64, d->out_c);
     default:
-      return op_error(pc, node, "input %s has dtype %s; supported: int8, int16 (with int8 filters)",
+      return op_error(pc, node, "input %s has dtype %s; supported: int8, int16 (with int8 filters), float32",
                       op_tensor_desc(pc, in), tensor_type_name(in->type));
   }
 }
@@ -89,15 +98,22 @@ static bool tconv_prepare(PrepareCtx *pc, Node *node) {
   if (!tensor_is_const(filter))
     return op_error(pc, node, "filter %s must be a constant tensor", op_tensor_desc(pc, filter));
   const int activation = node->opts.transpose_conv.activation;
+  node->op_data = d;
+  node->families[0] = "transpose_conv";
+  node->macs = in->elems * (int64_t)d->k_h * d->k_w * d->out_c;
+  if (d->is_float) {
+    if (activation == ACT_TANH || activation == ACT_SIGN_BIT ||
+        !quant_activation_range_f32(activation, &d->act_min_f, &d->act_max_f))
+      return op_error(pc, node, "fused activation %d is not supported for float32 TRANSPOSE_CONV", activation);
+    node->kernel = "ta_transpose_conv_f32";
+    return true;
+  }
   /* ta_transpose_conv_s16 requantises its int64 accumulator with ta_requantize64 */
   const QuantRange range = d->is_int16 ? QUANT_RANGE_INT64 : QUANT_RANGE_INT32;
   if (!conv_quant_prepare(pc, node, in, filter, 0, out, d->out_c, activation, range, &d->q)) return false;
   d->input_zero_point = tensor_zero_point(in);
   d->output_zero_point = tensor_zero_point(out);
-  node->op_data = d;
   node->kernel = d->is_int16 ? "ta_transpose_conv_s16" : "ta_transpose_conv_s8";
-  node->families[0] = "transpose_conv";
-  node->macs = in->elems * (int64_t)d->k_h * d->k_w * d->out_c;
   return true;
 }
 
@@ -110,12 +126,32 @@ static void tconv_geom_init(char *buf, size_t cap, const TconvData *d) {
            (int)d->k_h, (int)d->k_w, (int)d->stride_h, (int)d->stride_w, (int)d->pad_h, (int)d->pad_w);
 }
 
+/* A C float literal that round-trips; infinite bounds become +-FLT_MAX written as a
+ * number (same clamp of every finite value, no float.h needed in the module). */
+static const char *tconv_float_literal(char *buf, size_t cap, float v) {
+  if (isinf(v)) v = v < 0 ? -FLT_MAX : FLT_MAX;
+  snprintf(buf, cap, "%.9g", (double)v);
+  if (!strpbrk(buf, ".eEn")) strncat(buf, ".0", cap - strlen(buf) - 1);
+  strncat(buf, "f", cap - strlen(buf) - 1);
+  return buf;
+}
+
 static void tconv_emit(EmitCtx *ec, const Model *m, const Node *node) {
   (void)m;
   const TconvData *d = node->op_data;
   const char *name = em_op_name(ec);
   char geom[512];
   tconv_geom_init(geom, sizeof geom, d);
+  if (d->is_float) {
+    char lo[48], hi[48];
+    em_decl(ec, "static const ta_transpose_conv_f32_params_t %s_params = {\n  .g = %s,\n  .act_min = %s,\n"
+                "  .act_max = %s,\n};", name, geom, tconv_float_literal(lo, sizeof lo, d->act_min_f),
+            tconv_float_literal(hi, sizeof hi, d->act_max_f));
+    em_call(ec, node->kernel, 5, em_desc(ec, "params"), em_tensor(ec, node->in[IN_INPUT]),
+            em_tensor(ec, node->in[IN_FILTER]), em_tensor(ec, node->n_in > IN_BIAS ? node->in[IN_BIAS] : -1),
+            em_tensor(ec, node->out[0]));
+    return;
+  }
   const char *mult = em_table_i32(ec, "multiplier", d->q.multiplier, (size_t)d->out_c);
   const char *shift = em_table_i32(ec, "shift", d->q.shift, (size_t)d->out_c);
   if (d->is_int16)
@@ -139,8 +175,9 @@ const OpDef op_transpose_conv = {
     .builtin_code = 67,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8, int16x8",
-    .constraints = "constant filter and bias; int16 bias int64; output shape taken from the output tensor",
+    .dtypes = "int8, int16x8, float32",
+    .constraints = "constant filter and bias; int16 bias int64; output shape taken from the output tensor; float32 "
+                   "sums in the reference's scatter order",
     .prepare = tconv_prepare,
     .emit = tconv_emit,
 };
