@@ -92,3 +92,43 @@ static void update_slice(const ta_dynamic_update_slice_params_t *p, const void *
 
 TA_DUS(ta_dynamic_update_slice_i32, int32_t)
 TA_DUS(ta_dynamic_update_slice_i64, int64_t)
+
+/* ---- SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND ---------------------------------------------- */
+
+void ta_space_to_batch_nd(const ta_space_batch_params_t *p, const void *in, void *out) {
+  const unsigned char *src = (const unsigned char *)in;
+  unsigned char *o = (unsigned char *)out;
+  const size_t db = (size_t)p->depth_bytes;
+  for (int32_t ob = 0; ob < p->out_batch; ob++) {
+    const int32_t b = ob % p->in_batch, shift = ob / p->in_batch;
+    const int32_t sh = shift / p->block_w, sw = shift % p->block_w;
+    for (int32_t oh = 0; oh < p->out_h; oh++) {
+      const int32_t ih = oh * p->block_h + sh - p->top;
+      for (int32_t ow = 0; ow < p->out_w; ow++, o += db) {
+        const int32_t iw = ow * p->block_w + sw - p->left;
+        if (ih < 0 || ih >= p->in_h || iw < 0 || iw >= p->in_w) memset(o, 0, db);
+        else memcpy(o, src + (((size_t)b * (size_t)p->in_h + (size_t)ih) * (size_t)p->in_w + (size_t)iw) * db, db);
+      }
+    }
+  }
+}
+
+void ta_batch_to_space_nd(const ta_space_batch_params_t *p, const void *in, void *out) {
+  const unsigned char *src = (const unsigned char *)in;
+  unsigned char *o = (unsigned char *)out;
+  const size_t db = (size_t)p->depth_bytes;
+  for (int32_t ib = 0; ib < p->in_batch; ib++) {
+    const int32_t b = ib % p->out_batch, shift = ib / p->out_batch;
+    const int32_t sh = shift / p->block_w, sw = shift % p->block_w;
+    for (int32_t ih = 0; ih < p->in_h; ih++) {
+      const int32_t oh = ih * p->block_h + sh - p->top;
+      if (oh < 0 || oh >= p->out_h) continue;
+      for (int32_t iw = 0; iw < p->in_w; iw++) {
+        const int32_t ow = iw * p->block_w + sw - p->left;
+        if (ow < 0 || ow >= p->out_w) continue;
+        memcpy(o + (((size_t)b * (size_t)p->out_h + (size_t)oh) * (size_t)p->out_w + (size_t)ow) * db,
+               src + (((size_t)ib * (size_t)p->in_h + (size_t)ih) * (size_t)p->in_w + (size_t)iw) * db, db);
+      }
+    }
+  }
+}

@@ -1,5 +1,6 @@
 /* tinyaot runtime: copies driven by index tensors read at run time: GATHER_ND,
- * EMBEDDING_LOOKUP and DYNAMIC_UPDATE_SLICE. Element bytes are copied as they are.
+ * EMBEDDING_LOOKUP and DYNAMIC_UPDATE_SLICE; and the block rearrangements
+ * SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND. Element bytes are copied as they are.
  * An index outside its dimension (TensorFlow Lite Micro stops with an error there)
  * never reads outside the tensor: GATHER_ND and EMBEDDING_LOOKUP write zeros for that
  * slice; DYNAMIC_UPDATE_SLICE clamps its start indices as TensorFlow Lite Micro does. */
@@ -44,5 +45,22 @@ void ta_dynamic_update_slice_i32(const ta_dynamic_update_slice_params_t *p, cons
                                  const int32_t *start, void *out);
 void ta_dynamic_update_slice_i64(const ta_dynamic_update_slice_params_t *p, const void *operand, const void *update,
                                  const int64_t *start, void *out);
+
+/* SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND on [batch, height, width, depth] (a 3-D tensor
+ * is [batch, height, 1, depth] with block width 1). space_to_batch: output batch
+ * ob = ((sh * block_w) + sw) * in_batch + b takes the input pixel (oh * block_h + sh - top,
+ * ow * block_w + sw - left), and zero bytes where that lies in the padding (TensorFlow Lite
+ * Micro pads with 0, not the zero point). batch_to_space is the inverse, with the crop at
+ * top / left dropping output rows and columns. depth_bytes: bytes of one pixel. */
+typedef struct ta_space_batch_params_t {
+  int32_t in_batch, in_h, in_w;
+  int32_t out_batch, out_h, out_w;
+  int32_t block_h, block_w;
+  int32_t top, left;                 /* padding (space_to_batch) or crop (batch_to_space) */
+  int32_t depth_bytes;
+} ta_space_batch_params_t;
+
+void ta_space_to_batch_nd(const ta_space_batch_params_t *p, const void *in, void *out);
+void ta_batch_to_space_nd(const ta_space_batch_params_t *p, const void *in, void *out);
 
 #endif

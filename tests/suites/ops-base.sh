@@ -32,7 +32,7 @@ fi
 oracle=${TFLM_REF:-$corpus/../oracle/tflm_ref}
 ops="equal not_equal greater greater_equal less less_equal logical_and logical_or logical_not select_v2
 zeros_like fill shape broadcast_to broadcast_args cast reduce_all reverse_v2
-dynamic_update_slice" # (GATHER_ND and EMBEDDING_LOOKUP: random indices are outside the domain)
+dynamic_update_slice space_to_batch_nd batch_to_space_nd" # (GATHER_ND and EMBEDDING_LOOKUP: random indices are outside the domain)
 
 # random_bytes N SEED [bool]: N seeded pseudo-random bytes (0/1 when bool)
 random_bytes() {
