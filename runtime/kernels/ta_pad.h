@@ -23,4 +23,18 @@ void ta_pad_f32(const ta_pad_params_t *p, const float *input, float pad_value, f
 void ta_pad_s16(const ta_pad_params_t *p, const int16_t *input, int16_t pad_value, int16_t *output);
 void ta_pad_i32(const ta_pad_params_t *p, const int32_t *input, int32_t pad_value, int32_t *output);
 
+/* MIRROR_PAD: the padding mirrors the input along each dimension. REFLECT leaves the
+ * edge element out of the mirror (offset 1), SYMMETRIC repeats it (offset 0). Any
+ * element size; the input is read in place. */
+typedef struct ta_mirror_pad_params_t {
+  int32_t rank;                         /* 1..TA_PAD_MAX_DIMS */
+  int32_t out_dims[TA_PAD_MAX_DIMS];
+  int32_t in_dims[TA_PAD_MAX_DIMS];
+  int32_t before[TA_PAD_MAX_DIMS];
+  int32_t offset;                       /* 1 REFLECT, 0 SYMMETRIC */
+  int32_t elem_bytes;
+} ta_mirror_pad_params_t;
+
+void ta_mirror_pad(const ta_mirror_pad_params_t *p, const void *input, void *output);
+
 #endif
