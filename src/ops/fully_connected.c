@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "../resolve/quant.h"
+#include "gemm_s16_dsp.h"
 #include "gemm_tier.h"
 #include "op.h"
 
@@ -24,6 +25,7 @@ typedef struct FcData {
   int32_t *multipliers, *shifts;  /* per-channel weights, else NULL */
   int32_t *folded_bias;           /* int8 with constant weights: bias - in_zp * sum(w), else NULL */
   GemmPlan *gemm;                 /* int8 on a DSP / MVE target: the optimised kernel, else NULL */
+  GemmS16Plan *gemm16;            /* int16x8 (int64 bias) on Cortex-M4: ta_gemm_s16_dsp, else NULL */
 } FcData;
 
 static const char *fc_kernel_name(FcKernel k) {
@@ -150,8 +152,13 @@ static bool fc_prepare_quantized(PrepareCtx *pc, const Node *node, const Tensor 
 
 /* int8 with constant weights (bias folded) on a DSP or MVE target: the matrix-vector
  * kernel of that tier, one call per batch row. */
-static bool fc_prepare_tier(PrepareCtx *pc, const Node *node, const Tensor *w, FcData *d) {
+static bool fc_prepare_tier(PrepareCtx *pc, const Node *node, const Tensor *w, const Tensor *bias, FcData *d) {
   const GemmTier tier = gemm_tier_for(pc->platform);
+  if (d->kernel == FC_S16 && gemm_s16_dsp_available(pc->platform) && tensor_is_const(w) &&
+      (!bias || tensor_is_const(bias)) && d->input_offset == 0 && d->output_offset == 0 &&
+      !gemm_s16_dsp_plan(pc->arena, d->units, d->depth, (const int8_t *)w->data, bias, d->multipliers, d->shifts,
+                         d->multiplier, d->shift, d->act_min, d->act_max, &d->gemm16))
+    return op_error(pc, node, "out of memory");
   /* absurd sizes keep the portable kernel (the re-laid tables round them up) */
   if (d->kernel != FC_S8 || !d->folded_bias || tier == GEMM_PORTABLE || d->units > (1 << 24) ||
       d->depth > (1 << 24) || !gemm_quant_supported(d->multipliers, d->shifts, d->multiplier, d->shift, d->units))
@@ -188,7 +195,7 @@ static bool fc_prepare(PrepareCtx *pc, Node *node) {
       return op_error(pc, node, "%s has dtype %s; supported: int8, int16 (int8 weights), float32",
                       op_tensor_desc(pc, in), tensor_type_name(in->type));
   }
-  if (!ok || !fc_prepare_tier(pc, node, w, d)) return false;
+  if (!ok || !fc_prepare_tier(pc, node, w, bias, d)) return false;
   node->op_data = d;
   node->kernel = fc_kernel_name(d->kernel);
   node->families[0] = "fully_connected";
@@ -197,6 +204,7 @@ static bool fc_prepare(PrepareCtx *pc, Node *node) {
     node->families[0] = gemm_family(d->gemm->tier);
     node->families[1] = "im2col"; /* the gemm header includes it */
   }
+  if (d->gemm16) node->kernel = "ta_gemm_s16_dsp", node->families[0] = "gemm_s16_dsp";
   node->macs = (int64_t)d->batches * d->units * d->depth;
   return true;
 }
@@ -223,6 +231,12 @@ static void fc_emit(EmitCtx *ec, const Model *m, const Node *node) {
     const char *weights = gemm_emit_params(ec, d->gemm);
     em_call(ec, em_name(ec, "ta_gemm_s8_%s", gemm_suffix(d->gemm->tier)), 5, em_desc(ec, "gemm"),
             em_int(ec, d->batches), em_tensor(ec, node->in[0]), weights, em_tensor(ec, node->out[0]));
+    return;
+  }
+  if (d->gemm16) {
+    const char *weights = gemm_s16_dsp_emit_params(ec, d->gemm16);
+    em_call(ec, "ta_gemm_s16_dsp", 5, em_desc(ec, "gemm16"), em_int(ec, d->batches), em_tensor(ec, node->in[0]),
+            weights, em_tensor(ec, node->out[0]));
     return;
   }
   const char *mults = d->multipliers ? em_table_i32(ec, "multipliers", d->multipliers, (size_t)d->units) : "NULL";

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT-0 */
+/* tinyaot runtime: int16x8 matrix-vector kernels with DSP-extension (SIMD32) intrinsics. */
+#include "ta_gemm_s16_dsp.h"
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+/* acc + x.lo * w.lo + x.hi * w.hi: one SMLAD (int32) or SMLALD (int64). */
+static inline int32_t g16_mac(int32_t acc, int32_t x, int32_t w) { return __smlad(x, w, acc); }
+static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) { return __smlald(x, w, acc); }
+#else
+/* The same sums in plain C (builds without the DSP extension). */
+static inline int32_t g16_lo(int32_t v) { return (int32_t)(int16_t)(uint16_t)((uint32_t)v & 0xFFFFu); }
+static inline int32_t g16_hi(int32_t v) { return (int32_t)(int16_t)(uint16_t)((uint32_t)v >> 16); }
+static inline int32_t g16_mac(int32_t acc, int32_t x, int32_t w) {
+  return (int32_t)((uint32_t)acc + (uint32_t)(g16_lo(x) * g16_lo(w)) + (uint32_t)(g16_hi(x) * g16_hi(w)));
+}
+static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
+  return acc + (int64_t)g16_lo(x) * g16_lo(w) + (int64_t)g16_hi(x) * g16_hi(w);
+}
+#endif
+
+#if defined(__GNUC__)
+#define G16_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define G16_ALWAYS_INLINE inline
+#endif
+
+/* Two int16 values as one word; unaligned-safe, a single LDR on these cores. */
+static inline int32_t g16_load_pair(const int16_t *x) {
+  int32_t v;
+  memcpy(&v, x, sizeof v);
+  return v;
+}
+
+/* The low half of a tail weight word (its high half is the zero padding). */
+static inline int32_t g16_tail_weight(int32_t w) { return (int32_t)(int16_t)(uint16_t)((uint32_t)w & 0xFFFFu); }
+
+/* TFLite's 16x8 requantisation of bias + dot with the bias folded into k (header). The
+ * cast to int32 is TFLite's too; the output zero point is 0. */
+static inline int16_t g16_output(const ta_gemm_s16_dsp_params_t *p, int32_t r, int64_t dot) {
+  const int64_t v = p->k[r] + dot * (int64_t)p->mult[r];
+  return (int16_t)ta_clamp((int32_t)(v >> p->shift[r]), p->act_min, p->act_max);
+}
+
+/* One input vector against a block of 4 rows (4 words per pair of depth values), int32
+ * sums: two pairs per iteration, then the last pair and the odd value. */
+static G16_ALWAYS_INLINE void g16_dot4(const int16_t *x, const int32_t *w, int32_t depth, int32_t acc[4]) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  int32_t n = depth >> 1;
+  for (; n >= 2; n -= 2, x += 4, w += 8) {
+    const int32_t x0 = g16_load_pair(x), x1 = g16_load_pair(x + 2);
+    a0 = g16_mac(a0, x0, w[0]), a1 = g16_mac(a1, x0, w[1]), a2 = g16_mac(a2, x0, w[2]), a3 = g16_mac(a3, x0, w[3]);
+    a0 = g16_mac(a0, x1, w[4]), a1 = g16_mac(a1, x1, w[5]), a2 = g16_mac(a2, x1, w[6]), a3 = g16_mac(a3, x1, w[7]);
+  }
+  if (n) {
+    const int32_t x0 = g16_load_pair(x);
+    a0 = g16_mac(a0, x0, w[0]), a1 = g16_mac(a1, x0, w[1]), a2 = g16_mac(a2, x0, w[2]), a3 = g16_mac(a3, x0, w[3]);
+    x += 2, w += 4;
+  }
+  if (depth & 1) {
+    const int32_t xl = x[0];
+    a0 += xl * g16_tail_weight(w[0]), a1 += xl * g16_tail_weight(w[1]);
+    a2 += xl * g16_tail_weight(w[2]), a3 += xl * g16_tail_weight(w[3]);
+  }
+  acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+}
+
+/* One input vector against one row (one word per pair), int32 sums. */
+static inline int32_t g16_dot1(const int16_t *x, const int32_t *w, int32_t depth) {
+  int32_t a = 0;
+  for (int32_t n = depth >> 1; n > 0; n--, x += 2, w++) a = g16_mac(a, g16_load_pair(x), w[0]);
+  if (depth & 1) a += (int32_t)x[0] * g16_tail_weight(w[0]);
+  return a;
+}
+
+/* One input vector against one row's pairs `stride` words apart, int64 sums. */
+static int64_t g16_dot64(const int16_t *x, const int32_t *w, int32_t depth, int32_t stride) {
+  int64_t a = 0;
+  for (int32_t n = depth >> 1; n > 0; n--, x += 2, w += stride) a = g16_mac64(a, g16_load_pair(x), w[0]);
+  if (depth & 1) a += (int64_t)x[0] * g16_tail_weight(w[0]);
+  return a;
+}
+
+/* All rows for one input vector. */
+static void g16_vector(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w, int16_t *out) {
+  const int32_t pairs = (p->depth + 1) >> 1, full = p->rows & ~3;
+  int32_t r = 0;
+  for (; r < full; r += 4, w += 4 * pairs) {
+    if (p->acc64) {
+      for (int32_t i = 0; i < 4; i++) out[r + i] = g16_output(p, r + i, g16_dot64(x, w + i, p->depth, 4));
+      continue;
+    }
+    int32_t acc[4];
+    g16_dot4(x, w, p->depth, acc);
+    for (int32_t i = 0; i < 4; i++) out[r + i] = g16_output(p, r + i, acc[i]);
+  }
+  for (; r < p->rows; r++, w += pairs)
+    out[r] = g16_output(p, r, p->acc64 ? g16_dot64(x, w, p->depth, 1) : g16_dot1(x, w, p->depth));
+}
+
+void ta_gemm_s16_dsp(const ta_gemm_s16_dsp_params_t *p, int32_t count, const int16_t *input,
+                     const int32_t *weights, int16_t *output) {
+  for (int32_t i = 0; i < count; i++) g16_vector(p, input + i * p->depth, weights, output + i * p->rows);
+}
+
+/* Copies the window of output pixel (oy, ox) into x, taps outside the image as 0 (the
+ * int16 zero point); whole rows of the window at once where they lie inside. */
+static void g16_gather(const ta_conv_s16_dsp_geom_t *g, const int16_t *in, int32_t oy, int32_t ox, int16_t *x) {
+  const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+  const int32_t row_len = g->k_w * g->in_c;
+  const int row_inside = ix0 >= 0 && ix0 + g->dil_w * (g->k_w - 1) < g->in_w && g->dil_w == 1;
+  for (int32_t ky = 0; ky < g->k_h; ky++, x += row_len) {
+    const int32_t iy = iy0 + g->dil_h * ky;
+    if (iy < 0 || iy >= g->in_h) {
+      memset(x, 0, sizeof(int16_t) * (size_t)row_len);
+      continue;
+    }
+    const int16_t *src = in + (iy * g->in_w) * g->in_c;
+    if (row_inside) {
+      memcpy(x, src + ix0 * g->in_c, sizeof(int16_t) * (size_t)row_len);
+      continue;
+    }
+    for (int32_t kx = 0; kx < g->k_w; kx++) {
+      const int32_t ix = ix0 + g->dil_w * kx;
+      int16_t *dst = x + kx * g->in_c;
+      if (ix < 0 || ix >= g->in_w) memset(dst, 0, sizeof(int16_t) * (size_t)g->in_c);
+      else memcpy(dst, src + ix * g->in_c, sizeof(int16_t) * (size_t)g->in_c);
+    }
+  }
+}
+
+void ta_conv_s16_dsp(const ta_gemm_s16_dsp_params_t *p, const ta_conv_s16_dsp_geom_t *g, const int16_t *input,
+                     const int32_t *weights, void *scratch, int16_t *output) {
+  const int32_t image = g->in_h * g->in_w * g->in_c;
+  int16_t *window = (int16_t *)scratch;
+  for (int32_t b = 0; b < g->batches; b++) {
+    const int16_t *in = input + b * image;
+    for (int32_t oy = 0; oy < g->out_h; oy++) {
+      for (int32_t ox = 0; ox < g->out_w; ox++, output += p->rows) {
+        const int16_t *x = in + ((oy * g->stride_h) * g->in_w + ox * g->stride_w) * g->in_c;
+        if (!g->direct) {
+          g16_gather(g, in, oy, ox, window);
+          x = window;
+        }
+        g16_vector(p, x, weights, output);
+      }
+    }
+  }
+}
