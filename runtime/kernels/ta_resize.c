@@ -49,3 +49,23 @@ void ta_resize_bilinear_s8(const ta_resize_bilinear_params_t *p, const int8_t *i
     }
   }
 }
+
+void ta_resize_bilinear_f32(const ta_resize_bilinear_f32_params_t *p, const float *input, float *output) {
+  int32_t b, y, x, c;
+  for (b = 0; b < p->batches; b++) {
+    const float *image = input + (ptrdiff_t)b * p->in_batch_bytes;
+    for (y = 0; y < p->out_height; y++) {
+      const float *top = image + p->y0[y];
+      const float *bottom = image + p->y1[y];
+      const float dy = p->dy[y];
+      for (x = 0; x < p->out_width; x++) {
+        const int32_t l = p->x0[x], r = p->x1[x];
+        const float dx = p->dx[x];
+        for (c = 0; c < p->channels; c++) {
+          *output++ = top[l + c] * (1 - dy) * (1 - dx) + bottom[l + c] * dy * (1 - dx) +
+                      top[r + c] * (1 - dy) * dx + bottom[r + c] * dy * dx;
+        }
+      }
+    }
+  }
+}

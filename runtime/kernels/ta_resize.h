@@ -32,4 +32,17 @@ typedef struct ta_resize_bilinear_params_t {
 
 void ta_resize_bilinear_s8(const ta_resize_bilinear_params_t *p, const int8_t *input, int8_t *output);
 
+/* Bilinear, float32, as TFLite's float kernel: each output is
+ * tl*(1-dy)*(1-dx) + bl*dy*(1-dx) + tr*(1-dy)*dx + br*dy*dx, summed in that order. */
+typedef struct ta_resize_bilinear_f32_params_t {
+  int32_t batches, out_height, out_width, channels;
+  int32_t in_batch_bytes;     /* elements of one input image (height * width * channels) */
+  const int32_t *y0, *y1;     /* [out_height] source rows, as element offsets */
+  const float *dy;            /* [out_height] weight of the lower row */
+  const int32_t *x0, *x1;     /* [out_width] source pixels, as element offsets in a row */
+  const float *dx;            /* [out_width] weight of the right pixel */
+} ta_resize_bilinear_f32_params_t;
+
+void ta_resize_bilinear_f32(const ta_resize_bilinear_f32_params_t *p, const float *input, float *output);
+
 #endif

@@ -5,7 +5,7 @@
 # SQUARED_DIFFERENCE, PRELU, BATCH_MATMUL, SUM, MEAN, REDUCE_MAX, ARG_MAX, and of the
 # data-movement operators (SLICE, STRIDED_SLICE, CONCATENATION, PACK, UNPACK, SPLIT,
 # SPLIT_V, TRANSPOSE, DEPTH_TO_SPACE, SPACE_TO_DEPTH, GATHER, PAD, PADV2,
-# MIRROR_PAD, RESIZE_NEAREST_NEIGHBOR) must convert and match TensorFlow Lite Micro's
+# MIRROR_PAD, RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR) must convert and match TensorFlow Lite Micro's
 # goldens (integers exact, float32 1e-5 relative): "unsupported" is a failure here.
 # Then an int8 DIV, an int8 CUMSUM and an int16 BATCH_MATMUL module compile with
 # -std=c99 -pedantic -Werror for Cortex-M4 and Cortex-M55.
@@ -25,7 +25,7 @@ fi
 pattern='^(add|sub|mul)_int32_|^(div|floor_div|floor_mod|add_n|cumsum|arg_min|reduce_min)_'
 pattern="$pattern|^(maximum|minimum)_(float32|int16|int32|int64)_|^squared_difference_(float32|int16|int32)_"
 pattern="$pattern|^prelu_(float32|int16)_|^batch_matmul_(float32|int16)_|^(sum|reduce_max|arg_max)_float32_"
-pattern="$pattern|^(sum|mean)_int16_|^(pad|padv2|mirror_pad|resize_nearest_neighbor)_"
+pattern="$pattern|^(sum|mean)_int16_|^(pad|padv2|mirror_pad|resize_nearest_neighbor|resize_bilinear)_"
 pattern="$pattern|^(slice|strided_slice|concatenation|pack|unpack|split|split_v|depth_to_space)_"
 pattern="$pattern|^transpose_(int|uint|bool|float)|^space_to_depth_|^gather_(float32|int8|int16|int32|int64|bool)_"
 count=0
