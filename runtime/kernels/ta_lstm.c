@@ -119,3 +119,64 @@ void ta_lstm_s8(const ta_lstm_s8_params_t *p, const int8_t *input, int8_t *hidde
     }
   }
 }
+
+/* ---- int16 activations ---- */
+
+static int64_t lstm_dot_s16(int64_t bias, const int8_t *w, const int16_t *x, int32_t n) {
+  int64_t acc = bias;
+  int32_t k;
+  for (k = 0; k < n; k++) acc += (int64_t)((int32_t)w[k] * (int32_t)x[k]);
+  return acc;
+}
+
+static int16_t lstm_gate_pre_s16(const ta_lstm_s16_params_t *p, int32_t g, const int8_t *unit_w,
+                                 const int64_t *unit_b, const int16_t *x, const int16_t *h) {
+  const int8_t *w_in = unit_w + (size_t)g * (size_t)p->input_size;
+  const int8_t *w_rec = unit_w + (size_t)4 * (size_t)p->input_size + (size_t)g * (size_t)p->state_size;
+  int32_t a = lstm_sat16(ta_requantize64(lstm_dot_s16(unit_b[g], w_in, x, p->input_size), p->in_multiplier[g],
+                                         p->in_shift[g]));
+  int32_t b = lstm_sat16(ta_requantize64(lstm_dot_s16(0, w_rec, h, p->state_size), p->rec_multiplier[g],
+                                         p->rec_shift[g]));
+  return lstm_sat16(a + b);
+}
+
+static int16_t lstm_unit_s16(const ta_lstm_s16_params_t *p, int32_t j, const int16_t *x, const int16_t *h,
+                             int16_t *c) {
+  const int8_t *unit_w = p->weights + (size_t)j * (size_t)4 * (size_t)(p->input_size + p->state_size);
+  const int64_t *unit_b = p->bias + (size_t)j * 4u;
+  const int16_t *nodes = p->sigmoid_table;
+  const int16_t in_gate = lstm_sigmoid_q12(nodes, lstm_gate_pre_s16(p, TA_LSTM_GATE_INPUT, unit_w, unit_b, x, h));
+  const int16_t forget_gate = lstm_sigmoid_q12(nodes, lstm_gate_pre_s16(p, TA_LSTM_GATE_FORGET, unit_w, unit_b, x, h));
+  const int16_t cell_gate = lstm_tanh(nodes, lstm_gate_pre_s16(p, TA_LSTM_GATE_CELL, unit_w, unit_b, x, h), 3, 0);
+  const int16_t out_gate = lstm_sigmoid_q12(nodes, lstm_gate_pre_s16(p, TA_LSTM_GATE_OUTPUT, unit_w, unit_b, x, h));
+  int32_t kept = lstm_sat16(ta_requantize((int32_t)forget_gate * c[j], p->forget_multiplier, p->forget_shift));
+  int32_t added = lstm_sat16(ta_requantize((int32_t)in_gate * cell_gate, p->update_multiplier, p->update_shift));
+  int32_t cell = lstm_sat16(kept + added);
+  if (p->clip_cell) cell = ta_clamp(cell, -p->cell_clip, p->cell_clip);
+  c[j] = (int16_t)cell;
+  {
+    const int16_t squashed = lstm_tanh(nodes, (int16_t)cell, p->cell_tanh_multiplier, p->cell_tanh_shift);
+    return lstm_sat16(ta_requantize((int32_t)squashed * out_gate, p->hidden_multiplier, p->hidden_shift));
+  }
+}
+
+void ta_lstm_s16(const ta_lstm_s16_params_t *p, const int16_t *input, int16_t *hidden, int16_t *cell,
+                 int16_t *output) {
+  const size_t in_step = (size_t)p->rows * (size_t)p->input_size;
+  const size_t state_step = (size_t)p->rows * (size_t)p->state_size;
+  int32_t seq, t, r, j;
+  for (seq = 0; seq < p->sequences; seq++) {
+    int16_t *h = hidden + (size_t)seq * state_step;
+    int16_t *c = cell + (size_t)seq * state_step;
+    for (t = 0; t < p->time_steps; t++) {
+      const size_t step = (size_t)seq * (size_t)p->time_steps + (size_t)t;
+      const int16_t *x = input + step * in_step;
+      int16_t *y = output + step * state_step;
+      for (r = 0; r < p->rows; r++) {
+        const size_t ri = (size_t)r * (size_t)p->input_size, rs = (size_t)r * (size_t)p->state_size;
+        for (j = 0; j < p->state_size; j++) y[rs + (size_t)j] = lstm_unit_s16(p, j, x + ri, h + rs, c + rs);
+      }
+      memcpy(h, y, state_step * sizeof *h);
+    }
+  }
+}

@@ -40,4 +40,25 @@ typedef struct {
 
 void ta_lstm_s8(const ta_lstm_s8_params_t *p, const int8_t *input, int8_t *hidden, int16_t *cell, int8_t *output);
 
+/* int16 activations (zero points 0), int8 weights, int64 biases, int16 cell state
+ * (TFLM's 16x8->16 integer LSTM): the fully connected parts accumulate in int64 and
+ * requantise with ta_requantize64; the gates and the cell are as in the int8 form. */
+typedef struct {
+  int32_t sequences, rows, time_steps, input_size, state_size;
+  const int8_t *weights;  /* as for int8 */
+  const int64_t *bias;    /* per unit: the 4 input-side gate biases (the recurrent side has none) */
+  const int16_t *sigmoid_table;
+  int32_t in_multiplier[4], in_shift[4];
+  int32_t rec_multiplier[4], rec_shift[4];
+  int32_t forget_multiplier, forget_shift;
+  int32_t update_multiplier, update_shift;
+  int32_t hidden_multiplier, hidden_shift;
+  int32_t cell_tanh_multiplier, cell_tanh_shift;
+  int32_t clip_cell;
+  int32_t cell_clip;
+} ta_lstm_s16_params_t;
+
+void ta_lstm_s16(const ta_lstm_s16_params_t *p, const int16_t *input, int16_t *hidden, int16_t *cell,
+                 int16_t *output);
+
 #endif

@@ -1,7 +1,8 @@
 /* UNIDIRECTIONAL_SEQUENCE_LSTM: the standard LSTM over a sequence, with hidden and
  * cell state in variable tensors. As TFLM's kernel: no CIFG, peephole, projection or
  * layer norm; int8 activations/weights with an int16 power-of-two-scaled cell state
- * (gates in Q3.12 -> Q0.15, intermediates ignored), or float32. */
+ * (gates in Q3.12 -> Q0.15, intermediates ignored), int16 activations with int8
+ * weights and int64 biases (the same gates, int64 fully connected sums), or float32. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,8 @@ typedef struct LstmData {
   /* int8 */
   int8_t *weights_s8;
   int32_t *bias_s8;
+  int64_t *bias_s16;  /* int16: per unit the 4 input-side biases */
+  bool is_int16;
   int32_t in_mult[GATES], in_shift[GATES], rec_mult[GATES], rec_shift[GATES];
   int32_t forget_mult, forget_shift, update_mult, update_shift;
   int32_t hidden_mult, hidden_shift, hidden_zp;
@@ -174,11 +177,13 @@ static bool lstm_expect_quant(PrepareCtx *pc, const Node *node, const Tensor *t,
 }
 
 /* TFLM's FC multiplier: the float product of the scales, widened, over the output scale.
- * ta_lstm_s8 applies every multiplier with ta_requantize. */
+ * ta_lstm_s8 applies every multiplier with ta_requantize, ta_lstm_s16 its FC ones with
+ * ta_requantize64. */
 static bool lstm_fc_multiplier(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *w, float out_scale,
                                int32_t *mult, int32_t *shift) {
   float product = in->scale[0] * w->scale[0];
-  return op_quant_multiplier(pc, node, (double)product / (double)out_scale, QUANT_RANGE_INT32, mult, shift,
+  const QuantRange range = in->type == TT_INT16 ? QUANT_RANGE_INT64 : QUANT_RANGE_INT32;
+  return op_quant_multiplier(pc, node, (double)product / (double)out_scale, range, mult, shift,
                              "input x weights / 2^-12 gate scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
                              OP_TENSOR_ARG(w));
 }
@@ -208,12 +213,36 @@ static bool lstm_cell_tanh_params(PrepareCtx *pc, const Node *node, float cell_s
   return true;
 }
 
+/* int16: weights re-laid out as for int8, biases kept (zero points are 0). */
+static bool lstm_layout_int16(PrepareCtx *pc, const Node *node, LstmData *d) {
+  const Model *m = pc->model;
+  d->weights_s8 = arena_alloc(pc->arena, lstm_weight_count(d));
+  d->bias_s16 = arena_calloc(pc->arena, (size_t)d->state_size * 4u, sizeof(int64_t));
+  if (!d->weights_s8 || !d->bias_s16) return op_error(pc, node, "out of memory");
+  for (int g = 0; g < GATES; g++) {
+    const int8_t *w_in = (const int8_t *)node_input(m, node, LSTM_W_IN + g)->data;
+    const int8_t *w_rec = (const int8_t *)node_input(m, node, LSTM_W_REC + g)->data;
+    const Tensor *bias = node_input(m, node, LSTM_BIAS + g);
+    for (int32_t j = 0; j < d->state_size; j++) {
+      for (int32_t k = 0; k < d->input_size; k++)
+        d->weights_s8[lstm_weight_index(d, j, g, false, k)] = w_in[(size_t)j * (size_t)d->input_size + (size_t)k];
+      for (int32_t k = 0; k < d->state_size; k++)
+        d->weights_s8[lstm_weight_index(d, j, g, true, k)] = w_rec[(size_t)j * (size_t)d->state_size + (size_t)k];
+      d->bias_s16[(size_t)j * 4u + (size_t)g] = const_i64(bias, j);
+    }
+  }
+  return true;
+}
+
 static bool lstm_prepare_int8(PrepareCtx *pc, Node *node, LstmData *d, float cell_clip) {
   const Model *m = pc->model;
-  if (!lstm_expect_types(pc, node, TT_INT8, TT_INT8, TT_INT32, TT_INT16)) return false;
   const Tensor *in = node_input(m, node, LSTM_IN), *hidden = node_input(m, node, LSTM_HIDDEN);
   const Tensor *cell = node_input(m, node, LSTM_CELL);
-  if (!lstm_expect_quant(pc, node, in, false) || !lstm_expect_quant(pc, node, hidden, false) ||
+  d->is_int16 = in->type == TT_INT16;
+  if (d->is_int16 ? !lstm_expect_types(pc, node, TT_INT16, TT_INT8, TT_INT64, TT_INT16)
+                  : !lstm_expect_types(pc, node, TT_INT8, TT_INT8, TT_INT32, TT_INT16))
+    return false;
+  if (!lstm_expect_quant(pc, node, in, d->is_int16) || !lstm_expect_quant(pc, node, hidden, d->is_int16) ||
       !lstm_expect_quant(pc, node, cell, true))
     return false;
   const float gate_in_scale = 1.0f / 4096.0f;        /* Q3.12 gate pre-activations */
@@ -238,9 +267,9 @@ static bool lstm_prepare_int8(PrepareCtx *pc, Node *node, LstmData *d, float cel
   d->clip_cell = cell_clip > 0.0f;
   double q = (double)cell_clip / (double)cs;
   d->quantized_cell_clip = (int16_t)(q < -32768.0 ? -32768.0 : q > 32767.0 ? 32767.0 : q);
-  if (!lstm_fold_int8(pc, node, d)) return false;
+  if (d->is_int16 ? !lstm_layout_int16(pc, node, d) : !lstm_fold_int8(pc, node, d)) return false;
   fx_sigmoid_nodes_i16(d->sigmoid_nodes);
-  node->kernel = "ta_lstm_s8";
+  node->kernel = d->is_int16 ? "ta_lstm_s16" : "ta_lstm_s8";
   return true;
 }
 
@@ -280,16 +309,16 @@ static bool lstm_prepare(PrepareCtx *pc, Node *node) {
   if (!lstm_check_shapes(pc, node, time_major, d)) return false;
   const Tensor *in = node_input(pc->model, node, LSTM_IN);
   bool ok;
-  if (in->type == TT_INT8)
+  if (in->type == TT_INT8 || in->type == TT_INT16)
     ok = lstm_prepare_int8(pc, node, d, cell_clip);
   else if (in->type == TT_FLOAT32)
     ok = lstm_prepare_f32(pc, node, d, cell_clip);
   else
-    return op_error(pc, node, "%s has dtype %s; the LSTM supports int8 and float32", op_tensor_desc(pc, in),
+    return op_error(pc, node, "%s has dtype %s; the LSTM supports int8, int16 and float32", op_tensor_desc(pc, in),
                     tensor_type_name(in->type));
   if (!ok) return false;
   node->op_data = d;
-  node->families[0] = in->type == TT_INT8 ? "lstm" : "lstm_f32";
+  node->families[0] = in->type == TT_FLOAT32 ? "lstm_f32" : "lstm";
   node->macs = (int64_t)d->sequences * d->rows * d->time_steps * 4 * d->state_size *
                ((int64_t)d->input_size + d->state_size);
   return true;
@@ -307,15 +336,26 @@ static void lstm_emit_gate_array(EmitCtx *ec, const char *field, const int32_t *
 static void lstm_emit_int8(EmitCtx *ec, const Node *node, const LstmData *d) {
   const char *name = em_op_name(ec);
   const char *weights = em_table_i8(ec, "weights", d->weights_s8, lstm_weight_count(d));
-  const char *bias = em_table_i32(ec, "bias", d->bias_s8, (size_t)d->state_size * 8u);
+  const char *bias = d->is_int16 ? em_table_i64(ec, "bias", d->bias_s16, (size_t)d->state_size * 4u)
+                                 : em_table_i32(ec, "bias", d->bias_s8, (size_t)d->state_size * 8u);
   const char *nodes = em_table_i16(ec, "sigmoid_table", d->sigmoid_nodes, 256);
-  em_decl(ec, "static const ta_lstm_s8_params_t %s_params = {", name);
+  em_decl(ec, "static const %s_params_t %s_params = {", node->kernel, name);
   lstm_emit_sizes(ec, d);
   em_decl(ec, "  .weights = %s, .bias = %s, .sigmoid_table = %s,", weights, bias, nodes);
   lstm_emit_gate_array(ec, "in_multiplier", d->in_mult);
   lstm_emit_gate_array(ec, "in_shift", d->in_shift);
   lstm_emit_gate_array(ec, "rec_multiplier", d->rec_mult);
   lstm_emit_gate_array(ec, "rec_shift", d->rec_shift);
+  if (d->is_int16) /* zero points are 0: no hidden zero point field */
+    em_decl(ec, "  .forget_multiplier = %d, .forget_shift = %d,\n"
+                "  .update_multiplier = %d, .update_shift = %d,\n"
+                "  .hidden_multiplier = %d, .hidden_shift = %d,\n"
+                "  .cell_tanh_multiplier = %d, .cell_tanh_shift = %d,\n"
+                "  .clip_cell = %d, .cell_clip = %d,\n};",
+            (int)d->forget_mult, (int)d->forget_shift, (int)d->update_mult, (int)d->update_shift, (int)d->hidden_mult,
+            (int)d->hidden_shift, (int)d->cell_tanh_mult, (int)d->cell_tanh_shift, (int)d->clip_cell,
+            (int)d->quantized_cell_clip);
+  else
   em_decl(ec, "  .forget_multiplier = %d, .forget_shift = %d,\n"
               "  .update_multiplier = %d, .update_shift = %d,\n"
               "  .hidden_multiplier = %d, .hidden_shift = %d, .hidden_zero_point = %d,\n"
@@ -324,7 +364,7 @@ static void lstm_emit_int8(EmitCtx *ec, const Node *node, const LstmData *d) {
           (int)d->forget_mult, (int)d->forget_shift, (int)d->update_mult, (int)d->update_shift, (int)d->hidden_mult,
           (int)d->hidden_shift, (int)d->hidden_zp, (int)d->cell_tanh_mult, (int)d->cell_tanh_shift, (int)d->clip_cell,
           (int)d->quantized_cell_clip);
-  em_call(ec, "ta_lstm_s8", 5, em_desc(ec, "params"), em_tensor(ec, node->in[LSTM_IN]),
+  em_call(ec, node->kernel, 5, em_desc(ec, "params"), em_tensor(ec, node->in[LSTM_IN]),
           em_tensor(ec, node->in[LSTM_HIDDEN]), em_tensor(ec, node->in[LSTM_CELL]), em_tensor(ec, node->out[0]));
 }
 
@@ -351,7 +391,7 @@ static void lstm_emit_f32(EmitCtx *ec, const Node *node, const LstmData *d) {
 
 static void lstm_emit(EmitCtx *ec, const Model *m, const Node *node) {
   const LstmData *d = node->op_data;
-  if (node_input(m, node, LSTM_IN)->type == TT_INT8)
+  if (node_input(m, node, LSTM_IN)->type != TT_FLOAT32)
     lstm_emit_int8(ec, node, d);
   else
     lstm_emit_f32(ec, node, d);
@@ -370,7 +410,7 @@ const OpDef op_unidirectional_sequence_lstm = {
     /* Mutates its hidden and cell state tensors: neither pure nor reorderable. */
     .capabilities = CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE,
     .scratch_usage = SCRATCH_NO_CTX,
-    .dtypes = "int8 (int16 cell state), float32",
+    .dtypes = "int8 (int16 cell state), int16x8 (int64 biases, int16 cell state), float32",
     .constraints = "standard LSTM only (no CIFG, peephole, projection, layer norm); cell gate TANH; constant "
                    "per-tensor weights; int8 cell state scale a power of two as TFLM assumes",
     .prepare = lstm_prepare,

@@ -1,8 +1,9 @@
 #!/bin/sh
 # ops_state (issue 16): several subgraphs, control flow and state.
 # 1. Every ops-new case of IF, WHILE, resource variables (VAR_HANDLE / READ_VARIABLE /
-#    ASSIGN_VARIABLE with a CALL_ONCE init subgraph) and int8 SVDF with int8 state must
-#    convert and match TensorFlow Lite Micro's goldens ("unsupported" is a failure here).
+#    ASSIGN_VARIABLE with a CALL_ONCE init subgraph), int8 SVDF with int8 state, float32
+#    TRANSPOSE_CONV and int16 UNIDIRECTIONAL_SEQUENCE_LSTM must convert and match
+#    TensorFlow Lite Micro's goldens ("unsupported" is a failure here).
 # 2. State across inferences, which the corpus (one inference per case) cannot show: a
 #    module of the float32 resource-variable accumulator is compiled with a harness that
 #    runs twice (the second output must be the first plus the input again: the variable
@@ -32,7 +33,7 @@ if [ ! -d "$dir" ]; then
 fi
 
 # 1. corpus cases
-pattern='^(if|while|resource_variable|svdf_state8)_'
+pattern='^(if|while|resource_variable|svdf_state8)_|^transpose_conv_float32_|^unidirectional_sequence_lstm_int16_'
 count=0
 for c in $(ls "$dir" | grep -E "$pattern"); do
   count=$((count + 1))
@@ -42,7 +43,7 @@ for c in $(ls "$dir" | grep -E "$pattern"); do
     *) fail "$c" "${line#* * }" ;;
   esac
 done
-[ "$count" -ge 13 ] || fail cases "only $count ops-new cases of these operators in $dir"
+[ "$count" -ge 18 ] || fail cases "only $count ops-new cases of these operators in $dir"
 
 # 2. state across inferences and reset by init
 acc="$dir/resource_variable_float32_00_accumulate_c17"
@@ -146,7 +147,8 @@ if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
   flags_m55="-mcpu=cortex-m55 -mthumb -mfloat-abi=hard"
 fi
 for c in if_int8_01_relu_4x10 while_float32_00_damped_n3_3x8 resource_variable_int8_01_shift_c16_t4 \
-  svdf_state8_int8_01_b2_r2_i16_u16_m10; do
+  svdf_state8_int8_01_b2_r2_i16_u16_m10 transpose_conv_float32_01_k4x4_s1_same_bias_relu_c3to16 \
+  unidirectional_sequence_lstm_int16_01_timemajor_b2_t4_i11_s6; do
   [ -d "$dir/$c" ] || { fail "c99_$c" "case missing"; continue; }
   for target in cortex-m4 cortex-m55; do
     out="$work/c99_${c}_$target"
