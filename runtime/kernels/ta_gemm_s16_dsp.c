@@ -35,13 +35,6 @@ static inline int32_t g16_load_pair(const int16_t *x) {
 /* The low half of a tail weight word (its high half is the zero padding). */
 static inline int32_t g16_tail_weight(int32_t w) { return (int32_t)(int16_t)(uint16_t)((uint32_t)w & 0xFFFFu); }
 
-/* TFLite's 16x8 requantisation of bias + dot with the bias folded into k (header). The
- * cast to int32 is TFLite's too; the output zero point is 0. */
-static inline int16_t g16_output(const ta_gemm_s16_dsp_params_t *p, int32_t r, int64_t dot) {
-  const int64_t v = p->k[r] + dot * (int64_t)p->mult[r];
-  return (int16_t)ta_clamp((int32_t)(v >> p->shift[r]), p->act_min, p->act_max);
-}
-
 /* One input vector against a block of 4 rows (4 words per pair of depth values), int32
  * sums: two pairs per iteration, then the last pair and the odd value. */
 static G16_ALWAYS_INLINE void g16_dot4(const int16_t *x, const int32_t *w, int32_t depth, int32_t acc[4]) {
@@ -87,15 +80,16 @@ static void g16_vector(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, cons
   int32_t r = 0;
   for (; r < full; r += 4, w += 4 * pairs) {
     if (p->acc64) {
-      for (int32_t i = 0; i < 4; i++) out[r + i] = g16_output(p, r + i, g16_dot64(x, w + i, p->depth, 4));
+      for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_dsp_output64(&p->q, r + i, g16_dot64(x, w + i, p->depth, 4));
       continue;
     }
     int32_t acc[4];
     g16_dot4(x, w, p->depth, acc);
-    for (int32_t i = 0; i < 4; i++) out[r + i] = g16_output(p, r + i, acc[i]);
+    for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_dsp_output(&p->q, r + i, acc[i]);
   }
   for (; r < p->rows; r++, w += pairs)
-    out[r] = g16_output(p, r, p->acc64 ? g16_dot64(x, w, p->depth, 1) : g16_dot1(x, w, p->depth));
+    out[r] = p->acc64 ? ta_s16_dsp_output64(&p->q, r, g16_dot64(x, w, p->depth, 1))
+                      : ta_s16_dsp_output(&p->q, r, g16_dot1(x, w, p->depth));
 }
 
 void ta_gemm_s16_dsp(const ta_gemm_s16_dsp_params_t *p, int32_t count, const int16_t *input,

@@ -21,13 +21,51 @@
 #define TA_GEMM_S16_DSP_H
 #include "ta_common.h"
 
+/* Requantisation of one output from its dot product (see above): v = k + dot * mult;
+ * with `hi` the compiler scaled k and mult by 2^(32 - t) where t < 32 (proving v stays
+ * inside int64) so that the result is v's high word shifted right by shift = max(t - 32, 0)
+ * (one SMLAL, no 64-bit shift); else it is v >> shift with shift = t. */
+typedef struct ta_s16_dsp_requant_t {
+  const int32_t *rq;     /* per channel 4 words: k low, k high (k = bias * reduced + 2^(t-1),
+                            scaled with hi), mult (reduced, scaled with hi), shift */
+  int32_t hi;
+  int32_t act_min, act_max;
+} ta_s16_dsp_requant_t;
+
+/* The high word of k + dot * m (one SMLAL). */
+static inline int32_t ta_s16_dsp_high(uint32_t k_lo, int32_t k_hi, int32_t dot, int32_t m) {
+#if defined(__GNUC__) && defined(__thumb2__) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  __asm__("smlal %0, %1, %2, %3" : "+r"(k_lo), "+r"(k_hi) : "r"(dot), "r"(m));
+  return k_hi;
+#else
+  const int64_t k = (int64_t)(((uint64_t)(uint32_t)k_hi << 32) | k_lo);
+  return (int32_t)((k + (int64_t)dot * m) >> 32);
+#endif
+}
+
+static inline int16_t ta_s16_dsp_output(const ta_s16_dsp_requant_t *q, int32_t r, int32_t dot) {
+  const int32_t *c = q->rq + 4 * r;
+  int32_t y;
+  if (q->hi) {
+    y = ta_s16_dsp_high((uint32_t)c[0], c[1], dot, c[2]) >> c[3];
+  } else {
+    const int64_t k = (int64_t)(((uint64_t)(uint32_t)c[1] << 32) | (uint32_t)c[0]);
+    y = (int32_t)((k + (int64_t)dot * c[2]) >> c[3]);
+  }
+  return (int16_t)ta_clamp(y, q->act_min, q->act_max);
+}
+
+/* The same from an int64 dot product (never with hi). */
+static inline int16_t ta_s16_dsp_output64(const ta_s16_dsp_requant_t *q, int32_t r, int64_t dot) {
+  const int32_t *c = q->rq + 4 * r;
+  const int64_t k = (int64_t)(((uint64_t)(uint32_t)c[1] << 32) | (uint32_t)c[0]);
+  return (int16_t)ta_clamp((int32_t)((k + dot * c[2]) >> c[3]), q->act_min, q->act_max);
+}
+
 typedef struct ta_gemm_s16_dsp_params_t {
   int32_t rows;          /* output values per input vector */
   int32_t depth;         /* dot-product length */
-  int32_t act_min, act_max;
-  const int64_t *k;      /* [rows]: bias * reduced + 2^(t-1) */
-  const int32_t *mult;   /* [rows]: TFLite's reduced (16-bit) multiplier */
-  const int32_t *shift;  /* [rows]: t = 15 - shift, 1..62 */
+  ta_s16_dsp_requant_t q;
   int32_t acc64;         /* 1: dot products summed in int64 */
 } ta_gemm_s16_dsp_params_t;
 

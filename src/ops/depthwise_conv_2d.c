@@ -8,6 +8,7 @@
 
 #include "../resolve/quant.h"
 #include "conv_common.h"
+#include "gemm_s16_dsp.h"
 #include "op.h"
 
 /* DepthwiseConv2DOptions fields. */
@@ -57,6 +58,7 @@ typedef struct DwData {
   int32_t *folded_bias;   /* int8: bias - input_zero_point * sum over taps of filter[.][oc] */
   int32_t input_zero_point, output_zero_point;
   float act_min, act_max; /* float kernel */
+  DwS16Plan *s16dsp;      /* int16x8, multiplier 1, on Cortex-M4: ta_depthwise_conv_s16_dsp, else NULL */
 } DwData;
 
 /* folded[oc] = bias[oc] - zp * sum over taps of filter[tap][oc], wrapping like int32. */
@@ -406,6 +408,11 @@ static bool dw_prepare(PrepareCtx *pc, Node *node) {
   if (d->kernel == DW_S8 && !(d->folded_bias = dw_fold_bias(pc, filter, bias, d->input_zero_point, d->out_c)))
     return op_error(pc, node, "out of memory");
   d->tier = dw_select_tier(pc, filter, bias, d);
+  if (d->kernel == DW_S16 && d->multiplier == 1 && gemm_s16_dsp_available(pc->platform) &&
+      d->input_zero_point == 0 && d->output_zero_point == 0 && (!bias || tensor_is_const(bias)) &&
+      !dw_s16_dsp_plan(pc->arena, d->out_c, d->h.k * d->w.k, (const int8_t *)filter->data, bias, d->q.multiplier,
+                       d->q.shift, d->q.act_min, d->q.act_max, &d->s16dsp))
+    return op_error(pc, node, "out of memory");
   node->op_data = d;
   node->kernel = dw_kernel_names[d->kernel];
   node->families[0] = "depthwise_conv";
@@ -415,6 +422,11 @@ static bool dw_prepare(PrepareCtx *pc, Node *node) {
   } else if (d->tier == DW_TIER_DSP) {
     node->kernel = "ta_depthwise_conv_dsp_s8";
     node->families[0] = "depthwise_conv_dsp";
+  }
+  if (d->s16dsp) {
+    node->kernel = "ta_depthwise_conv_s16_dsp";
+    node->families[0] = "depthwise_conv_s16_dsp";
+    node->families[1] = "gemm_s16_dsp"; /* its header holds the requantisation */
   }
   node->macs = out->elems * (int64_t)d->h.k * d->w.k;
   return true;
@@ -505,11 +517,31 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
           em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
 }
 
+/* The int16x8 Cortex-M4 tier: geometry, requantisation and widened weights. */
+static void dw_emit_s16_dsp(EmitCtx *ec, const Node *node, const DwData *d) {
+  const char *name = em_op_name(ec);
+  const char *q = s16_requant_emit(ec, &d->s16dsp->q);
+  em_decl(ec,
+          "static const ta_depthwise_s16_dsp_params_t %s_dw16 = {\n  .batches = %d, .in_h = %d, .in_w = %d,"
+          " .channels = %d,\n  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"
+          " .dil_h = %d, .dil_w = %d, .pad_h = %d, .pad_w = %d,\n  .q = %s,\n};",
+          name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->out_c, (int)d->h.out, (int)d->w.out,
+          (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
+          (int)d->h.pad, (int)d->w.pad, q);
+  const char *weights = em_table_i32(ec, "dw16_weights", d->s16dsp->w32, d->s16dsp->n_w32);
+  em_call(ec, "ta_depthwise_conv_s16_dsp", 4, em_desc(ec, "dw16"), em_tensor(ec, node->in[0]), weights,
+          em_tensor(ec, node->out[0]));
+}
+
 static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
   (void)m;
   const DwData *d = node->op_data;
   if (d->tier != DW_TIER_PORTABLE) {
     dw_emit_tier(ec, node, d);
+    return;
+  }
+  if (d->s16dsp) {
+    dw_emit_s16_dsp(ec, node, d);
     return;
   }
   const char *name = em_op_name(ec);

@@ -27,31 +27,73 @@ static void gemm_s16_relayout(const int8_t *w, int32_t rows, int32_t depth, int3
   }
 }
 
-/* int32 sums are exact when no partial sum of any row can leave int32: the int16
- * inputs are at most 2^15 in magnitude, so 2^15 * sum|w| must stay below 2^31. */
-static bool gemm_s16_needs_acc64(const int8_t *w, int32_t rows, int32_t depth) {
-  for (int32_t r = 0; r < rows; r++) {
-    int64_t sum = 0;
-    for (int32_t k = 0; k < depth; k++) {
-      const int32_t v = w[(size_t)r * (size_t)depth + (size_t)k];
-      sum += v < 0 ? -v : v;
-    }
-    if (sum * 32768 > INT32_MAX) return true;
-  }
-  return false;
+/* TFLite's 16x8 requantisation of one channel: the multiplier reduced to 16 bits
+ * (rounded, saturated at 0x7FFF), a right shift t = 15 - shift with rounding 2^(t-1), and
+ * the bias folded into k. |bias| <= 2^47 and reduced <= 2^15 keep k inside int64. */
+static bool s16_requant_row(S16Requant *q, const Tensor *bias, int32_t r, int32_t m, int32_t s, int32_t *t) {
+  const int32_t reduced = m < 0x7FFF0000 ? (int32_t)(((int64_t)m + (1 << 15)) >> 16) : 0x7FFF;
+  const int64_t b = bias ? const_i64(bias, r) : 0;
+  *t = 15 - s;
+  if (*t < 1 || *t > 62 || b > ((int64_t)1 << 47) || b < -((int64_t)1 << 47)) return false;
+  q->mult[r] = reduced;
+  q->k[r] = b * reduced + ((int64_t)1 << (*t - 1));
+  return true;
 }
 
-/* TFLite's 16x8 requantisation: the multiplier reduced to 16 bits (rounded, saturated
- * at 0x7FFF) and a right shift t = 15 - shift, with rounding 2^(t-1); k folds the bias.
- * |bias| <= 2^47 and reduced <= 2^15 keep k inside int64. */
-static bool gemm_s16_requant(const GemmS16Plan *g, const Tensor *bias, int32_t r, int32_t m, int32_t s) {
-  const int32_t reduced = m < 0x7FFF0000 ? (int32_t)(((int64_t)m + (1 << 15)) >> 16) : 0x7FFF;
-  const int32_t t = 15 - s;
+/* Whether channel r can take the high-word form: for t < 32, k and the multiplier
+ * scaled by 2^(32-t) with the multiplier inside int32 and every v = k + dot * mult
+ * inside int64, bounded by (|bias| + 2^15 * sum|w|) * |reduced| + 2^(t-1). Then
+ * floor(v * 2^(32-t) / 2^32) = floor(v / 2^t): the same integer. */
+static bool s16_hi_fits(const S16Requant *q, const Tensor *bias, int32_t r, int32_t t, int64_t abs_sum) {
+  if (t >= 32) return true;
+  const int64_t m = q->mult[r] < 0 ? -(int64_t)q->mult[r] : q->mult[r];
+  if ((m << (32 - t)) > INT32_MAX) return false;
   const int64_t b = bias ? const_i64(bias, r) : 0;
-  if (t < 1 || t > 62 || b > ((int64_t)1 << 47) || b < -((int64_t)1 << 47)) return false;
-  g->mult[r] = reduced, g->shift[r] = t;
-  g->k[r] = b * reduced + ((int64_t)1 << (t - 1));
+  const uint64_t a = (uint64_t)(b < 0 ? -b : b) + (uint64_t)abs_sum * 32768u; /* <= 2^47 + 2^46 */
+  const uint64_t v = a * (uint64_t)m + ((uint64_t)1 << (t - 1));           /* m <= 2^15: < 2^63 */
+  return v < ((uint64_t)1 << (31 + t));
+}
+
+bool s16_requant_plan(Arena *arena, int32_t rows, const Tensor *bias, const int32_t *mult, const int32_t *shift,
+                      int32_t scalar_mult, int32_t scalar_shift, const int64_t *abs_sums, int32_t act_min,
+                      int32_t act_max, S16Requant *q, bool *ok) {
+  *ok = false;
+  if (bias && (bias->type != TT_INT64 || !bias->data || bias->elems != rows)) return true;
+  q->rows = rows, q->act_min = act_min, q->act_max = act_max;
+  q->k = arena_calloc(arena, (size_t)rows, sizeof(int64_t));
+  q->mult = arena_calloc(arena, (size_t)rows, sizeof(int32_t));
+  q->shift = arena_calloc(arena, (size_t)rows, sizeof(int32_t));
+  q->rq = arena_calloc(arena, (size_t)rows * 4, sizeof(int32_t));
+  int32_t *t = arena_calloc(arena, (size_t)rows, sizeof(int32_t));
+  if (!q->k || !q->mult || !q->shift || !q->rq || !t) return false;
+  q->acc64 = false, q->hi = true;
+  for (int32_t r = 0; r < rows; r++) {
+    if (!s16_requant_row(q, bias, r, mult ? mult[r] : scalar_mult, shift ? shift[r] : scalar_shift, &t[r]))
+      return true;
+    /* int32 sums are exact when no partial sum can leave int32: |x| <= 2^15 */
+    if (abs_sums[r] * 32768 > INT32_MAX) q->acc64 = true;
+    if (!s16_hi_fits(q, bias, r, t[r], abs_sums[r])) q->hi = false;
+  }
+  if (q->acc64) q->hi = false;
+  for (int32_t r = 0; r < rows; r++) {
+    q->shift[r] = q->hi ? (t[r] > 32 ? t[r] - 32 : 0) : t[r];
+    if (q->hi && t[r] < 32) {
+      q->mult[r] = (int32_t)((int64_t)q->mult[r] * ((int64_t)1 << (32 - t[r])));
+      q->k[r] = (int64_t)((uint64_t)q->k[r] << (32 - t[r])); /* exact: |k| < 2^(31+t) */
+    }
+    q->rq[4 * r] = (int32_t)(uint32_t)((uint64_t)q->k[r] & 0xFFFFFFFFu);
+    q->rq[4 * r + 1] = (int32_t)(q->k[r] >> 32);
+    q->rq[4 * r + 2] = q->mult[r];
+    q->rq[4 * r + 3] = q->shift[r];
+  }
+  *ok = true;
   return true;
+}
+
+const char *s16_requant_emit(EmitCtx *ec, const S16Requant *q) {
+  const char *table = em_table_i32(ec, "rq16", q->rq, (size_t)q->rows * 4);
+  return em_name(ec, "{ .rq = %s, .hi = %d, .act_min = %d, .act_max = %d }", table, q->hi ? 1 : 0, (int)q->act_min,
+                 (int)q->act_max);
 }
 
 bool gemm_s16_dsp_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *weights, const Tensor *bias,
@@ -59,32 +101,57 @@ bool gemm_s16_dsp_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *
                        int32_t act_min, int32_t act_max, GemmS16Plan **out) {
   *out = NULL;
   if (rows <= 0 || depth <= 0 || rows > (1 << 24) || depth > (1 << 24)) return true;
-  if (bias && (bias->type != TT_INT64 || !bias->data || bias->elems != rows)) return true;
   GemmS16Plan *g = arena_calloc(arena, 1, sizeof *g);
-  if (!g) return false;
-  g->rows = rows, g->depth = depth, g->act_min = act_min, g->act_max = act_max;
-  g->k = arena_calloc(arena, (size_t)rows, sizeof(int64_t));
-  g->mult = arena_calloc(arena, (size_t)rows, sizeof(int32_t));
-  g->shift = arena_calloc(arena, (size_t)rows, sizeof(int32_t));
+  int64_t *sums = arena_calloc(arena, (size_t)rows, sizeof(int64_t));
+  if (!g || !sums) return false;
+  for (int32_t r = 0; r < rows; r++)
+    for (int32_t k = 0; k < depth; k++) {
+      const int32_t v = weights[(size_t)r * (size_t)depth + (size_t)k];
+      sums[r] += v < 0 ? -v : v;
+    }
+  bool ok;
+  if (!s16_requant_plan(arena, rows, bias, mult, shift, scalar_mult, scalar_shift, sums, act_min, act_max, &g->q, &ok))
+    return false;
+  if (!ok) return true;
+  g->rows = rows, g->depth = depth;
   g->n_w32 = (size_t)rows * (size_t)((depth + 1) / 2);
   g->w32 = arena_calloc(arena, g->n_w32, sizeof(int32_t));
-  if (!g->k || !g->mult || !g->shift || !g->w32) return false;
-  for (int32_t r = 0; r < rows; r++)
-    if (!gemm_s16_requant(g, bias, r, mult ? mult[r] : scalar_mult, shift ? shift[r] : scalar_shift)) return true;
+  if (!g->w32) return false;
   gemm_s16_relayout(weights, rows, depth, g->w32);
-  g->acc64 = gemm_s16_needs_acc64(weights, rows, depth);
   *out = g;
   return true;
 }
 
 const char *gemm_s16_dsp_emit_params(EmitCtx *ec, const GemmS16Plan *g) {
   const char *name = em_op_name(ec);
-  const char *k = em_table_i64(ec, "gemm16_k", g->k, (size_t)g->rows);
-  const char *mult = em_table_i32(ec, "gemm16_mult", g->mult, (size_t)g->rows);
-  const char *shift = em_table_i32(ec, "gemm16_shift", g->shift, (size_t)g->rows);
+  const char *q = s16_requant_emit(ec, &g->q);
   em_decl(ec,
-          "static const ta_gemm_s16_dsp_params_t %s_gemm16 = {\n  .rows = %d, .depth = %d,\n"
-          "  .act_min = %d, .act_max = %d,\n  .k = %s, .mult = %s, .shift = %s,\n  .acc64 = %d,\n};",
-          name, (int)g->rows, (int)g->depth, (int)g->act_min, (int)g->act_max, k, mult, shift, g->acc64 ? 1 : 0);
+          "static const ta_gemm_s16_dsp_params_t %s_gemm16 = {\n  .rows = %d, .depth = %d,\n  .q = %s,\n"
+          "  .acc64 = %d,\n};",
+          name, (int)g->rows, (int)g->depth, q, g->q.acc64 ? 1 : 0);
   return em_table_i32(ec, "gemm16_weights", g->w32, g->n_w32);
+}
+
+bool dw_s16_dsp_plan(Arena *arena, int32_t channels, int32_t taps, const int8_t *filter, const Tensor *bias,
+                     const int32_t *mult, const int32_t *shift, int32_t act_min, int32_t act_max, DwS16Plan **out) {
+  *out = NULL;
+  if (channels <= 0 || (channels & 1) || taps <= 0 || channels > (1 << 24) || taps > (1 << 16)) return true;
+  DwS16Plan *d = arena_calloc(arena, 1, sizeof *d);
+  int64_t *sums = arena_calloc(arena, (size_t)channels, sizeof(int64_t));
+  if (!d || !sums) return false;
+  for (int32_t t = 0; t < taps; t++)
+    for (int32_t c = 0; c < channels; c++) {
+      const int32_t v = filter[(size_t)t * (size_t)channels + (size_t)c];
+      sums[c] += v < 0 ? -v : v;
+    }
+  bool ok;
+  if (!s16_requant_plan(arena, channels, bias, mult, shift, 0, 0, sums, act_min, act_max, &d->q, &ok)) return false;
+  if (!ok || d->q.acc64) return true; /* the kernel sums in int32 only */
+  d->n_w32 = (size_t)taps * (size_t)(channels / 2);
+  d->w32 = arena_calloc(arena, d->n_w32, sizeof(int32_t));
+  if (!d->w32) return false;
+  for (size_t i = 0; i < d->n_w32; i++)
+    d->w32[i] = (int32_t)(((uint32_t)filter[2 * i] & 0xFFFFu) | ((uint32_t)filter[2 * i + 1] << 16));
+  *out = d;
+  return true;
 }

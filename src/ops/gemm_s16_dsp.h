@@ -1,6 +1,6 @@
-/* int16x8 matrix-vector work (FULLY_CONNECTED, CONV_2D) on the Cortex-M4 DSP tier:
- * whether a layer can take it and the compile-time constants its kernel reads
- * (runtime/kernels/ta_gemm_s16_dsp.h, which argues the exactness). */
+/* int16x8 dot-product layers (FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D) on the
+ * Cortex-M4 DSP tier: whether a layer can take it and the compile-time constants its
+ * kernels read (runtime/kernels/ta_gemm_s16_dsp.h, which argues the exactness). */
 #ifndef TINYAOT_GEMM_S16_DSP_H
 #define TINYAOT_GEMM_S16_DSP_H
 #include <stdbool.h>
@@ -8,27 +8,57 @@
 
 #include "op.h"
 
+/* Per output channel: TFLite's 16x8 requantisation with the bias folded in. */
+typedef struct S16Requant {
+  int32_t rows, act_min, act_max;
+  int64_t *k;            /* bias * reduced multiplier + rounding (scaled with hi) */
+  int32_t *mult, *shift; /* reduced multiplier (scaled with hi), right shift */
+  int32_t *rq;           /* the kernels' table: per channel k low, k high, mult, shift */
+  bool hi;               /* result = high word >> shift (ta_s16_dsp_requant_t) */
+  bool acc64;            /* some channel's dot product may leave int32 */
+} S16Requant;
+
 typedef struct GemmS16Plan {
-  int32_t rows, depth, act_min, act_max;
+  int32_t rows, depth;
   int32_t *w32;          /* weights widened to int16 pairs, blocks of 4 rows then single rows */
   size_t n_w32;
-  int64_t *k;            /* [rows] bias * reduced multiplier + rounding */
-  int32_t *mult, *shift; /* [rows] reduced multiplier, total right shift */
-  bool acc64;            /* some row's dot product may leave int32 */
+  S16Requant q;
 } GemmS16Plan;
 
 /* True when the platform has the DSP extension and no MVE (the M4 tier). */
 bool gemm_s16_dsp_available(const Platform *platform);
 
-/* Plans an int16x8 layer with an int64 bias (NULL: none) and int8 weights [rows, depth];
- * per-row mult/shift, or NULL with the scalar pair. Sets *out to NULL when the layer
- * must stay portable (a shift TFLite's 64-bit rounding cannot take, a bias beyond
- * 2^47). False only when out of memory. */
+/* Fills q for `rows` channels with an int64 bias (NULL: none), per-channel mult/shift
+ * (or NULL with the scalar pair) and each channel's sum of |weights|. Sets *ok false
+ * when the layer must stay portable (a shift TFLite's 64-bit rounding cannot take, a
+ * bias beyond 2^47). False only when out of memory. */
+bool s16_requant_plan(Arena *arena, int32_t rows, const Tensor *bias, const int32_t *mult, const int32_t *shift,
+                      int32_t scalar_mult, int32_t scalar_shift, const int64_t *abs_sums, int32_t act_min,
+                      int32_t act_max, S16Requant *q, bool *ok);
+
+/* Emits the requantisation tables; returns the ta_s16_dsp_requant_t initializer. */
+const char *s16_requant_emit(EmitCtx *ec, const S16Requant *q);
+
+/* Plans an int16x8 matrix layer, int8 weights [rows, depth]; *out NULL when it must
+ * stay portable. False only when out of memory. */
 bool gemm_s16_dsp_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *weights, const Tensor *bias,
                        const int32_t *mult, const int32_t *shift, int32_t scalar_mult, int32_t scalar_shift,
                        int32_t act_min, int32_t act_max, GemmS16Plan **out);
 
 /* Emits the params descriptor "<op>_gemm16" and its tables; returns the weights' symbol. */
 const char *gemm_s16_dsp_emit_params(EmitCtx *ec, const GemmS16Plan *g);
+
+/* DEPTHWISE_CONV_2D, depth multiplier 1, an even channel count: the filter widened to
+ * int16 channel pairs per tap (ta_depthwise_conv_s16_dsp.h). */
+typedef struct DwS16Plan {
+  int32_t *w32;          /* [taps][channels / 2] words w[c] | w[c + 1] << 16 */
+  size_t n_w32;
+  S16Requant q;
+} DwS16Plan;
+
+/* filter [taps][channels]; *out NULL when the layer must stay portable (odd channels,
+ * int64 sums needed, requantisation out of range). False only when out of memory. */
+bool dw_s16_dsp_plan(Arena *arena, int32_t channels, int32_t taps, const int8_t *filter, const Tensor *bias,
+                     const int32_t *mult, const int32_t *shift, int32_t act_min, int32_t act_max, DwS16Plan **out);
 
 #endif
