@@ -47,7 +47,9 @@ const OpDef op_if = {
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "bool condition; any supported operators in the branches",
     .constraints = "both branches inlined into the layer (static shapes); no control flow, resource variables or "
-                   "stateful operators inside the branches; each subgraph used by one operator",
+                   "stateful operators inside the branches; each subgraph used by one operator; as TFLite Micro, only "
+                   "the condition's first element is read, and branch outputs are copied byte for byte (a branch "
+                   "output's quantization is not reconciled with the IF output's)",
     .prepare = if_prepare,
     .emit = if_emit,
 };

@@ -72,8 +72,10 @@ const OpDef op_while = {
     .capabilities = CAP_STATELESS | CAP_STATIC_SCHEDULABLE,
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "any supported operators in cond and body; bool condition",
-    .constraints = "cond and body inlined into one C loop (static shapes, iterations decided at run time); no control "
-                   "flow, resource variables or stateful operators inside; each subgraph used by one operator",
+    .constraints = "cond and body inlined into one C loop (static shapes, iterations decided at run time, no bound: a "
+                   "condition that stays true never returns, as in TFLite Micro); no control flow, resource variables "
+                   "or stateful operators inside; each subgraph used by one operator; a body returning one loop "
+                   "variable in another's place is refused",
     .prepare = while_prepare,
     .emit = while_emit,
 };
