@@ -115,6 +115,8 @@ static bool parse_npy(const uint8_t *b, size_t size, NpzArray *arr, Arena *a, Di
   char *h = arena_strndup(a, (const char *)b + start, hlen);
   if (!h) return diag_error(d, "out of memory");
   if (strlen(h) != hlen) return diag_error(d, "%s: member '%s': NUL byte in the .npy header", path, name);
+  for (char *q = h; *q; q++) /* messages quote the header: keep them one line */
+    if ((unsigned char)*q < 0x20 || (unsigned char)*q == 0x7f) *q = ' ';
   const char *descr = dict_value(h, "descr"), *fortran = dict_value(h, "fortran_order");
   const char *shape = dict_value(h, "shape");
   if (!descr || !fortran || !shape) return diag_error(d, "%s: member '%s': .npy header lacks descr, fortran_order or shape", path, name);
@@ -147,6 +149,9 @@ static bool read_member(const uint8_t *b, size_t size, size_t *at, size_t cd_end
   char *name = arena_strndup(a, (const char *)c + CENTRAL_SIZE, nlen);
   if (!name) return diag_error(d, "out of memory");
   *at += CENTRAL_SIZE + nlen + xlen + klen;
+  for (size_t k = 0; k < nlen; k++) /* every message names the member: printable ASCII only */
+    if ((unsigned char)name[k] < 0x20 || (unsigned char)name[k] >= 0x7f)
+      return diag_error(d, "%s: central directory entry %d has a name with control or non-ASCII bytes", path, z->n);
   if (strlen(name) != nlen || nlen < 5 || strcmp(name + nlen - 4, ".npy") != 0)
     return diag_error(d, "%s: member '%.60s' is not a .npy array", path, name);
   name[nlen - 4] = '\0';
@@ -161,6 +166,10 @@ static bool read_member(const uint8_t *b, size_t size, size_t *at, size_t cd_end
   size_t data = local + LOCAL_SIZE + rd16(b + local + 26) + rd16(b + local + 28);
   if (data > size || size - data < csize) return diag_error(d, "%s: member '%s' is truncated", path, name);
   const uint8_t *bytes = b + data;
+  /* deflate expands at most 1032:1; a larger claim would only make us allocate for nothing */
+  if (method == 8 && usize / 1032u > csize + 1u)
+    return diag_error(d, "%s: member '%s' claims %zu bytes from %zu compressed (more than deflate allows)", path, name,
+                      usize, csize);
   if (method == 8) {
     uint8_t *out = arena_alloc(a, usize ? usize : 1);
     if (!out) return diag_error(d, "out of memory");

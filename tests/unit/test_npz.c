@@ -152,7 +152,28 @@ static void test_npz_hostile(UnitState *u) {
   free(npz);
 }
 
+/* A deflated member may not claim more than deflate's 1032:1 (no allocation for it). */
+static void test_npz_bomb_claim(UnitState *u) {
+  uint8_t npy[512];
+  size_t n = make_npy(npy, "<i2", "(6,)", values, sizeof values);
+  ZipOut z;
+  make_zip(&z, "output_0.npy", npy, n, true);
+  size_t cd = z.n - 22 - 46 - strlen("output_0.npy");
+  const uint32_t claim = 200u << 20;
+  for (int k = 0; k < 4; k++) z.b[22 + k] = (uint8_t)(claim >> (8 * k)), z.b[cd + 24 + k] = (uint8_t)(claim >> (8 * k));
+  Arena a;
+  arena_init(&a);
+  Diag d;
+  diag_init(&d, "t");
+  Npz *npz = calloc(1, sizeof *npz);
+  CHECK(u, npz && !npz_parse(z.b, z.n, "t.npz", &a, npz, &d) && strstr(d.msg, "more than deflate allows"));
+  CHECK(u, a.used_total < (1u << 20));
+  free(npz);
+  arena_free(&a);
+}
+
 const UnitTest npz_tests[] = {
+    {"npz_bomb_claim", test_npz_bomb_claim},
     {"npz_members", test_npz_members},
     {"npz_refuses", test_npz_refuses},
     {"npz_hostile", test_npz_hostile},
