@@ -65,7 +65,27 @@ static void rejects_corruptions(UnitState *u) {
   s = build_default(); s.scale = -1.f; expect_error(u, s, "quantization scale");
   s = build_default(); s.n_scales = 3; expect_error(u, s, "per-channel scales");
   s = build_default(); s.const_bytes = 5; expect_error(u, s, "buffer 1 holds 5 bytes");
-  s = build_default(); s.two_subgraphs = 1; expect_error(u, s, "subgraphs");
+}
+
+/* A second subgraph (the same one twice here) is read into its own tensor range; the
+ * main graph stays subgraph 0 and nothing references the other, so the model loads. */
+static void loads_second_subgraph(UnitState *u) {
+  BuildSpec s = build_default();
+  s.two_subgraphs = 1;
+  size_t len;
+  uint8_t *bytes = build_model(&s, &len);
+  Arena a;
+  arena_init(&a);
+  Model m;
+  Diag d;
+  diag_init(&d, "t");
+  CHECK(u, load_model(&a, "t", bytes, len, &m, &d));
+  CHECK(u, m.n_subgraphs == 2 && m.n_tensors == 6 && m.n_nodes == 1);
+  CHECK(u, m.subgraphs[1].first_tensor == 3 && m.subgraphs[1].n_tensors == 3 && m.subgraphs[1].n_nodes == 1);
+  CHECK(u, m.subgraphs[1].nodes[0].in[0] == m.nodes[0].in[0] + 3 && m.subgraphs[1].outputs[0] == m.outputs[0] + 3);
+  CHECK(u, m.tensors[3].id == 3 && !m.tensors[3].is_input && m.tensors[0].is_input);
+  arena_free(&a);
+  free(bytes);
 }
 
 static void truncation_never_crashes(UnitState *u) {
@@ -119,6 +139,7 @@ static void byte_flips_never_crash(UnitState *u) {
 const UnitTest loader_tests[] = {
     {"loader/loads_valid_model", loads_valid_model},
     {"loader/rejects_corruptions", rejects_corruptions},
+    {"loader/loads_second_subgraph", loads_second_subgraph},
     {"loader/truncation_never_crashes", truncation_never_crashes},
     {"loader/byte_flips_never_crash", byte_flips_never_crash},
     {NULL, NULL},
