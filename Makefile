@@ -114,6 +114,17 @@ fuzz-build: $(FUZZ_BIN)
 fuzz: $(FUZZ_BIN)
 	@sh fuzz/run_fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(CORPUS)
 
+# Issue 16: differential fuzzing against TFLite Micro's reference kernels (tools/fuzz_diff/,
+# docs/robustness.md). FUZZ_DIFF_MODELS=N / FUZZ_DIFF_SECONDS=S / FUZZ_DIFF_SEED=S bound it.
+ORACLE ?= ../shared/oracle/tflm_ref
+.PHONY: fuzz-diff
+$(BUILD)/fuzz_diff_gen: tools/fuzz_diff/fuzz_diff_gen.c tools/fbwriter.c tools/fbwriter.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 -Itools tools/fuzz_diff/fuzz_diff_gen.c tools/fbwriter.c -o $@ -lm
+
+fuzz-diff: $(BUILD)/tinyaot $(BUILD)/fuzz_diff_gen
+	@sh tools/fuzz_diff/fuzz_diff.sh $(BUILD) $(ORACLE)
+
 # Issue 4: on the target. `make bench` measures the MLPerf Tiny models on QEMU Cortex-M4/M55
 # (bench/README.md); `make test-target` runs every corpus model there (tests/run_target_tests.sh).
 .PHONY: bench test-target

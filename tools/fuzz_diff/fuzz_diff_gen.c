@@ -1,0 +1,1172 @@
+/* fuzz-diff model generator (issue 16 item 3; docs/robustness.md, "Differential fuzzing").
+ *
+ *   fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,K,...]
+ *       writes OUTDIR/model.tflite, OUTDIR/case_0/in<i>.bin and OUTDIR/outputs.txt: one
+ *       .tflite holding GRAPHS independent random graphs (chains and small DAGs of
+ *       operators tinyaot supports, with random shapes, dtypes and quantization that
+ *       respect each operator's domain), so that one `tinyaot run` (one C compile) and one
+ *       oracle call check many graphs. Graph J draws only from (SEED, BATCH, J), so
+ *       `--only J` rebuilds graph J alone: the reproducer of a mismatch; --skip leaves
+ *       graphs out (those the oracle refuses). Prints "graphs N", N the graphs written
+ *       (fewer than GRAPHS when their inputs would pass the 64 `tinyaot run` takes).
+ *       outputs.txt: one line per model output, "<graph> <exact|float32> <description>".
+ *   fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR
+ *       compares REF_DIR/out<i>.bin with GOT_DIR/out<i>.bin as outputs.txt says (integers
+ *       byte-exact, float32 |a-b| <= 1e-5*max(1,|b|)) and prints "MISMATCH <graph> out<i>
+ *       <first difference>" per differing output; exit 0 equal, 1 differing, 2 error.
+ *
+ * Deterministic: the same arguments give the same bytes. Not part of the compiler. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fbwriter.h"
+
+enum { T_F32 = 0, T_I32 = 2, T_I64 = 4, T_I16 = 7, T_I8 = 9 };
+enum { MAX_T = 4096, MAX_OPS = 2048, MAX_IO = 1024, MAX_RANK = 6 };
+/* `tinyaot run` reads at most 64 input files per inference. */
+enum { MAX_FILE_INPUTS = 64 };
+enum { ACT_NONE = 0, ACT_RELU = 1, ACT_RELU_N1 = 2, ACT_RELU6 = 3 };
+enum { PAD_SAME = 0, PAD_VALID = 1 };
+
+/* Builtin operator codes and builtin-options union types of TFLite's schema. */
+enum {
+  OP_ADD = 0, OP_AVG_POOL = 1, OP_CONCAT = 2, OP_CONV = 3, OP_DWCONV = 4, OP_DEQUANTIZE = 6,
+  OP_FLOOR = 8, OP_FC = 9, OP_LOGISTIC = 14, OP_MAX_POOL = 17, OP_MUL = 18, OP_RELU = 19,
+  OP_RELU6 = 21, OP_RESHAPE = 22, OP_SOFTMAX = 25, OP_TANH = 28, OP_PAD = 34, OP_TRANSPOSE = 39,
+  OP_MEAN = 40, OP_SUB = 41, OP_STRIDED_SLICE = 45, OP_EXP = 47, OP_PRELU = 54, OP_MAXIMUM = 55,
+  OP_MINIMUM = 57, OP_NEG = 59, OP_SLICE = 65, OP_SIN = 66, OP_LOG = 73, OP_SUM = 74,
+  OP_SQRT = 75, OP_RSQRT = 76, OP_REDUCE_MAX = 82, OP_SQUARE = 92, OP_LEAKY_RELU = 98,
+  OP_SQUARED_DIFF = 99, OP_ABS = 101, OP_CEIL = 104, OP_COS = 108, OP_QUANTIZE = 114,
+  OP_ROUND = 116, OP_HARD_SWISH = 117
+};
+enum {
+  OT_NONE = 0, OT_CONV = 1, OT_DWCONV = 2, OT_POOL = 5, OT_FC = 8, OT_SOFTMAX = 9, OT_CONCAT = 10,
+  OT_ADD = 11, OT_RESHAPE = 17, OT_MUL = 21, OT_PAD = 22, OT_TRANSPOSE = 26, OT_REDUCER = 27,
+  OT_SUB = 28, OT_STRIDED_SLICE = 32, OT_MAXMIN = 39, OT_SLICE = 48, OT_LEAKY_RELU = 75
+};
+
+typedef struct Rng {
+  uint64_t s;
+} Rng;
+
+typedef struct Tensor {
+  int type, rank;
+  int32_t dims[MAX_RANK];
+  bool quant;           /* per-tensor scale/zp (or per-channel when nch > 0) */
+  float scale;
+  int32_t zp;
+  int nch, qdim;        /* per-channel: nch scales on dimension qdim, zero points 0 */
+  float *ch_scales;
+  void *data;           /* constant bytes (buffer) or the model input's values */
+  size_t bytes;
+  bool is_const, is_input;
+  bool positive;        /* float values known > 0 (domain of LOG, RSQRT) */
+  bool nonneg;          /* float values known >= 0 (SQRT) */
+  char name[40];
+} Tensor;
+
+typedef struct Op {
+  int code, opt_type;
+  FbObj *opts;
+  int in[4], nin, out[2], nout;
+  int graph;
+} Op;
+
+typedef struct Model {
+  Tensor t[MAX_T];
+  int nt;
+  Op ops[MAX_OPS];
+  int nops;
+  int inputs[MAX_IO], nin;
+  int outputs[MAX_IO], nout;
+  int out_graph[MAX_IO];
+  int codes[64], ncodes;
+  int graph;            /* graph being generated */
+  int pool[32], npool;  /* tensors of the current graph a DAG edge may reuse */
+} Model;
+
+/* ---- random numbers (splitmix64) ------------------------------------------------ */
+
+static uint64_t next_u64(Rng *r) {
+  uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+static int rnd(Rng *r, int n) { return n <= 1 ? 0 : (int)(next_u64(r) % (uint64_t)n); }
+static int range(Rng *r, int lo, int hi) { return lo + rnd(r, hi - lo + 1); }
+static double unit(Rng *r) { return (double)(next_u64(r) >> 11) / 9007199254740992.0; }
+static double uniform(Rng *r, double lo, double hi) { return lo + (hi - lo) * unit(r); }
+static bool chance(Rng *r, int percent) { return rnd(r, 100) < percent; }
+/* Log-uniform: scales spread over decades. */
+static float log_uniform(Rng *r, double lo, double hi) { return (float)exp(uniform(r, log(lo), log(hi))); }
+
+/* ---- tensors -------------------------------------------------------------------- */
+
+static size_t type_size(int type) {
+  switch (type) {
+    case T_I8: return 1;
+    case T_I16: return 2;
+    case T_I64: return 8;
+    default: return 4;
+  }
+}
+
+static int64_t count(const Tensor *t) {
+  int64_t n = 1;
+  for (int i = 0; i < t->rank; i++) n *= t->dims[i];
+  return n;
+}
+
+static int new_tensor(Model *m, int type, int rank, const int32_t *dims) {
+  if (m->nt >= MAX_T) {
+    fprintf(stderr, "fuzz_diff_gen: too many tensors\n");
+    exit(2);
+  }
+  Tensor *t = &m->t[m->nt];
+  memset(t, 0, sizeof *t);
+  t->type = type;
+  t->rank = rank;
+  memcpy(t->dims, dims, sizeof(int32_t) * (size_t)rank);
+  snprintf(t->name, sizeof t->name, "g%d_t%d", m->graph, m->nt);
+  return m->nt++;
+}
+
+static void set_quant(Model *m, int ti, float scale, int32_t zp) {
+  m->t[ti].quant = true;
+  m->t[ti].scale = scale;
+  m->t[ti].zp = zp;
+}
+
+/* A fresh activation quantization for the dtype: int16 symmetric (zero point 0). */
+static void random_quant(Model *m, Rng *r, int ti) {
+  int type = m->t[ti].type;
+  if (type == T_I8) set_quant(m, ti, log_uniform(r, 0.004, 0.2), chance(r, 20) ? 0 : range(r, -128, 127));
+  else if (type == T_I16) set_quant(m, ti, log_uniform(r, 3e-5, 2e-3), 0);
+}
+
+static void copy_quant(Model *m, int dst, int src) {
+  m->t[dst].quant = m->t[src].quant;
+  m->t[dst].scale = m->t[src].scale;
+  m->t[dst].zp = m->t[src].zp;
+}
+
+/* Output tensor with the input's dtype and the given shape. */
+static int like(Model *m, int src, int rank, const int32_t *dims) {
+  return new_tensor(m, m->t[src].type, rank, dims);
+}
+
+static void *xmalloc(size_t n) {
+  void *p = calloc(n ? n : 1, 1);
+  if (!p) abort();
+  return p;
+}
+
+static int const_tensor(Model *m, int type, int rank, const int32_t *dims, const void *data) {
+  int ti = new_tensor(m, type, rank, dims);
+  Tensor *t = &m->t[ti];
+  t->is_const = true;
+  t->bytes = (size_t)count(t) * type_size(type);
+  t->data = xmalloc(t->bytes);
+  memcpy(t->data, data, t->bytes);
+  return ti;
+}
+
+static int const_i32_vec(Model *m, const int32_t *v, int n) {
+  int32_t d[1] = {n};
+  return const_tensor(m, T_I32, 1, d, v);
+}
+
+static void random_values(Model *m, Rng *r, int ti);
+
+/* A model input of the dtype and shape, with random values over its domain. */
+static int input_tensor(Model *m, Rng *r, int type, int rank, const int32_t *dims) {
+  int ti = new_tensor(m, type, rank, dims);
+  m->t[ti].is_input = true;
+  random_values(m, r, ti);
+  if (m->nin >= MAX_IO) exit(2);
+  m->inputs[m->nin++] = ti;
+  return ti;
+}
+
+/* A constant operand (weights-like second input of an elementwise operator). */
+static int const_operand(Model *m, Rng *r, int type, int rank, const int32_t *dims) {
+  int ti = new_tensor(m, type, rank, dims);
+  m->t[ti].is_const = true;
+  random_values(m, r, ti);
+  return ti;
+}
+
+static void random_values(Model *m, Rng *r, int ti) {
+  Tensor *t = &m->t[ti];
+  int type = t->type;
+  random_quant(m, r, ti);
+  int64_t n = count(t);
+  t->bytes = (size_t)n * type_size(type);
+  t->data = xmalloc(t->bytes);
+  for (int64_t i = 0; i < n; i++) {
+    if (type == T_I8) ((int8_t *)t->data)[i] = (int8_t)range(r, -128, 127);
+    else if (type == T_I16) ((int16_t *)t->data)[i] = (int16_t)range(r, -32768, 32767);
+    else ((float *)t->data)[i] = (float)uniform(r, -2.0, 2.0);
+  }
+}
+
+static void add_to_pool(Model *m, int ti) {
+  if (m->npool < (int)(sizeof m->pool / sizeof m->pool[0])) m->pool[m->npool++] = ti;
+}
+
+static bool same_shape(const Tensor *a, const Tensor *b) {
+  if (a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return false;
+  return true;
+}
+
+/* ---- operators ------------------------------------------------------------------ */
+
+static int opcode_index(Model *m, int code) {
+  for (int i = 0; i < m->ncodes; i++)
+    if (m->codes[i] == code) return i;
+  m->codes[m->ncodes] = code;
+  return m->ncodes++;
+}
+
+static Op *add_op(Model *m, int code, int opt_type, FbObj *opts) {
+  if (m->nops >= MAX_OPS) exit(2);
+  Op *op = &m->ops[m->nops++];
+  memset(op, 0, sizeof *op);
+  op->code = code;
+  op->opt_type = opt_type;
+  op->opts = opts;
+  op->graph = m->graph;
+  opcode_index(m, code);
+  return op;
+}
+
+static int unary_op(Model *m, int code, int opt_type, FbObj *opts, int x, int y) {
+  Op *op = add_op(m, code, opt_type, opts);
+  op->in[0] = x;
+  op->nin = 1;
+  op->out[0] = y;
+  op->nout = 1;
+  return y;
+}
+
+static int binary_op(Model *m, int code, int opt_type, FbObj *opts, int a, int b, int y) {
+  Op *op = add_op(m, code, opt_type, opts);
+  op->in[0] = a;
+  op->in[1] = b;
+  op->nin = 2;
+  op->out[0] = y;
+  op->nout = 1;
+  return y;
+}
+
+static FbObj *act_opts(int act) {
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, (uint8_t)act);
+  return o;
+}
+
+static int random_act(Rng *r) {
+  static const int acts[] = {ACT_NONE, ACT_NONE, ACT_RELU, ACT_RELU6, ACT_RELU_N1};
+  return acts[rnd(r, 5)];
+}
+
+/* The second operand of an elementwise operator: the same shape or a broadcast shape,
+ * a new model input or (a DAG edge) an earlier tensor of this graph. */
+static int second_operand(Model *m, Rng *r, int x, bool share_quant) {
+  const Tensor *t = &m->t[x];
+  if (chance(r, 30)) {
+    for (int i = 0; i < m->npool; i++) {
+      int c = m->pool[(i + rnd(r, m->npool)) % m->npool];
+      if (c != x && m->t[c].type == t->type && same_shape(&m->t[c], t) &&
+          (!share_quant || (m->t[c].scale == t->scale && m->t[c].zp == t->zp)))
+        return c;
+    }
+  }
+  int32_t dims[MAX_RANK];
+  int rank = t->rank;
+  memcpy(dims, t->dims, sizeof dims);
+  if (chance(r, 35)) {
+    for (int i = 0; i < rank; i++)
+      if (chance(r, 50)) dims[i] = 1;
+    if (chance(r, 30) && rank > 1) { /* lower rank: broadcast from the trailing dims */
+      int drop = range(r, 1, rank - 1);
+      memmove(dims, dims + drop, sizeof(int32_t) * (size_t)(rank - drop));
+      rank -= drop;
+    }
+  }
+  int y = chance(r, 35) ? const_operand(m, r, t->type, rank, dims) : input_tensor(m, r, t->type, rank, dims);
+  if (share_quant) copy_quant(m, y, x);
+  return y;
+}
+
+static int broadcast_out(Model *m, int a, int b) {
+  const Tensor *ta = &m->t[a], *tb = &m->t[b];
+  int rank = ta->rank > tb->rank ? ta->rank : tb->rank;
+  int32_t dims[MAX_RANK];
+  for (int i = 0; i < rank; i++) {
+    int ia = i - (rank - ta->rank), ib = i - (rank - tb->rank);
+    int da = ia >= 0 ? ta->dims[ia] : 1, db = ib >= 0 ? tb->dims[ib] : 1;
+    dims[i] = da > db ? da : db;
+  }
+  return like(m, a, rank, dims);
+}
+
+static int gen_add_sub(Model *m, Rng *r, int x) {
+  int code = chance(r, 50) ? OP_ADD : OP_SUB;
+  int b = second_operand(m, r, x, false);
+  int y = broadcast_out(m, x, b);
+  if (m->t[x].type == T_I8) {
+    float mx = m->t[x].scale > m->t[b].scale ? m->t[x].scale : m->t[b].scale;
+    set_quant(m, y, mx * (float)uniform(r, 0.8, 3.0), range(r, -128, 127));
+  } else if (m->t[x].type == T_I16) {
+    float mx = m->t[x].scale > m->t[b].scale ? m->t[x].scale : m->t[b].scale;
+    set_quant(m, y, mx * (float)uniform(r, 0.8, 3.0), 0);
+  }
+  return binary_op(m, code, code == OP_ADD ? OT_ADD : OT_SUB, act_opts(random_act(r)), x, b, y);
+}
+
+static int gen_mul(Model *m, Rng *r, int x) {
+  int b = second_operand(m, r, x, false);
+  int y = broadcast_out(m, x, b);
+  if (m->t[x].type != T_F32) {
+    float range_in = m->t[x].type == T_I8 ? 128.0f : 32768.0f;
+    float s = m->t[x].scale * m->t[b].scale * range_in * (float)uniform(r, 0.3, 2.0);
+    set_quant(m, y, s, m->t[x].type == T_I8 ? range(r, -128, 127) : 0);
+  }
+  return binary_op(m, OP_MUL, OT_MUL, act_opts(random_act(r)), x, b, y);
+}
+
+static int gen_squared_difference(Model *m, Rng *r, int x) {
+  int b = second_operand(m, r, x, false);
+  int y = broadcast_out(m, x, b);
+  if (m->t[x].type != T_F32) {
+    float mx = m->t[x].scale > m->t[b].scale ? m->t[x].scale : m->t[b].scale;
+    float range_in = m->t[x].type == T_I8 ? 128.0f : 32768.0f;
+    set_quant(m, y, mx * mx * range_in * (float)uniform(r, 0.5, 4.0), m->t[x].type == T_I8 ? -128 : 0);
+  }
+  return binary_op(m, OP_SQUARED_DIFF, OT_NONE, NULL, x, b, y);
+}
+
+static int gen_max_min(Model *m, Rng *r, int x) {
+  int code = chance(r, 50) ? OP_MAXIMUM : OP_MINIMUM;
+  int b = second_operand(m, r, x, true);
+  int y = broadcast_out(m, x, b);
+  copy_quant(m, y, x);
+  return binary_op(m, code, OT_MAXMIN, fbw_table(), x, b, y);
+}
+
+/* Symmetric int8 weights with per-channel (or per-tensor) scales; float weights in [-1, 1]. */
+static int weights(Model *m, Rng *r, int act_type, int rank, const int32_t *dims, int qdim, bool per_channel) {
+  Tensor tmp = {.rank = rank};
+  memcpy(tmp.dims, dims, sizeof(int32_t) * (size_t)rank);
+  int64_t n = count(&tmp);
+  int wtype = act_type == T_F32 ? T_F32 : T_I8;
+  void *v = xmalloc((size_t)n * type_size(wtype));
+  for (int64_t i = 0; i < n; i++) {
+    if (wtype == T_I8) ((int8_t *)v)[i] = (int8_t)range(r, -127, 127);
+    else ((float *)v)[i] = (float)uniform(r, -1.0, 1.0);
+  }
+  int w = const_tensor(m, wtype, rank, dims, v);
+  free(v);
+  if (wtype == T_I8) {
+    Tensor *t = &m->t[w];
+    t->quant = true;
+    t->zp = 0;
+    t->qdim = qdim;
+    t->nch = per_channel ? dims[qdim] : 1;
+    t->ch_scales = xmalloc(sizeof(float) * (size_t)t->nch);
+    for (int c = 0; c < t->nch; c++) t->ch_scales[c] = log_uniform(r, 0.002, 0.05);
+    t->scale = t->ch_scales[0];
+  }
+  return w;
+}
+
+/* Bias: float32, int32 (int8 and optionally int16x8) or int64 (int16x8), scale in * w[c]. */
+static int bias(Model *m, Rng *r, int x, int w, int n, bool int64_bias) {
+  const Tensor *tx = &m->t[x], *tw = &m->t[w];
+  int32_t d[1] = {n};
+  int type = tx->type == T_F32 ? T_F32 : int64_bias ? T_I64 : T_I32;
+  void *v = xmalloc((size_t)n * type_size(type));
+  for (int i = 0; i < n; i++) {
+    if (type == T_F32) ((float *)v)[i] = (float)uniform(r, -1.0, 1.0);
+    else if (type == T_I64) ((int64_t *)v)[i] = range(r, -200000, 200000);
+    else ((int32_t *)v)[i] = range(r, -3000, 3000);
+  }
+  int b = const_tensor(m, type, 1, d, v);
+  free(v);
+  if (type != T_F32) {
+    Tensor *tb = &m->t[b];
+    tb->quant = true;
+    tb->nch = tw->nch;
+    tb->qdim = 0;
+    tb->ch_scales = xmalloc(sizeof(float) * (size_t)tb->nch);
+    for (int c = 0; c < tb->nch; c++) tb->ch_scales[c] = tx->scale * tw->ch_scales[c];
+    tb->scale = tb->ch_scales[0];
+  }
+  return b;
+}
+
+/* Output scale of a dot product of depth k: about the spread of the accumulator. */
+static void dot_out_quant(Model *m, Rng *r, int x, int w, int y, int k) {
+  if (m->t[x].type == T_F32) return;
+  /* |q_in| and |q_w| about 80 in rms: the accumulator spreads as 80 * 80 * sqrt(k) */
+  float s = m->t[x].scale * m->t[w].ch_scales[0] * 80.0f * sqrtf((float)k) * (float)uniform(r, 0.25, 2.0);
+  set_quant(m, y, s, m->t[x].type == T_I8 ? range(r, -128, 127) : 0);
+}
+
+static int gen_fully_connected(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int k = t->dims[t->rank - 1];
+  int64_t batch = count(t) / k;
+  if (k > 128 || batch > 64) return -1;
+  int units = range(r, 1, 16);
+  int32_t wd[2] = {units, k};
+  int w = weights(m, r, t->type, 2, wd, 0, chance(r, 40));
+  int b = chance(r, 80) ? bias(m, r, x, w, units, t->type == T_I16 && chance(r, 70)) : -1;
+  int32_t yd[2] = {(int32_t)batch, units};
+  int y = like(m, x, 2, yd);
+  dot_out_quant(m, r, x, w, y, k);
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, (uint8_t)random_act(r));
+  Op *op = add_op(m, OP_FC, OT_FC, o);
+  op->in[0] = x;
+  op->in[1] = w;
+  op->in[2] = b;
+  op->nin = 3;
+  op->out[0] = y;
+  op->nout = 1;
+  return y;
+}
+
+static int out_extent(int in, int k, int stride, int dil, int padding) {
+  int eff = (k - 1) * dil + 1;
+  if (padding == PAD_SAME) return (in + stride - 1) / stride;
+  return in < eff ? 0 : (in - eff) / stride + 1;
+}
+
+typedef struct Window {
+  int kh, kw, sh, sw, dh, dw, padding, oh, ow;
+} Window;
+
+static bool random_window(Rng *r, const Tensor *t, int kmax, bool dilate, Window *w) {
+  w->kh = range(r, 1, kmax);
+  w->kw = range(r, 1, kmax);
+  w->sh = range(r, 1, 2);
+  w->sw = range(r, 1, 2);
+  w->dh = dilate && chance(r, 20) ? 2 : 1;
+  w->dw = dilate && chance(r, 20) ? 2 : 1;
+  w->padding = chance(r, 50) ? PAD_SAME : PAD_VALID;
+  w->oh = out_extent(t->dims[1], w->kh, w->sh, w->dh, w->padding);
+  w->ow = out_extent(t->dims[2], w->kw, w->sw, w->dw, w->padding);
+  return w->oh > 0 && w->ow > 0;
+}
+
+static int gen_conv(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  Window win;
+  if (t->rank != 4 || !random_window(r, t, 3, true, &win)) return -1;
+  int cin = t->dims[3], cout = range(r, 1, 8);
+  int32_t wd[4] = {cout, win.kh, win.kw, cin};
+  int w = weights(m, r, t->type, 4, wd, 0, chance(r, 80));
+  int b = bias(m, r, x, w, cout, t->type == T_I16 && chance(r, 80));
+  int32_t yd[4] = {t->dims[0], win.oh, win.ow, cout};
+  int y = like(m, x, 4, yd);
+  dot_out_quant(m, r, x, w, y, win.kh * win.kw * cin);
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, (uint8_t)win.padding);
+  fbw_i32(o, 1, win.sw);
+  fbw_i32(o, 2, win.sh);
+  fbw_u8(o, 3, (uint8_t)random_act(r));
+  fbw_i32(o, 4, win.dw);
+  fbw_i32(o, 5, win.dh);
+  Op *op = add_op(m, OP_CONV, OT_CONV, o);
+  op->in[0] = x;
+  op->in[1] = w;
+  op->in[2] = b;
+  op->nin = 3;
+  op->out[0] = y;
+  op->nout = 1;
+  return y;
+}
+
+static int gen_depthwise(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  Window win;
+  if (t->rank != 4 || !random_window(r, t, 3, true, &win)) return -1;
+  int dm = chance(r, 75) ? 1 : 2, cout = t->dims[3] * dm;
+  int32_t wd[4] = {1, win.kh, win.kw, cout};
+  int w = weights(m, r, t->type, 4, wd, 3, chance(r, 80));
+  int b = bias(m, r, x, w, cout, t->type == T_I16);
+  int32_t yd[4] = {t->dims[0], win.oh, win.ow, cout};
+  int y = like(m, x, 4, yd);
+  dot_out_quant(m, r, x, w, y, win.kh * win.kw);
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, (uint8_t)win.padding);
+  fbw_i32(o, 1, win.sw);
+  fbw_i32(o, 2, win.sh);
+  fbw_i32(o, 3, dm);
+  fbw_u8(o, 4, (uint8_t)random_act(r));
+  fbw_i32(o, 5, win.dw);
+  fbw_i32(o, 6, win.dh);
+  Op *op = add_op(m, OP_DWCONV, OT_DWCONV, o);
+  op->in[0] = x;
+  op->in[1] = w;
+  op->in[2] = b;
+  op->nin = 3;
+  op->out[0] = y;
+  op->nout = 1;
+  return y;
+}
+
+static int gen_pool(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  Window win;
+  if (t->rank != 4 || !random_window(r, t, 3, false, &win)) return -1;
+  int code = chance(r, 50) ? OP_AVG_POOL : OP_MAX_POOL;
+  int32_t yd[4] = {t->dims[0], win.oh, win.ow, t->dims[3]};
+  int y = like(m, x, 4, yd);
+  copy_quant(m, y, x);
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, (uint8_t)win.padding);
+  fbw_i32(o, 1, win.sw);
+  fbw_i32(o, 2, win.sh);
+  fbw_i32(o, 3, win.kw);
+  fbw_i32(o, 4, win.kh);
+  fbw_u8(o, 5, (uint8_t)(chance(r, 70) ? ACT_NONE : random_act(r)));
+  return unary_op(m, code, OT_POOL, o, x, y);
+}
+
+static int same_shape_out(Model *m, int x) { return like(m, x, m->t[x].rank, m->t[x].dims); }
+
+static int gen_relu(Model *m, Rng *r, int x) {
+  int code = chance(r, 50) ? OP_RELU : OP_RELU6;
+  int y = same_shape_out(m, x);
+  if (code == OP_RELU6 || chance(r, 50)) copy_quant(m, y, x);
+  else random_quant(m, r, y);
+  m->t[y].nonneg = true;
+  return unary_op(m, code, OT_NONE, NULL, x, y);
+}
+
+static int gen_logistic_tanh(Model *m, Rng *r, int x) {
+  int code = chance(r, 50) ? OP_LOGISTIC : OP_TANH;
+  int type = m->t[x].type;
+  if (type == T_I16 && m->t[x].scale > 2.0f) return -1; /* the int16 tables take scales up to 8/3 */
+  int y = same_shape_out(m, x);
+  if (type == T_I8) set_quant(m, y, code == OP_LOGISTIC ? 1.0f / 256 : 1.0f / 128, code == OP_LOGISTIC ? -128 : 0);
+  if (type == T_I16) set_quant(m, y, 1.0f / 32768, 0);
+  m->t[y].nonneg = m->t[y].positive = code == OP_LOGISTIC;
+  return unary_op(m, code, OT_NONE, NULL, x, y);
+}
+
+static int gen_leaky_relu(Model *m, Rng *r, int x) {
+  int y = same_shape_out(m, x);
+  random_quant(m, r, y);
+  FbObj *o = fbw_table();
+  fbw_f32(o, 0, (float)uniform(r, 0.01, 0.9));
+  return unary_op(m, OP_LEAKY_RELU, OT_LEAKY_RELU, o, x, y);
+}
+
+static int gen_hard_swish(Model *m, Rng *r, int x) {
+  if (m->t[x].type == T_I16) return -1;
+  int y = same_shape_out(m, x);
+  if (m->t[x].type == T_I8) set_quant(m, y, m->t[x].scale * (float)uniform(r, 0.5, 2.0), range(r, -128, 0));
+  return unary_op(m, OP_HARD_SWISH, OT_NONE, NULL, x, y);
+}
+
+static int gen_softmax(Model *m, Rng *r, int x) {
+  int y = same_shape_out(m, x);
+  if (m->t[x].type == T_I8) set_quant(m, y, 1.0f / 256, -128);
+  if (m->t[x].type == T_I16) set_quant(m, y, 1.0f / 32768, 0);
+  FbObj *o = fbw_table();
+  fbw_f32(o, 0, chance(r, 50) ? 1.0f : (float)uniform(r, 0.3, 2.0));
+  m->t[y].nonneg = true;
+  return unary_op(m, OP_SOFTMAX, OT_SOFTMAX, o, x, y);
+}
+
+static int gen_reshape(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int64_t n = count(t);
+  int32_t dims[MAX_RANK];
+  int rank;
+  if (chance(r, 40) || n > 4096) {
+    rank = 2;
+    dims[0] = 1;
+    dims[1] = (int32_t)n;
+  } else { /* split n into up to 4 factors */
+    rank = 0;
+    int64_t left = n;
+    while (rank < 3) {
+      int f = range(r, 1, 4);
+      while (f > 1 && left % f) f--;
+      dims[rank++] = f;
+      left /= f;
+    }
+    dims[rank++] = (int32_t)left;
+  }
+  int y = like(m, x, rank, dims);
+  copy_quant(m, y, x);
+  int shape = const_i32_vec(m, dims, rank);
+  FbObj *o = fbw_table();
+  fbw_obj(o, 0, fbw_i32_vec(dims, (size_t)rank));
+  return binary_op(m, OP_RESHAPE, OT_RESHAPE, o, x, shape, y);
+}
+
+static int gen_concat(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int axis = rnd(r, t->rank);
+  int32_t dims[MAX_RANK];
+  memcpy(dims, t->dims, sizeof dims);
+  dims[axis] = range(r, 1, 4);
+  int b = input_tensor(m, r, t->type, t->rank, dims);
+  copy_quant(m, b, x);
+  dims[axis] += t->dims[axis];
+  int y = like(m, x, t->rank, dims);
+  copy_quant(m, y, x);
+  FbObj *o = fbw_table();
+  fbw_i32(o, 0, chance(r, 30) ? axis - t->rank : axis);
+  bool first = chance(r, 50);
+  return binary_op(m, OP_CONCAT, OT_CONCAT, o, first ? x : b, first ? b : x, y);
+}
+
+static int gen_reduce(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  static const int codes[] = {OP_MEAN, OP_MEAN, OP_SUM, OP_REDUCE_MAX};
+  int code = codes[rnd(r, 4)];
+  if (code == OP_REDUCE_MAX && t->type == T_I16) code = OP_MEAN;
+  int32_t axes[MAX_RANK], n = 0;
+  if (t->rank == 4 && chance(r, 40)) { /* the spatial mean of a CNN head */
+    axes[n++] = 1;
+    axes[n++] = 2;
+  } else {
+    for (int i = 0; i < t->rank; i++)
+      if (chance(r, 40)) axes[n++] = i;
+    if (n == 0) axes[n++] = rnd(r, t->rank);
+  }
+  bool keep = chance(r, 50);
+  int32_t dims[MAX_RANK];
+  int rank = 0;
+  for (int i = 0; i < t->rank; i++) {
+    bool reduced = false;
+    for (int j = 0; j < n; j++) reduced |= axes[j] == i;
+    if (!reduced) dims[rank++] = t->dims[i];
+    else if (keep) dims[rank++] = 1;
+  }
+  if (rank == 0) {
+    if (!keep) return -1; /* scalar outputs: keep the graph simple */
+  }
+  int64_t reduced_count = count(t);
+  for (int i = 0; i < rank; i++) reduced_count /= dims[i];
+  int y = like(m, x, rank, dims);
+  if (code == OP_REDUCE_MAX) copy_quant(m, y, x);
+  else if (code == OP_SUM && t->type != T_F32) {
+    random_quant(m, r, y);
+    m->t[y].scale = m->t[x].scale * sqrtf((float)reduced_count) * (float)uniform(r, 0.5, 3.0);
+  } else random_quant(m, r, y);
+  if (code == OP_MEAN && t->type != T_F32 && chance(r, 30)) copy_quant(m, y, x);
+  int ax = const_i32_vec(m, axes, n);
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, keep);
+  return binary_op(m, code, OT_REDUCER, o, x, ax, y);
+}
+
+static int gen_pad(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int32_t pads[2 * MAX_RANK], dims[MAX_RANK];
+  for (int i = 0; i < t->rank; i++) {
+    pads[2 * i] = chance(r, 50) ? range(r, 0, 2) : 0;
+    pads[2 * i + 1] = chance(r, 50) ? range(r, 0, 2) : 0;
+    dims[i] = t->dims[i] + pads[2 * i] + pads[2 * i + 1];
+  }
+  int y = like(m, x, t->rank, dims);
+  copy_quant(m, y, x);
+  int32_t pd[2] = {t->rank, 2};
+  int p = const_tensor(m, T_I32, 2, pd, pads);
+  return binary_op(m, OP_PAD, OT_PAD, fbw_table(), x, p, y);
+}
+
+static int gen_transpose(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank < 2) return -1;
+  int32_t perm[MAX_RANK], dims[MAX_RANK];
+  for (int i = 0; i < t->rank; i++) perm[i] = i;
+  for (int i = t->rank - 1; i > 0; i--) {
+    int j = rnd(r, i + 1), tmp = perm[i];
+    perm[i] = perm[j];
+    perm[j] = tmp;
+  }
+  for (int i = 0; i < t->rank; i++) dims[i] = t->dims[perm[i]];
+  int y = like(m, x, t->rank, dims);
+  copy_quant(m, y, x);
+  int p = const_i32_vec(m, perm, t->rank);
+  return binary_op(m, OP_TRANSPOSE, OT_TRANSPOSE, fbw_table(), x, p, y);
+}
+
+static int gen_slice(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank > 5) return -1;
+  int32_t begin[MAX_RANK], size[MAX_RANK], dims[MAX_RANK];
+  for (int i = 0; i < t->rank; i++) {
+    begin[i] = rnd(r, t->dims[i]);
+    size[i] = range(r, 1, t->dims[i] - begin[i]);
+    dims[i] = size[i];
+  }
+  bool strided = chance(r, 50);
+  int32_t strides[MAX_RANK], end[MAX_RANK];
+  if (strided)
+    for (int i = 0; i < t->rank; i++) {
+      strides[i] = range(r, 1, 2);
+      end[i] = begin[i] + size[i];
+      dims[i] = (size[i] + strides[i] - 1) / strides[i];
+    }
+  else if (chance(r, 30)) { /* size -1: to the end */
+    int a = rnd(r, t->rank);
+    size[a] = -1;
+    dims[a] = t->dims[a] - begin[a];
+  }
+  int y = like(m, x, t->rank, dims);
+  copy_quant(m, y, x);
+  int b = const_i32_vec(m, begin, t->rank);
+  if (!strided) {
+    int s = const_i32_vec(m, size, t->rank);
+    Op *op = add_op(m, OP_SLICE, OT_SLICE, fbw_table());
+    op->in[0] = x, op->in[1] = b, op->in[2] = s, op->nin = 3, op->out[0] = y, op->nout = 1;
+    return y;
+  }
+  int e = const_i32_vec(m, end, t->rank), s = const_i32_vec(m, strides, t->rank);
+  Op *op = add_op(m, OP_STRIDED_SLICE, OT_STRIDED_SLICE, fbw_table());
+  op->in[0] = x, op->in[1] = b, op->in[2] = e, op->in[3] = s, op->nin = 4, op->out[0] = y, op->nout = 1;
+  return y;
+}
+
+static int gen_prelu(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int32_t dims[MAX_RANK];
+  int rank = t->rank;
+  memcpy(dims, t->dims, sizeof dims);
+  for (int i = 0; i < rank - 1; i++) dims[i] = 1; /* per-channel alpha, as Keras writes it */
+  int type = t->type == T_F32 ? T_F32 : T_I8;
+  Tensor tmp = {.rank = rank};
+  memcpy(tmp.dims, dims, sizeof dims);
+  int64_t n = count(&tmp);
+  void *v = xmalloc((size_t)n * type_size(type));
+  for (int64_t i = 0; i < n; i++) {
+    if (type == T_I8) ((int8_t *)v)[i] = (int8_t)range(r, -128, 127);
+    else ((float *)v)[i] = (float)uniform(r, -0.5, 0.5);
+  }
+  int a = const_tensor(m, type, rank, dims, v);
+  free(v);
+  if (type == T_I8) set_quant(m, a, log_uniform(r, 0.001, 0.01), range(r, -20, 20));
+  int y = same_shape_out(m, x);
+  random_quant(m, r, y);
+  return binary_op(m, OP_PRELU, OT_NONE, NULL, x, a, y);
+}
+
+/* Requantize within the integer domain, or cross it (float <-> int8/int16). */
+static int gen_quantize(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int to;
+  if (t->type == T_F32) to = chance(r, 70) ? T_I8 : T_I16;
+  else if (chance(r, 35)) {
+    int y = new_tensor(m, T_F32, t->rank, t->dims);
+    return unary_op(m, OP_DEQUANTIZE, OT_NONE, NULL, x, y);
+  } else if (t->type == T_I8) to = chance(r, 60) ? T_I8 : T_I16;
+  else to = chance(r, 50) ? T_I8 : T_I16;
+  int y = new_tensor(m, to, t->rank, t->dims);
+  random_quant(m, r, y);
+  if (t->type != T_F32) { /* keep the rescale factor in a sane range */
+    float lo = t->scale * (to == T_I8 ? 1.0f / 64 : 1.0f / 32768 * 4), hi = t->scale * (to == T_I8 ? 4.0f : 1.0f);
+    if (to == T_I16 && t->type == T_I8) lo = t->scale / 512, hi = t->scale / 64;
+    if (to == T_I8 && t->type == T_I16) lo = t->scale * 64, hi = t->scale * 512;
+    m->t[y].scale = log_uniform(r, lo, hi);
+  }
+  return unary_op(m, OP_QUANTIZE, OT_NONE, NULL, x, y);
+}
+
+static int gen_abs(Model *m, Rng *r, int x) {
+  int y = same_shape_out(m, x);
+  if (m->t[x].type == T_I8) random_quant(m, r, y);
+  if (m->t[x].type == T_I16) copy_quant(m, y, x);
+  m->t[y].nonneg = true;
+  return unary_op(m, OP_ABS, OT_NONE, NULL, x, y);
+}
+
+/* float32-only elementwise functions, each on its domain. */
+static int gen_float_unary(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->type != T_F32) return -1;
+  static const int codes[] = {OP_NEG, OP_EXP, OP_FLOOR, OP_CEIL, OP_ROUND, OP_SIN, OP_COS,
+                              OP_SQUARE, OP_SQRT, OP_LOG, OP_RSQRT};
+  int code = codes[rnd(r, (int)(sizeof codes / sizeof codes[0]))];
+  if ((code == OP_SQRT && !t->nonneg) || ((code == OP_LOG || code == OP_RSQRT) && !t->positive)) return -1;
+  int y = same_shape_out(m, x);
+  m->t[y].nonneg = code == OP_EXP || code == OP_SQUARE || code == OP_SQRT || code == OP_RSQRT;
+  m->t[y].positive = code == OP_EXP || code == OP_RSQRT;
+  return unary_op(m, code, OT_NONE, NULL, x, y);
+}
+
+typedef int (*GenFn)(Model *m, Rng *r, int x);
+typedef struct Gen {
+  const char *name;
+  GenFn fn;
+  int weight;
+} Gen;
+
+static const Gen GENS[] = {
+    {"add_sub", gen_add_sub, 10},     {"mul", gen_mul, 6},          {"sqdiff", gen_squared_difference, 2},
+    {"maxmin", gen_max_min, 3},       {"fc", gen_fully_connected, 8}, {"conv", gen_conv, 10},
+    {"dwconv", gen_depthwise, 8},     {"pool", gen_pool, 6},        {"relu", gen_relu, 4},
+    {"logistic_tanh", gen_logistic_tanh, 4}, {"leaky_relu", gen_leaky_relu, 3}, {"hard_swish", gen_hard_swish, 2},
+    {"softmax", gen_softmax, 4},      {"reshape", gen_reshape, 4},  {"concat", gen_concat, 4},
+    {"reduce", gen_reduce, 4},        {"pad", gen_pad, 3},          {"transpose", gen_transpose, 3},
+    {"slice", gen_slice, 3},          {"prelu", gen_prelu, 2},      {"quantize", gen_quantize, 5},
+    {"abs", gen_abs, 2},              {"float_unary", gen_float_unary, 6},
+};
+
+static int pick_and_apply(Model *m, Rng *r, int x) {
+  int total = 0, n = (int)(sizeof GENS / sizeof GENS[0]);
+  for (int i = 0; i < n; i++) total += GENS[i].weight;
+  for (int attempt = 0; attempt < 30; attempt++) {
+    int p = rnd(r, total), i = 0;
+    while (p >= GENS[i].weight) p -= GENS[i++].weight;
+    int saved_nt = m->nt, saved_nops = m->nops, saved_nin = m->nin, saved_ncodes = m->ncodes;
+    int y = GENS[i].fn(m, r, x);
+    if (y >= 0 && count(&m->t[y]) > 0 && count(&m->t[y]) <= 8192) return y;
+    m->nt = saved_nt, m->nops = saved_nops, m->nin = saved_nin, m->ncodes = saved_ncodes; /* undo */
+  }
+  return -1;
+}
+
+static void mark_output(Model *m, int ti) {
+  for (int i = 0; i < m->nout; i++)
+    if (m->outputs[i] == ti) return;
+  if (m->nout >= MAX_IO) exit(2);
+  m->out_graph[m->nout] = m->graph;
+  m->outputs[m->nout++] = ti;
+}
+
+static void gen_graph(Model *m, Rng *r) {
+  static const int types[] = {T_I8, T_I8, T_I8, T_I8, T_I16, T_I16, T_F32, T_F32, T_F32};
+  int type = types[rnd(r, 9)];
+  int32_t dims[MAX_RANK];
+  int rank;
+  if (chance(r, 65)) {
+    rank = 4;
+    dims[0] = chance(r, 85) ? 1 : 2;
+    dims[1] = range(r, 1, 9);
+    dims[2] = range(r, 1, 9);
+    dims[3] = range(r, 1, 8);
+  } else {
+    rank = range(r, 1, 3);
+    for (int i = 0; i < rank; i++) dims[i] = range(r, 1, 12);
+  }
+  m->npool = 0;
+  int x = input_tensor(m, r, type, rank, dims);
+  add_to_pool(m, x);
+  int n = range(r, 1, 5);
+  for (int i = 0; i < n; i++) {
+    int y = pick_and_apply(m, r, x);
+    if (y < 0) break;
+    if (i < n - 1 && chance(r, 10)) mark_output(m, y); /* an intermediate read by later ops too */
+    add_to_pool(m, y);
+    x = y;
+  }
+  if (m->t[x].is_input) x = gen_relu(m, r, x); /* the graph must compute something */
+  mark_output(m, x);
+}
+
+/* ---- serialization -------------------------------------------------------------- */
+
+static FbObj *tensor_obj(const Tensor *t, uint32_t buffer) {
+  FbObj *o = fbw_table();
+  fbw_obj(o, 0, fbw_i32_vec(t->dims, (size_t)t->rank));
+  fbw_u8(o, 1, (uint8_t)t->type);
+  fbw_u32(o, 2, buffer);
+  fbw_obj(o, 3, fbw_string(t->name));
+  if (t->quant) {
+    int n = t->nch > 0 ? t->nch : 1;
+    float *sc = xmalloc(sizeof(float) * (size_t)n);
+    int64_t *zp = xmalloc(sizeof(int64_t) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+      sc[i] = t->nch > 0 ? t->ch_scales[i] : t->scale;
+      zp[i] = t->nch > 0 ? 0 : t->zp;
+    }
+    FbObj *q = fbw_table();
+    fbw_obj(q, 2, fbw_f32_vec(sc, (size_t)n));
+    fbw_obj(q, 3, fbw_i64_vec(zp, (size_t)n));
+    if (t->nch > 0) fbw_i32(q, 6, t->qdim);
+    fbw_obj(o, 4, q);
+    free(sc);
+    free(zp);
+  }
+  return o;
+}
+
+static size_t serialize(Model *m, uint8_t **bytes) {
+  FbObj **tensors = xmalloc(sizeof(FbObj *) * (size_t)m->nt);
+  FbObj **buffers = xmalloc(sizeof(FbObj *) * (size_t)(m->nt + 1));
+  int nbuf = 0;
+  buffers[nbuf++] = fbw_table(); /* buffer 0: empty, by convention */
+  for (int i = 0; i < m->nt; i++) {
+    uint32_t b = 0;
+    if (m->t[i].is_const) {
+      FbObj *buf = fbw_table();
+      fbw_obj(buf, 0, fbw_bytes(m->t[i].data, m->t[i].bytes, 16));
+      b = (uint32_t)nbuf;
+      buffers[nbuf++] = buf;
+    }
+    tensors[i] = tensor_obj(&m->t[i], b);
+  }
+  FbObj **ops = xmalloc(sizeof(FbObj *) * (size_t)(m->nops ? m->nops : 1));
+  for (int i = 0; i < m->nops; i++) {
+    const Op *op = &m->ops[i];
+    FbObj *o = fbw_table();
+    fbw_u32(o, 0, (uint32_t)opcode_index(m, op->code));
+    fbw_obj(o, 1, fbw_i32_vec(op->in, (size_t)op->nin));
+    fbw_obj(o, 2, fbw_i32_vec(op->out, (size_t)op->nout));
+    if (op->opt_type != OT_NONE && op->opts) {
+      fbw_u8(o, 3, (uint8_t)op->opt_type);
+      fbw_obj(o, 4, op->opts);
+    }
+    ops[i] = o;
+  }
+  FbObj *codes[64];
+  for (int i = 0; i < m->ncodes; i++) {
+    codes[i] = fbw_table();
+    fbw_u8(codes[i], 0, (uint8_t)(m->codes[i] < 127 ? m->codes[i] : 127));
+    fbw_i32(codes[i], 2, 1);
+    fbw_i32(codes[i], 3, m->codes[i]);
+  }
+  FbObj *sg = fbw_table();
+  fbw_obj(sg, 0, fbw_obj_vec(tensors, (size_t)m->nt));
+  fbw_obj(sg, 1, fbw_i32_vec(m->inputs, (size_t)m->nin));
+  fbw_obj(sg, 2, fbw_i32_vec(m->outputs, (size_t)m->nout));
+  fbw_obj(sg, 3, fbw_obj_vec(ops, (size_t)m->nops));
+  fbw_obj(sg, 4, fbw_string("main"));
+  FbObj *model = fbw_table();
+  fbw_u32(model, 0, 3);
+  fbw_obj(model, 1, fbw_obj_vec(codes, (size_t)m->ncodes));
+  fbw_obj(model, 2, fbw_obj_vec(&sg, 1));
+  fbw_obj(model, 3, fbw_string("tinyaot fuzz-diff"));
+  fbw_obj(model, 4, fbw_obj_vec(buffers, (size_t)nbuf));
+  size_t len = fbw_finish(model, "TFL3", bytes);
+  free(tensors);
+  free(buffers);
+  free(ops);
+  return len;
+}
+
+static void write_file(const char *path, const void *data, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(data, 1, n, f) != n || fclose(f) != 0) {
+    fprintf(stderr, "fuzz_diff_gen: cannot write %s\n", path);
+    exit(2);
+  }
+}
+
+static const char *type_name(int type) {
+  switch (type) {
+    case T_I8: return "int8";
+    case T_I16: return "int16";
+    case T_I32: return "int32";
+    case T_I64: return "int64";
+    default: return "float32";
+  }
+}
+
+static const char *op_name(int code) {
+  switch (code) {
+    case OP_ADD: return "ADD"; case OP_AVG_POOL: return "AVERAGE_POOL_2D"; case OP_CONCAT: return "CONCATENATION";
+    case OP_CONV: return "CONV_2D"; case OP_DWCONV: return "DEPTHWISE_CONV_2D"; case OP_DEQUANTIZE: return "DEQUANTIZE";
+    case OP_FLOOR: return "FLOOR"; case OP_FC: return "FULLY_CONNECTED"; case OP_LOGISTIC: return "LOGISTIC";
+    case OP_MAX_POOL: return "MAX_POOL_2D"; case OP_MUL: return "MUL"; case OP_RELU: return "RELU";
+    case OP_RELU6: return "RELU6"; case OP_RESHAPE: return "RESHAPE"; case OP_SOFTMAX: return "SOFTMAX";
+    case OP_TANH: return "TANH"; case OP_PAD: return "PAD"; case OP_TRANSPOSE: return "TRANSPOSE";
+    case OP_MEAN: return "MEAN"; case OP_SUB: return "SUB"; case OP_STRIDED_SLICE: return "STRIDED_SLICE";
+    case OP_EXP: return "EXP"; case OP_PRELU: return "PRELU"; case OP_MAXIMUM: return "MAXIMUM";
+    case OP_MINIMUM: return "MINIMUM"; case OP_NEG: return "NEG"; case OP_SLICE: return "SLICE";
+    case OP_SIN: return "SIN"; case OP_LOG: return "LOG"; case OP_SUM: return "SUM"; case OP_SQRT: return "SQRT";
+    case OP_RSQRT: return "RSQRT"; case OP_REDUCE_MAX: return "REDUCE_MAX"; case OP_SQUARE: return "SQUARE";
+    case OP_LEAKY_RELU: return "LEAKY_RELU"; case OP_SQUARED_DIFF: return "SQUARED_DIFFERENCE";
+    case OP_ABS: return "ABS"; case OP_CEIL: return "CEIL"; case OP_COS: return "COS";
+    case OP_QUANTIZE: return "QUANTIZE"; case OP_ROUND: return "ROUND"; case OP_HARD_SWISH: return "HARD_SWISH";
+    default: return "?";
+  }
+}
+
+/* outputs.txt: per output its graph, comparison and the graph's operators (for triage). */
+static void write_outputs_txt(const Model *m, const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) exit(2);
+  for (int i = 0; i < m->nout; i++) {
+    int g = m->out_graph[i], ti = m->outputs[i];
+    fprintf(f, "%d %s %s", g, m->t[ti].type == T_F32 ? "float32" : "exact", type_name(m->t[ti].type));
+    char sep = ' ';
+    for (int k = 0; k < m->nops; k++)
+      if (m->ops[k].graph == g) {
+        fprintf(f, "%c%s:%s", sep, op_name(m->ops[k].code), type_name(m->t[m->ops[k].in[0]].type));
+        sep = ',';
+      }
+    fprintf(f, "\n");
+  }
+  fclose(f);
+}
+
+static uint64_t graph_seed(uint64_t seed, uint64_t batch, uint64_t graph) {
+  Rng r = {seed ^ (batch * 0xD1B54A32D192ED03ull) ^ (graph * 0x8CB92BA72F3D8DD7ull)};
+  next_u64(&r);
+  return next_u64(&r);
+}
+
+/* Is graph g in the comma-separated list (graphs the oracle refused)? */
+static bool skipped(const char *list, int g) {
+  for (const char *p = list; *p;) {
+    char *end;
+    long v = strtol(p, &end, 10);
+    if (end == p) return false;
+    if (v == g) return true;
+    p = *end == ',' ? end + 1 : end;
+  }
+  return false;
+}
+
+static int cmd_gen(int argc, char **argv) {
+  if (argc < 6) return 2;
+  uint64_t seed = strtoull(argv[2], NULL, 0), batch = strtoull(argv[3], NULL, 0);
+  int graphs = atoi(argv[4]), only = -1;
+  const char *dir = argv[5];
+  const char *skip = "";
+  for (int a = 6; a + 1 < argc; a += 2) {
+    if (!strcmp(argv[a], "--only")) only = atoi(argv[a + 1]);
+    if (!strcmp(argv[a], "--skip")) skip = argv[a + 1];
+  }
+  if (graphs < 1 || graphs > 200) return 2;
+  Model *m = xmalloc(sizeof *m);
+  int made = 0;
+  for (int g = 0; g < graphs; g++) {
+    if ((only >= 0 && g != only) || skipped(skip, g)) continue;
+    Rng r = {graph_seed(seed, batch, (uint64_t)g)};
+    int nt = m->nt, nops = m->nops, nin = m->nin, nout = m->nout, ncodes = m->ncodes;
+    m->graph = g;
+    gen_graph(m, &r);
+    if (m->nin > MAX_FILE_INPUTS && made > 0) { /* `tinyaot run` takes 64 inputs: the file is full */
+      m->nt = nt, m->nops = nops, m->nin = nin, m->nout = nout, m->ncodes = ncodes;
+      break;
+    }
+    made++;
+  }
+  printf("graphs %d\n", made);
+  char path[4096];
+  mkdir(dir, 0777);
+  snprintf(path, sizeof path, "%s/case_0", dir);
+  mkdir(path, 0777);
+  uint8_t *bytes;
+  size_t len = serialize(m, &bytes);
+  snprintf(path, sizeof path, "%s/model.tflite", dir);
+  write_file(path, bytes, len);
+  free(bytes);
+  for (int i = 0; i < m->nin; i++) {
+    snprintf(path, sizeof path, "%s/case_0/in%d.bin", dir, i);
+    write_file(path, m->t[m->inputs[i]].data, m->t[m->inputs[i]].bytes);
+  }
+  snprintf(path, sizeof path, "%s/outputs.txt", dir);
+  write_outputs_txt(m, path);
+  return 0;
+}
+
+/* ---- comparison ----------------------------------------------------------------- */
+
+static unsigned char *slurp(const char *path, long *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  *size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  unsigned char *buf = xmalloc((size_t)*size + 1);
+  if (fread(buf, 1, (size_t)*size, f) != (size_t)*size) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  return buf;
+}
+
+/* Returns true when equal; otherwise writes the first difference into why. */
+static bool outputs_equal(const char *kind, const unsigned char *ref, long rn, const unsigned char *got, long gn,
+                          char *why, size_t why_len) {
+  if (rn != gn) {
+    snprintf(why, why_len, "size %ld, reference %ld", gn, rn);
+    return false;
+  }
+  if (!strcmp(kind, "float32")) {
+    for (long i = 0; i + 4 <= rn; i += 4) {
+      float a, b;
+      memcpy(&b, ref + i, 4);
+      memcpy(&a, got + i, 4);
+      float tol = 1e-5f * (fabsf(b) > 1.0f ? fabsf(b) : 1.0f);
+      if (!(fabsf(a - b) <= tol) && !(isnan(a) && isnan(b))) {
+        snprintf(why, why_len, "element %ld: %.9g, reference %.9g", i / 4, a, b);
+        return false;
+      }
+    }
+    return true;
+  }
+  for (long i = 0; i < rn; i++)
+    if (ref[i] != got[i]) {
+      snprintf(why, why_len, "byte %ld: %d, reference %d", i, got[i], ref[i]);
+      return false;
+    }
+  return true;
+}
+
+static int cmd_compare(int argc, char **argv) {
+  if (argc < 5) return 2;
+  char path[4096], line[4096];
+  snprintf(path, sizeof path, "%s/outputs.txt", argv[2]);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "fuzz_diff_gen: cannot read %s\n", path);
+    return 2;
+  }
+  int status = 0;
+  for (int i = 0; fgets(line, sizeof line, f); i++) {
+    int g;
+    char kind[16];
+    if (sscanf(line, "%d %15s", &g, kind) != 2) continue;
+    long rn = 0, gn = 0;
+    snprintf(path, sizeof path, "%s/out%d.bin", argv[3], i);
+    unsigned char *ref = slurp(path, &rn);
+    snprintf(path, sizeof path, "%s/out%d.bin", argv[4], i);
+    unsigned char *got = slurp(path, &gn);
+    char why[256];
+    if (!ref || !got) {
+      snprintf(why, sizeof why, "missing %s output", ref ? "tinyaot" : "reference");
+      status = 1;
+      printf("MISMATCH %d out%d %s\n", g, i, why);
+    } else if (!outputs_equal(kind, ref, rn, got, gn, why, sizeof why)) {
+      status = 1;
+      printf("MISMATCH %d out%d %s\n", g, i, why);
+    }
+    free(ref);
+    free(got);
+  }
+  fclose(f);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  int rc = 2;
+  if (argc >= 2 && !strcmp(argv[1], "gen")) rc = cmd_gen(argc, argv);
+  else if (argc >= 2 && !strcmp(argv[1], "compare")) rc = cmd_compare(argc, argv);
+  if (rc == 2)
+    fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...]\n"
+                    "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n");
+  return rc;
+}
