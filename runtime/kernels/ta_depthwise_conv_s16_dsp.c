@@ -31,8 +31,16 @@ static void dw16_taps(int32_t origin, int32_t dil, int32_t k, int32_t size, int3
 
 /* One output pixel: per group of 4 (then 2) channels, the clipped window's taps. `x`
  * points at tap (ky_lo, kx_lo) of channel 0, `w` at that tap's weights. */
-static void dw16_pixel(const ta_depthwise_s16_dsp_params_t *p, const int16_t *x, const int32_t *w, int32_t rows,
-                       int32_t cols, int16_t *out) {
+#if defined(__GNUC__)
+#define DW16_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define DW16_ALWAYS_INLINE inline
+#endif
+
+/* `hi` is a constant in each inlined copy (the requantisation form, q.hi). */
+static DW16_ALWAYS_INLINE void dw16_pixel(const ta_depthwise_s16_dsp_params_t *p, const int16_t *x, const int32_t *w,
+                                          int32_t rows, int32_t cols, int16_t *out, int hi) {
+  const ta_s16_dsp_requant_t q = p->q; /* locals: the output stores cannot change them */
   const int32_t c2 = p->channels >> 1;
   const int32_t x_col = p->dil_w * p->channels, x_row = p->dil_h * p->in_w * p->channels;
   const int32_t w_row = p->k_w * c2;
@@ -50,8 +58,8 @@ static void dw16_pixel(const ta_depthwise_s16_dsp_params_t *p, const int16_t *x,
         a2 = dw16_mac_lo(a2, x1, w1), a3 = dw16_mac_hi(a3, x1, w1);
       }
     }
-    out[c] = ta_s16_dsp_output(&p->q, c, a0), out[c + 1] = ta_s16_dsp_output(&p->q, c + 1, a1);
-    out[c + 2] = ta_s16_dsp_output(&p->q, c + 2, a2), out[c + 3] = ta_s16_dsp_output(&p->q, c + 3, a3);
+    out[c] = ta_s16_dsp_output_mode(&q, hi, c, a0), out[c + 1] = ta_s16_dsp_output_mode(&q, hi, c + 1, a1);
+    out[c + 2] = ta_s16_dsp_output_mode(&q, hi, c + 2, a2), out[c + 3] = ta_s16_dsp_output_mode(&q, hi, c + 3, a3);
   }
   for (; c < p->channels; c += 2) {
     int32_t a0 = 0, a1 = 0;
@@ -65,7 +73,7 @@ static void dw16_pixel(const ta_depthwise_s16_dsp_params_t *p, const int16_t *x,
         a0 = dw16_mac_lo(a0, x0, w0), a1 = dw16_mac_hi(a1, x0, w0);
       }
     }
-    out[c] = ta_s16_dsp_output(&p->q, c, a0), out[c + 1] = ta_s16_dsp_output(&p->q, c + 1, a1);
+    out[c] = ta_s16_dsp_output_mode(&q, hi, c, a0), out[c + 1] = ta_s16_dsp_output_mode(&q, hi, c + 1, a1);
   }
 }
 
@@ -84,7 +92,8 @@ void ta_depthwise_conv_s16_dsp(const ta_depthwise_s16_dsp_params_t *p, const int
         dw16_taps(ix0, p->dil_w, p->k_w, p->in_w, &kx_lo, &kx_hi);
         const int16_t *x = in + ((iy0 + p->dil_h * ky_lo) * p->in_w + ix0 + p->dil_w * kx_lo) * p->channels;
         const int32_t *w = weights + (ky_lo * p->k_w + kx_lo) * c2;
-        dw16_pixel(p, x, w, ky_hi - ky_lo, kx_hi - kx_lo, output);
+        if (p->q.hi) dw16_pixel(p, x, w, ky_hi - ky_lo, kx_hi - kx_lo, output, 1);
+        else dw16_pixel(p, x, w, ky_hi - ky_lo, kx_hi - kx_lo, output, 0);
       }
     }
   }

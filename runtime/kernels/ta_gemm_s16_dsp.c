@@ -25,6 +25,40 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
 #define G16_ALWAYS_INLINE inline
 #endif
 
+/* Optimised GCC/clang builds run the 4-row loop in inline assembly: LDM fetches the 4
+ * rows' weight words of one pair in one instruction, which C cannot express. The LDM
+ * registers are fixed (ascending r8..r11, not the frame pointer r7). */
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && defined(__thumb2__) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#define G16_ASM 1
+#else
+#define G16_ASM 0
+#endif
+
+#if G16_ASM
+/* One pair of input values (post-incremented, may be unaligned) against 4 rows. */
+#define G16_ASM_PAIR                              \
+  "ldr %[xv], [%[x]], #4\n\t"                     \
+  "ldmia %[w]!, {%[w0], %[w1], %[w2], %[w3]}\n\t" \
+  "smlad %[a0], %[xv], %[w0], %[a0]\n\t"          \
+  "smlad %[a1], %[xv], %[w1], %[a1]\n\t"          \
+  "smlad %[a2], %[xv], %[w2], %[a2]\n\t"          \
+  "smlad %[a3], %[xv], %[w3], %[a3]\n\t"
+
+/* Loops `body` until x reaches `end` (x != end on entry). */
+#define G16_ASM_LOOP(body)                                                                         \
+  do {                                                                                             \
+    register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");     \
+    int32_t xv;                                                                                    \
+    __asm__ volatile("1:\n\t" body "cmp %[x], %[end]\n\t"                                          \
+                     "bne 1b\n\t"                                                                  \
+                     : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x),    \
+                       [w] "+r"(w), [xv] "=&r"(xv), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), \
+                       [w3] "=&r"(w3)                                                              \
+                     : [end] "r"(end)                                                              \
+                     : "cc", "memory");                                                            \
+  } while (0)
+#endif
+
 /* Two int16 values as one word; unaligned-safe, a single LDR on these cores. */
 static inline int32_t g16_load_pair(const int16_t *x) {
   int32_t v;
@@ -39,6 +73,12 @@ static inline int32_t g16_tail_weight(int32_t w) { return (int32_t)(int16_t)(uin
  * sums: two pairs per iteration, then the last pair and the odd value. */
 static G16_ALWAYS_INLINE void g16_dot4(const int16_t *x, const int32_t *w, int32_t depth, int32_t acc[4]) {
   int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+#if G16_ASM
+  const int16_t *end = x + (depth & ~7);
+  if (x != end) G16_ASM_LOOP(G16_ASM_PAIR G16_ASM_PAIR G16_ASM_PAIR G16_ASM_PAIR);
+  end = x + (depth & 6);
+  if (x != end) G16_ASM_LOOP(G16_ASM_PAIR);
+#else
   int32_t n = depth >> 1;
   for (; n >= 2; n -= 2, x += 4, w += 8) {
     const int32_t x0 = g16_load_pair(x), x1 = g16_load_pair(x + 2);
@@ -50,6 +90,7 @@ static G16_ALWAYS_INLINE void g16_dot4(const int16_t *x, const int32_t *w, int32
     a0 = g16_mac(a0, x0, w[0]), a1 = g16_mac(a1, x0, w[1]), a2 = g16_mac(a2, x0, w[2]), a3 = g16_mac(a3, x0, w[3]);
     x += 2, w += 4;
   }
+#endif
   if (depth & 1) {
     const int32_t xl = x[0];
     a0 += xl * g16_tail_weight(w[0]), a1 += xl * g16_tail_weight(w[1]);
@@ -74,22 +115,32 @@ static int64_t g16_dot64(const int16_t *x, const int32_t *w, int32_t depth, int3
   return a;
 }
 
-/* All rows for one input vector. */
-static void g16_vector(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w, int16_t *out) {
+/* All rows for one input vector; `hi` is a constant in each inlined copy (q.hi). */
+static G16_ALWAYS_INLINE void g16_vector_mode(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w,
+                                              int16_t *out, int hi) {
+  const ta_s16_dsp_requant_t q = p->q; /* locals: the output stores cannot change them */
   const int32_t pairs = (p->depth + 1) >> 1, full = p->rows & ~3;
   int32_t r = 0;
   for (; r < full; r += 4, w += 4 * pairs) {
     if (p->acc64) {
-      for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_dsp_output64(&p->q, r + i, g16_dot64(x, w + i, p->depth, 4));
+      for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_dsp_output64(&q, r + i, g16_dot64(x, w + i, p->depth, 4));
       continue;
     }
     int32_t acc[4];
     g16_dot4(x, w, p->depth, acc);
-    for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_dsp_output(&p->q, r + i, acc[i]);
+    out[r] = ta_s16_dsp_output_mode(&q, hi, r, acc[0]);
+    out[r + 1] = ta_s16_dsp_output_mode(&q, hi, r + 1, acc[1]);
+    out[r + 2] = ta_s16_dsp_output_mode(&q, hi, r + 2, acc[2]);
+    out[r + 3] = ta_s16_dsp_output_mode(&q, hi, r + 3, acc[3]);
   }
   for (; r < p->rows; r++, w += pairs)
-    out[r] = p->acc64 ? ta_s16_dsp_output64(&p->q, r, g16_dot64(x, w, p->depth, 1))
-                      : ta_s16_dsp_output(&p->q, r, g16_dot1(x, w, p->depth));
+    out[r] = p->acc64 ? ta_s16_dsp_output64(&q, r, g16_dot64(x, w, p->depth, 1))
+                      : ta_s16_dsp_output_mode(&q, hi, r, g16_dot1(x, w, p->depth));
+}
+
+static void g16_vector(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w, int16_t *out) {
+  if (p->q.hi) g16_vector_mode(p, x, w, out, 1);
+  else g16_vector_mode(p, x, w, out, 0);
 }
 
 void ta_gemm_s16_dsp(const ta_gemm_s16_dsp_params_t *p, int32_t count, const int16_t *input,

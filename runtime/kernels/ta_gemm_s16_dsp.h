@@ -43,16 +43,21 @@ static inline int32_t ta_s16_dsp_high(uint32_t k_lo, int32_t k_hi, int32_t dot, 
 #endif
 }
 
-static inline int16_t ta_s16_dsp_output(const ta_s16_dsp_requant_t *q, int32_t r, int32_t dot) {
+/* `hi` is q->hi passed as a constant by callers that specialise their loops on it. */
+static inline int16_t ta_s16_dsp_output_mode(const ta_s16_dsp_requant_t *q, int hi, int32_t r, int32_t dot) {
   const int32_t *c = q->rq + 4 * r;
   int32_t y;
-  if (q->hi) {
+  if (hi) {
     y = ta_s16_dsp_high((uint32_t)c[0], c[1], dot, c[2]) >> c[3];
   } else {
     const int64_t k = (int64_t)(((uint64_t)(uint32_t)c[1] << 32) | (uint32_t)c[0]);
     y = (int32_t)((k + (int64_t)dot * c[2]) >> c[3]);
   }
   return (int16_t)ta_clamp(y, q->act_min, q->act_max);
+}
+
+static inline int16_t ta_s16_dsp_output(const ta_s16_dsp_requant_t *q, int32_t r, int32_t dot) {
+  return ta_s16_dsp_output_mode(q, q->hi, r, dot);
 }
 
 /* The same from an int64 dot product (never with hi). */
