@@ -204,18 +204,11 @@ static int32_t reciprocal(int32_t x, int *shift) {
   return one_over_one_plus_x((int32_t)(((uint32_t)x << headroom_plus_one) - (1u << 31)));
 }
 
-/* Rounding division by 2^e. For e >= 32 (possible for a zero or small numerator
- * with a small output scale) the mask covers every bit and the shift leaves only
- * the sign, which is what TFLite Micro computes there. */
+/* Rounding division by 2^e (ties away from zero). TFLite Micro's reference asserts
+ * e <= 31; a larger e (a small numerator with a small s1 / (s2 * s_out)) is outside
+ * its domain, and the exact rounding of |x| < 2^31 by 2^32 or more is 0. */
 static int32_t rounding_divide_by_pot_wide(int32_t x, int e) {
-  if (e <= 31) {
-    const int32_t mask = (int32_t)(((int64_t)1 << e) - 1);
-    const int32_t remainder = x & mask;
-    const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-    return (e == 31 ? (x < 0 ? -1 : 0) : (x >> e)) + (remainder > threshold ? 1 : 0);
-  }
-  const int32_t threshold = -1 + (x < 0 ? 1 : 0);
-  return (x < 0 ? -1 : 0) + (x > threshold ? 1 : 0);
+  return e > 31 ? 0 : ta_rounding_divide_by_pot(x, e);
 }
 
 static int8_t div_s8_one(const ta_div_s8_params_t *p, int8_t a, int8_t b) {

@@ -99,7 +99,8 @@ const OpDef op_div = {
     .constraints = "NumPy broadcasting, at most 6 loops after merging contiguous dimensions; fused NONE/RELU/"
                    "RELU_N1_TO_1/RELU6; divisors must be non-zero (int32: x / 0 gives 0, INT32_MIN / -1 wraps; "
                    "int8: a divisor equal to its zero point gives the output zero point); int8 needs "
-                   "s1 / (s2 * s_out) < 2^23",
+                   "s1 / (s2 * s_out) < 2^23; where TFLite Micro's reference asserts (a rescale shift above 31: "
+                   "small numerators with s1 / (s2 * s_out) below 2^7) tinyaot rounds exactly",
     .prepare = div_prepare,
     .emit = div_emit,
 };
