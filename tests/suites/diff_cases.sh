@@ -1,0 +1,69 @@
+#!/bin/sh
+# Differential fuzzing (issue 16 item 3; docs/robustness.md, "Differential fuzzing"):
+#  - every regression case fuzz-diff found (tests/diff_cases/<name>/, corpus layout, outputs
+#    from TensorFlow Lite Micro's reference runner) through tests/corpus_case.sh;
+#  - the generator is deterministic and its comparison catches a one-byte difference;
+#  - a short fuzz-diff run (50 random graphs) against the reference runner.
+# usage: sh tests/suites/diff_cases.sh BUILD CORPUS WORKDIR
+build=${1:-build}
+corpus=${2:-../shared/corpus}
+work=${3:-${TMPDIR:-/tmp}/diff_cases-$$}
+oracle=${ORACLE:-$corpus/../oracle/tflm_ref}
+mkdir -p "$work"
+
+for dir in tests/diff_cases/*/; do
+  [ -f "$dir/model.tflite" ] || continue
+  line=$(sh tests/corpus_case.sh "$dir" "$build" "$work/cases")
+  echo "$line" | sed 's#^\([A-Z]*\) [^ :]*/\([^ :/]*\)#\1 diff_cases/\2#'
+done
+
+gen="$work/fuzz_diff_gen"
+if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O1 -Itools tools/fuzz_diff/fuzz_diff_gen.c tools/fbwriter.c \
+  -o "$gen" -lm >"$work/gen_build.log" 2>&1; then
+  echo "FAIL fuzz_diff_build: $(head -n 1 "$work/gen_build.log")"
+  exit 0
+fi
+
+# Same arguments, same bytes; another seed, other bytes.
+rm -rf "$work/d1" "$work/d2" "$work/d3"
+"$gen" gen 5 3 10 "$work/d1" >/dev/null && "$gen" gen 5 3 10 "$work/d2" >/dev/null && "$gen" gen 6 3 10 "$work/d3" >/dev/null
+if cmp -s "$work/d1/model.tflite" "$work/d2/model.tflite" && cmp -s "$work/d1/case_0/in0.bin" "$work/d2/case_0/in0.bin" &&
+  ! cmp -s "$work/d1/model.tflite" "$work/d3/model.tflite"; then
+  echo "PASS fuzz_diff_deterministic"
+else
+  echo "FAIL fuzz_diff_deterministic: the same seed gave different files, or another seed the same"
+fi
+
+# The comparison must see a single changed byte (and accept identical outputs).
+mkdir -p "$work/d1/a" "$work/d1/b"
+n=$(wc -l <"$work/d1/outputs.txt")
+i=0
+while [ $i -lt "$n" ]; do
+  printf 'abcdefgh' >"$work/d1/a/out$i.bin"
+  printf 'abcdefgh' >"$work/d1/b/out$i.bin"
+  i=$((i + 1))
+done
+same=0
+"$gen" compare "$work/d1" "$work/d1/a" "$work/d1/b" >/dev/null && same=1
+printf 'abcdefgi' >"$work/d1/b/out$((n - 1)).bin"
+if [ $same -eq 1 ] && ! "$gen" compare "$work/d1" "$work/d1/a" "$work/d1/b" >/dev/null; then
+  echo "PASS fuzz_diff_compare_detects"
+else
+  echo "FAIL fuzz_diff_compare_detects: equal outputs rejected or a changed byte missed"
+fi
+
+if [ ! -x "$oracle" ]; then
+  echo "SKIP fuzz_diff_smoke: no reference runner at $oracle"
+  exit 0
+fi
+# Smoke run: 50 graphs (two .tflite files) against the reference runner.
+mkdir -p "$work/smoke"
+cp "$gen" "$work/smoke/fuzz_diff_gen"
+ln -sf "$(cd "$build" && pwd)/tinyaot" "$work/smoke/tinyaot"
+if FUZZ_DIFF_MODELS=50 FUZZ_DIFF_GRAPHS=25 FUZZ_DIFF_JOBS=1 FUZZ_DIFF_SEED=16 FUZZ_DIFF_OUT="$work/smoke/out" \
+  sh tools/fuzz_diff/fuzz_diff.sh "$work/smoke" "$oracle" >"$work/smoke.log" 2>&1 &&
+  [ "$(tail -n 1 "$work/smoke.log" | sed -n 's/.*: \([0-9]*\) graphs in.*/\1/p')" -ge 50 ]; then
+  echo "PASS fuzz_diff_smoke: $(tail -n 1 "$work/smoke.log" | sed 's/^fuzz-diff: //; s/, cases in.*//')"
+else
+  echo "FAIL fuzz_diff_smoke: $(grep -E '^(FOUND|INVALID|GENFAIL|BATCHFAIL)' "$work/smoke.log" | head -n 1) ($(tail -n 1 "$work/smoke.log"))"
+fi
