@@ -5,6 +5,7 @@
 #include "../resolve/quant.h"
 #include "conv_common.h"
 #include "gemm_s16_dsp.h"
+#include "gemm_s16_mve.h"
 #include "gemm_tier.h"
 #include "op.h"
 
@@ -31,6 +32,7 @@ typedef struct ConvData {
   float act_min, act_max; /* float kernel */
   GemmPlan *gemm;         /* int8 on a DSP / MVE target: the optimised kernel, else NULL */
   GemmS16Plan *gemm16;    /* int16x8 (int64 bias) on Cortex-M4: ta_conv_s16_dsp, else NULL */
+  GemmS16MvePlan *gemm16m; /* int16x8 (int64 bias) on Cortex-M55: ta_conv_s16_mve, else NULL */
   bool direct;            /* gemm: 1x1 window without padding reads the input in place */
   int32_t chunk;          /* gemm: windows gathered into scratch at once */
   int32_t window;         /* gemm: bytes from one gathered window to the next */
@@ -100,9 +102,9 @@ static bool conv_prepare_window(PrepareCtx *pc, Node *node, const Tensor *in, co
   const Conv2DOptions *o = &node->opts.conv2d;
   const int padding = o->padding;
   d->h = (ConvAxis){.in = in->dims[1], .out = out->dims[1], .k = filter->dims[1],
-                    .stride = o->stride_h, .dil = o->dilation_h};
+                    .stride = o->stride_h, .dil = o->dilation_h, .fold_lead = o->fold_top, .fold_trail = o->fold_bottom};
   d->w = (ConvAxis){.in = in->dims[2], .out = out->dims[2], .k = filter->dims[2],
-                    .stride = o->stride_w, .dil = o->dilation_w};
+                    .stride = o->stride_w, .dil = o->dilation_w, .fold_lead = o->fold_left, .fold_trail = o->fold_right};
   int32_t out_h, out_w;
   if (!conv_axis_setup(pc, node, padding, "height", &d->h, &out_h) ||
       !conv_axis_setup(pc, node, padding, "width", &d->w, &out_w))
@@ -175,10 +177,30 @@ static bool conv_prepare_s16_dsp(PrepareCtx *pc, Node *node, const Tensor *filte
   return true;
 }
 
+/* int16x8 with an int64 bias on Cortex-M55: as on Cortex-M4, against the int8 weights
+ * (rows padded to 8) that the MVE loads widen. */
+static bool conv_prepare_s16_mve(PrepareCtx *pc, Node *node, const Tensor *filter, const Tensor *bias,
+                                 ConvData *d) {
+  const int64_t depth = (int64_t)d->h.k * d->w.k * d->filter_c;
+  if (d->input_zero_point != 0 || d->output_zero_point != 0 || depth > (1 << 24) || d->groups != 1 ||
+      (bias && !tensor_is_const(bias)))
+    return true;
+  if (!gemm_s16_mve_plan(pc->arena, d->out_c, (int32_t)depth, (const int8_t *)filter->data, bias, d->q.multiplier,
+                         d->q.shift, 0, 0, d->q.act_min, d->q.act_max, &d->gemm16m))
+    return op_error(pc, node, "out of memory");
+  if (!d->gemm16m) return true;
+  d->direct = d->h.k == 1 && d->w.k == 1 && d->h.pad == 0 && d->w.pad == 0;
+  node->kernel = "ta_conv_s16_mve";
+  node->families[0] = "gemm_s16_mve";
+  node->reads_scratch = !d->direct;
+  node->scratch_bytes = d->direct ? 0 : (size_t)depth * sizeof(int16_t);
+  return true;
+}
+
 static bool conv_scratch_needed(const Model *m, const Node *node) {
   (void)m;
   const ConvData *d = node->op_data;
-  return d && (d->gemm || d->gemm16) && !d->direct;
+  return d && (d->gemm || d->gemm16 || d->gemm16m) && !d->direct;
 }
 
 static bool conv_prepare(PrepareCtx *pc, Node *node) {
@@ -212,6 +234,8 @@ static bool conv_prepare(PrepareCtx *pc, Node *node) {
   node->macs = out->elems * (int64_t)d->h.k * d->w.k * d->filter_c;
   if (d->kernel == CONV_S16 && gemm_s16_dsp_available(pc->platform))
     return conv_prepare_s16_dsp(pc, node, filter, bias, d);
+  if (d->kernel == CONV_S16 && gemm_s16_mve_available(pc->platform))
+    return conv_prepare_s16_mve(pc, node, filter, bias, d);
   return conv_prepare_tier(pc, node, filter, d);
 }
 
@@ -260,8 +284,27 @@ static void conv_emit_s16_dsp(EmitCtx *ec, const Node *node, const ConvData *d) 
           weights, d->direct ? "NULL" : em_scratch(ec), em_tensor(ec, node->out[0]));
 }
 
+/* The int16x8 Cortex-M55 tier: window geometry, then the kernel call. */
+static void conv_emit_s16_mve(EmitCtx *ec, const Node *node, const ConvData *d) {
+  const char *name = em_op_name(ec);
+  const char *weights = gemm_s16_mve_emit_params(ec, d->gemm16m);
+  em_decl(ec,
+          "static const ta_conv_s16_mve_geom_t %s_geom16m = {\n  .batches = %d, .in_h = %d, .in_w = %d, .in_c = %d,\n"
+          "  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"
+          " .dil_h = %d, .dil_w = %d,\n  .pad_h = %d, .pad_w = %d, .direct = %d,\n};",
+          name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->in_c, (int)d->h.out, (int)d->w.out,
+          (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
+          (int)d->h.pad, (int)d->w.pad, d->direct ? 1 : 0);
+  em_call(ec, "ta_conv_s16_mve", 6, em_desc(ec, "gemm16m"), em_desc(ec, "geom16m"), em_tensor(ec, node->in[0]),
+          weights, d->direct ? "NULL" : em_scratch(ec), em_tensor(ec, node->out[0]));
+}
+
 static void conv_emit(EmitCtx *ec, const Model *m, const Node *node) {
   const ConvData *d = node->op_data;
+  if (d->gemm16m) {
+    conv_emit_s16_mve(ec, node, d);
+    return;
+  }
   if (d->gemm) {
     conv_emit_gemm(ec, node, d);
     return;

@@ -9,6 +9,7 @@
 #include "../resolve/quant.h"
 #include "conv_common.h"
 #include "gemm_s16_dsp.h"
+#include "gemm_s16_mve.h"
 #include "op.h"
 
 /* DepthwiseConv2DOptions fields. */
@@ -59,6 +60,7 @@ typedef struct DwData {
   int32_t input_zero_point, output_zero_point;
   float act_min, act_max; /* float kernel */
   DwS16Plan *s16dsp;      /* int16x8, multiplier 1, on Cortex-M4: ta_depthwise_conv_s16_dsp, else NULL */
+  DwS16MvePlan *s16mve;   /* int16x8, multiplier 1, on Cortex-M55: ta_depthwise_conv_s16_mve, else NULL */
 } DwData;
 
 /* folded[oc] = bias[oc] - zp * sum over taps of filter[tap][oc], wrapping like int32. */
@@ -126,9 +128,9 @@ static bool dw_prepare_window(PrepareCtx *pc, Node *node, const Tensor *in, cons
   const DepthwiseConv2DOptions *o = &node->opts.depthwise;
   const int padding = o->padding;
   d->h = (ConvAxis){.in = in->dims[1], .out = out->dims[1], .k = filter->dims[1],
-                    .stride = o->stride_h, .dil = o->dilation_h};
+                    .stride = o->stride_h, .dil = o->dilation_h, .fold_lead = o->fold_top, .fold_trail = o->fold_bottom};
   d->w = (ConvAxis){.in = in->dims[2], .out = out->dims[2], .k = filter->dims[2],
-                    .stride = o->stride_w, .dil = o->dilation_w};
+                    .stride = o->stride_w, .dil = o->dilation_w, .fold_lead = o->fold_left, .fold_trail = o->fold_right};
   int32_t out_h, out_w;
   if (!conv_axis_setup(pc, node, padding, "height", &d->h, &out_h) ||
       !conv_axis_setup(pc, node, padding, "width", &d->w, &out_w))
@@ -413,6 +415,11 @@ static bool dw_prepare(PrepareCtx *pc, Node *node) {
       !dw_s16_dsp_plan(pc->arena, d->out_c, d->h.k * d->w.k, (const int8_t *)filter->data, bias, d->q.multiplier,
                        d->q.shift, d->q.act_min, d->q.act_max, &d->s16dsp))
     return op_error(pc, node, "out of memory");
+  if (d->kernel == DW_S16 && d->multiplier == 1 && gemm_s16_mve_available(pc->platform) &&
+      d->input_zero_point == 0 && d->output_zero_point == 0 && (!bias || tensor_is_const(bias)) &&
+      !dw_s16_mve_plan(pc->arena, d->out_c, d->h.k * d->w.k, (const int8_t *)filter->data, bias, d->q.multiplier,
+                       d->q.shift, &d->s16mve))
+    return op_error(pc, node, "out of memory");
   node->op_data = d;
   node->kernel = dw_kernel_names[d->kernel];
   node->families[0] = "depthwise_conv";
@@ -427,6 +434,10 @@ static bool dw_prepare(PrepareCtx *pc, Node *node) {
     node->kernel = "ta_depthwise_conv_s16_dsp";
     node->families[0] = "depthwise_conv_s16_dsp";
     node->families[1] = "gemm_s16_dsp"; /* its header holds the requantisation */
+  }
+  if (d->s16mve) {
+    node->kernel = "ta_depthwise_conv_s16_mve";
+    node->families[0] = "depthwise_conv_s16_mve";
   }
   node->macs = out->elems * (int64_t)d->h.k * d->w.k;
   return true;
@@ -533,9 +544,29 @@ static void dw_emit_s16_dsp(EmitCtx *ec, const Node *node, const DwData *d) {
           em_tensor(ec, node->out[0]));
 }
 
+/* The int16x8 Cortex-M55 tier: geometry and the per-block requantisation table; the
+ * filter is read as the model stores it. */
+static void dw_emit_s16_mve(EmitCtx *ec, const Node *node, const DwData *d) {
+  const char *name = em_op_name(ec);
+  const char *rq = em_table_i32(ec, "dw16m_rq", d->s16mve->rq, d->s16mve->n_rq);
+  em_decl(ec,
+          "static const ta_depthwise_s16_mve_params_t %s_dw16m = {\n  .batches = %d, .in_h = %d, .in_w = %d,"
+          " .channels = %d,\n  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"
+          " .dil_h = %d, .dil_w = %d, .pad_h = %d, .pad_w = %d,\n  .rq = %s, .act_min = %d, .act_max = %d,\n};",
+          name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->out_c, (int)d->h.out, (int)d->w.out,
+          (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
+          (int)d->h.pad, (int)d->w.pad, rq, (int)d->q.act_min, (int)d->q.act_max);
+  em_call(ec, "ta_depthwise_conv_s16_mve", 4, em_desc(ec, "dw16m"), em_tensor(ec, node->in[0]),
+          em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
+}
+
 static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
   (void)m;
   const DwData *d = node->op_data;
+  if (d->s16mve) {
+    dw_emit_s16_mve(ec, node, d);
+    return;
+  }
   if (d->tier != DW_TIER_PORTABLE) {
     dw_emit_tier(ec, node, d);
     return;

@@ -4,6 +4,7 @@
 
 #include "../resolve/quant.h"
 #include "gemm_s16_dsp.h"
+#include "gemm_s16_mve.h"
 #include "gemm_tier.h"
 #include "op.h"
 
@@ -26,6 +27,7 @@ typedef struct FcData {
   int32_t *folded_bias;           /* int8 with constant weights: bias - in_zp * sum(w), else NULL */
   GemmPlan *gemm;                 /* int8 on a DSP / MVE target: the optimised kernel, else NULL */
   GemmS16Plan *gemm16;            /* int16x8 (int64 bias) on Cortex-M4: ta_gemm_s16_dsp, else NULL */
+  GemmS16MvePlan *gemm16m;        /* int16x8 (int64 bias) on Cortex-M55: ta_gemm_s16_mve, else NULL */
 } FcData;
 
 static const char *fc_kernel_name(FcKernel k) {
@@ -159,6 +161,11 @@ static bool fc_prepare_tier(PrepareCtx *pc, const Node *node, const Tensor *w, c
       !gemm_s16_dsp_plan(pc->arena, d->units, d->depth, (const int8_t *)w->data, bias, d->multipliers, d->shifts,
                          d->multiplier, d->shift, d->act_min, d->act_max, &d->gemm16))
     return op_error(pc, node, "out of memory");
+  if (d->kernel == FC_S16 && gemm_s16_mve_available(pc->platform) && tensor_is_const(w) &&
+      (!bias || tensor_is_const(bias)) && d->input_offset == 0 && d->output_offset == 0 &&
+      !gemm_s16_mve_plan(pc->arena, d->units, d->depth, (const int8_t *)w->data, bias, d->multipliers, d->shifts,
+                         d->multiplier, d->shift, d->act_min, d->act_max, &d->gemm16m))
+    return op_error(pc, node, "out of memory");
   /* absurd sizes keep the portable kernel (the re-laid tables round them up) */
   if (d->kernel != FC_S8 || !d->folded_bias || tier == GEMM_PORTABLE || d->units > (1 << 24) ||
       d->depth > (1 << 24) || !gemm_quant_supported(d->multipliers, d->shifts, d->multiplier, d->shift, d->units))
@@ -205,6 +212,7 @@ static bool fc_prepare(PrepareCtx *pc, Node *node) {
     node->families[1] = "im2col"; /* the gemm header includes it */
   }
   if (d->gemm16) node->kernel = "ta_gemm_s16_dsp", node->families[0] = "gemm_s16_dsp";
+  if (d->gemm16m) node->kernel = "ta_gemm_s16_mve", node->families[0] = "gemm_s16_mve";
   node->macs = (int64_t)d->batches * d->units * d->depth;
   return true;
 }
@@ -236,6 +244,12 @@ static void fc_emit(EmitCtx *ec, const Model *m, const Node *node) {
   if (d->gemm16) {
     const char *weights = gemm_s16_dsp_emit_params(ec, d->gemm16);
     em_call(ec, "ta_gemm_s16_dsp", 5, em_desc(ec, "gemm16"), em_int(ec, d->batches), em_tensor(ec, node->in[0]),
+            weights, em_tensor(ec, node->out[0]));
+    return;
+  }
+  if (d->gemm16m) {
+    const char *weights = gemm_s16_mve_emit_params(ec, d->gemm16m);
+    em_call(ec, "ta_gemm_s16_mve", 5, em_desc(ec, "gemm16m"), em_int(ec, d->batches), em_tensor(ec, node->in[0]),
             weights, em_tensor(ec, node->out[0]));
     return;
   }

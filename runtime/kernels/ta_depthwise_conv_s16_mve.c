@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT-0 */
+/* tinyaot runtime: int16x8 depthwise convolution with MVE (Helium) intrinsics. */
+#include "ta_depthwise_conv_s16_mve.h"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#define D16M_MVE 1
+#endif
+
+/* The taps k in [*lo, *hi) of one window dimension that land inside [0, size). */
+static void d16m_range(int32_t start, int32_t dil, int32_t k, int32_t size, int32_t *lo, int32_t *hi) {
+  int32_t a = 0, b = k;
+  while (a < b && start + dil * a < 0) a++;
+  while (b > a && start + dil * (b - 1) >= size) b--;
+  *lo = a, *hi = b;
+}
+
+#if defined(D16M_MVE)
+/* One output pixel: every block of 8 channels over the taps inside the image. */
+static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in, const int8_t *filter,
+                       int32_t iy0, int32_t ix0, int32_t ky0, int32_t ky1, int32_t kx0, int32_t kx1, int16_t *out) {
+  const int32_t ch = p->channels, row = p->in_w * ch;
+  const int32x4_t vmin = vdupq_n_s32(p->act_min), vmax = vdupq_n_s32(p->act_max);
+  const int32_t *rq = p->rq;
+  for (int32_t c = 0; c < ch; c += 8, rq += 16) {
+    const mve_pred16_t pr = vctp16q((uint32_t)(ch - c));
+    int32x4_t ae = vldrwq_s32(rq), ao = vldrwq_s32(rq + 4);
+    for (int32_t ky = ky0; ky < ky1; ky++) {
+      const int16_t *x = in + (iy0 + ky * p->dil_h) * row + (ix0 + kx0 * p->dil_w) * ch + c;
+      const int8_t *w = filter + (ky * p->k_w + kx0) * ch + c;
+      for (int32_t kx = kx0; kx < kx1; kx++, x += p->dil_w * ch, w += ch) {
+        const int16x8_t xv = vldrhq_z_s16(x, pr), wv = vldrbq_z_s16(w, pr);
+        ae = vaddq_s32(ae, vmullbq_int_s16(xv, wv));
+        ao = vaddq_s32(ao, vmulltq_int_s16(xv, wv));
+      }
+    }
+    const int32x4_t ye = vmaxq_s32(vminq_s32(vrmulhq_s32(ae, vldrwq_s32(rq + 8)), vmax), vmin);
+    const int32x4_t yo = vmaxq_s32(vminq_s32(vrmulhq_s32(ao, vldrwq_s32(rq + 12)), vmax), vmin);
+    int16x8_t y = vdupq_n_s16(0);
+    y = vmovnbq_s32(y, ye);
+    y = vmovntq_s32(y, yo);
+    vstrhq_p_s16(out + c, y, pr);
+  }
+}
+#else
+/* The same in plain C (builds without MVE). */
+static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in, const int8_t *filter,
+                       int32_t iy0, int32_t ix0, int32_t ky0, int32_t ky1, int32_t kx0, int32_t kx1, int16_t *out) {
+  const int32_t ch = p->channels;
+  for (int32_t c = 0; c < ch; c++) {
+    const int32_t *rq = p->rq + (c / 8) * 16, lane = (c & 7) >> 1, odd = c & 1;
+    int32_t acc = rq[4 * odd + lane];
+    for (int32_t ky = ky0; ky < ky1; ky++)
+      for (int32_t kx = kx0; kx < kx1; kx++) {
+        const int32_t iy = iy0 + ky * p->dil_h, ix = ix0 + kx * p->dil_w;
+        acc += (int32_t)in[(iy * p->in_w + ix) * ch + c] * filter[(ky * p->k_w + kx) * ch + c];
+      }
+    const int32_t y = (int32_t)(((int64_t)acc * rq[8 + 4 * odd + lane] + ((int64_t)1 << 31)) >> 32);
+    out[c] = (int16_t)ta_clamp(y, p->act_min, p->act_max);
+  }
+}
+#endif
+
+void ta_depthwise_conv_s16_mve(const ta_depthwise_s16_mve_params_t *p, const int16_t *input, const int8_t *filter,
+                               int16_t *output) {
+  const int32_t image = p->in_h * p->in_w * p->channels;
+  for (int32_t b = 0; b < p->batches; b++) {
+    const int16_t *in = input + b * image;
+    for (int32_t oy = 0; oy < p->out_h; oy++) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      int32_t ky0, ky1;
+      d16m_range(iy0, p->dil_h, p->k_h, p->in_h, &ky0, &ky1);
+      for (int32_t ox = 0; ox < p->out_w; ox++, output += p->channels) {
+        const int32_t ix0 = ox * p->stride_w - p->pad_w;
+        int32_t kx0, kx1;
+        d16m_range(ix0, p->dil_w, p->k_w, p->in_w, &kx0, &kx1);
+        d16m_pixel(p, in, filter, iy0, ix0, ky0, ky1, kx0, kx1, output);
+      }
+    }
+  }
+}

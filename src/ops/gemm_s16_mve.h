@@ -1,0 +1,46 @@
+/* int16x8 dot-product layers (FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D) on the
+ * Cortex-M55 MVE tier: whether a layer can take it and the compile-time constants its
+ * kernels read (runtime/kernels/ta_gemm_s16_mve.h and ta_depthwise_conv_s16_mve.h, which
+ * argue the exactness). */
+#ifndef TINYAOT_GEMM_S16_MVE_H
+#define TINYAOT_GEMM_S16_MVE_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "op.h"
+
+typedef struct GemmS16MvePlan {
+  int32_t rows, depth, stride; /* stride: depth rounded up to 8 */
+  int8_t *w8;                  /* [rows][stride], zero padded */
+  int32_t *bias, *mult;        /* fold form (NULL without) */
+  int32_t *rq;                 /* without fold: per row k low, k high, reduced, t */
+  bool acc64;                  /* without fold: some row's sum may leave int32 */
+  int32_t act_min, act_max;
+} GemmS16MvePlan;
+
+/* True when the platform has MVE (the M55 tier). */
+bool gemm_s16_mve_available(const Platform *platform);
+
+/* Plans an int16x8 matrix layer, int8 weights [rows, depth], int64 bias (NULL: none),
+ * per-channel mult/shift (or NULL with the scalar pair); *out NULL when it must stay
+ * portable. False only when out of memory. */
+bool gemm_s16_mve_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *weights, const Tensor *bias,
+                       const int32_t *mult, const int32_t *shift, int32_t scalar_mult, int32_t scalar_shift,
+                       int32_t act_min, int32_t act_max, GemmS16MvePlan **out);
+
+/* Emits the params descriptor "<op>_gemm16m" and its tables; returns the weights' symbol. */
+const char *gemm_s16_mve_emit_params(EmitCtx *ec, const GemmS16MvePlan *g);
+
+/* DEPTHWISE_CONV_2D, depth multiplier 1: the fold requantisation only, per block of 8
+ * channels (ta_depthwise_conv_s16_mve.h). */
+typedef struct DwS16MvePlan {
+  int32_t *rq;                 /* [ceil(channels / 8)][16] */
+  size_t n_rq;
+} DwS16MvePlan;
+
+/* filter [taps][channels]; *out NULL when the layer must stay portable. False only
+ * when out of memory. */
+bool dw_s16_mve_plan(Arena *arena, int32_t channels, int32_t taps, const int8_t *filter, const Tensor *bias,
+                     const int32_t *mult, const int32_t *shift, DwS16MvePlan **out);
+
+#endif
