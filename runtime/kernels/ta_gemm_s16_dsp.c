@@ -3,7 +3,6 @@
 #include "ta_gemm_s16_dsp.h"
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-#include <arm_acle.h>
 /* acc + x.lo * w.lo + x.hi * w.hi: one SMLAD (int32) or SMLALD (int64). */
 static inline int32_t g16_mac(int32_t acc, int32_t x, int32_t w) { return __smlad(x, w, acc); }
 static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) { return __smlald(x, w, acc); }
@@ -21,8 +20,10 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
 
 #if defined(__GNUC__)
 #define G16_ALWAYS_INLINE inline __attribute__((always_inline))
+#define G16_NOINLINE __attribute__((noinline)) /* each variant keeps its own registers */
 #else
 #define G16_ALWAYS_INLINE inline
+#define G16_NOINLINE
 #endif
 
 /* Optimised GCC/clang builds run the 4-row loop in inline assembly: LDM fetches the 4
@@ -115,9 +116,9 @@ static int64_t g16_dot64(const int16_t *x, const int32_t *w, int32_t depth, int3
   return a;
 }
 
-/* All rows for one input vector; `hi` is a constant in each inlined copy (q.hi). */
+/* All rows for one input vector; `hi` and `sat` are constants in each inlined copy. */
 static G16_ALWAYS_INLINE void g16_vector_mode(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w,
-                                              int16_t *out, int hi) {
+                                              int16_t *out, int hi, int sat) {
   const ta_s16_dsp_requant_t q = p->q; /* locals: the output stores cannot change them */
   const int32_t pairs = (p->depth + 1) >> 1, full = p->rows & ~3;
   int32_t r = 0;
@@ -128,19 +129,49 @@ static G16_ALWAYS_INLINE void g16_vector_mode(const ta_gemm_s16_dsp_params_t *p,
     }
     int32_t acc[4];
     g16_dot4(x, w, p->depth, acc);
-    out[r] = ta_s16_dsp_output_mode(&q, hi, r, acc[0]);
-    out[r + 1] = ta_s16_dsp_output_mode(&q, hi, r + 1, acc[1]);
-    out[r + 2] = ta_s16_dsp_output_mode(&q, hi, r + 2, acc[2]);
-    out[r + 3] = ta_s16_dsp_output_mode(&q, hi, r + 3, acc[3]);
+    out[r] = ta_s16_dsp_output_mode(&q, hi, sat, r, acc[0]);
+    out[r + 1] = ta_s16_dsp_output_mode(&q, hi, sat, r + 1, acc[1]);
+    out[r + 2] = ta_s16_dsp_output_mode(&q, hi, sat, r + 2, acc[2]);
+    out[r + 3] = ta_s16_dsp_output_mode(&q, hi, sat, r + 3, acc[3]);
   }
   for (; r < p->rows; r++, w += pairs)
     out[r] = p->acc64 ? ta_s16_dsp_output64(&q, r, g16_dot64(x, w, p->depth, 1))
-                      : ta_s16_dsp_output_mode(&q, hi, r, g16_dot1(x, w, p->depth));
+                      : ta_s16_dsp_output_mode(&q, hi, sat, r, g16_dot1(x, w, p->depth));
 }
 
+/* One input vector per call; the variants are separate functions so that each keeps
+ * its registers. */
+#define G16_VECTOR_DEF(hi, sat)                                                                             \
+  static G16_NOINLINE void g16_vector_##hi##sat(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w, \
+                                   int16_t *out) {                                                         \
+    g16_vector_mode(p, x, w, out, hi, sat);                                                                 \
+  }
+G16_VECTOR_DEF(0, 0)
+#if TA_S16_DSP_HAS(1)
+G16_VECTOR_DEF(0, 1)
+#else
+#define g16_vector_01 g16_vector_00 /* not compiled: the generic clamp */
+#endif
+#if TA_S16_DSP_HAS(2)
+G16_VECTOR_DEF(0, 2)
+#else
+#define g16_vector_02 g16_vector_00 /* not compiled: the generic clamp */
+#endif
+G16_VECTOR_DEF(1, 0)
+#if TA_S16_DSP_HAS(4)
+G16_VECTOR_DEF(1, 1)
+#else
+#define g16_vector_11 g16_vector_10 /* not compiled: the generic clamp */
+#endif
+#if TA_S16_DSP_HAS(5)
+G16_VECTOR_DEF(1, 2)
+#else
+#define g16_vector_12 g16_vector_10 /* not compiled: the generic clamp */
+#endif
+
+#define G16_VECTOR_CALL(hi, sat) g16_vector_##hi##sat(p, x, w, out)
 static void g16_vector(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w, int16_t *out) {
-  if (p->q.hi) g16_vector_mode(p, x, w, out, 1);
-  else g16_vector_mode(p, x, w, out, 0);
+  TA_S16_DSP_MODES(&p->q, G16_VECTOR_CALL);
 }
 
 void ta_gemm_s16_dsp(const ta_gemm_s16_dsp_params_t *p, int32_t count, const int16_t *input,

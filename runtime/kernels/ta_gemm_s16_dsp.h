@@ -20,6 +20,16 @@
 #ifndef TA_GEMM_S16_DSP_H
 #define TA_GEMM_S16_DSP_H
 #include "ta_common.h"
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#endif
+
+/* Loops specialised per requantisation form: bit 3 * hi + sat (ta_s16_dsp_requant_t). The
+ * generic clamp (sat 0) of either form is always compiled and exact for every layer. */
+#ifndef TA_S16_DSP_VARIANTS
+#define TA_S16_DSP_VARIANTS 0x3fu
+#endif
+#define TA_S16_DSP_HAS(bit) ((((TA_S16_DSP_VARIANTS) | 0x9u) >> (bit)) & 1u)
 
 /* Requantisation of one output from its dot product (see above): v = k + dot * mult;
  * with `hi` the compiler scaled k and mult by 2^(32 - t) where t < 32 (proving v stays
@@ -30,6 +40,8 @@ typedef struct ta_s16_dsp_requant_t {
                             scaled with hi), mult (reduced, scaled with hi), shift */
   int32_t hi;
   int32_t act_min, act_max;
+  int32_t sat;           /* 1: [act_min, act_max] is int16's whole range (SSAT 16); 2: it is
+                            [0, 32767] (USAT 15); 0: any other clamp */
 } ta_s16_dsp_requant_t;
 
 /* The high word of k + dot * m (one SMLAL). */
@@ -43,8 +55,10 @@ static inline int32_t ta_s16_dsp_high(uint32_t k_lo, int32_t k_hi, int32_t dot, 
 #endif
 }
 
-/* `hi` is q->hi passed as a constant by callers that specialise their loops on it. */
-static inline int16_t ta_s16_dsp_output_mode(const ta_s16_dsp_requant_t *q, int hi, int32_t r, int32_t dot) {
+/* `hi` and `sat` are q->hi and q->sat (or sat 0) passed as constants by callers that
+ * specialise their loops on them. */
+static inline int16_t ta_s16_dsp_output_mode(const ta_s16_dsp_requant_t *q, int hi, int sat, int32_t r,
+                                             int32_t dot) {
   const int32_t *c = q->rq + 4 * r;
   int32_t y;
   if (hi) {
@@ -53,12 +67,28 @@ static inline int16_t ta_s16_dsp_output_mode(const ta_s16_dsp_requant_t *q, int 
     const int64_t k = (int64_t)(((uint64_t)(uint32_t)c[1] << 32) | (uint32_t)c[0]);
     y = (int32_t)((k + (int64_t)dot * c[2]) >> c[3]);
   }
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  if (sat == 1) return (int16_t)__ssat(y, 16);
+  if (sat == 2) return (int16_t)__usat(y, 15);
+#else
+  (void)sat;
+#endif
   return (int16_t)ta_clamp(y, q->act_min, q->act_max);
 }
 
-static inline int16_t ta_s16_dsp_output(const ta_s16_dsp_requant_t *q, int32_t r, int32_t dot) {
-  return ta_s16_dsp_output_mode(q, q->hi, r, dot);
-}
+/* Calls call(hi, sat) with the layer's form as constants, among the compiled variants. */
+#define TA_S16_DSP_MODES(q, call)                                                  \
+  do {                                                                             \
+    if ((q)->hi) {                                                                 \
+      if ((q)->sat == 1 && TA_S16_DSP_HAS(4)) call(1, 1);                          \
+      else if ((q)->sat == 2 && TA_S16_DSP_HAS(5)) call(1, 2);                     \
+      else call(1, 0);                                                             \
+    } else {                                                                       \
+      if ((q)->sat == 1 && TA_S16_DSP_HAS(1)) call(0, 1);                          \
+      else if ((q)->sat == 2 && TA_S16_DSP_HAS(2)) call(0, 2);                     \
+      else call(0, 0);                                                             \
+    }                                                                              \
+  } while (0)
 
 /* The same from an int64 dot product (never with hi). */
 static inline int16_t ta_s16_dsp_output64(const ta_s16_dsp_requant_t *q, int32_t r, int64_t dot) {

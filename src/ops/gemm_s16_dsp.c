@@ -92,8 +92,11 @@ bool s16_requant_plan(Arena *arena, int32_t rows, const Tensor *bias, const int3
 
 const char *s16_requant_emit(EmitCtx *ec, const S16Requant *q) {
   const char *table = em_table_i32(ec, "rq16", q->rq, (size_t)q->rows * 4);
-  return em_name(ec, "{ .rq = %s, .hi = %d, .act_min = %d, .act_max = %d }", table, q->hi ? 1 : 0, (int)q->act_min,
-                 (int)q->act_max);
+  /* the clamp as one saturation where the range allows (ta_s16_dsp_requant_t.sat) */
+  const int sat = q->act_min == -32768 && q->act_max == 32767 ? 1 : q->act_min == 0 && q->act_max == 32767 ? 2 : 0;
+  em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", 1u << (3 * (q->hi ? 1 : 0) + sat));
+  return em_name(ec, "{ .rq = %s, .hi = %d, .act_min = %d, .act_max = %d, .sat = %d }", table, q->hi ? 1 : 0,
+                 (int)q->act_min, (int)q->act_max, sat);
 }
 
 bool gemm_s16_dsp_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *weights, const Tensor *bias,
