@@ -1,5 +1,6 @@
 #!/bin/sh
-# `make bench`: the MLPerf Tiny models (kws, vww, ic, ad, strww) on QEMU Cortex-M4
+# `make bench`: the MLPerf Tiny models (kws, vww, ic, ad, strww) and their a16w8 variants
+# (int16 activations, int8 weights; compared with their int8 twin) on QEMU Cortex-M4
 # (mps2-an386) and Cortex-M55 (mps3-an547): convert, build, run case 0, check the outputs
 # byte-exact against the golden, and write bench/results.md and bench/results.json with
 # instructions per inference (and per MAC), MVE instructions, flash (code / constants /
@@ -15,7 +16,7 @@ corpus=${2:-../shared/corpus}
 outdir=${3:-$TA_ROOT/bench}
 case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
 case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
-models=${BENCH_MODELS:-kws vww ic ad strww}
+models=${BENCH_MODELS:-kws vww ic ad strww kws_a16w8 vww_a16w8 ic_a16w8 ad_a16w8 strww_a16w8}
 work="${TMPDIR:-/tmp}/tinyaot-bench-$$"
 
 ta_ensure_packages || exit 1
@@ -267,6 +268,32 @@ md="$outdir/results.md"
         insns=$(ta_get "$f" insns)
         ratio=$(awk -v a="${insns:-0}" -v b="$1" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else printf "-" }')
         echo "| $model | $C | $(group "$insns") | $(group "$1") | $ratio | $(group "$(ta_get "$f" mve)") | $(group "$2") | $(group "$(ta_get "$f" arena_bytes)") | $(group "$3") | $(group $(( $(sum "$f" section.text.model) + $(sum "$f" section.text.libs section.rodata.libs section.data.libs section.ARM.exidx) ))) | $(group "$4") |"
+      done
+    done
+  fi
+  # a16w8 (int16 activations, int8 weights): against the int8 twin and TFLM + CMSIS-NN's a16w8
+  more="$corpus/../baselines/tflm_cmsisnn_more.md"
+  a16=""
+  for model in $models; do case "$model" in *_a16w8) a16="$a16 $model" ;; esac; done
+  if [ -n "$a16" ]; then
+    echo
+    echo "The a16w8 models (int16 activations, int8 weights, int64 biases) against their int8 twin"
+    echo "above and against TFLite Micro + CMSIS-NN on the same a16w8 model (shared/baselines/tflm_cmsisnn_more.md):"
+    echo
+    echo "| model | core | a16w8 instr | int8 twin instr | vs int8 twin | TFLM+CMSIS-NN a16w8 instr | vs TFLM |"
+    echo "|---|---|---:|---:|---:|---:|---:|"
+    for model in $a16; do
+      for core in m4 m55; do
+        f="$work/$model.$core.txt"
+        [ -n "$(ta_get "$f" insns)" ] || continue
+        C=$(echo "$core" | tr m M)
+        insns=$(ta_get "$f" insns)
+        twin=$(ta_get "$work/${model%_a16w8}.$core.txt" insns)
+        tflm=""
+        [ -f "$more" ] && tflm=$(awk -F'|' -v m="$model" -v c="$C" '{ gsub(/[ ,]/, "", $2); gsub(/[ ,]/, "", $3) }
+          $2 == m && $3 == c { gsub(/[ ,]/, "", $5); print $5; exit }' "$more")
+        ratio() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else printf "-" }'; }
+        echo "| $model | $C | $(group "$insns") | $(group "$twin") | $(ratio "$insns" "$twin") | $(group "$tflm") | $(ratio "$insns" "$tflm") |"
       done
     done
   fi

@@ -11,7 +11,8 @@
 # usage: tests/run_target_tests.sh BUILD_DIR CORPUS_DIR
 #   KEEP=1 keeps the work directory; TARGET_MODELS="ad kws" runs only those models.
 #   Operator cases (case 0 of each): by default the int8 operators that have DSP/MVE
-#   tiers (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, SUB); TARGET_OPS=all runs every
+#   tiers (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, SUB) and the int16x8 CONV_2D,
+#   DEPTHWISE_CONV_2D and FULLY_CONNECTED cases; TARGET_OPS=all runs every
 #   op directory of the corpus, ops/ and ops-new/ (`make test-full`), TARGET_OPS=none none,
 #   TARGET_OPS="equal_* less_int8_*" the op directories matching those shell patterns.
 TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -281,6 +282,7 @@ op_selected() { # op directory name
        return 1 ;;
   esac
   case "$1" in conv_2d_int8_*|depthwise_conv_2d_int8_*|fully_connected_int8_*|add_int8_*|sub_int8_*) return 0 ;; esac
+  case "$1" in conv_2d_int16_*|depthwise_conv_2d_int16_*|fully_connected_int16_*) return 0 ;; esac # int16x8 tiers
   return 1
 }
 
