@@ -67,6 +67,10 @@ static const char convert_usage[] =
     "tinyaot's own options:\n"
     "  --strict                               ignored config keys and rules matching nothing are errors\n"
     "  --no-alias                             copy RESHAPE outputs instead of aliasing them\n"
+    "  --no-fold-pad                          keep explicit PAD/PADV2 operators before convolutions\n"
+    "                                         (default: folded into the convolution's padding)\n"
+    "  --memory.optimize default|max          max: every RAM-saving rewrite (issue 17); default: those\n"
+    "                                         that cost no speed\n"
     "  --stats                                print one line to stdout, also when the model is refused:\n"
     "                                         'tinyaot: stats: model N B, peak heap N B (Rx), time S s,\n"
     "                                         cpu S s, max rss N KiB' (peak heap: what the compiler\n"
@@ -95,6 +99,7 @@ static const char *const OPT_PREFIX[] = {"--module.prefix", "--prefix", NULL};
 static const char *const OPT_PLATFORM[] = {"--platform.name", "--platform", NULL};
 static const char *const OPT_CONFIG[] = {"--path", "--config", NULL};
 static const char *const OPT_OPT[] = {"--opt", NULL};
+static const char *const OPT_MEMORY_OPTIMIZE[] = {"--memory.optimize", NULL};
 static const char *const OPT_SUBGRAPH[] = {"--model.subgraph", NULL};
 static const char *const OPT_MODEL_TYPE[] = {"--model.type", NULL};
 static const char *const OPT_MODEL_NAME[] = {"--model.name", NULL};
@@ -116,7 +121,7 @@ static const char *const CONVERT_KNOWN[] = {
     "--memory.constraints", "--memory.tensors", "--memory.allocate-arenas", "--no-memory.allocate-arenas",
     "--memory.auto-hydrate-constants", "--no-memory.auto-hydrate-constants", "--memory.dump-residency-json",
     "--no-memory.dump-residency-json", "--operators", "--verbose", "--force", "--no-force", "--log-file",
-    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", NULL};
+    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--memory.optimize", NULL};
 
 /* heliaAOT options whose lists tinyaot takes from the YAML configuration only. */
 static const char *const CONFIG_ONLY[][2] = {
@@ -262,6 +267,13 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
     else if (args_flag(a, "--no-static-calls")) opt->no_static_calls = true;
     else if (args_flag(a, "--no-init-elision")) opt->no_init_elision = true;
     else if (args_flag(a, "--no-reorder")) opt->no_reorder = true;
+    else if (args_flag(a, "--no-fold-pad")) opt->no_fold_pad = true;
+    else if (args_value(a, OPT_MEMORY_OPTIMIZE)) {
+      if (a->bad) return 2;
+      if (strcmp(a->value, "max") != 0 && strcmp(a->value, "default") != 0)
+        fail(a, "--memory.optimize takes 'default' or 'max', not '%s'", a->value);
+      opt->memory_max = strcmp(a->value, "max") == 0;
+    }
     else if (heliaaot_value_option(a, opt) || switch_option(a, opt) || planner_option(a) || config_only_option(a)) {
     } else if (extra && extra(a, extra_state)) {
     } else if (a->bad) return 2;

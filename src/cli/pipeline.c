@@ -124,7 +124,8 @@ bool pipeline_load(Compilation *c, const ConvertOptions *opt, Diag *d) {
     return diag_error(d, "this is a folder, not a model file; give the .tflite file inside it");
   if (!data && !load_file(&c->arena, opt->model_path, &data, &size, d)) return false;
   if (!load_model(&c->arena, opt->model_path, data, size, &c->model, d)) return false;
-  TransformOptions topt = {.alias_reshapes = !opt->no_alias};
+  /* fold_pad is on in both --memory.optimize modes: it removes a copy, so it saves time too */
+  TransformOptions topt = {.alias_reshapes = !opt->no_alias, .fold_pad = !opt->no_fold_pad};
   return transform_model(&c->model, &topt, d);
 }
 
@@ -213,10 +214,12 @@ static bool find_tiered(Compilation *c, ConvertOptions *opt, const Model *fast, 
   Platform plain = c->platform;
   plain.dsp = plain.mve = false;
   bool ok = pipeline_load(c, opt, d) && resolve_model(&c->model, &plain, d);
-  for (int k = 0; ok && k < fast->n_nodes; k++) {
+  /* both models went through the same rewrites (a folded PAD leaves a gap in the
+   * operator indices), so the k-th nodes carry the same index */
+  for (int k = 0; ok && k < fast->n_nodes && k < c->model.n_nodes; k++) {
     const Node *f = &fast->nodes[k];
-    const Node *q = &c->model.nodes[f->index];
-    tiered[f->index] = f->kernel && q->kernel && strcmp(f->kernel, q->kernel) != 0;
+    const Node *q = &c->model.nodes[k];
+    if (q->index == f->index) tiered[f->index] = f->kernel && q->kernel && strcmp(f->kernel, q->kernel) != 0;
   }
   c->model = keep;
   return ok;
@@ -235,8 +238,9 @@ static bool trade_tiers(const Compilation *c, const bool *tiered, bool *portable
     int best = -1;
     uint64_t best_bytes = 0;
     double best_ratio = 0.0;
-    for (int k = 0; k < n_nodes; k++) {
+    for (int k = 0; k < c->model.n_nodes; k++) {
       const Node *n = &c->model.nodes[k];
+      if (n->index < 0 || n->index >= n_nodes) continue;
       if (!tiered[n->index] || portable[n->index]) continue;
       const uint64_t bytes = node_table_bytes(p, n->index, p->over_mem);
       if (bytes == 0) continue;
@@ -275,7 +279,11 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   /* Over a budget with the kernel tiers: trade tiers for bytes, then try again. */
   const Diag over = *d; /* if nothing fits, this names what did not fit with every tier */
   const Model fast = c->model;
-  BudgetTrade t = {.n_nodes = fast.n_nodes, .mem = c->plan.over_mem, .need_fast = c->plan.over_need};
+  /* by operator index, which rewrites that drop operators leave sparse */
+  int index_bound = fast.n_nodes;
+  for (int k = 0; k < fast.n_nodes; k++)
+    if (fast.nodes[k].index >= index_bound) index_bound = fast.nodes[k].index + 1;
+  BudgetTrade t = {.n_nodes = index_bound, .mem = c->plan.over_mem, .need_fast = c->plan.over_need};
   bool *tiered = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *tiered);
   t.portable = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *t.portable);
   Diag probe = fresh;

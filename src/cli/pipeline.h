@@ -24,6 +24,8 @@ typedef struct ConvertOptions {
   bool no_alias;        /* keep RESHAPE copies (debugging) */
   /* Optimisations are on unless switched off (docs/operators.md). */
   bool no_intern, no_static_calls, no_init_elision, no_reorder;
+  bool no_fold_pad;    /* --no-fold-pad: keep explicit PADs before convolutions (src/transform/fold_pad.c) */
+  bool memory_max;     /* --memory.optimize max: every RAM-saving technique (default: the free ones) */
   bool opt_size; /* --opt size: portable kernels only (least flash); default speed */
   bool strict;   /* --strict: ignored config keys and rules that match nothing are errors */
   int verbose;   /* --verbose N (heliaAOT): 2 prints the attributes resolved per operator/tensor */

@@ -163,6 +163,9 @@ typedef struct Conv2DOptions {
   int32_t stride_w, stride_h;
   int32_t dilation_w, dilation_h;   /* default 1 */
   int8_t quantized_bias_type;
+  /* explicit padding a PAD folded into this operator (src/transform/fold_pad.c), on top
+   * of `padding`'s own; never in a file: 0 from the loader */
+  int32_t fold_top, fold_bottom, fold_left, fold_right;
 } Conv2DOptions;
 
 typedef struct Conv3DOptions {      /* CONV_3D and CONV_3D_TRANSPOSE */
@@ -181,6 +184,7 @@ typedef struct DepthwiseConv2DOptions {
   int32_t stride_w, stride_h;
   int32_t depth_multiplier;
   int32_t dilation_w, dilation_h;   /* default 1 */
+  int32_t fold_top, fold_bottom, fold_left, fold_right; /* as in Conv2DOptions */
 } DepthwiseConv2DOptions;
 
 typedef struct ConcatEmbeddingsOptions {

@@ -18,17 +18,20 @@ bool conv_axis_setup(PrepareCtx *pc, const Node *node, int padding, const char *
   if (ax->stride < 1) return op_error(pc, node, "%s stride is %d, must be >= 1", what, (int)ax->stride);
   if (ax->dil < 1) return op_error(pc, node, "%s dilation is %d, must be >= 1", what, (int)ax->dil);
   if (ax->k < 1) return op_error(pc, node, "filter %s is %d, must be >= 1", what, (int)ax->k);
+  if (ax->fold_lead < 0 || ax->fold_trail < 0)
+    return op_error(pc, node, "%s: negative folded padding", what);
   const int64_t effective = (int64_t)(ax->k - 1) * ax->dil + 1;
-  if ((int64_t)ax->in + effective + ax->stride > CONV_AXIS_LIMIT)
+  const int64_t in = (int64_t)ax->in + ax->fold_lead + ax->fold_trail; /* the padded size the window sees */
+  if (in + effective + ax->stride > CONV_AXIS_LIMIT)
     return op_error(pc, node, "%s: input %d, dilated filter %lld and stride %d exceed the supported range", what,
                     (int)ax->in, (long long)effective, (int)ax->stride);
   /* ComputeOutSize (matches TensorFlow's GetWindowedOutputSize). */
-  const int64_t out = padding == CONV_PAD_SAME ? (ax->in + ax->stride - 1) / ax->stride
-                                               : (ax->in + ax->stride - effective) / ax->stride;
+  const int64_t out = padding == CONV_PAD_SAME ? (in + ax->stride - 1) / ax->stride
+                                               : (in + ax->stride - effective) / ax->stride;
   /* ComputePaddingWithOffset: the leading half of the total, rounded down. */
-  int64_t total = (out - 1) * ax->stride + effective - ax->in;
+  int64_t total = (out - 1) * ax->stride + effective - in;
   if (total < 0) total = 0;
-  ax->pad = (int32_t)(total / 2);
+  ax->pad = (int32_t)(total / 2 + ax->fold_lead);
   *out_size = (int32_t)out;
   return true;
 }

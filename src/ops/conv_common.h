@@ -18,6 +18,7 @@ typedef struct ConvAxis {
   int32_t k;           /* filter taps */
   int32_t stride, dil;
   int32_t pad;         /* leading padding */
+  int32_t fold_lead, fold_trail; /* explicit padding folded in from a PAD (0 if none) */
 } ConvAxis;
 
 /* Per-output-channel requantisation and the clamp of the quantized output. */
@@ -28,7 +29,9 @@ typedef struct ConvQuant {
 } ConvQuant;
 
 /* TFLite ComputeOutSize for `padding` (SAME/VALID) and ComputePaddingWithOffset's
- * leading padding, from ax->in, k, stride, dil. Fills ax->pad and *out_size. Reports
+ * leading padding, from ax->in, k, stride, dil; a folded PAD's fold_lead/fold_trail
+ * count as input the kernel reads as padding (the window runs over the padded size and
+ * the leading padding grows by fold_lead). Fills ax->pad and *out_size. Reports
  * unsupported padding, non-positive stride/dilation/taps and sizes too large for the
  * kernels' int32 index arithmetic. `what` names the axis ("height"). */
 bool conv_axis_setup(PrepareCtx *pc, const Node *node, int padding, const char *what, ConvAxis *ax,

@@ -128,9 +128,9 @@ static bool dw_prepare_window(PrepareCtx *pc, Node *node, const Tensor *in, cons
   const DepthwiseConv2DOptions *o = &node->opts.depthwise;
   const int padding = o->padding;
   d->h = (ConvAxis){.in = in->dims[1], .out = out->dims[1], .k = filter->dims[1],
-                    .stride = o->stride_h, .dil = o->dilation_h};
+                    .stride = o->stride_h, .dil = o->dilation_h, .fold_lead = o->fold_top, .fold_trail = o->fold_bottom};
   d->w = (ConvAxis){.in = in->dims[2], .out = out->dims[2], .k = filter->dims[2],
-                    .stride = o->stride_w, .dil = o->dilation_w};
+                    .stride = o->stride_w, .dil = o->dilation_w, .fold_lead = o->fold_left, .fold_trail = o->fold_right};
   int32_t out_h, out_w;
   if (!conv_axis_setup(pc, node, padding, "height", &d->h, &out_h) ||
       !conv_axis_setup(pc, node, padding, "width", &d->w, &out_w))

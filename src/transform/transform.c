@@ -32,7 +32,14 @@ static void alias_reshape(Model *m, Node *n) {
 }
 
 bool transform_model(Model *m, const TransformOptions *opt, Diag *d) {
+  return transform_model_stats(m, opt, NULL, d);
+}
+
+bool transform_model_stats(Model *m, const TransformOptions *opt, TransformStats *stats, Diag *d) {
   (void)d;
+  /* folds first: a folded PAD's output no longer exists for an alias to share */
+  const int folded = opt->fold_pad ? transform_fold_pads(m) : 0;
+  if (stats) stats->pads_folded = folded;
   if (opt->alias_reshapes)
     for (int k = 0; k < m->n_nodes; k++)
       if (is_pure_reshape(m->nodes[k].builtin_code)) alias_reshape(m, &m->nodes[k]);

@@ -8,9 +8,19 @@
 
 typedef struct TransformOptions {
   bool alias_reshapes; /* RESHAPE / SQUEEZE / EXPAND_DIMS share their input's storage */
+  bool fold_pad;       /* PAD/PADV2 with the zero point folded into the convolutions reading it */
 } TransformOptions;
 
+/* What the rewrites did, for the report. */
+typedef struct TransformStats {
+  int pads_folded;
+} TransformStats;
+
 bool transform_model(Model *m, const TransformOptions *opt, Diag *d);
+/* Like transform_model, counting what each rewrite did into `stats` (may be NULL). */
+bool transform_model_stats(Model *m, const TransformOptions *opt, TransformStats *stats, Diag *d);
+/* fold_pad.c: drops each foldable PAD node; returns how many. */
+int transform_fold_pads(Model *m);
 /* The tensor whose storage `id` uses (follows alias chains). */
 int32_t tensor_storage(const Model *m, int32_t id);
 
