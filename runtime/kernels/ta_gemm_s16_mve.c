@@ -7,87 +7,99 @@
 #define G16M_MVE 1
 #endif
 
+/* The fold requantisation (ta_gemm_s16_mve.h): SMMULR is (acc * m + 2^31) >> 32. */
+static inline int16_t g16m_fold(int32_t acc, int32_t m, int32_t lo, int32_t hi) {
+#if defined(__GNUC__) && defined(__thumb2__) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  int32_t y;
+  __asm__("smmulr %0, %1, %2" : "=r"(y) : "r"(acc), "r"(m));
+  return (int16_t)ta_clamp(y, lo, hi);
+#else
+  return ta_s16_mve_fold(acc, m, lo, hi);
+#endif
+}
+
 #if defined(G16M_MVE)
-/* One input vector against 4 rows: a0..a3 += x . w_i, int32 (see the header for why no
- * partial sum wraps). Whole vectors first, then one tail-predicated input load (its
- * zero lanes meet the zero padding of the weights). */
-static inline void g16m_dot4(const int16_t *x, const int8_t *w, int32_t depth, int32_t stride, int32_t acc[4]) {
-  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-  const int8_t *w1 = w + stride, *w2 = w1 + stride, *w3 = w2 + stride;
-  int32_t k = 0;
-  for (; k + 8 <= depth; k += 8) {
-    const int16x8_t xv = vldrhq_s16(x + k);
-    a0 = vmladavaq_s16(a0, xv, vldrbq_s16(w + k));
-    a1 = vmladavaq_s16(a1, xv, vldrbq_s16(w1 + k));
-    a2 = vmladavaq_s16(a2, xv, vldrbq_s16(w2 + k));
-    a3 = vmladavaq_s16(a3, xv, vldrbq_s16(w3 + k));
+typedef int16x8_t g16m_vec_t;
+
+/* One input vector against one block of 4 rows (weights [chunk][4 rows][8], see the
+ * header), int32 sums from a[0..3]: whole chunks, then the tail chunk against `xt`, the
+ * input's last partial vector loaded once per input vector (lanes past depth 0). */
+static inline void g16m_block(const int16_t *x, const int8_t *w, int32_t chunks, int32_t tail, g16m_vec_t xt,
+                              int32_t a[4]) {
+  int32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+  for (int32_t i = chunks; i > 0; i--, x += 8, w += 32) {
+    const int16x8_t xv = vldrhq_s16(x);
+    a0 = vmladavaq_s16(a0, xv, vldrbq_s16(w));
+    a1 = vmladavaq_s16(a1, xv, vldrbq_s16(w + 8));
+    a2 = vmladavaq_s16(a2, xv, vldrbq_s16(w + 16));
+    a3 = vmladavaq_s16(a3, xv, vldrbq_s16(w + 24));
   }
-  if (k < depth) {
-    const int16x8_t xv = vldrhq_z_s16(x + k, vctp16q((uint32_t)(depth - k)));
-    a0 = vmladavaq_s16(a0, xv, vldrbq_s16(w + k));
-    a1 = vmladavaq_s16(a1, xv, vldrbq_s16(w1 + k));
-    a2 = vmladavaq_s16(a2, xv, vldrbq_s16(w2 + k));
-    a3 = vmladavaq_s16(a3, xv, vldrbq_s16(w3 + k));
+  if (tail) {
+    a0 = vmladavaq_s16(a0, xt, vldrbq_s16(w));
+    a1 = vmladavaq_s16(a1, xt, vldrbq_s16(w + 8));
+    a2 = vmladavaq_s16(a2, xt, vldrbq_s16(w + 16));
+    a3 = vmladavaq_s16(a3, xt, vldrbq_s16(w + 24));
   }
-  acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+  a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3;
 }
 
-static inline int32_t g16m_dot1(const int16_t *x, const int8_t *w, int32_t depth, int32_t a) {
-  int32_t k = 0;
-  for (; k + 8 <= depth; k += 8) a = vmladavaq_s16(a, vldrhq_s16(x + k), vldrbq_s16(w + k));
-  if (k < depth) a = vmladavaq_s16(a, vldrhq_z_s16(x + k, vctp16q((uint32_t)(depth - k))), vldrbq_s16(w + k));
-  return a;
-}
-
-static int64_t g16m_dot64(const int16_t *x, const int8_t *w, int32_t depth) {
+/* One row of a block (int64 sums). */
+static int64_t g16m_row64(const int16_t *x, const int8_t *w, int32_t chunks, int32_t tail, g16m_vec_t xt) {
   int64_t a = 0;
-  int32_t k = 0;
-  for (; k + 8 <= depth; k += 8) a = vmlaldavaq_s16(a, vldrhq_s16(x + k), vldrbq_s16(w + k));
-  if (k < depth) a = vmlaldavaq_s16(a, vldrhq_z_s16(x + k, vctp16q((uint32_t)(depth - k))), vldrbq_s16(w + k));
+  for (int32_t i = chunks; i > 0; i--, x += 8, w += 32) a = vmlaldavaq_s16(a, vldrhq_s16(x), vldrbq_s16(w));
+  if (tail) a = vmlaldavaq_s16(a, xt, vldrbq_s16(w));
   return a;
+}
+
+static inline g16m_vec_t g16m_tail(const int16_t *x, int32_t depth) {
+  return vldrhq_z_s16(x + (depth & ~7), vctp16q((uint32_t)(depth & 7)));
 }
 #else
-/* The same sums in plain C (builds without MVE). */
-static int32_t g16m_dot1(const int16_t *x, const int8_t *w, int32_t depth, int32_t a) {
-  for (int32_t k = 0; k < depth; k++) a = (int32_t)((uint32_t)a + (uint32_t)((int32_t)x[k] * w[k]));
-  return a;
+/* The same sums in plain C (builds without MVE); xt unused. */
+typedef int g16m_vec_t;
+static inline void g16m_block(const int16_t *x, const int8_t *w, int32_t chunks, int32_t tail, g16m_vec_t xt,
+                              int32_t a[4]) {
+  (void)xt;
+  for (int32_t k = 0; k < chunks * 8 + tail; k++)
+    for (int32_t i = 0; i < 4; i++)
+      a[i] = (int32_t)((uint32_t)a[i] + (uint32_t)((int32_t)x[k] * w[(k >> 3) * 32 + i * 8 + (k & 7)]));
 }
-static void g16m_dot4(const int16_t *x, const int8_t *w, int32_t depth, int32_t stride, int32_t acc[4]) {
-  for (int32_t i = 0; i < 4; i++) acc[i] = g16m_dot1(x, w + i * stride, depth, acc[i]);
-}
-static int64_t g16m_dot64(const int16_t *x, const int8_t *w, int32_t depth) {
+static int64_t g16m_row64(const int16_t *x, const int8_t *w, int32_t chunks, int32_t tail, g16m_vec_t xt) {
+  (void)xt;
   int64_t a = 0;
-  for (int32_t k = 0; k < depth; k++) a += (int64_t)x[k] * w[k];
+  for (int32_t k = 0; k < chunks * 8 + tail; k++) a += (int64_t)x[k] * w[(k >> 3) * 32 + (k & 7)];
   return a;
 }
+static inline g16m_vec_t g16m_tail(const int16_t *x, int32_t depth) { return (void)x, (void)depth, 0; }
 #endif
 
-/* All rows for one input vector. */
+/* All rows for one input vector, in blocks of 4 (the last block's missing rows are zero
+ * weights; their outputs are not stored). */
 static void g16m_vector(const ta_gemm_s16_mve_params_t *p, const int16_t *x, const int8_t *w, int16_t *out) {
-  const int32_t full = p->rows & ~3, depth = p->depth, stride = p->stride;
-  int32_t r = 0;
-  if (p->bias) {
-    for (; r < full; r += 4, w += 4 * stride) {
-      int32_t acc[4] = {p->bias[r], p->bias[r + 1], p->bias[r + 2], p->bias[r + 3]};
-      g16m_dot4(x, w, depth, stride, acc);
-      for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_mve_fold(acc[i], p->mult[r + i], p->act_min, p->act_max);
+  const int32_t rows = p->rows, chunks = p->depth >> 3, tail = p->depth & 7, lo = p->act_min, hi = p->act_max;
+  const int32_t block_bytes = 4 * p->stride;
+  const g16m_vec_t xt = g16m_tail(x, p->depth);
+  for (int32_t r = 0; r < rows; r += 4, w += block_bytes) {
+    const int32_t n = rows - r < 4 ? rows - r : 4;
+    int32_t a[4] = {0, 0, 0, 0};
+    if (p->bias) {
+      a[0] = p->bias[r], a[1] = p->bias[r + 1], a[2] = p->bias[r + 2], a[3] = p->bias[r + 3];
+      g16m_block(x, w, chunks, tail, xt, a);
+      const int32_t *m = p->mult + r;
+      if (n == 4) {
+        out[r] = g16m_fold(a[0], m[0], lo, hi), out[r + 1] = g16m_fold(a[1], m[1], lo, hi);
+        out[r + 2] = g16m_fold(a[2], m[2], lo, hi), out[r + 3] = g16m_fold(a[3], m[3], lo, hi);
+      } else {
+        for (int32_t i = 0; i < n; i++) out[r + i] = g16m_fold(a[i], m[i], lo, hi);
+      }
+    } else if (p->acc64) {
+      for (int32_t i = 0; i < n; i++)
+        out[r + i] = ta_s16_mve_general(p->rq + 4 * (r + i), g16m_row64(x, w + 8 * i, chunks, tail, xt), lo, hi);
+    } else {
+      g16m_block(x, w, chunks, tail, xt, a);
+      for (int32_t i = 0; i < n; i++) out[r + i] = ta_s16_mve_general(p->rq + 4 * (r + i), a[i], lo, hi);
     }
-    for (; r < p->rows; r++, w += stride)
-      out[r] = ta_s16_mve_fold(g16m_dot1(x, w, depth, p->bias[r]), p->mult[r], p->act_min, p->act_max);
-    return;
   }
-  if (p->acc64) {
-    for (; r < p->rows; r++, w += stride)
-      out[r] = ta_s16_mve_general(p->rq + 4 * r, g16m_dot64(x, w, depth), p->act_min, p->act_max);
-    return;
-  }
-  for (; r < full; r += 4, w += 4 * stride) {
-    int32_t acc[4] = {0, 0, 0, 0};
-    g16m_dot4(x, w, depth, stride, acc);
-    for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_mve_general(p->rq + 4 * (r + i), acc[i], p->act_min, p->act_max);
-  }
-  for (; r < p->rows; r++, w += stride)
-    out[r] = ta_s16_mve_general(p->rq + 4 * r, g16m_dot1(x, w, depth, 0), p->act_min, p->act_max);
 }
 
 void ta_gemm_s16_mve(const ta_gemm_s16_mve_params_t *p, int32_t count, const int16_t *input, const int8_t *weights,

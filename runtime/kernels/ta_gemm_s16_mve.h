@@ -4,9 +4,12 @@
  * One int16 input vector of `depth` values against `rows` int8 weight rows gives `rows`
  * int16 outputs (FULLY_CONNECTED per batch row, CONV_2D per output pixel). Eight int16
  * inputs are one vector; each row's 8 int8 weights are widened by the load itself
- * (VLDRB.S16) and VMLADAVA adds the 8 products to the row's sum. Rows are `stride` bytes
- * apart (depth zero padded to a multiple of 8 by the compiler), 4 rows per input load;
- * the last partial vector of the input is a tail-predicated load (lanes past depth 0).
+ * (VLDRB.S16) and VMLADAVA adds the 8 products to the row's sum. The compiler lays the
+ * weights out in blocks of 4 rows (the last block completed with zero rows), per block
+ * and chunk of 8 depth values the 4 rows' 8 bytes (32 bytes, one pointer and immediate
+ * offsets), the depth zero padded to `stride`, a multiple of 8; one input load serves 4
+ * rows. The input's last partial vector is loaded once, tail-predicated (lanes past
+ * depth 0).
  *
  * Exactness against TFLite's 16x8 kernels, which compute per output
  *   (int32)(((bias + dot) * reduced + 2^(t-1)) >> t),  t = 15 - shift,
@@ -29,9 +32,10 @@
 typedef struct ta_gemm_s16_mve_params_t {
   int32_t rows;          /* output values per input vector */
   int32_t depth;         /* dot-product length */
-  int32_t stride;        /* bytes between weight rows: depth rounded up to 8 */
-  const int32_t *bias;   /* fold: per row int32 bias (the sums start there), else NULL */
-  const int32_t *mult;   /* fold: per row reduced * 2^(32 - t) */
+  int32_t stride;        /* depth rounded up to 8 */
+  const int32_t *bias;   /* fold: per row int32 bias (the sums start there; rows rounded
+                            up to 4, the extra ones 0), else NULL */
+  const int32_t *mult;   /* fold: per row reduced * 2^(32 - t), rows rounded up to 4 */
   int32_t act_min, act_max;
   const int32_t *rq;     /* without fold: per row k low word, k high word, reduced, t */
   int32_t acc64;         /* without fold: 1 when dot products are summed in int64 */

@@ -64,8 +64,9 @@ bool gemm_s16_mve_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *
   if (rows <= 0 || depth <= 0 || rows > (1 << 24) || depth > (1 << 24) || !s16_bias_usable(bias, rows)) return true;
   GemmS16MvePlan *g = arena_calloc(arena, 1, sizeof *g);
   int64_t *sums = arena_calloc(arena, (size_t)rows, sizeof(int64_t));
-  int32_t *b = arena_calloc(arena, (size_t)rows, sizeof(int32_t));
-  int32_t *m = arena_calloc(arena, (size_t)rows, sizeof(int32_t));
+  const int32_t rows4 = (rows + 3) & ~3; /* the kernel reads whole blocks of 4 */
+  int32_t *b = arena_calloc(arena, (size_t)rows4, sizeof(int32_t));
+  int32_t *m = arena_calloc(arena, (size_t)rows4, sizeof(int32_t));
   if (!g || !sums || !b || !m) return false;
   for (int32_t r = 0; r < rows; r++)
     for (int32_t k = 0; k < depth; k++) {
@@ -84,25 +85,28 @@ bool gemm_s16_mve_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *
   }
   g->rows = rows, g->depth = depth, g->stride = (depth + 7) & ~7;
   g->act_min = act_min, g->act_max = act_max;
-  g->w8 = arena_calloc(arena, (size_t)rows * (size_t)g->stride, 1);
+  g->w8 = arena_calloc(arena, (size_t)rows4 * (size_t)g->stride, 1);
   if (!g->w8) return false;
+  /* row r, depth k -> block r / 4, chunk k / 8, slot r % 4, lane k % 8 */
   for (int32_t r = 0; r < rows; r++)
-    memcpy(g->w8 + (size_t)r * (size_t)g->stride, weights + (size_t)r * (size_t)depth, (size_t)depth);
+    for (int32_t k = 0; k < depth; k++)
+      g->w8[(size_t)(r >> 2) * 4 * (size_t)g->stride + (size_t)(k >> 3) * 32 + (size_t)(r & 3) * 8 + (size_t)(k & 7)] =
+          weights[(size_t)r * (size_t)depth + (size_t)k];
   *out = g;
   return true;
 }
 
 const char *gemm_s16_mve_emit_params(EmitCtx *ec, const GemmS16MvePlan *g) {
   const char *name = em_op_name(ec);
-  const char *bias = g->bias ? em_table_i32(ec, "gemm16m_bias", g->bias, (size_t)g->rows) : "NULL";
-  const char *mult = g->bias ? em_table_i32(ec, "gemm16m_mult", g->mult, (size_t)g->rows) : "NULL";
+  const char *bias = g->bias ? em_table_i32(ec, "gemm16m_bias", g->bias, (size_t)((g->rows + 3) & ~3)) : "NULL";
+  const char *mult = g->bias ? em_table_i32(ec, "gemm16m_mult", g->mult, (size_t)((g->rows + 3) & ~3)) : "NULL";
   const char *rq = g->rq ? em_table_i32(ec, "gemm16m_rq", g->rq, (size_t)g->rows * 4) : "NULL";
   em_decl(ec,
           "static const ta_gemm_s16_mve_params_t %s_gemm16m = {\n  .rows = %d, .depth = %d, .stride = %d,\n"
           "  .bias = %s, .mult = %s, .act_min = %d, .act_max = %d,\n  .rq = %s, .acc64 = %d,\n};",
           name, (int)g->rows, (int)g->depth, (int)g->stride, bias, mult, (int)g->act_min, (int)g->act_max, rq,
           g->acc64 ? 1 : 0);
-  return em_table_i8(ec, "gemm16m_weights", g->w8, (size_t)g->rows * (size_t)g->stride);
+  return em_table_i8(ec, "gemm16m_weights", g->w8, (size_t)((g->rows + 3) & ~3) * (size_t)g->stride);
 }
 
 bool dw_s16_mve_plan(Arena *arena, int32_t channels, int32_t taps, const int8_t *filter, const Tensor *bias,

@@ -11,7 +11,7 @@
 
 typedef struct GemmS16MvePlan {
   int32_t rows, depth, stride; /* stride: depth rounded up to 8 */
-  int8_t *w8;                  /* [rows][stride], zero padded */
+  int8_t *w8;                  /* [rows / 4][stride / 8][4][8], zero padded */
   int32_t *bias, *mult;        /* fold form (NULL without) */
   int32_t *rq;                 /* without fold: per row k low, k high, reduced, t */
   bool acc64;                  /* without fold: some row's sum may leave int32 */
