@@ -54,6 +54,15 @@ static int64_t g16m_row64(const int16_t *x, const int8_t *w, int32_t chunks, int
 static inline g16m_vec_t g16m_tail(const int16_t *x, int32_t depth) {
   return vldrhq_z_s16(x + (depth & ~7), vctp16q((uint32_t)(depth & 7)));
 }
+
+/* The fold requantisation of n <= 4 sums in one vector: VRMULH, clamp, narrowing store. */
+static inline void g16m_fold4(const int32_t a[4], const int32_t *m, int32_t n, int32_t lo, int32_t hi, int16_t *out) {
+  int32x4_t v = vdupq_n_s32(a[0]);
+  v = vsetq_lane_s32(a[1], v, 1), v = vsetq_lane_s32(a[2], v, 2), v = vsetq_lane_s32(a[3], v, 3);
+  v = vmaxq_s32(vminq_s32(vrmulhq_s32(v, vldrwq_s32(m)), vdupq_n_s32(hi)), vdupq_n_s32(lo));
+  if (n == 4) vstrhq_s32(out, v);
+  else vstrhq_p_s32(out, v, vctp32q((uint32_t)n));
+}
 #else
 /* The same sums in plain C (builds without MVE); xt unused. */
 typedef int g16m_vec_t;
@@ -71,6 +80,9 @@ static int64_t g16m_row64(const int16_t *x, const int8_t *w, int32_t chunks, int
   return a;
 }
 static inline g16m_vec_t g16m_tail(const int16_t *x, int32_t depth) { return (void)x, (void)depth, 0; }
+static inline void g16m_fold4(const int32_t a[4], const int32_t *m, int32_t n, int32_t lo, int32_t hi, int16_t *out) {
+  for (int32_t i = 0; i < n; i++) out[i] = g16m_fold(a[i], m[i], lo, hi);
+}
 #endif
 
 /* All rows for one input vector, in blocks of 4 (the last block's missing rows are zero
@@ -85,13 +97,7 @@ static void g16m_vector(const ta_gemm_s16_mve_params_t *p, const int16_t *x, con
     if (p->bias) {
       a[0] = p->bias[r], a[1] = p->bias[r + 1], a[2] = p->bias[r + 2], a[3] = p->bias[r + 3];
       g16m_block(x, w, chunks, tail, xt, a);
-      const int32_t *m = p->mult + r;
-      if (n == 4) {
-        out[r] = g16m_fold(a[0], m[0], lo, hi), out[r + 1] = g16m_fold(a[1], m[1], lo, hi);
-        out[r + 2] = g16m_fold(a[2], m[2], lo, hi), out[r + 3] = g16m_fold(a[3], m[3], lo, hi);
-      } else {
-        for (int32_t i = 0; i < n; i++) out[r + i] = g16m_fold(a[i], m[i], lo, hi);
-      }
+      g16m_fold4(a, p->mult + r, n, lo, hi, out + r);
     } else if (p->acc64) {
       for (int32_t i = 0; i < n; i++)
         out[r + i] = ta_s16_mve_general(p->rq + 4 * (r + i), g16m_row64(x, w + 8 * i, chunks, tail, xt), lo, hi);
