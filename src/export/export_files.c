@@ -190,6 +190,10 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
   Arena *a = m->arena;
   sb_append(js, "{\n  \"model\": ");
   json_string(js, mod->source);
+  int folds;
+  size_t folded_bytes;
+  transform_fold_summary(m, &folds, &folded_bytes);
+  sb_printf(js, ",\n  \"rewrites\": {\"pad_folds\": %d, \"padded_bytes_removed\": %zu}", folds, folded_bytes);
   sb_printf(js, ",\n  \"platform\": \"%s\",\n  \"operators\": %d,\n  \"activation_lower_bound\": %zu,\n"
                 "  \"arena_bytes\": %llu,\n  \"constant_bytes\": %zu,\n  \"allocate_arenas\": %s,\n  \"memories\": [\n",
             p->platform.name, m->n_nodes, p->lower_bound, (unsigned long long)arena_bytes(p), p->constant_bytes,
@@ -264,6 +268,12 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
                 "Activation lower bound (max live bytes over the schedule): %zu. Constant bytes (image): %zu.\n\n",
             mod->source, p->platform.name, m->n_nodes, (unsigned long long)arena_bytes(p), p->lower_bound,
             p->constant_bytes);
+  int folds;
+  size_t folded_bytes;
+  transform_fold_summary(m, &folds, &folded_bytes);
+  if (folds) /* graph rewrites (docs/memory.md); the bound above is the one the rewritten graph reaches */
+    sb_printf(md, "Rewrites: %d explicit PAD(s) folded into convolutions (fold_pad; --no-fold-pad keeps them): "
+                  "%zu bytes of padded tensors never exist.\n\n", folds, folded_bytes);
   sb_append(md, "## Memories\n\n| memory | used | budget |\n|---|---:|---:|\n");
   for (int mem = 0; mem < MEM_COUNT; mem++)
     if (p->platform.mem[mem].present)

@@ -21,6 +21,9 @@ bool transform_model(Model *m, const TransformOptions *opt, Diag *d);
 bool transform_model_stats(Model *m, const TransformOptions *opt, TransformStats *stats, Diag *d);
 /* fold_pad.c: drops each foldable PAD node; returns how many. */
 int transform_fold_pads(Model *m);
+/* For the report: convolutions that took a PAD in, and the bytes of the padded tensors
+ * that no longer exist (one per convolution: a PAD read by two counts twice). */
+void transform_fold_summary(const Model *m, int *folds, size_t *bytes);
 /* The tensor whose storage `id` uses (follows alias chains). */
 int32_t tensor_storage(const Model *m, int32_t id);
 
