@@ -26,7 +26,7 @@
 
 #include "fbwriter.h"
 
-enum { T_F32 = 0, T_I32 = 2, T_I64 = 4, T_I16 = 7, T_I8 = 9 };
+enum { T_F32 = 0, T_I32 = 2, T_I64 = 4, T_BOOL = 6, T_I16 = 7, T_I8 = 9 };
 enum { MAX_T = 4096, MAX_OPS = 2048, MAX_IO = 1024, MAX_RANK = 6 };
 /* `tinyaot run` reads at most 64 input files per inference. */
 enum { MAX_FILE_INPUTS = 64 };
@@ -42,12 +42,16 @@ enum {
   OP_MINIMUM = 57, OP_NEG = 59, OP_SLICE = 65, OP_SIN = 66, OP_LOG = 73, OP_SUM = 74,
   OP_SQRT = 75, OP_RSQRT = 76, OP_REDUCE_MAX = 82, OP_SQUARE = 92, OP_LEAKY_RELU = 98,
   OP_SQUARED_DIFF = 99, OP_ABS = 101, OP_CEIL = 104, OP_COS = 108, OP_QUANTIZE = 114,
-  OP_ROUND = 116, OP_HARD_SWISH = 117
+  OP_ROUND = 116, OP_HARD_SWISH = 117, OP_L2_NORM = 11, OP_RESIZE_BILINEAR = 23, OP_SPACE_TO_DEPTH = 26,
+  OP_DEPTH_TO_SPACE = 5, OP_DIV = 42, OP_LESS = 58, OP_GREATER = 61, OP_TRANSPOSE_CONV = 67,
+  OP_RESIZE_NEAREST = 97, OP_ELU = 111, OP_SELECT_V2 = 123, OP_BATCH_MATMUL = 126
 };
 enum {
   OT_NONE = 0, OT_CONV = 1, OT_DWCONV = 2, OT_POOL = 5, OT_FC = 8, OT_SOFTMAX = 9, OT_CONCAT = 10,
   OT_ADD = 11, OT_RESHAPE = 17, OT_MUL = 21, OT_PAD = 22, OT_TRANSPOSE = 26, OT_REDUCER = 27,
-  OT_SUB = 28, OT_STRIDED_SLICE = 32, OT_MAXMIN = 39, OT_SLICE = 48, OT_LEAKY_RELU = 75
+  OT_SUB = 28, OT_STRIDED_SLICE = 32, OT_MAXMIN = 39, OT_SLICE = 48, OT_LEAKY_RELU = 75,
+  OT_L2_NORM = 12, OT_RESIZE_BILINEAR = 15, OT_SPACE_TO_DEPTH = 19, OT_DIV = 29, OT_LESS = 41, OT_GREATER = 44,
+  OT_TRANSPOSE_CONV = 49, OT_RESIZE_NEAREST = 74, OT_DEPTH_TO_SPACE = 94, OT_SELECT_V2 = 98, OT_BATCH_MATMUL = 101
 };
 
 typedef struct Rng {
@@ -110,7 +114,8 @@ static float log_uniform(Rng *r, double lo, double hi) { return (float)exp(unifo
 
 static size_t type_size(int type) {
   switch (type) {
-    case T_I8: return 1;
+    case T_I8:
+    case T_BOOL: return 1;
     case T_I16: return 2;
     case T_I64: return 8;
     default: return 4;
@@ -812,6 +817,132 @@ static int gen_float_unary(Model *m, Rng *r, int x) {
   return unary_op(m, code, OT_NONE, NULL, x, y);
 }
 
+static int gen_transpose_conv(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank != 4 || t->type == T_F32) return -1;
+  int kh = range(r, 1, 3), kw = range(r, 1, 3), sh = range(r, 1, 2), sw = range(r, 1, 2);
+  int padding = chance(r, 50) ? PAD_SAME : PAD_VALID, cin = t->dims[3], cout = range(r, 1, 6);
+  int32_t yd[4] = {t->dims[0], 0, 0, cout};
+  yd[1] = padding == PAD_SAME ? t->dims[1] * sh : (t->dims[1] - 1) * sh + kh;
+  yd[2] = padding == PAD_SAME ? t->dims[2] * sw : (t->dims[2] - 1) * sw + kw;
+  int shape = const_i32_vec(m, yd, 4);
+  int32_t wd[4] = {cout, kh, kw, cin};
+  int w = weights(m, r, t->type, 4, wd, 0, chance(r, 80));
+  int b = chance(r, 80) ? bias(m, r, x, w, cout, t->type == T_I16) : -1;
+  int y = like(m, x, 4, yd);
+  dot_out_quant(m, r, x, w, y, kh * kw * cin / (sh * sw) + 1);
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, (uint8_t)padding);
+  fbw_i32(o, 1, sw);
+  fbw_i32(o, 2, sh);
+  Op *op = add_op(m, OP_TRANSPOSE_CONV, OT_TRANSPOSE_CONV, o);
+  op->in[0] = shape, op->in[1] = w, op->in[2] = x, op->in[3] = b, op->nin = 4, op->out[0] = y, op->nout = 1;
+  return y;
+}
+
+/* x [.., M, K] times a constant or input [K, N] (float32, int8 with symmetric rhs). */
+static int gen_batch_matmul(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank < 2 || t->rank > 4 || t->type == T_I16) return -1;
+  int k = t->dims[t->rank - 1], n = range(r, 1, 12);
+  if (k > 64) return -1;
+  int32_t wd[2] = {k, n};
+  int w = chance(r, 50) ? const_operand(m, r, t->type, 2, wd) : input_tensor(m, r, t->type, 2, wd);
+  if (t->type == T_I8) m->t[w].zp = 0;
+  int32_t yd[MAX_RANK];
+  memcpy(yd, t->dims, sizeof yd);
+  yd[t->rank - 1] = n;
+  int y = like(m, x, t->rank, yd);
+  if (t->type == T_I8)
+    set_quant(m, y, m->t[x].scale * m->t[w].scale * 80.0f * sqrtf((float)k) * (float)uniform(r, 0.25, 2.0),
+              range(r, -128, 127));
+  FbObj *o = fbw_table();
+  return binary_op(m, OP_BATCH_MATMUL, OT_BATCH_MATMUL, o, x, w, y);
+}
+
+static int gen_resize(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank != 4) return -1;
+  bool bilinear = t->type == T_I8 && chance(r, 50);
+  int32_t size[2] = {range(r, 1, 12), range(r, 1, 12)};
+  int s = const_i32_vec(m, size, 2);
+  int32_t yd[4] = {t->dims[0], size[0], size[1], t->dims[3]};
+  int y = like(m, x, 4, yd);
+  copy_quant(m, y, x);
+  FbObj *o = fbw_table();
+  bool align = chance(r, 30), half = !align && chance(r, 50);
+  fbw_u8(o, bilinear ? 2 : 0, align);
+  fbw_u8(o, bilinear ? 3 : 1, half);
+  return binary_op(m, bilinear ? OP_RESIZE_BILINEAR : OP_RESIZE_NEAREST, bilinear ? OT_RESIZE_BILINEAR : OT_RESIZE_NEAREST,
+                   o, x, s, y);
+}
+
+static int gen_space_depth(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank != 4 || t->type == T_I16) return -1; /* TFLite Micro: float32 and int8 only */
+  int bs = 2;
+  int32_t yd[4] = {t->dims[0], t->dims[1], t->dims[2], t->dims[3]};
+  int code;
+  if (t->dims[1] % bs == 0 && t->dims[2] % bs == 0 && chance(r, 60)) {
+    code = OP_SPACE_TO_DEPTH;
+    yd[1] /= bs, yd[2] /= bs, yd[3] *= bs * bs;
+  } else if (t->dims[3] % (bs * bs) == 0) {
+    code = OP_DEPTH_TO_SPACE;
+    yd[1] *= bs, yd[2] *= bs, yd[3] /= bs * bs;
+  } else {
+    return -1;
+  }
+  int y = like(m, x, 4, yd);
+  copy_quant(m, y, x);
+  FbObj *o = fbw_table();
+  fbw_i32(o, 0, bs);
+  return unary_op(m, code, code == OP_SPACE_TO_DEPTH ? OT_SPACE_TO_DEPTH : OT_DEPTH_TO_SPACE, o, x, y);
+}
+
+static int gen_l2_norm_elu(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->type == T_I16) return -1;
+  int y = same_shape_out(m, x);
+  if (chance(r, 50)) {
+    if (t->rank > 4) return -1;
+    if (t->type == T_I8) set_quant(m, y, 1.0f / 128, 0);
+    return unary_op(m, OP_L2_NORM, OT_L2_NORM, act_opts(ACT_NONE), x, y);
+  }
+  if (t->type == T_I8) random_quant(m, r, y);
+  return unary_op(m, OP_ELU, OT_NONE, NULL, x, y);
+}
+
+/* LESS / GREATER against a second operand, then SELECT_V2 between x and another operand. */
+static int gen_compare_select(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->type == T_I16) return -1;
+  int b = second_operand(m, r, x, false);
+  int c = new_tensor(m, T_BOOL, m->t[x].rank, m->t[x].dims);
+  int code = chance(r, 50) ? OP_LESS : OP_GREATER;
+  if (!same_shape(&m->t[x], &m->t[b])) {
+    m->nt--; /* keep the select simple: compare same shapes */
+    return -1;
+  }
+  binary_op(m, code, code == OP_LESS ? OT_LESS : OT_GREATER, fbw_table(), x, b, c);
+  int other = second_operand(m, r, x, true);
+  int y = broadcast_out(m, x, other);
+  copy_quant(m, y, x);
+  Op *op = add_op(m, OP_SELECT_V2, OT_SELECT_V2, fbw_table());
+  op->in[0] = c, op->in[1] = x, op->in[2] = other, op->nin = 3, op->out[0] = y, op->nout = 1;
+  return y;
+}
+
+/* float32 DIV by a divisor bounded away from 0 (|d| in [0.25, 2]). */
+static int gen_div(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->type != T_F32) return -1;
+  int d = chance(r, 50) ? const_operand(m, r, T_F32, t->rank, t->dims) : input_tensor(m, r, T_F32, t->rank, t->dims);
+  float *v = m->t[d].data;
+  for (int64_t i = 0; i < count(&m->t[d]); i++) v[i] = (v[i] < 0 ? -0.25f : 0.25f) + v[i] * 0.875f;
+  int y = same_shape_out(m, x);
+  return binary_op(m, OP_DIV, OT_DIV, act_opts(random_act(r)), x, d, y);
+}
+
 typedef int (*GenFn)(Model *m, Rng *r, int x);
 typedef struct Gen {
   const char *name;
@@ -828,6 +959,9 @@ static const Gen GENS[] = {
     {"reduce", gen_reduce, 4},        {"pad", gen_pad, 3},          {"transpose", gen_transpose, 3},
     {"slice", gen_slice, 3},          {"prelu", gen_prelu, 2},      {"quantize", gen_quantize, 5},
     {"abs", gen_abs, 2},              {"float_unary", gen_float_unary, 6},
+    {"transpose_conv", gen_transpose_conv, 4}, {"batch_matmul", gen_batch_matmul, 3}, {"resize", gen_resize, 3},
+    {"space_depth", gen_space_depth, 2}, {"l2_norm_elu", gen_l2_norm_elu, 2}, {"compare_select", gen_compare_select, 3},
+    {"div", gen_div, 2},
 };
 
 static int pick_and_apply(Model *m, Rng *r, int x) {
@@ -977,6 +1111,7 @@ static const char *type_name(int type) {
     case T_I16: return "int16";
     case T_I32: return "int32";
     case T_I64: return "int64";
+    case T_BOOL: return "bool";
     default: return "float32";
   }
 }
@@ -997,6 +1132,11 @@ static const char *op_name(int code) {
     case OP_LEAKY_RELU: return "LEAKY_RELU"; case OP_SQUARED_DIFF: return "SQUARED_DIFFERENCE";
     case OP_ABS: return "ABS"; case OP_CEIL: return "CEIL"; case OP_COS: return "COS";
     case OP_QUANTIZE: return "QUANTIZE"; case OP_ROUND: return "ROUND"; case OP_HARD_SWISH: return "HARD_SWISH";
+    case OP_L2_NORM: return "L2_NORMALIZATION"; case OP_RESIZE_BILINEAR: return "RESIZE_BILINEAR";
+    case OP_SPACE_TO_DEPTH: return "SPACE_TO_DEPTH"; case OP_DEPTH_TO_SPACE: return "DEPTH_TO_SPACE";
+    case OP_DIV: return "DIV"; case OP_LESS: return "LESS"; case OP_GREATER: return "GREATER";
+    case OP_TRANSPOSE_CONV: return "TRANSPOSE_CONV"; case OP_RESIZE_NEAREST: return "RESIZE_NEAREST_NEIGHBOR";
+    case OP_ELU: return "ELU"; case OP_SELECT_V2: return "SELECT_V2"; case OP_BATCH_MATMUL: return "BATCH_MATMUL";
     default: return "?";
   }
 }
