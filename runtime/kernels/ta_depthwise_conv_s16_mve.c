@@ -16,22 +16,40 @@ static void d16m_range(int32_t start, int32_t dil, int32_t k, int32_t size, int3
 }
 
 #if defined(D16M_MVE)
-/* One output pixel: every block of 8 channels over the taps inside the image. */
+/* One output pixel: every block of 8 channels over the taps inside the image; whole
+ * blocks unpredicated, the last partial one predicated. */
 static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in, const int8_t *filter,
                        int32_t iy0, int32_t ix0, int32_t ky0, int32_t ky1, int32_t kx0, int32_t kx1, int16_t *out) {
-  const int32_t ch = p->channels, row = p->in_w * ch;
+  const int32_t ch = p->channels, row = p->in_w * ch, taps = p->k_h * p->k_w, n = kx1 - kx0;
+  const int32_t xstep = p->dil_w * ch;
   const int32x4_t vmin = vdupq_n_s32(p->act_min), vmax = vdupq_n_s32(p->act_max);
   const int32_t *rq = p->rq;
-  for (int32_t c = 0; c < ch; c += 8, rq += 16) {
-    const mve_pred16_t pr = vctp16q((uint32_t)(ch - c));
+  const int16_t *x0 = in + (iy0 + ky0 * p->dil_h) * row + (ix0 + kx0 * p->dil_w) * ch;
+  const int8_t *w0 = filter + (ky0 * p->k_w + kx0) * 8;
+  for (int32_t c = 0; c < ch; c += 8, rq += 16, x0 += 8, w0 += taps * 8) {
     int32x4_t ae = vldrwq_s32(rq), ao = vldrwq_s32(rq + 4);
-    for (int32_t ky = ky0; ky < ky1; ky++) {
-      const int16_t *x = in + (iy0 + ky * p->dil_h) * row + (ix0 + kx0 * p->dil_w) * ch + c;
-      const int8_t *w = filter + (ky * p->k_w + kx0) * ch + c;
-      for (int32_t kx = kx0; kx < kx1; kx++, x += p->dil_w * ch, w += ch) {
-        const int16x8_t xv = vldrhq_z_s16(x, pr), wv = vldrbq_z_s16(w, pr);
-        ae = vaddq_s32(ae, vmullbq_int_s16(xv, wv));
-        ao = vaddq_s32(ao, vmulltq_int_s16(xv, wv));
+    const int16_t *xr = x0;
+    const int8_t *wr = w0;
+    if (c + 8 <= ch) {
+      for (int32_t ky = ky0; ky < ky1; ky++, xr += p->dil_h * row, wr += p->k_w * 8) {
+        const int16_t *x = xr;
+        const int8_t *w = wr;
+        for (int32_t k = n; k > 0; k--, x += xstep, w += 8) {
+          const int16x8_t xv = vldrhq_s16(x), wv = vldrbq_s16(w);
+          ae = vaddq_s32(ae, vmullbq_int_s16(xv, wv));
+          ao = vaddq_s32(ao, vmulltq_int_s16(xv, wv));
+        }
+      }
+    } else {
+      const mve_pred16_t pr = vctp16q((uint32_t)(ch - c));
+      for (int32_t ky = ky0; ky < ky1; ky++, xr += p->dil_h * row, wr += p->k_w * 8) {
+        const int16_t *x = xr;
+        const int8_t *w = wr;
+        for (int32_t k = n; k > 0; k--, x += xstep, w += 8) {
+          const int16x8_t xv = vldrhq_z_s16(x, pr), wv = vldrbq_s16(w);
+          ae = vaddq_s32(ae, vmullbq_int_s16(xv, wv));
+          ao = vaddq_s32(ao, vmulltq_int_s16(xv, wv));
+        }
       }
     }
     const int32x4_t ye = vmaxq_s32(vminq_s32(vrmulhq_s32(ae, vldrwq_s32(rq + 8)), vmax), vmin);
@@ -39,7 +57,7 @@ static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in
     int16x8_t y = vdupq_n_s16(0);
     y = vmovnbq_s32(y, ye);
     y = vmovntq_s32(y, yo);
-    vstrhq_p_s16(out + c, y, pr);
+    vstrhq_p_s16(out + c, y, vctp16q((uint32_t)(ch - c)));
   }
 }
 #else
@@ -53,7 +71,7 @@ static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in
     for (int32_t ky = ky0; ky < ky1; ky++)
       for (int32_t kx = kx0; kx < kx1; kx++) {
         const int32_t iy = iy0 + ky * p->dil_h, ix = ix0 + kx * p->dil_w;
-        acc += (int32_t)in[(iy * p->in_w + ix) * ch + c] * filter[(ky * p->k_w + kx) * ch + c];
+        acc += (int32_t)in[(iy * p->in_w + ix) * ch + c] * filter[((c / 8) * p->k_h * p->k_w + ky * p->k_w + kx) * 8 + c % 8];
       }
     const int32_t y = (int32_t)(((int64_t)acc * rq[8 + 4 * odd + lane] + ((int64_t)1 << 31)) >> 32);
     out[c] = (int16_t)ta_clamp(y, p->act_min, p->act_max);

@@ -3,8 +3,9 @@
  * (MVE, Helium).
  *
  * NHWC int16 input: 8 channels of one pixel are one vector, the same 8 channels of one
- * tap of the int8 filter ([taps][channels], as in the model) are widened by the load
- * (VLDRB.S16); VMULLB/VMULLT give the even and odd channels' int32 products, added to two
+ * tap of the int8 filter are widened by the load (VLDRB.S16), the compiler having re-laid
+ * the filter as [channels / 8][taps][8] (channels zero padded to 8) so that one pointer
+ * walks a block's taps; VMULLB/VMULLT give the even and odd channels' int32 products, added to two
  * int32x4 sums that start at the bias. Only the taps inside the image are visited (the
  * int16 zero point is 0), the window range being worked out once per output pixel; the
  * last partial vector of channels is predicated.
@@ -26,7 +27,7 @@ typedef struct ta_depthwise_s16_mve_params_t {
   int32_t act_min, act_max;
 } ta_depthwise_s16_mve_params_t;
 
-/* filter: [k_h * k_w][channels] int8. */
+/* filter: [ceil(channels / 8)][k_h * k_w][8] int8. */
 void ta_depthwise_conv_s16_mve(const ta_depthwise_s16_mve_params_t *p, const int16_t *input, const int8_t *filter,
                                int16_t *output);
 

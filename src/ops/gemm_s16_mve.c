@@ -129,6 +129,12 @@ bool dw_s16_mve_plan(Arena *arena, int32_t channels, int32_t taps, const int8_t 
   d->n_rq = (size_t)blocks * 16;
   d->rq = arena_calloc(arena, d->n_rq, sizeof(int32_t));
   if (!d->rq) return false;
+  d->n_w8 = (size_t)blocks * (size_t)taps * 8;
+  if (!(d->w8 = arena_calloc(arena, d->n_w8, 1))) return false;
+  for (int32_t t = 0; t < taps; t++)
+    for (int32_t c = 0; c < channels; c++)
+      d->w8[((size_t)(c / 8) * (size_t)taps + (size_t)t) * 8 + (size_t)(c % 8)] =
+          filter[(size_t)t * (size_t)channels + (size_t)c];
   /* lane l of the even half is channel 8 * block + 2l, of the odd half 8 * block + 2l + 1 */
   for (int32_t c = 0; c < channels; c++) {
     int32_t *blk = d->rq + (size_t)(c / 8) * 16;

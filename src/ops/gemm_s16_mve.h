@@ -36,6 +36,8 @@ const char *gemm_s16_mve_emit_params(EmitCtx *ec, const GemmS16MvePlan *g);
 typedef struct DwS16MvePlan {
   int32_t *rq;                 /* [ceil(channels / 8)][16] */
   size_t n_rq;
+  int8_t *w8;                  /* [ceil(channels / 8)][taps][8], zero padded */
+  size_t n_w8;
 } DwS16MvePlan;
 
 /* filter [taps][channels]; *out NULL when the layer must stay portable. False only

@@ -10,6 +10,7 @@
 #                         fewer when their inputs would exceed the 64 `tinyaot run` takes)
 #   FUZZ_DIFF_JOBS=J      parallel workers (default 2)
 #   FUZZ_DIFF_OUT=DIR     work and findings (default BUILD/fuzz_diff)
+#   FUZZ_DIFF_REPRODUCE="B J"  only write graph J of file B (same seed and GRAPHS) as a case
 #   FUZZ_DIFF_CFLAGS=F    $TINYAOT_RUN_CFLAGS for the module's host build (default -O1: the
 #                         compile is most of the time; set it empty for tinyaot run's -O2)
 # Every mismatch (or refusal of a generated model) is rebuilt alone and written to
@@ -65,6 +66,7 @@ reproduce() {
     verdict="refused: $(grep -m1 error "$dir/got.log")"
   elif cmp_out=$("$gen" compare "$dir" "$dir/ref" "$dir/got/case_0"); then
     verdict="$3 (only together with other graphs)"
+    [ "$3" = requested ] && verdict="equal to the reference alone"
   else
     verdict="mismatch: $(echo "$cmp_out" | head -n 1 | cut -d' ' -f3-)"
   fi
@@ -153,6 +155,12 @@ worker() {
     b=$((b + jobs))
   done
 }
+
+if [ -n "${FUZZ_DIFF_REPRODUCE:-}" ]; then # "B J": write graph J of file B as a case
+  # shellcheck disable=SC2086
+  reproduce $FUZZ_DIFF_REPRODUCE "requested"
+  exit 0
+fi
 
 w=0
 while [ $w -lt "$jobs" ]; do
