@@ -544,8 +544,8 @@ static void dw_emit_s16_dsp(EmitCtx *ec, const Node *node, const DwData *d) {
           em_tensor(ec, node->out[0]));
 }
 
-/* The int16x8 Cortex-M55 tier: geometry and the per-block requantisation table; the
- * filter is read as the model stores it. */
+/* The int16x8 Cortex-M55 tier: geometry, the per-block requantisation table and the
+ * filter re-laid per block of 8 channels. */
 static void dw_emit_s16_mve(EmitCtx *ec, const Node *node, const DwData *d) {
   const char *name = em_op_name(ec);
   const char *rq = em_table_i32(ec, "dw16m_rq", d->s16mve->rq, d->s16mve->n_rq);
@@ -556,8 +556,9 @@ static void dw_emit_s16_mve(EmitCtx *ec, const Node *node, const DwData *d) {
           name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->out_c, (int)d->h.out, (int)d->w.out,
           (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
           (int)d->h.pad, (int)d->w.pad, rq, (int)d->q.act_min, (int)d->q.act_max);
-  em_call(ec, "ta_depthwise_conv_s16_mve", 4, em_desc(ec, "dw16m"), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
+  const char *weights = em_table_i8(ec, "dw16m_weights", d->s16mve->w8, d->s16mve->n_w8);
+  em_call(ec, "ta_depthwise_conv_s16_mve", 4, em_desc(ec, "dw16m"), em_tensor(ec, node->in[0]), weights,
+          em_tensor(ec, node->out[0]));
 }
 
 static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
