@@ -179,6 +179,23 @@ void ta_gemm_s16_dsp(const ta_gemm_s16_dsp_params_t *p, int32_t count, const int
   for (int32_t i = 0; i < count; i++) g16_vector(p, input + i * p->depth, weights, output + i * p->rows);
 }
 
+/* Short runs (narrow input depths) in a plain loop: a library call costs more than them. */
+static inline void g16_copy(int16_t *dst, const int16_t *src, int32_t n) {
+  if (n > 8) {
+    memcpy(dst, src, sizeof(int16_t) * (size_t)n);
+    return;
+  }
+  for (int32_t i = 0; i < n; i++) dst[i] = src[i];
+}
+
+static inline void g16_zero(int16_t *dst, int32_t n) {
+  if (n > 8) {
+    memset(dst, 0, sizeof(int16_t) * (size_t)n);
+    return;
+  }
+  for (int32_t i = 0; i < n; i++) dst[i] = 0;
+}
+
 /* Copies the window of output pixel (oy, ox) into x, taps outside the image as 0 (the
  * int16 zero point); whole rows of the window at once where they lie inside. */
 static void g16_gather(const ta_conv_s16_dsp_geom_t *g, const int16_t *in, int32_t oy, int32_t ox, int16_t *x) {
@@ -188,19 +205,19 @@ static void g16_gather(const ta_conv_s16_dsp_geom_t *g, const int16_t *in, int32
   for (int32_t ky = 0; ky < g->k_h; ky++, x += row_len) {
     const int32_t iy = iy0 + g->dil_h * ky;
     if (iy < 0 || iy >= g->in_h) {
-      memset(x, 0, sizeof(int16_t) * (size_t)row_len);
+      g16_zero(x, row_len);
       continue;
     }
     const int16_t *src = in + (iy * g->in_w) * g->in_c;
     if (row_inside) {
-      memcpy(x, src + ix0 * g->in_c, sizeof(int16_t) * (size_t)row_len);
+      g16_copy(x, src + ix0 * g->in_c, row_len);
       continue;
     }
     for (int32_t kx = 0; kx < g->k_w; kx++) {
       const int32_t ix = ix0 + g->dil_w * kx;
       int16_t *dst = x + kx * g->in_c;
-      if (ix < 0 || ix >= g->in_w) memset(dst, 0, sizeof(int16_t) * (size_t)g->in_c);
-      else memcpy(dst, src + ix * g->in_c, sizeof(int16_t) * (size_t)g->in_c);
+      if (ix < 0 || ix >= g->in_w) g16_zero(dst, g->in_c);
+      else g16_copy(dst, src + ix * g->in_c, g->in_c);
     }
   }
 }

@@ -28,6 +28,7 @@ extern const UnitTest elementwise_tests[], heap_tests[];
 extern const UnitTest schedule_tests[];
 extern const UnitTest options_tests[];
 extern const UnitTest math_ops_tests[];
+extern const UnitTest s16_dsp_tests[];
 extern const UnitTest npz_tests[];
 extern const UnitTest module_types_tests[];
 

@@ -1,0 +1,106 @@
+#!/bin/sh
+# int16x8 tiers on Cortex-M4 (ta_gemm_s16_dsp, ta_depthwise_conv_s16_dsp; docs/kernels.md):
+# - every a16w8 model and every int16 CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED case
+#   of the corpus, case 0, converted for cortex-m4 and run on QEMU mps2-an386: outputs
+#   byte-equal to the TFLite Micro golden; where the layer qualifies (int64 bias; depthwise
+#   with multiplier 1 and an even channel count) the module must call the DSP kernel;
+# - the kernels compile warning-free with GCC and clang at -O0/-Os/-O2/-O3, with and
+#   without a frame pointer (their inline assembly fixes r8..r11);
+# usage: sh tests/suites/s16-m4.sh BUILD CORPUS WORKDIR
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/target/lib.sh"
+build=$1 corpus=$2 work=$3
+case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
+case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
+case "$work" in /*) ;; *) work="$(pwd)/$work" ;; esac
+work="$work/s16-m4"
+rm -rf "$work"
+mkdir -p "$work"
+
+if [ ! -d "$corpus/models" ]; then
+  echo "SKIP s16-m4: corpus absent ($corpus)"
+  exit 0
+fi
+ta_ensure_packages >/dev/null 2>&1 || { echo "FAIL s16-m4: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"; exit 0; }
+
+# What the module must call for this case: the DSP kernel's name, or "" when the case
+# has no qualifying layer (int32 bias, depth multiplier 2, odd channels).
+expected_kernel() { # case name
+  case "$1" in
+    *_a16w8) echo "_s16_dsp(" ;;
+    *bias32*) echo "" ;;
+    conv_2d_int16_*) echo "ta_conv_s16_dsp(" ;;
+    fully_connected_int16_*) echo "ta_gemm_s16_dsp(" ;;
+    depthwise_conv_2d_int16_*_m1_*) # even channel counts only
+      c=${1##*_c}
+      [ $((c % 2)) -eq 0 ] && echo "ta_depthwise_conv_s16_dsp(" || echo "" ;;
+    *) echo "" ;;
+  esac
+}
+
+run_one() { # corpus dir
+  dir=$1 name=$(basename "$1")
+  label="s16-m4:$name"
+  out="$work/$name"
+  rc=0
+  sh "$TA_ROOT/target/run_case.sh" --core m4 --name t16 --model "$dir/model.tflite" --case "$dir/case_0" \
+    --out "$out" --tinyaot "$build/tinyaot" --build make >"$out.log" 2>&1 || rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "FAIL $label: run_case.sh exit $rc ($(grep -m1 -i error "$out.log" "$out"/*.log 2>/dev/null | head -1))"
+    return
+  fi
+  for g in "$dir"/case_0/out*.bin; do
+    if ! cmp -s "$g" "$out/run/$(basename "$g")"; then
+      echo "FAIL $label: $(basename "$g") differs from the golden"
+      return
+    fi
+  done
+  want=$(expected_kernel "$name")
+  if [ -n "$want" ] && ! grep -q "$want" "$out"/module/src/t16_model.c; then
+    echo "FAIL $label: exact, but the module does not call the DSP kernel ($want)"
+    return
+  fi
+  echo "PASS $label${want:+ (DSP tier)}"
+  rm -rf "$out"
+}
+
+for dir in "$corpus"/models/*_a16w8 "$corpus"/ops/conv_2d_int16_* "$corpus"/ops/depthwise_conv_2d_int16_* \
+           "$corpus"/ops/fully_connected_int16_* "$corpus"/ops-new/conv_2d_int16_* \
+           "$corpus"/ops-new/depthwise_conv_2d_int16_* "$corpus"/ops-new/fully_connected_int16_*; do
+  [ -f "$dir/model.tflite" ] || continue
+  run_one "$dir"
+done
+
+# ---- compile flags: the two kernel files at every usual level, both compilers ----------
+flags() {
+  label="s16-m4:compile-flags"
+  m="$work/flags"
+  if ! "$build/tinyaot" convert "$corpus/models/kws_a16w8/model.tflite" --platform cortex-m4 -o "$m" --prefix k16 \
+       >"$work/flags.log" 2>&1; then
+    echo "FAIL $label: convert kws_a16w8 for cortex-m4"
+    return
+  fi
+  fails="" n=0
+  for cc in arm-none-eabi-gcc clang; do
+    command -v $cc >/dev/null 2>&1 || continue
+    target=""
+    [ $cc = clang ] && target="--target=arm-none-eabi -I/usr/lib/arm-none-eabi/include"
+    for opt in -O0 -Os -O2 -O3; do
+      for fp in "" -fno-omit-frame-pointer; do
+        for f in "$m"/src/k16_ta_gemm_s16_dsp.c "$m"/src/k16_ta_depthwise_conv_s16_dsp.c "$m"/src/ta_gemm_s16_dsp.c \
+                 "$m"/src/ta_depthwise_conv_s16_dsp.c; do
+          [ -f "$f" ] || continue
+          n=$((n + 1))
+          # shellcheck disable=SC2086
+          $cc $target -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -std=c99 -Wall -Wextra -Werror \
+            $opt $fp -I"$m/src" -c "$f" -o "$work/flags.o" >>"$work/flags.log" 2>&1 ||
+            fails="$fails $cc$opt$fp:$(basename "$f")"
+        done
+      done
+    done
+  done
+  if [ $n -lt 16 ]; then echo "FAIL $label: only $n compilations (kernel files not in the module?)"
+  elif [ -n "$fails" ]; then echo "FAIL $label:$fails"
+  else echo "PASS $label ($n compilations)"; fi
+}
+flags

@@ -1,0 +1,157 @@
+/* The int16x8 Cortex-M4 tier's compile-time tables (src/ops/gemm_s16_dsp.c) and its
+ * kernels' arithmetic, built for the host (plain C over the same tables): every output
+ * equals TFLite's 16x8 reference (int64 bias + dot, ta_requantize64, clamp), in each
+ * requantisation form the planner can pick (high word, 64-bit shift, int64 sums). The
+ * DSP instructions themselves run on QEMU (tests/suites/s16-m4.sh). */
+#include <string.h>
+
+#include "../../runtime/kernels/ta_depthwise_conv_s16_dsp.c"
+#include "../../runtime/kernels/ta_gemm_s16_dsp.c"
+#include "../../src/ops/gemm_s16_dsp.h"
+#include "unit.h"
+
+typedef struct S16Rng {
+  uint32_t s;
+} S16Rng;
+
+static int32_t s16_rand(S16Rng *r, int32_t lo, int32_t hi) { /* [lo, hi] */
+  r->s = r->s * 1664525u + 1013904223u;
+  return lo + (int32_t)((r->s >> 8) % (uint32_t)(hi - lo + 1));
+}
+
+/* An int64 bias tensor over `bytes` (little-endian). */
+static Tensor s16_bias(uint8_t *bytes, const int64_t *v, int32_t n) {
+  Tensor t;
+  memset(&t, 0, sizeof t);
+  for (int32_t i = 0; i < n; i++)
+    for (int b = 0; b < 8; b++) bytes[8 * i + b] = (uint8_t)((uint64_t)v[i] >> (8 * b));
+  t.type = TT_INT64, t.data = bytes, t.elems = n, t.bytes = (size_t)n * 8;
+  return t;
+}
+
+static ta_s16_dsp_requant_t s16_kernel_q(const S16Requant *q) {
+  ta_s16_dsp_requant_t k = {q->rq, q->hi ? 1 : 0, q->act_min, q->act_max, 0};
+  k.sat = q->act_min == -32768 && q->act_max == 32767 ? 1 : q->act_min == 0 && q->act_max == 32767 ? 2 : 0;
+  return k;
+}
+
+static int16_t s16_reference(int64_t acc, int32_t m, int32_t s, int32_t lo, int32_t hi) {
+  return (int16_t)ta_clamp(ta_requantize64(acc, m, s), lo, hi);
+}
+
+enum { ROWS = 7, DEPTH = 601 };
+
+/* One matrix layer: rows 7 (a block of 4 and 3 single rows), odd depth, per-row
+ * multipliers and shifts; `big` weights force int64 sums. Checks the planner chose
+ * `want_hi` / `want_acc64` and every output of 3 input vectors. */
+static void s16_gemm_case(UnitState *u, const int32_t *shift, int32_t w_lo, int32_t w_hi, int32_t depth, int want_hi,
+                          int want_acc64, int32_t act_min) {
+  static int8_t w[ROWS * DEPTH];
+  static int16_t x[3 * DEPTH];
+  int16_t out[3 * ROWS];
+  int64_t bias[ROWS];
+  int32_t mult[ROWS];
+  uint8_t bias_bytes[8 * ROWS];
+  S16Rng r = {12345u + (uint32_t)depth};
+  for (int32_t i = 0; i < ROWS * depth; i++) w[i] = (int8_t)s16_rand(&r, w_lo, w_hi);
+  for (int32_t i = 0; i < 3 * depth; i++) x[i] = (int16_t)s16_rand(&r, -32768, 32767);
+  x[0] = -32768, x[1] = 32767;
+  for (int32_t i = 0; i < ROWS; i++) {
+    bias[i] = (int64_t)s16_rand(&r, -1000000, 1000000) * (i == 3 ? 100000 : 1);
+    mult[i] = s16_rand(&r, 1 << 30, 0x7FFFFFFF);
+  }
+  const Tensor bt = s16_bias(bias_bytes, bias, ROWS);
+  Arena a;
+  arena_init(&a);
+  GemmS16Plan *g = NULL;
+  CHECK(u, gemm_s16_dsp_plan(&a, ROWS, depth, w, &bt, mult, shift, 0, 0, act_min, 32767, &g));
+  CHECK(u, g != NULL);
+  if (g) {
+    CHECK(u, g->q.hi == (want_hi != 0));
+    CHECK(u, g->q.acc64 == (want_acc64 != 0));
+    const ta_gemm_s16_dsp_params_t p = {ROWS, depth, s16_kernel_q(&g->q), g->q.acc64 ? 1 : 0};
+    ta_gemm_s16_dsp(&p, 3, x, g->w32, out);
+    int bad = 0;
+    for (int32_t v = 0; v < 3; v++)
+      for (int32_t row = 0; row < ROWS; row++) {
+        int64_t acc = bias[row];
+        for (int32_t k = 0; k < depth; k++) acc += (int64_t)x[v * depth + k] * w[row * depth + k];
+        if (out[v * ROWS + row] != s16_reference(acc, mult[row], shift[row], act_min, 32767)) bad++;
+      }
+    CHECK(u, bad == 0);
+  }
+  arena_free(&a);
+}
+
+static void test_s16_gemm_high_word(UnitState *u) {
+  const int32_t shift[ROWS] = {-1, -5, -10, -16, -17, -20, -25}; /* t from 16 to 40 */
+  s16_gemm_case(u, shift, -20, 20, 101, 1, 0, -32768);
+  s16_gemm_case(u, shift, -20, 20, 101, 1, 0, 0);
+}
+
+static void test_s16_gemm_wide_shift(UnitState *u) {
+  /* t = 5: the scaled multiplier would leave int32, so TFLite's 64-bit shift */
+  const int32_t shift[ROWS] = {-3, 10, -8, -12, -2, -6, -9};
+  s16_gemm_case(u, shift, -20, 20, 101, 0, 0, -32768);
+}
+
+static void test_s16_gemm_int64_sums(UnitState *u) {
+  /* sum |w| up to 601 * 127: 2^15 * sum leaves int32 */
+  const int32_t shift[ROWS] = {-20, -21, -22, -23, -24, -25, -26};
+  s16_gemm_case(u, shift, 100, 127, DEPTH, 0, 1, -32768);
+}
+
+/* Depthwise, 6 channels (a group of 4 and a pair), 3x3 window, stride 2, padding 1 on
+ * a 5x7 image: clipped windows on every border. */
+static void test_s16_depthwise(UnitState *u) {
+  enum { C = 6, H = 5, W = 7, K = 3, OH = 3, OW = 4 };
+  int16_t x[H * W * C], out[OH * OW * C];
+  int8_t w[K * K * C];
+  int64_t bias[C];
+  int32_t mult[C], shift[C];
+  uint8_t bias_bytes[8 * C];
+  S16Rng r = {777u};
+  for (int i = 0; i < H * W * C; i++) x[i] = (int16_t)s16_rand(&r, -32768, 32767);
+  for (int i = 0; i < K * K * C; i++) w[i] = (int8_t)s16_rand(&r, -128, 127);
+  for (int c = 0; c < C; c++) {
+    bias[c] = s16_rand(&r, -100000, 100000);
+    mult[c] = s16_rand(&r, 1 << 30, 0x7FFFFFFF);
+    shift[c] = -s16_rand(&r, 1, 20);
+  }
+  const Tensor bt = s16_bias(bias_bytes, bias, C);
+  Arena a;
+  arena_init(&a);
+  DwS16Plan *d = NULL;
+  CHECK(u, dw_s16_dsp_plan(&a, C, K * K, w, &bt, mult, shift, -32768, 32767, &d));
+  CHECK(u, d != NULL);
+  if (d) {
+    const ta_depthwise_s16_dsp_params_t p = {1, H, W, C, OH, OW, K, K, 2, 2, 1, 1, 1, 1, s16_kernel_q(&d->q)};
+    ta_depthwise_conv_s16_dsp(&p, x, d->w32, out);
+    int bad = 0;
+    for (int oy = 0; oy < OH; oy++)
+      for (int ox = 0; ox < OW; ox++)
+        for (int c = 0; c < C; c++) {
+          int64_t acc = bias[c];
+          for (int ky = 0; ky < K; ky++)
+            for (int kx = 0; kx < K; kx++) {
+              const int iy = oy * 2 - 1 + ky, ix = ox * 2 - 1 + kx;
+              if (iy >= 0 && iy < H && ix >= 0 && ix < W) acc += (int64_t)x[(iy * W + ix) * C + c] * w[(ky * K + kx) * C + c];
+            }
+          if (out[(oy * OW + ox) * C + c] != s16_reference(acc, mult[c], shift[c], -32768, 32767)) bad++;
+        }
+    CHECK(u, bad == 0);
+  }
+  /* odd channel counts stay portable */
+  DwS16Plan *odd = NULL;
+  CHECK(u, dw_s16_dsp_plan(&a, 5, K * K, w, NULL, mult, shift, -32768, 32767, &odd));
+  CHECK(u, odd == NULL);
+  arena_free(&a);
+}
+
+const UnitTest s16_dsp_tests[] = {
+    {"s16_gemm_high_word", test_s16_gemm_high_word},
+    {"s16_gemm_wide_shift", test_s16_gemm_wide_shift},
+    {"s16_gemm_int64_sums", test_s16_gemm_int64_sums},
+    {"s16_depthwise", test_s16_depthwise},
+    {NULL, NULL},
+};
