@@ -52,6 +52,13 @@ static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in
         }
       }
     }
+    if (p->general) {
+      int32_t sums[8];
+      vstrwq_s32(sums, ae), vstrwq_s32(sums + 4, ao);
+      for (int32_t i = 0; i < 8 && c + i < ch; i++)
+        out[c + i] = ta_s16_mve_general(p->general + 4 * (c + i), sums[4 * (i & 1) + (i >> 1)], p->act_min, p->act_max);
+      continue;
+    }
     const int32x4_t ye = vmaxq_s32(vminq_s32(vrmulhq_s32(ae, vldrwq_s32(rq + 8)), vmax), vmin);
     const int32x4_t yo = vmaxq_s32(vminq_s32(vrmulhq_s32(ao, vldrwq_s32(rq + 12)), vmax), vmin);
     int16x8_t y = vdupq_n_s16(0);
@@ -68,11 +75,16 @@ static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in
   for (int32_t c = 0; c < ch; c++) {
     const int32_t *rq = p->rq + (c / 8) * 16, lane = (c & 7) >> 1, odd = c & 1;
     int32_t acc = rq[4 * odd + lane];
+    if (p->general) acc = 0;
     for (int32_t ky = ky0; ky < ky1; ky++)
       for (int32_t kx = kx0; kx < kx1; kx++) {
         const int32_t iy = iy0 + ky * p->dil_h, ix = ix0 + kx * p->dil_w;
         acc += (int32_t)in[(iy * p->in_w + ix) * ch + c] * filter[((c / 8) * p->k_h * p->k_w + ky * p->k_w + kx) * 8 + c % 8];
       }
+    if (p->general) {
+      out[c] = ta_s16_mve_general(p->general + 4 * c, acc, p->act_min, p->act_max);
+      continue;
+    }
     const int32_t y = (int32_t)(((int64_t)acc * rq[8 + 4 * odd + lane] + ((int64_t)1 << 31)) >> 32);
     out[c] = (int16_t)ta_clamp(y, p->act_min, p->act_max);
   }

@@ -14,10 +14,13 @@
  * proved |bias| + 2^15 * sum over taps |w| < 2^31, 1 <= t <= 32 and |reduced| * 2^(32-t) <
  * 2^31 for every channel, so (acc * m + 2^31) >> 32 (VRMULH) is TFLite's
  * ((bias + dot) * reduced + 2^(t-1)) >> t. The clamped lanes are narrowed back into
- * channel order (VMOVNB/VMOVNT). Only compiled when the target has MVE. */
+ * channel order (VMOVNB/VMOVNT). Where a channel fails those bounds but 2^15 * sum over
+ * taps |w| < 2^31 still holds, the sums start at 0 and each is requantised in TFLite's
+ * own int64 form (`general`, ta_gemm_s16_mve.h). Only compiled when the target has MVE. */
 #ifndef TA_DEPTHWISE_CONV_S16_MVE_H
 #define TA_DEPTHWISE_CONV_S16_MVE_H
 #include "ta_common.h"
+#include "ta_gemm_s16_mve.h"
 
 typedef struct ta_depthwise_s16_mve_params_t {
   int32_t batches, in_h, in_w, channels, out_h, out_w;
@@ -25,6 +28,8 @@ typedef struct ta_depthwise_s16_mve_params_t {
   const int32_t *rq;     /* per block of 8 channels 16 words: bias of channels 0,2,4,6,
                             bias of 1,3,5,7, then m = reduced * 2^(32-t) in the same order */
   int32_t act_min, act_max;
+  const int32_t *general; /* NULL, or per channel k low, k high, reduced, t (the rq
+                             bias lanes then 0) */
 } ta_depthwise_s16_mve_params_t;
 
 /* filter: [ceil(channels / 8)][k_h * k_w][8] int8. */

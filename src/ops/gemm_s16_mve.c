@@ -124,7 +124,14 @@ bool dw_s16_mve_plan(Arena *arena, int32_t channels, int32_t taps, const int8_t 
       const int32_t v = filter[(size_t)t * (size_t)channels + (size_t)c];
       sums[c] += v < 0 ? -v : v;
     }
-  if (!s16_fold_plan(bias, channels, mult, shift, 0, 0, sums, b, m)) return true;
+  if (!s16_fold_plan(bias, channels, mult, shift, 0, 0, sums, b, m)) {
+    /* TFLite's int64 form per channel over int32 sums from 0, where those cannot wrap */
+    if (!(d->general = arena_calloc(arena, (size_t)channels * 4, sizeof(int32_t)))) return false;
+    for (int32_t c = 0; c < channels; c++) {
+      if (sums[c] * 32768 > INT32_MAX || !s16_general_row(bias, c, mult[c], shift[c], d->general + 4 * c)) return true;
+      b[c] = 0, m[c] = 0;
+    }
+  }
   const int32_t blocks = (channels + 7) / 8;
   d->n_rq = (size_t)blocks * 16;
   d->rq = arena_calloc(arena, d->n_rq, sizeof(int32_t));

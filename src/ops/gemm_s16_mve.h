@@ -37,6 +37,7 @@ typedef struct DwS16MvePlan {
   int32_t *rq;                 /* [ceil(channels / 8)][16] */
   size_t n_rq;
   int8_t *w8;                  /* [ceil(channels / 8)][taps][8], zero padded */
+  int32_t *general;            /* NULL, or per channel k low, k high, reduced, t */
   size_t n_w8;
 } DwS16MvePlan;
 
