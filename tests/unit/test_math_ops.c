@@ -307,6 +307,23 @@ static void test_rsqrt_int8_table_near_formula(UnitState *u) {
   arena_free(&o.arena);
 }
 
+/* Regression (differential run against tflm_ref): TFLite Micro divides the ABS scales in
+ * single precision; for these scales the double quotient gives another multiplier and an
+ * int16 element one step away. */
+static void test_abs_factor_in_single_precision(UnitState *u) {
+  const float si = 0.000225825148f, so = 0.00010647656f;
+  OneOp o;
+  one_op_init(&o, OP_ABS, TT_INT16, si, 0, so, 0);
+  CHECK(u, one_op_prepare(&o));
+  const MathS16 *d = o.node.op_data;
+  int32_t q_float, s_float, q_double, s_double;
+  quant_multiplier((double)(si / so), &q_float, &s_float);
+  quant_multiplier((double)si / (double)so, &q_double, &s_double);
+  CHECK(u, q_float != q_double); /* the case distinguishes the two */
+  CHECK(u, d->pos_multiplier == q_float && d->pos_shift == s_float);
+  arena_free(&o.arena);
+}
+
 const UnitTest math_ops_tests[] = {
     {"math_inv_sqrt_runtime_matches_compiler", test_inv_sqrt_runtime_matches_compiler},
     {"math_abs_raw_s16_every_input", test_abs_raw_s16_every_input},
@@ -320,5 +337,6 @@ const UnitTest math_ops_tests[] = {
     {"math_l2norm_s8_near_formula", test_l2norm_s8_near_formula},
     {"math_refusals_name_the_operator", test_refusals_name_the_operator},
     {"math_rsqrt_int8_table_near_formula", test_rsqrt_int8_table_near_formula},
+    {"math_abs_factor_in_single_precision", test_abs_factor_in_single_precision},
     {NULL, NULL},
 };
