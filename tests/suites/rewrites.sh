@@ -1,0 +1,95 @@
+#!/bin/sh
+# rewrites (issue 17 item 2): graph rewrites that save RAM and keep outputs bit-exact.
+# fold_pad (src/transform/fold_pad.c):
+# 1. A built model (tests/suites/rewrites_models.c) with four PAD branches: asymmetric
+#    PAD -> CONV_2D and PADV2(zero point) -> DEPTHWISE_CONV_2D stride 2 must fold,
+#    PAD -> AVERAGE_POOL_2D and PADV2(another value) -> CONV_2D must not (the report
+#    counts exactly 2 folds; 0 with --no-fold-pad). Every output equals TensorFlow Lite
+#    Micro's reference runner with the fold on and off (skipped without the runner).
+# 2. mcunet_vww and mcunet_det (explicit PADs from PyTorch): exact against the corpus
+#    goldens with the fold on (default) and off; the arena is smaller with the fold on
+#    and the report names the folds.
+# usage: sh tests/suites/rewrites.sh BUILD CORPUS WORKDIR
+build=${1:-build}
+corpus=${2:-../shared/corpus}
+work=${3:-${TMPDIR:-/tmp}/tinyaot-rewrites-$$}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+oracle=${TINYAOT_ORACLE:-$(dirname "$corpus")/oracle/tflm_ref}
+mkdir -p "$work"
+pass() { echo "PASS rewrites:$1"; }
+fail() { echo "FAIL rewrites:$1: $2"; }
+
+# report.json's field as a number ("" when absent)
+json_num() { grep -o "\"$2\": *[0-9]*" "$1" 2>/dev/null | head -n 1 | sed 's/.*: *//'; }
+
+# 1. the built model
+sm="$work/pad_models"
+rm -rf "$sm"
+mkdir -p "$sm"
+if ! cc -std=c11 -Wall -Wextra -Werror -I"$root/tools" "$here/rewrites_models.c" "$root/tools/fbwriter.c" \
+    -o "$work/rewrites_models" 2>"$work/gen.log" || ! "$work/rewrites_models" "$sm"; then
+  fail pad_fold_models "the model generator failed: $(head -n 1 "$work/gen.log")"
+else
+  for mode in on off; do
+    flag=""
+    [ "$mode" = off ] && flag=--no-fold-pad
+    # shellcheck disable=SC2086
+    if ! "$build/tinyaot" convert "$sm/model.tflite" -o "$sm/conv_$mode" $flag >"$sm/conv_$mode.log" 2>&1; then
+      fail "pad_fold_report_$mode" "convert failed: $(tail -n 1 "$sm/conv_$mode.log")"
+      continue
+    fi
+    want=2
+    [ "$mode" = off ] && want=0
+    got=$(json_num "$sm/conv_$mode/report.json" pad_folds)
+    if [ "$got" = "$want" ]; then pass "pad_fold_count_$mode"; else fail "pad_fold_count_$mode" "pad_folds '$got', expected $want"; fi
+    if [ ! -x "$oracle" ]; then
+      echo "SKIP rewrites:pad_fold_exact_$mode: the reference runner $oracle is absent"
+      continue
+    fi
+    [ -d "$sm/ref" ] || "$oracle" "$sm/model.tflite" --in "$sm/case_0/in0.bin" --out-dir "$sm/ref" --quiet >"$sm/ref.log" 2>&1
+    # shellcheck disable=SC2086
+    if ! "$build/tinyaot" run "$sm/model.tflite" --case "$sm/case_0" --out-dir "$sm/run_$mode" $flag >"$sm/run_$mode.log" 2>&1; then
+      fail "pad_fold_exact_$mode" "run failed: $(tail -n 1 "$sm/run_$mode.log")"
+      continue
+    fi
+    bad=""
+    for i in 0 1 2 3; do
+      cmp -s "$sm/ref/out$i.bin" "$sm/run_$mode/case_0/out$i.bin" || bad="$bad out$i"
+    done
+    if [ -z "$bad" ]; then pass "pad_fold_exact_$mode"; else fail "pad_fold_exact_$mode" "differs from the reference runner:$bad"; fi
+  done
+fi
+
+# 2. corpus models with explicit PADs
+for model in mcunet_vww mcunet_det; do
+  dir="$corpus/models/$model"
+  if [ ! -d "$dir" ]; then
+    echo "SKIP rewrites:$model: $dir is absent"
+    continue
+  fi
+  for mode in on off; do
+    args=""
+    [ "$mode" = off ] && args=--no-fold-pad
+    line=$(TINYAOT_RUN_ARGS="$args" sh "$root/tests/corpus_case.sh" "$dir" "$build" "$work/case_$mode" 2>&1 | tail -n 1)
+    case "$line" in
+      PASS*) pass "${model}_exact_$mode" ;;
+      *) fail "${model}_exact_$mode" "${line#* * }" ;;
+    esac
+    # shellcheck disable=SC2086
+    "$build/tinyaot" convert "$dir/model.tflite" -o "$work/${model}_$mode" $args >"$work/${model}_$mode.log" 2>&1
+  done
+  on=$(json_num "$work/${model}_on/report.json" arena_bytes)
+  off=$(json_num "$work/${model}_off/report.json" arena_bytes)
+  folds=$(json_num "$work/${model}_on/report.json" pad_folds)
+  if [ -n "$on" ] && [ -n "$off" ] && [ "$on" -lt "$off" ]; then
+    pass "${model}_arena_smaller"
+  else
+    fail "${model}_arena_smaller" "arena with the fold '$on', without '$off'"
+  fi
+  if [ -n "$folds" ] && [ "$folds" -gt 0 ] && grep -q "PAD(s) folded" "$work/${model}_on/report.md"; then
+    pass "${model}_report"
+  else
+    fail "${model}_report" "report.json pad_folds '$folds' or report.md without the rewrite line"
+  fi
+done
