@@ -10,6 +10,7 @@
 #                         fewer when their inputs would exceed the 64 `tinyaot run` takes)
 #   FUZZ_DIFF_JOBS=J      parallel workers (default 2)
 #   FUZZ_DIFF_OUT=DIR     work and findings (default BUILD/fuzz_diff)
+#   FUZZ_DIFF_EDGES=1     extreme zero points, scales and input values more often
 #   FUZZ_DIFF_REPRODUCE="B J"  only write graph J of file B (same seed and GRAPHS) as a case
 #   FUZZ_DIFF_CFLAGS=F    $TINYAOT_RUN_CFLAGS for the module's host build (default -O1: the
 #                         compile is most of the time; set it empty for tinyaot run's -O2)
@@ -28,6 +29,8 @@ export TINYAOT_RUN_CFLAGS
 jobs=${FUZZ_DIFF_JOBS:-2}
 out=${FUZZ_DIFF_OUT:-$build/fuzz_diff}
 gen="$build/fuzz_diff_gen"
+edges=""
+[ -n "${FUZZ_DIFF_EDGES:-}" ] && edges=--edges
 tinyaot="$build/tinyaot"
 
 for f in "$gen" "$tinyaot"; do
@@ -57,7 +60,7 @@ reproduce() {
   name="s${seed}_b$1_g$2"
   dir="$out/cases/$name"
   rm -rf "$dir"
-  "$gen" gen "$seed" "$1" "$graphs" "$dir" --only "$2" >/dev/null || return
+  "$gen" gen "$seed" "$1" "$graphs" "$dir" --only "$2" $edges >/dev/null || return
   run_both "$dir"
   verdict=$3
   if [ $ref_ok -eq 0 ]; then
@@ -80,7 +83,7 @@ reproduce() {
   cat >"$dir/manifest.json" <<EOF
 {
   "name": "$name",
-  "source": "fuzz-diff: fuzz_diff_gen gen $seed $1 $graphs DIR --only $2 ($ops)",
+  "source": "fuzz-diff: fuzz_diff_gen gen $seed $1 $graphs DIR --only $2 $edges ($ops)",
   "reference": "TensorFlow Lite Micro reference kernels (tflm_ref), outputs in case_0; tinyaot's in tinyaot_out",
   "found": "$(echo "$verdict" | sed 's/["\\]/ /g')",
   "compare": "$compare",
@@ -98,7 +101,7 @@ graph_ops() { cut -d' ' -f4 "$1/outputs.txt" | head -n 1; }
 check_batch() {
   dir="$out/work/b$1"
   rm -rf "$dir"
-  made=$("$gen" gen "$seed" "$1" "$graphs" "$dir" | sed -n 's/^graphs //p')
+  made=$("$gen" gen "$seed" "$1" "$graphs" "$dir" $edges | sed -n 's/^graphs //p')
   [ -n "$made" ] || { echo "GENFAIL $1"; return; }
   skip=""
   run_both "$dir"
@@ -108,7 +111,7 @@ check_batch() {
     g=0
     while [ $g -lt "$made" ]; do
       sub="$dir/g$g"
-      "$gen" gen "$seed" "$1" "$graphs" "$sub" --only $g >/dev/null
+      "$gen" gen "$seed" "$1" "$graphs" "$sub" --only $g $edges >/dev/null
       # shellcheck disable=SC2046
       if ! "$oracle" "$sub/model.tflite" $(in_args "$sub") --out-dir "$sub/ref" --quiet >"$sub/ref.log" 2>&1; then
         echo "INVALID s${seed}_b$1_g$g $(tail -n 1 "$sub/ref.log" | sed 's/.*"status":"\([^"]*\)".*/\1/') [$(graph_ops "$sub")]"
@@ -116,7 +119,7 @@ check_batch() {
       fi
       g=$((g + 1))
     done
-    made=$("$gen" gen "$seed" "$1" "$graphs" "$dir" --skip "${skip:-none}" | sed -n 's/^graphs //p')
+    made=$("$gen" gen "$seed" "$1" "$graphs" "$dir" --skip "${skip:-none}" $edges | sed -n 's/^graphs //p')
     run_both "$dir"
   fi
   if [ $ref_ok -eq 1 ] && [ $got_ok -eq 1 ]; then
@@ -128,7 +131,7 @@ check_batch() {
     for g in $(cut -d' ' -f1 "$dir/outputs.txt" | sort -un); do
       sub="$dir/g$g"
       rm -rf "$sub"
-      "$gen" gen "$seed" "$1" "$graphs" "$sub" --only "$g" >/dev/null
+      "$gen" gen "$seed" "$1" "$graphs" "$sub" --only "$g" $edges >/dev/null
       if ! "$tinyaot" convert "$sub/model.tflite" -o "$sub/conv" >/dev/null 2>&1; then
         reproduce "$1" "$g" "refused"
         refused=1

@@ -1,6 +1,6 @@
 /* fuzz-diff model generator (issue 16 item 3; docs/robustness.md, "Differential fuzzing").
  *
- *   fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,K,...]
+ *   fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,K,...] [--edges]
  *       writes OUTDIR/model.tflite, OUTDIR/case_0/in<i>.bin and OUTDIR/outputs.txt: one
  *       .tflite holding GRAPHS independent random graphs (chains and small DAGs of
  *       operators tinyaot supports, with random shapes, dtypes and quantization that
@@ -9,6 +9,8 @@
  *       `--only J` rebuilds graph J alone: the reproducer of a mismatch; --skip leaves
  *       graphs out (those the oracle refuses). Prints "graphs N", N the graphs written
  *       (fewer than GRAPHS when their inputs would pass the 64 `tinyaot run` takes).
+ *       --edges draws extreme zero points (-128, 127), scales (1e-4 .. 2), output scales
+ *       (0.01x .. 50x the accumulator's spread) and all-extreme input tensors more often.
  *       outputs.txt: one line per model output, "<graph> <exact|float32> <description>".
  *   fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR
  *       compares REF_DIR/out<i>.bin with GOT_DIR/out<i>.bin as outputs.txt says (integers
@@ -92,6 +94,7 @@ typedef struct Model {
   int codes[64], ncodes;
   int graph;            /* graph being generated */
   int pool[32], npool;  /* tensors of the current graph a DAG edge may reuse */
+  bool edges;           /* --edges: extreme zero points, scales and values more often */
 } Model;
 
 /* ---- random numbers (splitmix64) ------------------------------------------------ */
@@ -151,7 +154,9 @@ static void set_quant(Model *m, int ti, float scale, int32_t zp) {
 /* A fresh activation quantization for the dtype: int16 symmetric (zero point 0). */
 static void random_quant(Model *m, Rng *r, int ti) {
   int type = m->t[ti].type;
-  if (type == T_I8) set_quant(m, ti, log_uniform(r, 0.004, 0.2), chance(r, 20) ? 0 : range(r, -128, 127));
+  if (type == T_I8 && m->edges && chance(r, 30))
+    set_quant(m, ti, log_uniform(r, 1e-4, 2.0), chance(r, 50) ? -128 : 127);
+  else if (type == T_I8) set_quant(m, ti, log_uniform(r, 0.004, 0.2), chance(r, 20) ? 0 : range(r, -128, 127));
   else if (type == T_I16) set_quant(m, ti, log_uniform(r, 3e-5, 2e-3), 0);
 }
 
@@ -214,8 +219,15 @@ static void random_values(Model *m, Rng *r, int ti) {
   int64_t n = count(t);
   t->bytes = (size_t)n * type_size(type);
   t->data = xmalloc(t->bytes);
+  /* --edges: some tensors hold only the extremes of their type (or the zero point) */
+  int extreme = m->edges && type != T_F32 && chance(r, 25) ? range(r, 1, 3) : 0;
   for (int64_t i = 0; i < n; i++) {
-    if (type == T_I8) ((int8_t *)t->data)[i] = (int8_t)range(r, -128, 127);
+    if (extreme) {
+      int32_t lo = type == T_I8 ? -128 : -32768, hi = type == T_I8 ? 127 : 32767;
+      int32_t v = extreme == 1 ? (chance(r, 50) ? lo : hi) : extreme == 2 ? t->zp : (chance(r, 50) ? lo : t->zp);
+      if (type == T_I8) ((int8_t *)t->data)[i] = (int8_t)v;
+      else ((int16_t *)t->data)[i] = (int16_t)v;
+    } else if (type == T_I8) ((int8_t *)t->data)[i] = (int8_t)range(r, -128, 127);
     else if (type == T_I16) ((int16_t *)t->data)[i] = (int16_t)range(r, -32768, 32767);
     else ((float *)t->data)[i] = (float)uniform(r, -2.0, 2.0);
   }
@@ -423,7 +435,8 @@ static int bias(Model *m, Rng *r, int x, int w, int n, bool int64_bias) {
 static void dot_out_quant(Model *m, Rng *r, int x, int w, int y, int k) {
   if (m->t[x].type == T_F32) return;
   /* |q_in| and |q_w| about 80 in rms: the accumulator spreads as 80 * 80 * sqrt(k) */
-  float s = m->t[x].scale * m->t[w].ch_scales[0] * 80.0f * sqrtf((float)k) * (float)uniform(r, 0.25, 2.0);
+  float spread = m->edges ? log_uniform(r, 0.01, 50.0) : (float)uniform(r, 0.25, 2.0);
+  float s = m->t[x].scale * m->t[w].ch_scales[0] * 80.0f * sqrtf((float)k) * spread;
   set_quant(m, y, s, m->t[x].type == T_I8 ? range(r, -128, 127) : 0);
 }
 
@@ -1183,12 +1196,15 @@ static int cmd_gen(int argc, char **argv) {
   int graphs = atoi(argv[4]), only = -1;
   const char *dir = argv[5];
   const char *skip = "";
-  for (int a = 6; a + 1 < argc; a += 2) {
-    if (!strcmp(argv[a], "--only")) only = atoi(argv[a + 1]);
-    if (!strcmp(argv[a], "--skip")) skip = argv[a + 1];
+  bool edges = false;
+  for (int a = 6; a < argc; a++) {
+    if (!strcmp(argv[a], "--edges")) edges = true;
+    else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--skip") && a + 1 < argc) skip = argv[++a];
   }
   if (graphs < 1 || graphs > 200) return 2;
   Model *m = xmalloc(sizeof *m);
+  m->edges = edges;
   int made = 0;
   for (int g = 0; g < graphs; g++) {
     if ((only >= 0 && g != only) || skipped(skip, g)) continue;
@@ -1306,7 +1322,7 @@ int main(int argc, char **argv) {
   if (argc >= 2 && !strcmp(argv[1], "gen")) rc = cmd_gen(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "compare")) rc = cmd_compare(argc, argv);
   if (rc == 2)
-    fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...]\n"
+    fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges]\n"
                     "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n");
   return rc;
 }
