@@ -9,7 +9,7 @@
 #  - the ops-new reporting of tests/corpus_case.sh: a refused ops-new case is a counted SKIP
 #    naming the reason, the same refusal outside ops-new is a FAIL;
 #  - inspect names what is missing: unsupported operators with their indices, refused
-#    configurations, and the operators of a model it cannot load (several subgraphs).
+#    configurations, and the operators of a model it cannot load.
 build=${1:-build}
 corpus=${2:-../shared/corpus}
 work=${3:-${TMPDIR:-/tmp}/tinyaot-ops-base-$$}
@@ -86,41 +86,43 @@ else
 fi
 
 # ---- corpus_case.sh: ops-new refusals are counted SKIPs, elsewhere FAILs ------------------------
-refused="$new/while_float32_00_damped_n3_3x8"
-if [ -f "$refused/model.tflite" ]; then
-  line=$(sh "$root/tests/corpus_case.sh" "$refused" "$build" "$work/cc" 2>&1)
-  case "$line" in
-    "SKIP ops-new/while_float32_00_damped_n3_3x8: not supported yet: "*subgraphs*) pass corpus-case:ops-new-skip ;;
-    *) fail corpus-case:ops-new-skip "got: $line" ;;
-  esac
-  mkdir -p "$work/ops/while_copy"
-  cp -r "$refused"/* "$work/ops/while_copy/"
-  line=$(sh "$root/tests/corpus_case.sh" "$work/ops/while_copy" "$build" "$work/cc" 2>&1)
-  case "$line" in
-    "FAIL ops/while_copy: "*) pass corpus-case:ops-refusal-fails ;;
-    *) fail corpus-case:ops-refusal-fails "a refusal outside ops-new must fail, got: $line" ;;
-  esac
-else
-  skip corpus-case "no $refused"
-fi
+# The same refused model (a supported operator refusing its dtypes: tests/hostile) laid out as
+# an ops-new case and as an ops case; the conversion fails before any input is read.
+hostile="$root/tests/hostile/cases"
+for kind in ops-new ops; do
+  mkdir -p "$work/$kind/refused/case_0"
+  cp "$hostile/dtype_float_input_int8_conv.tflite" "$work/$kind/refused/model.tflite"
+  echo '{"compare": "exact"}' >"$work/$kind/refused/manifest.json"
+  : >"$work/$kind/refused/case_0/in0.bin"
+  : >"$work/$kind/refused/case_0/out0.bin"
+done
+line=$(sh "$root/tests/corpus_case.sh" "$work/ops-new/refused" "$build" "$work/cc" 2>&1)
+case "$line" in
+  "SKIP ops-new/refused: not supported yet: operator 0 (CONV_2D): "*) pass corpus-case:ops-new-skip ;;
+  *) fail corpus-case:ops-new-skip "got: $line" ;;
+esac
+line=$(sh "$root/tests/corpus_case.sh" "$work/ops/refused" "$build" "$work/cc" 2>&1)
+case "$line" in
+  "FAIL ops/refused: "*) pass corpus-case:ops-refusal-fails ;;
+  *) fail corpus-case:ops-refusal-fails "a refusal outside ops-new must fail, got: $line" ;;
+esac
 
 # ---- inspect: what is missing, before anyone converts -------------------------------------------
-m="$new/while_float32_00_damped_n3_3x8/model.tflite"
-if [ -f "$m" ]; then
-  "$B" inspect "$m" >"$work/inspect_while.out" 2>"$work/inspect_while.err"
-  rc=$?
-  if [ $rc -eq 1 ] && grep -q '^operators used by the model:.* WHILE (missing)' "$work/inspect_while.out" &&
-     grep -q 'subgraphs' "$work/inspect_while.err"; then pass inspect:unloadable-model-names-operators
-  else fail inspect:unloadable-model-names-operators "rc $rc: $(head -c 300 "$work/inspect_while.out")"; fi
-fi
+# a model that does not load still has its operators named (and the missing ones marked)
+"$B" inspect "$hostile/buffer_index_out_of_range.tflite" >"$work/inspect_bad.out" 2>"$work/inspect_bad.err"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(wc -l <"$work/inspect_bad.err")" -eq 1 ] &&
+   grep -qx 'operators used by the model: CONV_2D RESHAPE FULLY_CONNECTED SOFTMAX' "$work/inspect_bad.out" &&
+   grep -qx '0 of them missing in tinyaot' "$work/inspect_bad.out"; then pass inspect:unloadable-model-names-operators
+else fail inspect:unloadable-model-names-operators "rc $rc: $(head -c 300 "$work/inspect_bad.out")"; fi
 # an operator tinyaot lacks, and a supported operator refusing its dtypes (tests/hostile models)
-m="$root/tests/hostile/cases/opcode_custom.tflite"
+m="$hostile/opcode_custom.tflite"
 "$B" inspect "$m" >"$work/inspect_custom.out" 2>&1
 if grep -q "^  CUSTOM 'EVIL?OP' *operators 3 (int8 -> int8)" "$work/inspect_custom.out" &&
    grep -q '^1 operator type missing, 0 operators refused' "$work/inspect_custom.out"; then
   pass inspect:lists-missing-operators
 else fail inspect:lists-missing-operators "$(tail -n 5 "$work/inspect_custom.out")"; fi
-m="$root/tests/hostile/cases/dtype_float_input_int8_conv.tflite"
+m="$hostile/dtype_float_input_int8_conv.tflite"
 "$B" inspect "$m" >"$work/inspect_dtype.out" 2>&1
 if grep -q "^  operator 0 (CONV_2D): tensor 3 'conv/relu' has dtype int8, expected float32" "$work/inspect_dtype.out" &&
    grep -q '^0 operator types missing, 1 operator refused' "$work/inspect_dtype.out"; then
