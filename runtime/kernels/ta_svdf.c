@@ -61,6 +61,12 @@ void ta_svdf_s8(const ta_svdf_s8_params_t *p, const int8_t *input, const int8_t 
   }
 }
 
+/* int32 -> int8 keeping the low 8 bits (two's complement), without implementation-defined conversion. */
+static int8_t svdf_wrap_i8(int32_t v) {
+  const int32_t low = (int32_t)((uint32_t)v & 0xFFu);
+  return (int8_t)(low > 127 ? low - 256 : low);
+}
+
 /* The int8-state form: the same three steps over int8 time weights and state. */
 static void svdf_shift_state_s8(int8_t *state, int32_t total) {
   if (total > 1) memmove(state, state + 1, (size_t)(total - 1) * sizeof *state);
@@ -73,9 +79,10 @@ static void svdf_feature_state8(const ta_svdf_s8_params_t *p, const int8_t *x, c
     uint32_t sum = (uint32_t)p->feature_offset[f];
     int32_t acc;
     for (c = 0; c < p->input_size; c++) sum += (uint32_t)((int32_t)w[c] * (int32_t)x[c]);
-    /* the zero point is added before the saturation (TFLM's order) */
-    acc = ta_requantize(svdf_wrap_i32(sum), p->feature_multiplier, p->feature_shift) + p->state_zero_point;
-    state_row[(size_t)f * (size_t)p->memory + (size_t)(p->memory - 1)] = (int8_t)ta_clamp(acc, -128, 127);
+    /* saturated first, then offset: a large zero point wraps (the reference's order) */
+    acc = ta_clamp(ta_requantize(svdf_wrap_i32(sum), p->feature_multiplier, p->feature_shift), -128, 127) +
+          p->state_zero_point;
+    state_row[(size_t)f * (size_t)p->memory + (size_t)(p->memory - 1)] = svdf_wrap_i8(acc);
   }
 }
 

@@ -24,8 +24,9 @@ void ta_svdf_s8(const ta_svdf_s8_params_t *p, const int8_t *input, const int8_t 
                 const int16_t *weights_time, int16_t *state, int8_t *output);
 
 /* int8 time weights and int8 state (TFLM's EvalInt8SvdfReference), same parameters:
- * the newest state slot is requantised, offset by the state zero point, then
- * saturated to int8. */
+ * the newest state slot is requantised, saturated to int8, then offset by the state
+ * zero point with int8 wrap-around, as the TFLite Micro reference of the corpus does
+ * (newer TFLite Micro adds the zero point before saturating). */
 void ta_svdf_s8_state8(const ta_svdf_s8_params_t *p, const int8_t *input, const int8_t *weights_feature,
                        const int8_t *weights_time, int8_t *state, int8_t *output);
 

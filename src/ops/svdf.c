@@ -264,7 +264,9 @@ const OpDef op_svdf = {
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "int8 (int16 or int8 time weights and state), float32",
     .constraints = "constant weights and bias; int8 requires a bias and ignores the fused activation (as TFLM); int8 "
-                   "state starts at its zero point, and its newest slot is offset by the zero point before saturating",
+                   "state starts at its zero point; as TFLite Micro (reference 90b983c2b3f1), the newest int8 state "
+                   "slot is saturated to int8 first and then offset by the state zero point, wrapping around on "
+                   "overflow (later TFLite Micro adds the zero point before saturating)",
     .prepare = svdf_prepare,
     .emit = svdf_emit,
     .emit_init = svdf_emit_init,

@@ -13,6 +13,7 @@
 #    ADD branch and a pass-through branch, a WHILE, a resource variable with a constant
 #    init) give the outputs of the TensorFlow Lite Micro reference runner for both
 #    conditions (skipped when ../shared/oracle is absent).
+#    Also int8-state SVDF with its state zero point patched to 100 against the runner.
 # 4. The IF, WHILE and resource modules compile with -std=c99 -pedantic -Werror for
 #    Cortex-M4 and Cortex-M55 (arm-none-eabi-gcc, else the host compiler).
 # usage: sh tests/suites/ops-state.sh BUILD CORPUS WORKDIR
@@ -136,6 +137,42 @@ else
       fail "cf_$m$flag" "$(head -n 1 "$case_dir/cmp.log")"
     fi
   done
+fi
+
+# 3b. int8-state SVDF with a non-zero state zero point (the corpus's are 0): the state
+#    zero point of svdf_state8_int8_00 (int64 at byte 584 of the file, checked first) is
+#    set to 100, and saturating inputs must give the reference runner's bytes. This is
+#    what shows TFLite Micro's order: saturate, then add the zero point with wrap-around.
+svdf="$dir/svdf_state8_int8_00_b1_r1_i8_u4_m8/model.tflite"
+if [ -f "$svdf" ] && [ -x "$oracle" ]; then
+  zp="$work/svdf_zp100"
+  rm -rf "$zp"
+  mkdir -p "$zp"
+  if [ "$(od -A n -t x1 -j 580 -N 12 "$svdf" | tr -d ' \n')" != 010000000000000000000000 ]; then
+    fail svdf_state8_zero_point "$svdf changed: no state zero point vector at byte 580"
+  else
+    cp "$svdf" "$zp/model.tflite"
+    printf '\144' | dd of="$zp/model.tflite" bs=1 seek=584 conv=notrunc 2>/dev/null
+    for pat in 7f 80 7f80 0080 11; do
+      mkdir -p "$zp/$pat"
+      case $pat in
+        7f) printf '\177\177\177\177\177\177\177\177' ;;
+        80) printf '\200\200\200\200\200\200\200\200' ;;
+        7f80) printf '\177\200\177\200\177\200\177\200' ;;
+        0080) printf '\000\200\000\200\000\200\000\200' ;;
+        11) printf '\021\021\021\021\021\021\021\021' ;;
+      esac >"$zp/$pat/in0.bin"
+      if ! "$oracle" "$zp/model.tflite" --in "$zp/$pat/in0.bin" --out-dir "$zp/$pat/ref" --quiet >"$zp/ref.log" 2>&1; then
+        fail "svdf_state8_zero_point_$pat" "reference runner: $(tail -n 1 "$zp/ref.log")"
+      elif ! "$build/tinyaot" run "$zp/model.tflite" --case "$zp/$pat" --out-dir "$zp/$pat/ours" >"$zp/ours.log" 2>&1; then
+        fail "svdf_state8_zero_point_$pat" "$(grep -m1 error "$zp/ours.log")"
+      elif cmp -s "$zp/$pat/ref/out0.bin" "$zp/$pat/ours/$pat/out0.bin"; then
+        pass "svdf_state8_zero_point_$pat"
+      else
+        fail "svdf_state8_zero_point_$pat" "output differs from the reference"
+      fi
+    done
+  fi
 fi
 
 # 4. C99 for the targets
