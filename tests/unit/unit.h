@@ -31,5 +31,6 @@ extern const UnitTest math_ops_tests[];
 extern const UnitTest s16_dsp_tests[];
 extern const UnitTest npz_tests[];
 extern const UnitTest module_types_tests[];
+extern const UnitTest rewrites_tests[];
 
 #endif
