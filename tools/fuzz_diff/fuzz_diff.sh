@@ -55,32 +55,33 @@ run_both() {
   if "$tinyaot" run "$1/model.tflite" --case "$1/case_0" --out-dir "$1/got" >"$1/got.log" 2>&1; then got_ok=1; else got_ok=0; fi
 }
 
-# reproduce BATCH GRAPH KIND: rebuild graph alone, check it again, write the case.
+# reproduce BATCH GRAPH KIND: rebuild graph alone, check it again, write the case
+# ($case, not $dir: check_batch removes its $dir when done).
 reproduce() {
   name="s${seed}_b$1_g$2"
-  dir="$out/cases/$name"
-  rm -rf "$dir"
-  "$gen" gen "$seed" "$1" "$graphs" "$dir" --only "$2" $edges >/dev/null || return
-  run_both "$dir"
+  case="$out/cases/$name"
+  rm -rf "$case"
+  "$gen" gen "$seed" "$1" "$graphs" "$case" --only "$2" $edges >/dev/null || return
+  run_both "$case"
   verdict=$3
   if [ $ref_ok -eq 0 ]; then
-    verdict="invalid ($(tail -n 1 "$dir/ref.log" | sed 's/.*"status":"\([^"]*\)".*/\1/'))"
+    verdict="invalid ($(tail -n 1 "$case/ref.log" | sed 's/.*"status":"\([^"]*\)".*/\1/'))"
   elif [ $got_ok -eq 0 ]; then
-    verdict="refused: $(grep -m1 error "$dir/got.log")"
-  elif cmp_out=$("$gen" compare "$dir" "$dir/ref" "$dir/got/case_0"); then
+    verdict="refused: $(grep -m1 error "$case/got.log")"
+  elif cmp_out=$("$gen" compare "$case" "$case/ref" "$case/got/case_0"); then
     verdict="$3 (only together with other graphs)"
     [ "$3" = requested ] && verdict="equal to the reference alone"
   else
     verdict="mismatch: $(echo "$cmp_out" | head -n 1 | cut -d' ' -f3-)"
   fi
-  mkdir -p "$dir/tinyaot_out"
-  [ -d "$dir/ref" ] && cp "$dir"/ref/out*.bin "$dir/case_0/" 2>/dev/null
-  [ -d "$dir/got/case_0" ] && cp "$dir"/got/case_0/out*.bin "$dir/tinyaot_out/" 2>/dev/null
+  mkdir -p "$case/tinyaot_out"
+  [ -d "$case/ref" ] && cp "$case"/ref/out*.bin "$case/case_0/" 2>/dev/null
+  [ -d "$case/got/case_0" ] && cp "$case"/got/case_0/out*.bin "$case/tinyaot_out/" 2>/dev/null
   compare=exact
-  grep -q ' exact ' "$dir/outputs.txt" || compare=float32
-  info=$("$oracle" "$dir/model.tflite" --info --quiet 2>/dev/null | tail -n 1)
-  ops=$(cut -d' ' -f4 "$dir/outputs.txt" | head -n 1)
-  cat >"$dir/manifest.json" <<EOF
+  grep -q ' exact ' "$case/outputs.txt" || compare=float32
+  info=$("$oracle" "$case/model.tflite" --info --quiet 2>/dev/null | tail -n 1)
+  ops=$(cut -d' ' -f4 "$case/outputs.txt" | head -n 1)
+  cat >"$case/manifest.json" <<EOF
 {
   "name": "$name",
   "source": "fuzz-diff: fuzz_diff_gen gen $seed $1 $graphs DIR --only $2 $edges ($ops)",
@@ -90,7 +91,7 @@ reproduce() {
   "tflm": ${info:-null}
 }
 EOF
-  rm -rf "$dir/ref" "$dir/got" "$dir/ref.log" "$dir/got.log"
+  rm -rf "$case/ref" "$case/got" "$case/ref.log" "$case/got.log"
   echo "FOUND $name $verdict [$ops]"
 }
 
