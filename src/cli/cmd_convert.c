@@ -69,6 +69,8 @@ static const char convert_usage[] =
     "  --no-alias                             copy RESHAPE outputs instead of aliasing them\n"
     "  --no-fold-pad                          keep explicit PAD/PADV2 operators before convolutions\n"
     "                                         (default: folded into the convolution's padding)\n"
+    "  --no-elide-quantize                    run identity QUANTIZEs and DEQUANTIZE->QUANTIZE round\n"
+    "                                         trips (default: their output shares the input's bytes)\n"
     "  --memory.optimize default|max          max: every RAM-saving rewrite (issue 17); default: those\n"
     "                                         that cost no speed\n"
     "  --stats                                print one line to stdout, also when the model is refused:\n"
@@ -121,7 +123,7 @@ static const char *const CONVERT_KNOWN[] = {
     "--memory.constraints", "--memory.tensors", "--memory.allocate-arenas", "--no-memory.allocate-arenas",
     "--memory.auto-hydrate-constants", "--no-memory.auto-hydrate-constants", "--memory.dump-residency-json",
     "--no-memory.dump-residency-json", "--operators", "--verbose", "--force", "--no-force", "--log-file",
-    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--memory.optimize", NULL};
+    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--memory.optimize", NULL};
 
 /* heliaAOT options whose lists tinyaot takes from the YAML configuration only. */
 static const char *const CONFIG_ONLY[][2] = {
@@ -268,6 +270,7 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
     else if (args_flag(a, "--no-init-elision")) opt->no_init_elision = true;
     else if (args_flag(a, "--no-reorder")) opt->no_reorder = true;
     else if (args_flag(a, "--no-fold-pad")) opt->no_fold_pad = true;
+    else if (args_flag(a, "--no-elide-quantize")) opt->no_elide_quantize = true;
     else if (args_value(a, OPT_MEMORY_OPTIMIZE)) {
       if (a->bad) return 2;
       if (strcmp(a->value, "max") != 0 && strcmp(a->value, "default") != 0)

@@ -125,7 +125,8 @@ bool pipeline_load(Compilation *c, const ConvertOptions *opt, Diag *d) {
   if (!data && !load_file(&c->arena, opt->model_path, &data, &size, d)) return false;
   if (!load_model(&c->arena, opt->model_path, data, size, &c->model, d)) return false;
   /* fold_pad is on in both --memory.optimize modes: it removes a copy, so it saves time too */
-  TransformOptions topt = {.alias_reshapes = !opt->no_alias, .fold_pad = !opt->no_fold_pad};
+  TransformOptions topt = {.alias_reshapes = !opt->no_alias, .fold_pad = !opt->no_fold_pad,
+                           .elide_quantize = !opt->no_elide_quantize};
   return transform_model(&c->model, &topt, d);
 }
 

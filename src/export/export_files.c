@@ -193,7 +193,8 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
   int folds;
   size_t folded_bytes;
   transform_fold_summary(m, &folds, &folded_bytes);
-  sb_printf(js, ",\n  \"rewrites\": {\"pad_folds\": %d, \"padded_bytes_removed\": %zu}", folds, folded_bytes);
+  sb_printf(js, ",\n  \"rewrites\": {\"pad_folds\": %d, \"padded_bytes_removed\": %zu, \"quantizes_elided\": %d}", folds,
+            folded_bytes, transform_elided_quantizes(m));
   sb_printf(js, ",\n  \"platform\": \"%s\",\n  \"operators\": %d,\n  \"activation_lower_bound\": %zu,\n"
                 "  \"arena_bytes\": %llu,\n  \"constant_bytes\": %zu,\n  \"allocate_arenas\": %s,\n  \"memories\": [\n",
             p->platform.name, m->n_nodes, p->lower_bound, (unsigned long long)arena_bytes(p), p->constant_bytes,
@@ -274,6 +275,9 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
   if (folds) /* graph rewrites (docs/memory.md); the bound above is the one the rewritten graph reaches */
     sb_printf(md, "Rewrites: %d explicit PAD(s) folded into convolutions (fold_pad; --no-fold-pad keeps them): "
                   "%zu bytes of padded tensors never exist.\n\n", folds, folded_bytes);
+  if (transform_elided_quantizes(m))
+    sb_printf(md, "Rewrites: %d QUANTIZE(s) that change no byte share their input's storage (elide_quantize; "
+                  "--no-elide-quantize runs them).\n\n", transform_elided_quantizes(m));
   sb_append(md, "## Memories\n\n| memory | used | budget |\n|---|---:|---:|\n");
   for (int mem = 0; mem < MEM_COUNT; mem++)
     if (p->platform.mem[mem].present)

@@ -39,7 +39,8 @@ bool transform_model_stats(Model *m, const TransformOptions *opt, TransformStats
   (void)d;
   /* folds first: a folded PAD's output no longer exists for an alias to share */
   const int folded = opt->fold_pad ? transform_fold_pads(m) : 0;
-  if (stats) stats->pads_folded = folded;
+  const int elided = opt->elide_quantize ? transform_elide_quantize(m) : 0;
+  if (stats) stats->pads_folded = folded, stats->quantizes_elided = elided;
   if (opt->alias_reshapes)
     for (int k = 0; k < m->n_nodes; k++)
       if (is_pure_reshape(m->nodes[k].builtin_code)) alias_reshape(m, &m->nodes[k]);

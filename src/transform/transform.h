@@ -9,11 +9,13 @@
 typedef struct TransformOptions {
   bool alias_reshapes; /* RESHAPE / SQUEEZE / EXPAND_DIMS share their input's storage */
   bool fold_pad;       /* PAD/PADV2 with the zero point folded into the convolutions reading it */
+  bool elide_quantize; /* identity QUANTIZE and DEQUANTIZE->QUANTIZE round trips share storage, run nothing */
 } TransformOptions;
 
 /* What the rewrites did, for the report. */
 typedef struct TransformStats {
   int pads_folded;
+  int quantizes_elided;
 } TransformStats;
 
 bool transform_model(Model *m, const TransformOptions *opt, Diag *d);
@@ -24,6 +26,10 @@ int transform_fold_pads(Model *m);
 /* For the report: convolutions that took a PAD in, and the bytes of the padded tensors
  * that no longer exist (one per convolution: a PAD read by two counts twice). */
 void transform_fold_summary(const Model *m, int *folds, size_t *bytes);
+/* elide_quantize.c: returns how many QUANTIZE nodes became aliases (dropping the
+ * DEQUANTIZE of a round trip); transform_elided_quantizes counts them afterwards. */
+int transform_elide_quantize(Model *m);
+int transform_elided_quantizes(const Model *m);
 /* The tensor whose storage `id` uses (follows alias chains). */
 int32_t tensor_storage(const Model *m, int32_t id);
 

@@ -9,6 +9,11 @@
 # 2. mcunet_vww and mcunet_det (explicit PADs from PyTorch): exact against the corpus
 #    goldens with the fold on (default) and off; the arena is smaller with the fold on
 #    and the report names the folds.
+# elide_quantize (src/transform/elide_quantize.c):
+# 3. A built model (rewrites_models OUTDIR quant): a DEQUANTIZE->QUANTIZE round trip and
+#    an identity QUANTIZE elide (report: 2), a QUANTIZE to another scale does not; exact
+#    against the reference runner with the rewrite on and off (--no-elide-quantize: 0),
+#    and the arena is smaller with it on.
 # usage: sh tests/suites/rewrites.sh BUILD CORPUS WORKDIR
 build=${1:-build}
 corpus=${2:-../shared/corpus}
@@ -93,3 +98,44 @@ for model in mcunet_vww mcunet_det; do
     fail "${model}_report" "report.json pad_folds '$folds' or report.md without the rewrite line"
   fi
 done
+
+# 3. quantize elision
+qm="$work/quant_model"
+rm -rf "$qm"
+mkdir -p "$qm"
+if [ ! -x "$work/rewrites_models" ] || ! "$work/rewrites_models" "$qm" quant; then
+  fail elide_quantize_model "the model generator failed"
+else
+  for mode in on off; do
+    flag=""
+    [ "$mode" = off ] && flag=--no-elide-quantize
+    # shellcheck disable=SC2086
+    "$build/tinyaot" convert "$qm/model.tflite" -o "$qm/conv_$mode" $flag >"$qm/conv_$mode.log" 2>&1
+    want=2
+    [ "$mode" = off ] && want=0
+    got=$(json_num "$qm/conv_$mode/report.json" quantizes_elided)
+    if [ "$got" = "$want" ]; then pass "elide_quantize_count_$mode"; else fail "elide_quantize_count_$mode" "quantizes_elided '$got', expected $want"; fi
+    if [ ! -x "$oracle" ]; then
+      echo "SKIP rewrites:elide_quantize_exact_$mode: the reference runner $oracle is absent"
+      continue
+    fi
+    [ -d "$qm/ref" ] || "$oracle" "$qm/model.tflite" --in "$qm/case_0/in0.bin" --out-dir "$qm/ref" --quiet >"$qm/ref.log" 2>&1
+    # shellcheck disable=SC2086
+    if ! "$build/tinyaot" run "$qm/model.tflite" --case "$qm/case_0" --out-dir "$qm/run_$mode" $flag >"$qm/run_$mode.log" 2>&1; then
+      fail "elide_quantize_exact_$mode" "run failed: $(tail -n 1 "$qm/run_$mode.log")"
+      continue
+    fi
+    bad=""
+    for i in 0 1; do
+      cmp -s "$qm/ref/out$i.bin" "$qm/run_$mode/case_0/out$i.bin" || bad="$bad out$i"
+    done
+    if [ -z "$bad" ]; then pass "elide_quantize_exact_$mode"; else fail "elide_quantize_exact_$mode" "differs from the reference runner:$bad"; fi
+  done
+  on=$(json_num "$qm/conv_on/report.json" arena_bytes)
+  off=$(json_num "$qm/conv_off/report.json" arena_bytes)
+  if [ -n "$on" ] && [ -n "$off" ] && [ "$on" -lt "$off" ]; then
+    pass elide_quantize_arena_smaller
+  else
+    fail elide_quantize_arena_smaller "arena with the rewrite '$on', without '$off'"
+  fi
+fi

@@ -4,7 +4,11 @@
  *   1  PADV2 value -5 (1 on each side)             -> DEPTHWISE 3x3 stride 2  (folds)
  *   2  PAD (1 on each side)                        -> AVERAGE_POOL_2D 3x3     (must not fold)
  *   3  PADV2 value 7 (not the zero point)          -> CONV_2D 3x3 VALID       (must not fold)
- * and OUTDIR/case_0/in0.bin. usage: rewrites_models OUTDIR */
+ * and OUTDIR/case_0/in0.bin. With `quant`, instead (input zero point -5 again):
+ *   0  MAX_POOL 1x1 -> DEQUANTIZE -> QUANTIZE (same) -> QUANTIZE (same) -> MAX_POOL 1x1
+ *      (both QUANTIZEs elide, the DEQUANTIZE goes)
+ *   1  QUANTIZE to another scale                    (must stay)
+ * usage: rewrites_models OUTDIR [quant] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,9 +113,29 @@ static FbObj *opcode(int code) {
   return o;
 }
 
+static int ftensor(Builder *b, const int32_t *dims) { return tensor(b, 0, dims, 4, NULL, NULL, 0); }
+
+/* Branches 0 and 1 of the `quant` model; returns the number of outputs. */
+static int quant_model(Builder *b, int x, const int32_t *in_d, float s, int64_t zp, int *outs) {
+  enum { OC_MAXPOOL, OC_DEQ, OC_Q };
+  const int t1 = act(b, in_d, s, zp);
+  op(b, OC_MAXPOOL, (int32_t[]){x}, 1, t1, 5, window(1, 1, 1, 0));
+  const int t2 = ftensor(b, in_d);
+  op(b, OC_DEQ, (int32_t[]){t1}, 1, t2, 38, fbw_table());
+  const int t3 = act(b, in_d, s, zp);
+  op(b, OC_Q, (int32_t[]){t2}, 1, t3, 89, fbw_table());
+  const int t4 = act(b, in_d, s, zp);
+  op(b, OC_Q, (int32_t[]){t3}, 1, t4, 89, fbw_table());
+  outs[0] = act(b, in_d, s, zp);
+  op(b, OC_MAXPOOL, (int32_t[]){t4}, 1, outs[0], 5, window(1, 1, 1, 0));
+  outs[1] = act(b, in_d, 0.13f, 9);
+  op(b, OC_Q, (int32_t[]){t1}, 1, outs[1], 89, fbw_table());
+  return 2;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: rewrites_models OUTDIR\n");
+  if (argc != 2 && !(argc == 3 && strcmp(argv[2], "quant") == 0)) {
+    fprintf(stderr, "usage: rewrites_models OUTDIR [quant]\n");
     return 2;
   }
   Builder b = {.nb = 1};
@@ -120,7 +144,11 @@ int main(int argc, char **argv) {
   const int64_t zp = -5;
   const int32_t in_d[4] = {1, 7, 6, 3};
   const int x = act(&b, in_d, s, zp);
-  int outs[4], w, bias;
+  int outs[4], w, bias, n_out = 4;
+  if (argc == 3) {
+    n_out = quant_model(&b, x, in_d, s, zp, outs);
+    goto write;
+  }
   enum { OC_CONV, OC_DW, OC_AVG, OC_PAD, OC_PADV2 };
   /* 0: asymmetric PAD into CONV_2D */
   const int32_t p0_d[4] = {1, 10, 7, 3}, c0_d[4] = {1, 8, 5, 4};
@@ -153,15 +181,17 @@ int main(int argc, char **argv) {
   outs[3] = act(&b, c0_d, 1.5f, 3);
   op(&b, OC_CONV, (int32_t[]){p3, w, bias}, 3, outs[3], 1, window(1, 1, 0, 0));
 
+write:;
   FbObj *sg = fbw_table();
   fbw_obj(sg, 0, fbw_obj_vec(b.tensors, (size_t)b.nt));
   fbw_obj(sg, 1, fbw_i32_vec(&x, 1));
-  fbw_obj(sg, 2, fbw_i32_vec(outs, 4));
+  fbw_obj(sg, 2, fbw_i32_vec(outs, (size_t)n_out));
   fbw_obj(sg, 3, fbw_obj_vec(b.ops, (size_t)b.nops));
   FbObj *codes[5] = {opcode(3), opcode(4), opcode(1), opcode(34), opcode(60)};
+  if (argc == 3) codes[0] = opcode(17), codes[1] = opcode(6), codes[2] = opcode(114);
   FbObj *model = fbw_table();
   fbw_u32(model, 0, 3);
-  fbw_obj(model, 1, fbw_obj_vec(codes, 5));
+  fbw_obj(model, 1, fbw_obj_vec(codes, argc == 3 ? 3 : 5));
   fbw_obj(model, 2, fbw_obj_vec(&sg, 1));
   fbw_obj(model, 3, fbw_string("rewrites suite: PAD folds"));
   fbw_obj(model, 4, fbw_obj_vec(b.buffers, (size_t)b.nb));
