@@ -29,6 +29,7 @@ extern const UnitTest schedule_tests[];
 extern const UnitTest options_tests[];
 extern const UnitTest math_ops_tests[];
 extern const UnitTest s16_dsp_tests[];
+extern const UnitTest s16_mve_tests[];
 extern const UnitTest npz_tests[];
 extern const UnitTest module_types_tests[];
 extern const UnitTest rewrites_tests[];
