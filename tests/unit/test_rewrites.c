@@ -117,7 +117,57 @@ static void pad_that_must_stay(UnitState *u) {
   arena_free(&pc.arena);
 }
 
+/* t0 (graph input) -> MAX_POOL -> t1 -> DEQUANTIZE -> t2 (float) -> QUANTIZE -> t3 -> MAX_POOL -> t4,
+ * every integer tensor int8 [1,2,2,1] with scale 0.5 and zero point -3 unless changed. */
+static void build_round_trip(PadConv *pc) {
+  memset(pc, 0, sizeof *pc);
+  arena_init(&pc->arena);
+  Model *m = &pc->m;
+  m->arena = &pc->arena;
+  m->n_tensors = m->n_model_tensors = 5;
+  m->tensors = arena_calloc(&pc->arena, 5, sizeof(Tensor));
+  pc->scale = 0.5f;
+  pc->zp = -3;
+  for (int i = 0; i < 5; i++) {
+    tensor(m, i, i == 2 ? TT_FLOAT32 : TT_INT8, 1, 2, 2, 1, 4);
+    if (i == 2) continue;
+    m->tensors[i].n_quant = 1;
+    m->tensors[i].scale = &pc->scale;
+    m->tensors[i].zero_point = &pc->zp;
+  }
+  m->n_nodes = 4;
+  m->nodes = arena_calloc(&pc->arena, 4, sizeof(Node));
+  const int32_t codes[4] = {17, 6, 114, 17};
+  for (int k = 0; k < 4; k++) m->nodes[k] = node(&pc->arena, codes[k], 1, (const int32_t[]){k}, k + 1, k);
+  m->n_inputs = m->n_outputs = 1;
+  m->inputs = arena_calloc(&pc->arena, 1, sizeof(int32_t));
+  m->outputs = arena_calloc(&pc->arena, 1, sizeof(int32_t));
+  m->outputs[0] = 4;
+  m->tensors[0].is_input = m->tensors[4].is_output = true;
+}
+
+static void round_trip_elides(UnitState *u) {
+  PadConv pc;
+  build_round_trip(&pc);
+  CHECK(u, transform_elide_quantize(&pc.m) == 1);
+  CHECK(u, pc.m.n_nodes == 3); /* the DEQUANTIZE is gone */
+  CHECK(u, pc.m.nodes[1].builtin_code == 114 && pc.m.nodes[1].is_alias && pc.m.nodes[1].in[0] == 1);
+  CHECK(u, pc.m.tensors[3].alias_of == 1);
+  CHECK(u, transform_elided_quantizes(&pc.m) == 1);
+  arena_free(&pc.arena);
+  build_round_trip(&pc); /* back to another zero point: a real requantisation */
+  static int64_t other_zp = 4;
+  pc.m.tensors[3].zero_point = &other_zp;
+  CHECK(u, transform_elide_quantize(&pc.m) == 0 && pc.m.n_nodes == 4 && !pc.m.nodes[2].is_alias);
+  arena_free(&pc.arena);
+  build_round_trip(&pc); /* the float tensor is also a graph output */
+  pc.m.tensors[2].is_output = true;
+  CHECK(u, transform_elide_quantize(&pc.m) == 0 && pc.m.n_nodes == 4);
+  arena_free(&pc.arena);
+}
+
 const UnitTest rewrites_tests[] = {
+    {"rewrites: a DEQUANTIZE->QUANTIZE round trip elides; a requantising one and a graph output stay", round_trip_elides},
     {"rewrites: an asymmetric PAD folds into the VALID convolution after it", asymmetric_pad_folds},
     {"rewrites: SAME, channel, too wide, graph-output, float and requantising PADs stay", pad_that_must_stay},
     {NULL, NULL},
