@@ -54,7 +54,36 @@ fi
 
 if [ ! -x "$oracle" ]; then
   echo "SKIP fuzz_diff_smoke: no reference runner at $oracle"
+  echo "SKIP fuzz_diff_finds_injected_bug: no reference runner at $oracle"
   exit 0
+fi
+
+# The driver must catch a wrong tinyaot: a test double that flips the first byte of
+# case_0/out0.bin; the mismatch must be reported and written as a case, tinyaot's output in it.
+fake="$work/fake"
+rm -rf "$fake"
+mkdir -p "$fake"
+cp "$gen" "$fake/fuzz_diff_gen"
+real=$(cd "$build" && pwd)/tinyaot
+{
+  echo '#!/bin/sh'
+  echo "\"$real\" \"\$@\" || exit \$?"
+  echo 'for a in "$@"; do [ "$prev" = --out-dir ] && dir=$a; prev=$a; done'
+  echo 'f="$dir/case_0/out0.bin"'
+  echo '[ -f "$f" ] || exit 0'
+  echo 'b=$(od -An -tu1 -N1 "$f" | tr -d " ")'
+  echo 'printf "\\$(printf %o $(( (b + 1) % 256 )))" | dd of="$f" bs=1 count=1 conv=notrunc 2>/dev/null'
+} >"$fake/tinyaot"
+chmod +x "$fake/tinyaot"
+FUZZ_DIFF_MODELS=4 FUZZ_DIFF_GRAPHS=4 FUZZ_DIFF_JOBS=1 FUZZ_DIFF_SEED=5 FUZZ_DIFF_OUT="$fake/out" \
+  sh tools/fuzz_diff/fuzz_diff.sh "$fake" "$oracle" >"$work/fake.log" 2>&1
+found=$(ls "$fake/out/cases" 2>/dev/null | head -n 1)
+if grep -q '^FOUND s5_b0_g0 mismatch: out0 byte 0' "$work/fake.log" && [ -n "$found" ] &&
+  ! cmp -s "$fake/out/cases/$found/case_0/out0.bin" "$fake/out/cases/$found/tinyaot_out/out0.bin" &&
+  grep -q '"compare"' "$fake/out/cases/$found/manifest.json"; then
+  echo "PASS fuzz_diff_finds_injected_bug"
+else
+  echo "FAIL fuzz_diff_finds_injected_bug: $(tail -n 1 "$work/fake.log")"
 fi
 # Smoke run: 50 graphs (two .tflite files) against the reference runner.
 mkdir -p "$work/smoke"
