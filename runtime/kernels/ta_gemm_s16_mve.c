@@ -7,17 +7,6 @@
 #define G16M_MVE 1
 #endif
 
-/* The fold requantisation (ta_gemm_s16_mve.h): SMMULR is (acc * m + 2^31) >> 32. */
-static inline int16_t g16m_fold(int32_t acc, int32_t m, int32_t lo, int32_t hi) {
-#if defined(__GNUC__) && defined(__thumb2__) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  int32_t y;
-  __asm__("smmulr %0, %1, %2" : "=r"(y) : "r"(acc), "r"(m));
-  return (int16_t)ta_clamp(y, lo, hi);
-#else
-  return ta_s16_mve_fold(acc, m, lo, hi);
-#endif
-}
-
 #if defined(G16M_MVE)
 typedef int16x8_t g16m_vec_t;
 
@@ -64,6 +53,17 @@ static inline void g16m_fold4(const int32_t a[4], const int32_t *m, int32_t n, i
   else vstrhq_p_s32(out, v, vctp32q((uint32_t)n));
 }
 #else
+/* The fold requantisation (ta_gemm_s16_mve.h): SMMULR is (acc * m + 2^31) >> 32. */
+static inline int16_t g16m_fold(int32_t acc, int32_t m, int32_t lo, int32_t hi) {
+#if defined(__GNUC__) && defined(__thumb2__) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  int32_t y;
+  __asm__("smmulr %0, %1, %2" : "=r"(y) : "r"(acc), "r"(m));
+  return (int16_t)ta_clamp(y, lo, hi);
+#else
+  return ta_s16_mve_fold(acc, m, lo, hi);
+#endif
+}
+
 /* The same sums in plain C (builds without MVE); xt unused. */
 typedef int g16m_vec_t;
 static inline void g16m_block(const int16_t *x, const int8_t *w, int32_t chunks, int32_t tail, g16m_vec_t xt,

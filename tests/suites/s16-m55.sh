@@ -103,7 +103,7 @@ flags() {
   for cc in arm-none-eabi-gcc clang; do
     command -v $cc >/dev/null 2>&1 || continue
     target=""
-    [ $cc = clang ] && target="--target=arm-none-eabi -I/usr/lib/arm-none-eabi/include"
+    [ $cc = clang ] && target="--target=arm-none-eabi -isystem /usr/lib/arm-none-eabi/include"
     for opt in -O0 -Os -O2 -O3; do
       for f in "$m"/src/k16_ta_gemm_s16_mve.c "$m"/src/k16_ta_depthwise_conv_s16_mve.c "$m"/src/ta_gemm_s16_mve.c \
                "$m"/src/ta_depthwise_conv_s16_mve.c; do
