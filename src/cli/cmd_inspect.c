@@ -34,7 +34,7 @@ static void print_operators(const Model *m) {
     const Node *n = &m->nodes[k];
     char caps[160];
     op_capability_text(n->def ? n->def->capabilities : 0, "|", caps, sizeof caps);
-    printf("%4d  %-28s %-30s %-12s %9zu  %s\n", k, n->opname, n->kernel ? n->kernel : (n->def ? "-" : "UNSUPPORTED"),
+    printf("%4d  %-28s %-30s %-12s %9zu  %s\n", (int)n->index, n->opname, n->kernel ? n->kernel : (n->def ? "-" : "UNSUPPORTED"),
            n->def ? op_scratch_usage_name(n->def->scratch_usage) : "-", n->scratch_bytes, n->def ? caps : "-");
   }
 }
@@ -154,7 +154,7 @@ static void print_text(Model *m, const Diag *d, size_t lb) {
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
     const Tensor *o = node_output(m, n, 0);
-    printf("%4d  %-28s %-26s %12lld %9zu  %s %s%s\n", k, n->opname, n->kernel ? n->kernel : (n->def ? "-" : "UNSUPPORTED"),
+    printf("%4d  %-28s %-26s %12lld %9zu  %s %s%s\n", (int)n->index, n->opname, n->kernel ? n->kernel : (n->def ? "-" : "UNSUPPORTED"),
            (long long)n->macs, n->scratch_bytes, o ? tensor_type_name(o->type) : "", o ? tensor_shape_str(m->arena, o) : "",
            n->is_alias ? " (alias)" : "");
   }
