@@ -120,6 +120,7 @@ check_batch() {
       fi
       g=$((g + 1))
     done
+    rm -rf "$dir/case_0" # the file loses the refused graphs' inputs
     made=$("$gen" gen "$seed" "$1" "$graphs" "$dir" --skip "${skip:-none}" $edges | sed -n 's/^graphs //p')
     run_both "$dir"
   fi
@@ -141,6 +142,7 @@ check_batch() {
     [ $refused -eq 1 ] || echo "FOUND s${seed}_b$1 the file fails only as a whole: $(grep -m1 error "$dir/got.log")"
   else
     echo "BATCHFAIL $1 $(tail -n 1 "$dir/ref.log")"
+    made=0 # nothing compared
   fi
   echo "RAN $1 $made"
   rm -rf "$dir"
@@ -176,7 +178,7 @@ cat "$out"/results.* >"$out/results.txt"
 ran=$(awk '$1 == "RAN" { n += $3 } END { print n + 0 }' "$out/results.txt")
 files=$(grep -c '^RAN' "$out/results.txt")
 found=$(grep -c '^FOUND' "$out/results.txt")
-invalid=$(grep -c '^INVALID' "$out/results.txt")
+invalid=$(grep -c -E '^(INVALID|BATCHFAIL|GENFAIL)' "$out/results.txt")
 grep -E '^(FOUND|INVALID|GENFAIL)' "$out/results.txt" | sort
 echo "fuzz-diff: seed $seed: $ran graphs in $files models of up to $graphs graphs, $(( $(date +%s) - start )) s, $found mismatching or refused, $invalid invalid (generator), cases in $out/cases"
 [ "$found" -eq 0 ] && [ "$invalid" -eq 0 ]
