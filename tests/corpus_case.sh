@@ -2,12 +2,9 @@
 # Runs every case of one corpus directory through `tinyaot run` and compares the
 # outputs as its manifest says. Prints one line: PASS/FAIL/SKIP <name> [reason].
 # usage: tests/corpus_case.sh CORPUS_DIR [BUILD_DIR] [WORK_DIR]
-# SKIP is only used when tinyaot reports the model's operator as unsupported; for
-# ops-new/ (operator/dtype combinations still being added, issue 16) also when the
-# compiler refuses the model cleanly (a located "operator N (NAME): ..." refusal or a
-# multi-subgraph model): "SKIP ops-new/<case>: not supported yet: <reason>". A refusal
-# that is an internal error, a failing build of the generated module or a wrong output
-# is a FAIL there too.
+# Every corpus case (models/, ops/ and ops-new/) must convert and match: tinyaot covers
+# every operator and dtype of the corpus, so a refusal, including "unsupported operator",
+# is a FAIL ("FAIL <kind>/<case>: not supported: <reason>").
 # $TINYAOT_RUN_ARGS is appended to `tinyaot run` (e.g. a placement --config).
 dir=${1%/}
 build=${2:-build}
@@ -32,15 +29,9 @@ if ! "$build/tinyaot" run "$dir/model.tflite" $cases --out-dir "$out" ${TINYAOT_
   reason=$(grep -m1 'error' "$out/log" | sed 's/^tinyaot: error: [^:]*: //')
   [ -n "$reason" ] || reason=$(tail -n 3 "$out/log" | tr '\n' ' ')
   case "$reason" in
-    *"unsupported operator"*) echo "SKIP $kind/$name: $reason"; exit 0 ;;
+    *"unsupported operator"*|"operator "[0-9]*" ("*"): "*) echo "FAIL $kind/$name: not supported: $reason" ;;
+    *) echo "FAIL $kind/$name: $reason" ;;
   esac
-  if [ "$kind" = ops-new ]; then
-    case "$reason" in
-      *"internal error"*) ;;
-      "operator "[0-9]*" ("*"): "*|*"subgraphs; control flow"*) echo "SKIP $kind/$name: not supported yet: $reason"; exit 0 ;;
-    esac
-  fi
-  echo "FAIL $kind/$name: $reason"
   exit 1
 fi
 status=0

@@ -16,6 +16,8 @@ host_missing() {
     command -v clang >/dev/null 2>&1 || m="$m clang" # modules are checked with gcc and clang
     command -v xmllint >/dev/null 2>&1 || m="$m libxml2-utils" # module_types: the .pdsc
     command -v unzip >/dev/null 2>&1 || m="$m unzip"           # module_types: the .pack/.zip
+    command -v valgrind >/dev/null 2>&1 || m="$m valgrind"     # config_helia: the config parser
+    command -v python3 >/dev/null 2>&1 || m="$m python3"       # helia_api: writes test .npz files
   fi
   echo "$m"
 }

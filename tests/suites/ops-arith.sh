@@ -28,7 +28,10 @@ pattern="$pattern|^prelu_(float32|int16)_|^batch_matmul_(float32|int16)_|^(sum|r
 pattern="$pattern|^(sum|mean)_int16_|^(pad|padv2|mirror_pad|resize_nearest_neighbor|resize_bilinear)_"
 pattern="$pattern|^(slice|strided_slice|concatenation|pack|unpack|split|split_v|depth_to_space)_"
 pattern="$pattern|^transpose_(int|uint|bool|float)|^space_to_depth_|^gather_(float32|int8|int16|int32|int64|bool)_"
+# make test's host and ASan corpus passes already run every ops-new case (a refusal is a FAIL
+# there); this per-operator loop repeats them only for TEST_FULL=1.
 count=0
+[ "${TEST_FULL:-0}" = 1 ] || pattern='^$'
 for c in $(ls "$dir" | grep -E "$pattern"); do
   count=$((count + 1))
   line=$(sh "$(dirname "$0")/../corpus_case.sh" "$dir/$c" "$build" "$work" 2>&1 | tail -n 1)
@@ -37,7 +40,8 @@ for c in $(ls "$dir" | grep -E "$pattern"); do
     *) fail "$c" "${line#* * }" ;;
   esac
 done
-[ "$count" -ge 150 ] || fail cases "only $count ops-new cases of these operators in $dir"
+[ "${TEST_FULL:-0}" = 1 ] || count=-1
+[ "$count" -lt 0 ] || [ "$count" -ge 150 ] || fail cases "only $count ops-new cases of these operators in $dir"
 
 # The emitted kernels are C99 for the targets too.
 cc_target=cc

@@ -85,7 +85,7 @@ else
   done
 fi
 
-# ---- corpus_case.sh: ops-new refusals are counted SKIPs, elsewhere FAILs ------------------------
+# ---- corpus_case.sh: a refused case is a FAIL in ops-new as in ops -------------------------------
 # The same refused model (a supported operator refusing its dtypes: tests/hostile) laid out as
 # an ops-new case and as an ops case; the conversion fails before any input is read.
 hostile="$root/tests/hostile/cases"
@@ -95,17 +95,12 @@ for kind in ops-new ops; do
   echo '{"compare": "exact"}' >"$work/$kind/refused/manifest.json"
   : >"$work/$kind/refused/case_0/in0.bin"
   : >"$work/$kind/refused/case_0/out0.bin"
+  line=$(sh "$root/tests/corpus_case.sh" "$work/$kind/refused" "$build" "$work/cc" 2>&1)
+  case "$line" in
+    "FAIL $kind/refused: not supported: operator 0 (CONV_2D): "*) pass "corpus-case:$kind-refusal-fails" ;;
+    *) fail "corpus-case:$kind-refusal-fails" "a refusal must be a located FAIL, got: $line" ;;
+  esac
 done
-line=$(sh "$root/tests/corpus_case.sh" "$work/ops-new/refused" "$build" "$work/cc" 2>&1)
-case "$line" in
-  "SKIP ops-new/refused: not supported yet: operator 0 (CONV_2D): "*) pass corpus-case:ops-new-skip ;;
-  *) fail corpus-case:ops-new-skip "got: $line" ;;
-esac
-line=$(sh "$root/tests/corpus_case.sh" "$work/ops/refused" "$build" "$work/cc" 2>&1)
-case "$line" in
-  "FAIL ops/refused: "*) pass corpus-case:ops-refusal-fails ;;
-  *) fail corpus-case:ops-refusal-fails "a refusal outside ops-new must fail, got: $line" ;;
-esac
 
 # ---- inspect: what is missing, before anyone converts -------------------------------------------
 # a model that does not load still has its operators named (and the missing ones marked)

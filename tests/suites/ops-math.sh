@@ -22,7 +22,10 @@ if [ ! -d "$dir" ]; then
 fi
 pattern='^(abs|neg|sqrt|rsqrt|square|exp|log|sin|cos|ceil|floor|round|elu|log_softmax|l2_normalization|l2_pool_2d)_(float32|int8|int16)_'
 pattern="$pattern|^(relu|relu6|leaky_relu|hard_swish)_(int16|float32)_|^(quantize|dequantize)_(int32|uint8)_"
+# make test's host and ASan corpus passes already run every ops-new case (a refusal is a FAIL
+# there); this per-operator loop repeats them only for TEST_FULL=1.
 count=0
+[ "${TEST_FULL:-0}" = 1 ] || pattern='^$'
 for c in $(ls "$dir" | grep -E "$pattern"); do
   count=$((count + 1))
   line=$(sh "$(dirname "$0")/../corpus_case.sh" "$dir/$c" "$build" "$work" 2>&1 | tail -n 1)
@@ -31,7 +34,8 @@ for c in $(ls "$dir" | grep -E "$pattern"); do
     *) fail "$c" "${line#* * }" ;;
   esac
 done
-[ "$count" -gt 0 ] || fail cases "no ops-new case of these operators in $dir"
+[ "${TEST_FULL:-0}" = 1 ] || count=-1
+[ "$count" -lt 0 ] || [ "$count" -gt 0 ] || fail cases "no ops-new case of these operators in $dir"
 
 # The emitted kernels are C99 for the targets too.
 cc_target=cc
