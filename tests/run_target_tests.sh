@@ -235,14 +235,6 @@ run_model() { # dir core
     0) ;;
     10) r=$(reason_of "$out/convert.log")
         case "$r" in *"unsupported operator"*) echo "SKIP $label: $r"; rm -rf "$out"; return ;; esac
-        # ops-new/ (issue 16): a clean refusal is an operator/dtype not supported yet
-        if [ "$(basename "$(dirname "$dir")")" = ops-new ]; then
-          case "$r" in
-            *"internal error"*) ;;
-            "operator "[0-9]*" ("*"): "*|*"subgraphs; control flow"*)
-              echo "SKIP $label: not supported yet: $r"; rm -rf "$out"; return ;;
-          esac
-        fi
         echo "FAIL $label: convert: $r"; return ;;
     11) echo "FAIL $label: module build ($how): $(reason_of "$out/build.log")"; return ;;
     12) echo "FAIL $label: link: $(reason_of "$out/link.log")"; return ;;

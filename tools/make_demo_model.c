@@ -3,7 +3,8 @@
  *   -> FULLY_CONNECTED (4) -> SOFTMAX
  * with deterministic weights (a fixed LCG), so `make demo` needs no download.
  * usage: make_demo_model OUT.tflite [INPUT.bin [--unsupported]]
- * --unsupported replaces the RESHAPE by a FLOOR (not supported by tinyaot), for the
+ * --unsupported replaces the RESHAPE by an LSH_PROJECTION (a TFLite builtin that TFLite Micro
+ * does not register and tinyaot does not support), for the
  * test that an unsupported operator is reported and nothing is written. */
 #include <math.h>
 #include <stdio.h>
@@ -113,7 +114,7 @@ int main(int argc, char **argv) {
   FbObj *ops[] = {op(0, in0, 3, 3, OPT_CONV, conv_opts), op(1, in1, 2, 5, OPT_RESHAPE, reshape_opts),
                   op(2, in2, 3, 8, OPT_FC, fc_opts), op(3, in3, 1, 9, OPT_SOFTMAX, sm_opts)};
   int32_t codes[] = {OP_CONV_2D, OP_RESHAPE, OP_FULLY_CONNECTED, OP_SOFTMAX};
-  if (argc > 3 && strcmp(argv[3], "--unsupported") == 0) codes[1] = 8; /* FLOOR */
+  if (argc > 3 && strcmp(argv[3], "--unsupported") == 0) codes[1] = 15; /* LSH_PROJECTION */
   FbObj *opcodes[4];
   for (int i = 0; i < 4; i++) {
     opcodes[i] = fbw_table();

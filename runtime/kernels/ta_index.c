@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 #include "ta_index.h"
 
 #include <string.h>

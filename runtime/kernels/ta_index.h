@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT-0 */
 /* tinyaot runtime: copies driven by index tensors read at run time: GATHER_ND,
  * EMBEDDING_LOOKUP and DYNAMIC_UPDATE_SLICE; and the block rearrangements
  * SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND. Element bytes are copied as they are.
