@@ -43,7 +43,8 @@ static const char convert_usage[] =
     "                                         --module.path X.pack (cmsis_pack) or X.zip: an archive\n"
     "  --module.name NAME, --name NAME        module name (file names); default: model file name\n"
     "  --module.prefix P, --prefix P          C identifier prefix; default: the name\n"
-    "  --test.enabled | --no-test.enabled     emit the test-case harness (<prefix>_test_case)\n"
+    "  --test.enabled | --no-test.enabled     emit the test-case harness (<prefix>_test_case);\n"
+    "                                         either overrides the config's test.enabled\n"
     "  --test.tolerance X                     its tolerance; --test.golden_data FILE.npz its data\n"
     "  --platform.name NAME, --platform NAME  host (default), cortex-m4, cortex-m55,\n"
     "                                         apollo3p_evb, apollo4p_evb, apollo4l_evb, apollo510_evb\n"
@@ -57,12 +58,17 @@ static const char convert_usage[] =
     "                                         also write OUTDIR/residency.json (every tensor's memory,\n"
     "                                         residency, offset, lifetime); =FILE (or a FILE.json\n"
     "                                         argument) writes it to FILE instead\n"
-    "  --memory.constraints, --memory.tensors, --operators, --transforms\n"
-    "                                         refused on the command line: give them in the YAML\n"
-    "                                         config (--path), where tinyaot checks every rule\n"
+    "  --memory.constraints LIST              heliaAOT's rule lists as YAML/JSON flow text: one list,\n"
+    "  --memory.tensors LIST | OBJ ...        or one {...} object per argument, checked as the config's\n"
+    "  --operators LIST | OBJ ...             key (errors name the option); each replaces the config's\n"
+    "                                         whole key ('[]' clears it), e.g. --memory.tensors\n"
+    "                                         '[{\"type\": \"SCRATCH\", \"attributes\": {\"memory\": \"SRAM\"}}]'\n"
+    "  --transforms [NAME ...]                as the config's transforms: warned about and ignored\n"
+    "                                         (tinyaot runs its own fixed transforms; --strict: error)\n"
     "  --verbose N                            2: the attributes resolved per operator and tensor\n"
     "  --force | --no-force                   write into a non-empty folder tinyaot did not write\n"
-    "                                         (beside the files there: they are never deleted)\n"
+    "                                         (beside the files there: they are never deleted);\n"
+    "                                         either overrides the config's force\n"
     "  --log-file FILE                        also write the messages of this conversion to FILE\n"
     "tinyaot's own options:\n"
     "  --strict                               ignored config keys and rules matching nothing are errors\n"
@@ -124,11 +130,6 @@ static const char *const CONVERT_KNOWN[] = {
     "--memory.auto-hydrate-constants", "--no-memory.auto-hydrate-constants", "--memory.dump-residency-json",
     "--no-memory.dump-residency-json", "--operators", "--verbose", "--force", "--no-force", "--log-file",
     "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--memory.optimize", NULL};
-
-/* heliaAOT options whose lists tinyaot takes from the YAML configuration only. */
-static const char *const CONFIG_ONLY[][2] = {
-    {"--memory.constraints", "memory.constraints"}, {"--memory.tensors", "memory.tensors"},
-    {"--operators", "operators"}, {"--transforms", "transforms"}};
 
 static bool fail(Args *a, const char *fmt, const char *x) {
   fputs("tinyaot: error: ", stderr);
@@ -211,18 +212,31 @@ static bool planner_option(Args *a) {
   return true;
 }
 
-static bool config_only_option(Args *a) {
+/* heliaAOT's rule lists: --OPTION VALUE... or --OPTION=VALUE, each value YAML/JSON flow
+ * text ("[{...}, {...}]", or one "{...}" per argument); nothing after the option is an
+ * empty list. The values are parsed with the config's key (pipeline_configure). */
+static bool rule_list_option(Args *a, ConvertOptions *opt) {
+  static const char *const names[] = {"--memory.constraints", "--memory.tensors", "--operators", "--transforms"};
+  RuleListArg *const lists[] = {&opt->memory_constraints, &opt->memory_tensors, &opt->operators, &opt->transforms};
   const char *arg = a->argv[a->i];
-  for (size_t k = 0; k < sizeof CONFIG_ONLY / sizeof CONFIG_ONLY[0]; k++) {
-    size_t len = strlen(CONFIG_ONLY[k][0]);
-    if (strncmp(arg, CONFIG_ONLY[k][0], len) != 0 || (arg[len] && arg[len] != '=')) continue;
-    /* An empty list (nothing follows) asks for nothing and is accepted. */
-    bool empty = !arg[len] && (a->i + 1 >= a->argc || a->argv[a->i + 1][0] == '-');
-    if (!empty) {
-      fprintf(stderr, "tinyaot: error: %s: give %s in the YAML configuration (--path FILE.yaml), where each rule is "
-                      "checked with its line; tinyaot takes no rule lists on the command line\n", CONFIG_ONLY[k][0],
-              CONFIG_ONLY[k][1]);
-      a->bad = true;
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+    size_t len = strlen(names[k]);
+    if (strncmp(arg, names[k], len) != 0 || (arg[len] && arg[len] != '=')) continue;
+    RuleListArg *r = lists[k];
+    if (r->given) return fail(a, "%s is given twice; give the whole list once", names[k]);
+    r->given = true;
+    if (arg[len] == '=') {
+      r->value = arg + len + 1;
+      return true;
+    }
+    /* The values: the following arguments that open a list or an object (--transforms:
+     * also bare names, but not the model). */
+    r->args = (char *const *)&a->argv[a->i + 1];
+    while (a->i + 1 < a->argc && (a->argv[a->i + 1][0] == '[' || a->argv[a->i + 1][0] == '{' ||
+                                  (r == &opt->transforms && a->argv[a->i + 1][0] != '-' &&
+                                   !ends_with(a->argv[a->i + 1], ".tflite")))) {
+      r->n++;
+      a->i++;
     }
     return true;
   }
@@ -231,8 +245,13 @@ static bool config_only_option(Args *a) {
 
 static bool switch_option(Args *a, ConvertOptions *opt) {
   bool on = false;
-  if (args_switch(a, "--force", &on)) opt->force = on;
-  else if (args_switch(a, "--test.enabled", &on)) opt->test_enabled = on;
+  if (args_switch(a, "--force", &on)) {
+    opt->force = on;
+    opt->force_switch = on ? SWITCH_ON : SWITCH_OFF;
+  } else if (args_switch(a, "--test.enabled", &on)) {
+    opt->test_enabled = on;
+    opt->test_switch = on ? SWITCH_ON : SWITCH_OFF;
+  }
   else if (args_switch(a, "--memory.allocate-arenas", &on)) opt->allocate_arenas = on ? SWITCH_ON : SWITCH_OFF;
   else if (args_switch(a, "--memory.auto-hydrate-constants", &on))
     opt->auto_hydrate_constants = on ? SWITCH_ON : SWITCH_OFF;
@@ -277,7 +296,7 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
         fail(a, "--memory.optimize takes 'default' or 'max', not '%s'", a->value);
       opt->memory_max = strcmp(a->value, "max") == 0;
     }
-    else if (heliaaot_value_option(a, opt) || switch_option(a, opt) || planner_option(a) || config_only_option(a)) {
+    else if (heliaaot_value_option(a, opt) || switch_option(a, opt) || planner_option(a) || rule_list_option(a, opt)) {
     } else if (extra && extra(a, extra_state)) {
     } else if (a->bad) return 2;
     else if (arg[0] == '-' && arg[1]) {

@@ -58,8 +58,7 @@ static bool check_options(Compilation *c, ConvertOptions *opt, Diag *d) {
 }
 
 /* The config's values under the command line's: a value given on the command line
- * wins, the file fills the rest. (Booleans without an "unset" state can only be
- * switched on by the file.) */
+ * wins (switches in both directions), the file fills the rest. */
 static void merge_config(ConvertOptions *opt, const Config *cfg) {
   if (!opt->model_path) opt->model_path = cfg->model_path;
   if (!opt->out_dir) opt->out_dir = cfg->module_path;
@@ -67,7 +66,8 @@ static void merge_config(ConvertOptions *opt, const Config *cfg) {
   if (!opt->prefix) opt->prefix = cfg->module_prefix;
   if (!opt->platform) opt->platform = cfg->platform_name;
   if (!opt->module_type) opt->module_type = cfg->module_type;
-  if (cfg->has_test_enabled && !opt->test_enabled) opt->test_enabled = cfg->test_enabled;
+  if (opt->test_switch != SWITCH_UNSET) opt->test_enabled = opt->test_switch == SWITCH_ON;
+  else if (cfg->has_test_enabled) opt->test_enabled = cfg->test_enabled;
   if (cfg->has_test_tolerance && !opt->has_test_tolerance) {
     opt->has_test_tolerance = true;
     opt->test_tolerance = cfg->test_tolerance;
@@ -78,7 +78,37 @@ static void merge_config(ConvertOptions *opt, const Config *cfg) {
   if (!opt->model_meta_version) opt->model_meta_version = cfg->model_version;
   if (!opt->model_meta_type) opt->model_meta_type = cfg->model_type;
   if (cfg->has_verbose && opt->verbose == 0) opt->verbose = cfg->verbose;
-  if (cfg->has_force && cfg->force) opt->force = true;
+  if (opt->force_switch != SWITCH_UNSET) opt->force = opt->force_switch == SWITCH_ON;
+  else if (cfg->has_force) opt->force = cfg->force;
+}
+
+/* One command-line rule list into the config (replacing its key): a single argument is
+ * the key's whole value; several are the list's entries, one object each. */
+static bool apply_rule_list(Compilation *c, const char *option, const RuleListArg *r, Diag *d) {
+  if (!r->given) return true;
+  StrBuf text;
+  sb_init_heap(&text, &c->arena.heap);
+  const int n = r->value ? 1 : r->n;
+  const char *first = r->value ? r->value : n ? r->args[0] : "";
+  first += strspn(first, " \t\n");
+  /* one list as is; objects or names (one or several) become the list's entries */
+  const bool wrap = !(n == 1 && *first == '[');
+  if (wrap) sb_append(&text, "[");
+  for (int i = 0; i < n; i++) {
+    if (i) sb_append(&text, ", ");
+    sb_append(&text, r->value ? r->value : r->args[i]);
+  }
+  if (wrap) sb_append(&text, "]");
+  const char *value = arena_strdup(&c->arena, text.data ? text.data : "");
+  sb_free(&text);
+  if (!value) return diag_error(d, "out of memory");
+  Diag cd;
+  diag_init(&cd, NULL);
+  if (!config_parse_option(&c->arena, option, value, &c->config, &cd)) {
+    *d = cd;
+    return false;
+  }
+  return true;
 }
 
 bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
@@ -92,6 +122,10 @@ bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
       return false;
     }
   }
+  if (!apply_rule_list(c, "--memory.constraints", &opt->memory_constraints, d) ||
+      !apply_rule_list(c, "--memory.tensors", &opt->memory_tensors, d) ||
+      !apply_rule_list(c, "--operators", &opt->operators, d) || !apply_rule_list(c, "--transforms", &opt->transforms, d))
+    return false;
   Config *cfg = &c->config;
   merge_config(opt, cfg);
   if (!opt->model_path) return diag_error(d, "no model given (positional argument, --model.path or model.path in the config)");

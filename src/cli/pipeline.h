@@ -14,6 +14,15 @@
 
 typedef enum SwitchState { SWITCH_UNSET = 0, SWITCH_OFF, SWITCH_ON } SwitchState;
 
+/* A heliaAOT rule list on the command line: the arguments after the option (YAML/JSON
+ * flow text: one list, or one object per argument). */
+typedef struct RuleListArg {
+  bool given;
+  int n;
+  char *const *args;
+  const char *value; /* --option=VALUE: the value (then n is 0) */
+} RuleListArg;
+
 typedef struct ConvertOptions {
   const char *model_path;
   const char *out_dir;
@@ -45,6 +54,12 @@ typedef struct ConvertOptions {
   const char *log_file; /* --log-file: diagnostics and the summary also go to this file */
   const uint8_t *model_bytes; /* the model already in memory (fuzzing): not read from model_path */
   size_t model_size;
+  /* --force / --test.enabled as given (SwitchState): the command line wins over the
+   * config's force / test.enabled in both directions; SWITCH_UNSET: the config decides. */
+  int force_switch, test_switch;
+  /* --memory.constraints, --memory.tensors, --operators, --transforms: each replaces the
+   * config's whole key (config_parse_option). */
+  RuleListArg memory_constraints, memory_tensors, operators, transforms;
 } ConvertOptions;
 
 typedef struct Compilation {

@@ -180,6 +180,8 @@ bool test_case_host_run(const ConvertOptions *opt, Arena *a, TestCaseData *data,
   host.platform = "host";
   host.config_path = NULL; /* placement rules are for the target; values do not depend on them */
   host.test_enabled = false;
+  host.test_switch = SWITCH_OFF; /* the command line's --test.enabled is the target's */
+  host.memory_constraints = host.memory_tensors = host.operators = host.transforms = (RuleListArg){0};
   host.out_dir = NULL;
   host.module_type = NULL; /* tinyaot's own layout (include/, src/): what the runner below builds */
   Compilation h;

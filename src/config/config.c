@@ -15,6 +15,7 @@ typedef struct Parser {
   const char *name;
   Config *c;
   Diag *d;
+  const char *option; /* a command-line option's value (errors name it), or NULL: the file */
 } Parser;
 
 static int line_of(const yaml_node_t *n) { return n ? (int)n->start_mark.line + 1 : 0; }
@@ -29,6 +30,7 @@ static bool err(Parser *p, const yaml_node_t *n, const char *fmt, const char *a,
   char msg[512];
   snprintf(msg, sizeof msg, fmt, a, b);
   one_line(msg);
+  if (p->option) return diag_error(p->d, "%s: %s", p->option, msg);
   return diag_error(p->d, "line %d: %s", line_of(n), msg);
 }
 
@@ -38,7 +40,9 @@ static bool unknown_key(Parser *p, const yaml_node_t *k, const char *section) {
   snprintf(shown, sizeof shown, "%s", k && k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "?");
   one_line(shown);
   if (p->c->strict) return err(p, k, "unknown key '%s' in %s (--strict)", shown, section);
-  fprintf(stderr, "tinyaot: warning: %s: line %d: unknown key '%s' in %s (ignored)\n", p->name, line_of(k), shown, section);
+  if (p->option) fprintf(stderr, "tinyaot: warning: %s: unknown key '%s' in %s (ignored)\n", p->option, shown, section);
+  else fprintf(stderr, "tinyaot: warning: %s: line %d: unknown key '%s' in %s (ignored)\n", p->name, line_of(k),
+               shown, section);
   p->c->warnings++;
   return true;
 }
@@ -232,44 +236,58 @@ static bool parse_tensor_rule(Parser *p, yaml_node_t *map, TensorRule *r) {
   return check_tensor_rule(p, map, r);
 }
 
+/* memory.constraints (the file's key, or --memory.constraints). */
+static bool parse_constraints(Parser *p, yaml_node_t *v) {
+  Config *c = p->c;
+  if (!want_seq(p, v, "memory.constraints")) return false;
+  FOR_ITEMS(p, v, item) {
+    if (!want_map(p, item, "memory.constraints entry")) return false;
+    if (c->n_constraints >= CONFIG_MAX_CONSTRAINTS) return err(p, item, "too many constraints%s%s", "", "");
+    MemoryConstraint *mc = &c->constraints[c->n_constraints++];
+    mc->line = line_of(item);
+    mc->mem = MEM_NONE;
+    bool has_size = false;
+    FOR_PAIRS(p, item, kk, vv) {
+      if (key_is(kk, "name")) {
+        if (!want_mem(p, vv, "name", &mc->mem)) return false;
+      } else if (key_is(kk, "max_size")) {
+        mc->max_size = UINT64_MAX; /* null: the platform's size */
+        if (!is_null(vv) && !want_uint(p, vv, "max_size", &mc->max_size)) return false;
+        has_size = true;
+      } else {
+        if (!unknown_key(p, kk, "memory.constraints entry")) return false;
+      }
+    }
+    if (mc->mem == MEM_NONE || !has_size) return err(p, item, "a constraint needs 'name' and 'max_size'%s%s", "", "");
+  }
+  return true;
+}
+
+/* memory.tensors (the file's key, or --memory.tensors). */
+static bool parse_tensor_rules(Parser *p, yaml_node_t *k, yaml_node_t *v) {
+  Config *c = p->c;
+  /* A second list would be written past the first one's allocation. */
+  if (c->rules) return err(p, k, "'%s%s' is given twice", "memory.", "tensors");
+  if (!want_seq(p, v, "memory.tensors")) return false;
+  int n = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
+  c->rules = arena_calloc(p->arena, (size_t)n + 1, sizeof(TensorRule));
+  if (!c->rules) return diag_error(p->d, "out of memory");
+  FOR_ITEMS(p, v, item) {
+    if (!parse_tensor_rule(p, item, &c->rules[c->n_rules])) return false;
+    c->n_rules++;
+  }
+  return true;
+}
+
 static bool parse_memory(Parser *p, yaml_node_t *map) {
   Config *c = p->c;
   if (!want_map(p, map, "memory")) return false;
   FOR_PAIRS(p, map, k, v) {
     if (is_null(v)) continue; /* a key given as null is not set */
     if (key_is(k, "constraints")) {
-      if (!want_seq(p, v, "memory.constraints")) return false;
-      FOR_ITEMS(p, v, item) {
-        if (!want_map(p, item, "memory.constraints entry")) return false;
-        if (c->n_constraints >= CONFIG_MAX_CONSTRAINTS) return err(p, item, "too many constraints%s%s", "", "");
-        MemoryConstraint *mc = &c->constraints[c->n_constraints++];
-        mc->line = line_of(item);
-        mc->mem = MEM_NONE;
-        bool has_size = false;
-        FOR_PAIRS(p, item, kk, vv) {
-          if (key_is(kk, "name")) {
-            if (!want_mem(p, vv, "name", &mc->mem)) return false;
-          } else if (key_is(kk, "max_size")) {
-            mc->max_size = UINT64_MAX; /* null: the platform's size */
-            if (!is_null(vv) && !want_uint(p, vv, "max_size", &mc->max_size)) return false;
-            has_size = true;
-          } else {
-            if (!unknown_key(p, kk, "memory.constraints entry")) return false;
-          }
-        }
-        if (mc->mem == MEM_NONE || !has_size) return err(p, item, "a constraint needs 'name' and 'max_size'%s%s", "", "");
-      }
+      if (!parse_constraints(p, v)) return false;
     } else if (key_is(k, "tensors")) {
-      /* A second list would be written past the first one's allocation. */
-      if (c->rules) return err(p, k, "'%s%s' is given twice", "memory.", "tensors");
-      if (!want_seq(p, v, "memory.tensors")) return false;
-      int n = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
-      c->rules = arena_calloc(p->arena, (size_t)n + 1, sizeof(TensorRule));
-      if (!c->rules) return diag_error(p->d, "out of memory");
-      FOR_ITEMS(p, v, item) {
-        if (!parse_tensor_rule(p, item, &c->rules[c->n_rules])) return false;
-        c->n_rules++;
-      }
+      if (!parse_tensor_rules(p, k, v)) return false;
     } else if (key_is(k, "allocate_arenas")) {
       if (!want_bool(p, v, "allocate_arenas", &c->allocate_arenas)) return false;
       c->has_allocate_arenas = true;
@@ -519,8 +537,9 @@ static bool parse_transforms(Parser *p, yaml_node_t *v) {
   if (n == 0) return true;
   if (c->strict)
     return err(p, v, "'transforms' is not applied: tinyaot runs its own fixed transforms (--strict)%s%s", "", "");
-  fprintf(stderr, "tinyaot: warning: %s: line %d: 'transforms' ignored: tinyaot runs its own fixed transforms\n",
-          p->name, line_of(v));
+  if (p->option) fprintf(stderr, "tinyaot: warning: %s: ignored: tinyaot runs its own fixed transforms\n", p->option);
+  else fprintf(stderr, "tinyaot: warning: %s: line %d: 'transforms' ignored: tinyaot runs its own fixed transforms\n",
+               p->name, line_of(v));
   c->warnings++;
   return true;
 }
@@ -585,6 +604,53 @@ bool config_parse(Arena *a, const char *name, const char *text, size_t len, Conf
   return ok;
 }
 
+/* The command line's rule lists (heliaAOT's --memory.constraints, --memory.tensors,
+ * --operators, --transforms): the value is YAML or JSON flow text for the key, parsed
+ * by the same functions as the file's key; it replaces the file's whole list. */
+bool config_parse_option(Arena *a, const char *option, const char *text, Config *c, Diag *d) {
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  if (!yaml_parser_initialize(&parser)) return diag_error(d, "out of memory (YAML parser)");
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
+  if (!yaml_parser_load(&parser, &doc)) {
+    char problem[256];
+    snprintf(problem, sizeof problem, "%s", parser.problem ? parser.problem : "parse error");
+    one_line(problem);
+    bool r = diag_error(d, "%s: invalid YAML/JSON value (column %d): %s", option, (int)parser.problem_mark.column + 1,
+                        problem);
+    yaml_parser_delete(&parser);
+    return r;
+  }
+  Parser p = {.arena = a, .doc = &doc, .name = option, .c = c, .d = d, .option = option};
+  yaml_node_t *v = yaml_document_get_root_node(&doc);
+  bool empty = !v || is_null(v); /* nothing after the option: an empty list */
+  bool ok = true;
+  if (!strcmp(option, "--memory.constraints")) {
+    c->n_constraints = 0;
+    c->constraints_option = option;
+    ok = empty || parse_constraints(&p, v);
+  } else if (!strcmp(option, "--memory.tensors")) {
+    c->rules = NULL;
+    c->n_rules = 0;
+    c->rules_option = option;
+    ok = empty || parse_tensor_rules(&p, v, v);
+  } else if (!strcmp(option, "--operators")) {
+    c->op_rules = NULL;
+    c->n_op_rules = 0;
+    c->op_rules_option = option;
+    ok = empty || parse_operators(&p, v);
+  } else if (!strcmp(option, "--transforms")) {
+    c->transforms = NULL;
+    c->n_transforms = 0;
+    ok = empty || parse_transforms(&p, v);
+  } else {
+    ok = diag_error(d, "%s is not a rule-list option", option);
+  }
+  yaml_document_delete(&doc);
+  yaml_parser_delete(&parser);
+  return ok;
+}
+
 /* A relative path in the file is taken from the file's folder (as heliaAOT does:
  * a config and its model travel together); absolute paths stay as written. */
 static const char *from_config_dir(Arena *a, const char *config_path, const char *path) {
@@ -609,31 +675,42 @@ bool config_load(Arena *a, const char *path, Config *c, Diag *d) {
   return true;
 }
 
+/* Where a rule came from, for messages: "line N" of the file, or the option naming it. */
+static const char *rule_origin(char *buf, size_t size, const char *option, int line) {
+  if (option) snprintf(buf, size, "%s", option);
+  else snprintf(buf, size, "line %d", line);
+  return buf;
+}
+
 bool config_check_rules(const Config *c, const Platform *pl, Diag *d) {
+  char at[64];
   for (int i = 0; i < c->n_rules; i++) {
     const TensorRule *r = &c->rules[i];
+    const char *where = rule_origin(at, sizeof at, c->rules_option, r->line);
     if (r->has_memory && r->memory != MEM_NONE && !pl->mem[r->memory].present)
-      return diag_error(d, "line %d: memory %s does not exist on platform %s", r->line, mem_name(r->memory), pl->name);
+      return diag_error(d, "%s: memory %s does not exist on platform %s", where, mem_name(r->memory), pl->name);
     if (r->has_dest && (!pl->mem[r->dest].present || !pl->mem[r->dest].writable))
-      return diag_error(d, "line %d: constant_destination_memory %s must be a writable memory of platform %s", r->line,
+      return diag_error(d, "%s: constant_destination_memory %s must be a writable memory of platform %s", where,
                         mem_name(r->dest), pl->name);
     if (r->has_memory && r->memory != MEM_NONE && r->has_type &&
         (r->type == RULE_SCRATCH || r->type == RULE_PERSISTENT) && !pl->mem[r->memory].writable)
-      return diag_error(d, "line %d: %s tensors need a writable memory; %s is read-only on %s", r->line,
+      return diag_error(d, "%s: %s tensors need a writable memory; %s is read-only on %s", where,
                         r->type == RULE_SCRATCH ? "scratch" : "persistent", mem_name(r->memory), pl->name);
   }
   for (int i = 0; i < c->n_constraints; i++)
     if (!pl->mem[c->constraints[i].mem].present)
-      return diag_error(d, "line %d: constraint on %s, which platform %s does not have", c->constraints[i].line,
+      return diag_error(d, "%s: constraint on %s, which platform %s does not have",
+                        rule_origin(at, sizeof at, c->constraints_option, c->constraints[i].line),
                         mem_name(c->constraints[i].mem), pl->name);
   for (int i = 0; i < c->n_op_rules; i++) {
     const OperatorRule *r = &c->op_rules[i];
+    const char *where = rule_origin(at, sizeof at, c->op_rules_option, r->line);
     if (r->code_placement != MEM_NONE && (!pl->mem[r->code_placement].present || !pl->mem[r->code_placement].executable))
-      return diag_error(d, "line %d: code_placement %s is not an executable memory of %s", r->line,
+      return diag_error(d, "%s: code_placement %s is not an executable memory of %s", where,
                         mem_name(r->code_placement), pl->name);
     if (r->scratch_placement != MEM_NONE &&
         (!pl->mem[r->scratch_placement].present || !pl->mem[r->scratch_placement].writable))
-      return diag_error(d, "line %d: scratch_placement %s is not a writable memory of %s", r->line,
+      return diag_error(d, "%s: scratch_placement %s is not a writable memory of %s", where,
                         mem_name(r->scratch_placement), pl->name);
   }
   return true;

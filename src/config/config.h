@@ -87,6 +87,9 @@ typedef struct Config {
   int verbose;
   bool has_force, force;
   const char *log_file;
+  /* The option that replaced a list (--memory.constraints, --memory.tensors, --operators):
+   * messages about its rules name it instead of a file line. NULL: the file's list. */
+  const char *constraints_option, *rules_option, *op_rules_option;
 } Config;
 
 void config_defaults(Config *c);
@@ -94,6 +97,10 @@ void config_defaults(Config *c);
 bool config_load(Arena *a, const char *path, Config *c, Diag *d);
 /* Parses YAML text held in memory (fuzzing, tests). */
 bool config_parse(Arena *a, const char *name, const char *text, size_t len, Config *c, Diag *d);
+/* A rule list given on the command line (`option`: --memory.constraints, --memory.tensors,
+ * --operators or --transforms) as YAML or JSON flow text, e.g. '[{name: DTCM, max_size: 4096}]'.
+ * It replaces the config file's whole key, with the key's checks; errors name the option. */
+bool config_parse_option(Arena *a, const char *option, const char *text, Config *c, Diag *d);
 /* The operator rules matching operator `index` (builtin name `opname`), merged field by
  * field: type+id > type > id > neither, the later rule at equal specificity. */
 OperatorAttrs config_operator_attrs(const Config *c, int32_t index, const char *opname);

@@ -90,8 +90,17 @@ expect_error no_suggestion_far "unknown option '--zzzzzzzzzz' (see --help)" conv
 expect_error subgraph_other "subgraph 0" convert "$model" -o "$work/s" --model.subgraph 1
 expect_error model_type_onnx "TFLite" convert "$model" -o "$work/s" --model.type onnx
 expect_error planner_other "one planner" convert "$model" -o "$work/s" --memory.planner tetris
-expect_error tensors_on_cli "YAML configuration" convert "$model" -o "$work/s" --memory.tensors '{"type": "scratch"}'
-expect_error operators_on_cli "YAML configuration" convert "$model" -o "$work/s" --operators '{"type": "CONV_2D"}'
+expect_error rules_bad_memory "^tinyaot: error: --memory.tensors: 'memory': unknown memory 'FLASH'" convert "$model" \
+  -o "$work/s" --platform apollo510_evb --memory.tensors '[{"type": "SCRATCH", "attributes": {"memory": "FLASH"}}]'
+expect_error rules_bad_json "^tinyaot: error: --operators: invalid YAML/JSON value" convert "$model" -o "$work/s" \
+  --operators '[{"type": "CONV_2D", "attributes": {"code_placement": "ITCM"}'
+expect_error rules_bad_constraint "^tinyaot: error: --memory.constraints: a constraint needs 'name' and 'max_size'" \
+  convert "$model" -o "$work/s" --platform apollo510_evb --memory.constraints '[{"name": "DTCM"}]'
+expect_error rules_checked_on_platform "^tinyaot: error: --memory.tensors: scratch tensors need a writable memory" \
+  convert "$model" -o "$work/s" --platform apollo510_evb --memory.tensors '{"type": "SCRATCH", "attributes": {"memory": "MRAM"}}'
+expect_error rules_list_twice "given twice" convert "$model" -o "$work/s" --operators '[]' --operators '[]'
+expect_error transforms_strict "^tinyaot: error: --transforms: .*tinyaot runs its own fixed transforms (--strict)" \
+  convert "$model" -o "$work/s" --transforms fold_constants --strict
 expect_error module_type_bad "neuralspot, zephyr" convert "$model" -o "$work/s" --module.type make
 expect_error tolerance_bad "number" convert "$model" -o "$work/s" --test.tolerance abc
 expect_error verbose_bad "level" convert "$model" -o "$work/s" --verbose loud
@@ -139,6 +148,61 @@ if [ $rc1 -ne 0 ] && grep -q "apt-get install -y gcc make" "$work/pre_demo.out" 
 then pass prerequisites_named
 else fail prerequisites_named "rc $rc1/$rc2: $(tail -n 1 "$work/pre_demo.out") / $(tail -n 1 "$work/pre_test.out")"; fi
 sh "$root/tools/prereqs.sh" demo >/dev/null 2>&1 && pass prerequisites_present_here || fail prerequisites_present_here "tools/prereqs.sh demo fails on this machine"
+
+# heliaAOT's rule lists on the command line (reference/commands/convert: --memory.constraints
+# TEXT, --memory.tensors [TEXT ...], --operators [TEXT ...]), each value written in JSON as
+# heliaAOT's attribute pages write the rules; the effect is checked in report.json / the sources.
+# scratch_mem DIR: the memories of the scratch tensors in DIR/report.json
+scratch_mem() { grep '"role": "scratch"' "$1/report.json" | grep '"id":' | sed 's/.*"memory": "\([A-Z]*\)".*/\1/' | sort -u | tr '\n' ' '; }
+dtcm_budget() { grep -o '"name": "DTCM", "used": [0-9]*, "budget": [0-9]*' "$1/report.json" | sed 's/.*"budget": //'; }
+P="--platform apollo510_evb"
+"$B" convert "$model" -o "$work/r0" --name r0 $P >/dev/null 2>&1
+"$B" convert "$model" -o "$work/r1" --name r1 $P \
+  --memory.tensors '[{"type": "SCRATCH", "id": null, "attributes": {"memory": "SRAM"}}]' >/dev/null 2>"$work/r1.err"
+if [ "$(scratch_mem "$work/r0")" = "DTCM " ] && [ "$(scratch_mem "$work/r1")" = "SRAM " ]; then pass rules_tensors_cli
+else fail rules_tensors_cli "scratch in '$(scratch_mem "$work/r0")' by default, '$(scratch_mem "$work/r1")' with the rule: $(head -c 200 "$work/r1.err")"; fi
+# one object per argument (heliaAOT's [TEXT ...]) is the same list
+"$B" convert "$model" -o "$work/r1b" --name r1b $P --memory.tensors '{"type": "CONSTANT", "attributes": {"memory": "MRAM"}}' \
+  '{"type": "SCRATCH", "attributes": {"memory": "SRAM"}}' >/dev/null 2>&1
+[ "$(scratch_mem "$work/r1b")" = "SRAM " ] && pass rules_tensors_cli_objects || fail rules_tensors_cli_objects "scratch in '$(scratch_mem "$work/r1b")'"
+"$B" convert "$model" -o "$work/r2" --name r2 $P '--memory.constraints=[{"name": "DTCM", "max_size": 64}]' >/dev/null 2>&1
+if [ "$(dtcm_budget "$work/r0")" != 64 ] && [ "$(dtcm_budget "$work/r2")" = 64 ] && [ "$(scratch_mem "$work/r2")" != "DTCM " ]
+then pass rules_constraints_cli
+else fail rules_constraints_cli "DTCM budget '$(dtcm_budget "$work/r2")', scratch in '$(scratch_mem "$work/r2")'"; fi
+code_in() { grep -A1 "_CODE_IN_$2\$" "$1"/src/*_model.c 2>/dev/null | grep -c "static void .*_op[0-9]*_"; }
+"$B" convert "$model" -o "$work/r3" --name r3 $P --operators '[{"type": "*", "attributes": {"code_placement": "ITCM"}}]' >/dev/null 2>&1
+if [ "$(code_in "$work/r0" ITCM)" -eq 0 ] && [ "$(code_in "$work/r3" ITCM)" -gt 0 ]; then pass rules_operators_cli
+else fail rules_operators_cli "$(code_in "$work/r3" ITCM) layer functions in ITCM"; fi
+"$B" convert "$model" -o "$work/r4" --name r4 --transforms fold_constants >/dev/null 2>"$work/r4.err"
+if [ -f "$work/r4/report.json" ] && grep -q "^tinyaot: warning: --transforms: ignored" "$work/r4.err"; then pass transforms_cli_warned
+else fail transforms_cli_warned "$(head -c 200 "$work/r4.err")"; fi
+
+# Precedence: a list on the command line replaces the config's whole key; without it the
+# config's list applies. Switches: the command line wins in both directions.
+printf 'platform: apollo510_evb\nmemory:\n  constraints:\n    - {name: DTCM, max_size: 8192}\n  tensors:\n    - type: SCRATCH\n      attributes: {memory: PSRAM}\n' >"$work/prec.yaml"
+"$B" convert "$model" -o "$work/p0" --name p0 --path "$work/prec.yaml" >/dev/null 2>&1
+"$B" convert "$model" -o "$work/p1" --name p1 --path "$work/prec.yaml" \
+  --memory.tensors '[{"type": "SCRATCH", "attributes": {"memory": "SRAM"}}]' --memory.constraints '[{"name": "DTCM", "max_size": 4096}]' >/dev/null 2>&1
+"$B" convert "$model" -o "$work/p2" --name p2 --path "$work/prec.yaml" --memory.tensors '[]' >/dev/null 2>&1
+if [ "$(scratch_mem "$work/p0")" = "PSRAM " ] && [ "$(dtcm_budget "$work/p0")" = 8192 ] &&
+   [ "$(scratch_mem "$work/p1")" = "SRAM " ] && [ "$(dtcm_budget "$work/p1")" = 4096 ] && [ "$(scratch_mem "$work/p2")" = "DTCM " ]
+then pass rules_cli_replace_config
+else fail rules_cli_replace_config "config: $(scratch_mem "$work/p0")$(dtcm_budget "$work/p0"); cli: $(scratch_mem "$work/p1")$(dtcm_budget "$work/p1"); empty: $(scratch_mem "$work/p2")"; fi
+printf 'test:\n  enabled: true\nforce: true\n' >"$work/on.yaml"
+printf 'test:\n  enabled: false\nforce: false\n' >"$work/off.yaml"
+"$B" convert "$model" -o "$work/t1" --name t1 --path "$work/on.yaml" >/dev/null 2>&1
+"$B" convert "$model" -o "$work/t2" --name t2 --path "$work/on.yaml" --no-test.enabled >/dev/null 2>&1
+"$B" convert "$model" -o "$work/t3" --name t3 --path "$work/off.yaml" --test.enabled >/dev/null 2>&1
+if [ -f "$work/t1/src/t1_test_case.c" ] && [ -f "$work/t2/report.json" ] && [ ! -e "$work/t2/src/t2_test_case.c" ] &&
+   [ -f "$work/t3/src/t3_test_case.c" ]; then pass test_enabled_cli_wins_both_ways
+else fail test_enabled_cli_wins_both_ways "test case files: $(ls "$work"/t1/src/*test_case.c "$work"/t2/src/*test_case.c "$work"/t3/src/*test_case.c 2>&1 | tr '\n' ' ')"; fi
+mkdir -p "$work/f1" "$work/f2" "$work/f3" && echo mine >"$work/f1/notes.txt" && echo mine >"$work/f2/notes.txt" && echo mine >"$work/f3/notes.txt"
+"$B" convert "$model" -o "$work/f1" --name f1 --path "$work/on.yaml" --no-test.enabled >/dev/null 2>&1; rc1=$?
+"$B" convert "$model" -o "$work/f2" --name f2 --path "$work/on.yaml" --no-test.enabled --no-force >/dev/null 2>"$work/f2.err"; rc2=$?
+"$B" convert "$model" -o "$work/f3" --name f3 --path "$work/off.yaml" --force >/dev/null 2>&1; rc3=$?
+if [ $rc1 -eq 0 ] && [ -f "$work/f1/report.json" ] && [ $rc2 -ne 0 ] && [ ! -e "$work/f2/report.json" ] &&
+   [ $rc3 -eq 0 ] && [ -f "$work/f3/report.json" ] && [ "$(cat "$work/f2/notes.txt")" = mine ]; then pass force_cli_wins_both_ways
+else fail force_cli_wins_both_ways "rc $rc1/$rc2/$rc3: $(head -c 200 "$work/f2.err")"; fi
 
 # The over-budget message names the largest tensors whole (kws has names of ~200 characters).
 if [ -f "$corpus/models/kws/model.tflite" ]; then
