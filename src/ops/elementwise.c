@@ -215,6 +215,20 @@ static void try_addsub_flat(PrepareCtx *pc, Node *node, EwArith *d, bool subtrac
   node->families[0] = "addsub_flat";
 }
 
+/* Set to 0 to keep int16 ADD / SUB on the broadcasting kernels on MVE targets. */
+#define ADDSUB_S16_MVE_ENABLED 1
+
+/* int16 ADD / SUB of same-shape inputs on an MVE target: ta_addsub_s16_mve.h, which
+ * needs zero input offsets and shifts inside what its VRSHL / VSHL amounts express. */
+static void try_addsub_s16_mve(PrepareCtx *pc, Node *node, const EwArith *d, bool subtract) {
+  if (!ADDSUB_S16_MVE_ENABLED || !pc->platform || !pc->platform->mve || !same_shape_walk(&d->bc)) return;
+  if (d->in1_offset != 0 || d->in2_offset != 0 || d->left_shift < 0 || d->left_shift > 31) return;
+  if (d->in1_shift > 0 || d->in1_shift < -31 || d->in2_shift > 0 || d->in2_shift < -31) return;
+  if (d->out_shift > 31 || d->out_shift < -31) return;
+  node->kernel = subtract ? "ta_sub_s16_mve" : "ta_add_s16_mve";
+  node->families[1] = "addsub_s16_mve";
+}
+
 bool ew_arith_prepare(PrepareCtx *pc, Node *node, const EwArithOp *op) {
   if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, op->options)) return false;
   const Tensor *a = node_input(pc->model, node, 0), *b = node_input(pc->model, node, 1);
@@ -240,6 +254,7 @@ bool ew_arith_prepare(PrepareCtx *pc, Node *node, const EwArithOp *op) {
   node->families[0] = "elementwise";
   node->macs = op->macs_per_element ? out->elems : 0;
   if (out->type == TT_INT8 && op->flat_sign != 0) try_addsub_flat(pc, node, d, op->flat_sign < 0);
+  if (out->type == TT_INT16 && op->flat_sign != 0) try_addsub_s16_mve(pc, node, d, op->flat_sign < 0);
   return true;
 }
 

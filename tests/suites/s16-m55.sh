@@ -4,6 +4,10 @@
 #   of the corpus, case 0, converted for cortex-m55 and run on QEMU mps3-an547: outputs
 #   byte-equal to the TFLite Micro golden; where the layer qualifies (int64 bias; depthwise
 #   with multiplier 1) the module must call the MVE kernel, and an int32-bias case must not;
+#   int16 ADD / SUB cases likewise: same-shape inputs call ta_add_s16_mve / ta_sub_s16_mve,
+#   broadcasting ones must not;
+# - ta_add_s16_mve / ta_sub_s16_mve against the portable ta_add_s16 / ta_sub_s16 on QEMU
+#   (tests/target/addsub_s16_mve_check.c: random descriptors and inputs, every tail length);
 # - the kernel files compile warning-free with GCC and clang at -O0/-Os/-O2/-O3 as C99.
 # S16_M55_CASES="pattern ..." limits the corpus directories run (shell patterns on the name).
 # usage: sh tests/suites/s16-m55.sh BUILD CORPUS WORKDIR
@@ -32,6 +36,9 @@ expected_kernel() { # case name
     conv_2d_int16_*) echo "ta_conv_s16_mve(" ;;
     fully_connected_int16_*) echo "ta_gemm_s16_mve(" ;;
     depthwise_conv_2d_int16_*_m1_*) echo "ta_depthwise_conv_s16_mve(" ;;
+    add_int16_*same*) echo "ta_add_s16_mve(" ;;
+    sub_int16_*same*) echo "ta_sub_s16_mve(" ;;
+    add_int16_*|sub_int16_*) echo "!dd_s16_mve(" ;;
     *) echo "" ;;
   esac
 }
@@ -66,7 +73,7 @@ run_one() { # corpus dir
   case "$want" in
     "") ;;
     !*) if grep -q "${want#!}" "$out"/module/src/t16_model.c; then
-          echo "FAIL $label: exact, but an int32 bias took the MVE kernel (${want#!})"
+          echo "FAIL $label: exact, but the module calls the MVE kernel (${want#!}) it must not use"
           return
         fi ;;
     *) if ! grep -q "$want" "$out"/module/src/t16_model.c; then
@@ -84,11 +91,47 @@ run_one() { # corpus dir
 
 for dir in "$corpus"/models/*_a16w8 "$corpus"/ops/conv_2d_int16_* "$corpus"/ops/depthwise_conv_2d_int16_* \
            "$corpus"/ops/fully_connected_int16_* "$corpus"/ops-new/conv_2d_int16_* \
-           "$corpus"/ops-new/depthwise_conv_2d_int16_* "$corpus"/ops-new/fully_connected_int16_*; do
+           "$corpus"/ops-new/depthwise_conv_2d_int16_* "$corpus"/ops-new/fully_connected_int16_* \
+           "$corpus"/ops/add_int16_* "$corpus"/ops/sub_int16_* "$corpus"/ops-new/add_int16_* \
+           "$corpus"/ops-new/sub_int16_*; do
   [ -f "$dir/model.tflite" ] || continue
   selected "$(basename "$dir")" || continue
   run_one "$dir"
 done
+
+# ---- ta_add_s16_mve / ta_sub_s16_mve against the portable kernels, bare metal on QEMU ----
+# shellcheck disable=SC2086
+addsub_check() {
+  label="s16-m55:addsub-kernel"
+  d="$work/addsub" common="$TA_ROOT/target/common" kernels="$TA_ROOT/runtime/kernels"
+  mkdir -p "$d"
+  arch="-mcpu=cortex-m55 -mfloat-abi=hard -mthumb"
+  cflags="$arch -O2 -std=c99 -Wall -Wextra -Werror -ffreestanding -ffunction-sections -fdata-sections"
+  if ! {
+    arm-none-eabi-gcc $arch -I"$common" -c "$common/startup.S" -o "$d/startup_s.o" &&
+    (for f in "$common/startup.c" "$common/semihost.c" "$TA_ROOT/tests/target/addsub_s16_mve_check.c" \
+              "$kernels/ta_addsub_s16_mve.c" "$kernels/ta_elementwise.c"; do
+      # shellcheck disable=SC2086
+      arm-none-eabi-gcc $cflags -I"$common" -I"$kernels" -c "$f" -o "$d/$(basename "$f" .c).o" || exit 1
+    done) &&
+    arm-none-eabi-gcc $arch -nostartfiles -Wl,--gc-sections -L"$TA_ROOT/target" -L"$common" \
+      -T"$TA_ROOT/target/mps3-an547.ld" "$d"/*.o -lm \
+      -o "$d/image.elf"
+  } >"$d/build.log" 2>&1; then
+    echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
+    return
+  fi
+  rc=0
+  (cd "$d" && exec timeout 300 qemu-system-arm -M mps3-an547 -nodefaults -display none -monitor none -serial null \
+    -semihosting-config enable=on,target=native -kernel image.elf) >"$d/run.log" 2>&1 || rc=$?
+  checked=$(sed -n 's/^checked=//p' "$d/run.log") bad=$(sed -n 's/^mismatches=//p' "$d/run.log")
+  if [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ -z "$checked" ]; then
+    echo "FAIL $label: exit $rc, ${bad:-?} mismatches in ${checked:-?} elements"
+  else
+    echo "PASS $label ($checked elements exact)"
+  fi
+}
+addsub_check
 
 # ---- compile flags: the kernel files at every usual level, both compilers, C99 -pedantic ----
 flags() {
@@ -106,17 +149,17 @@ flags() {
     [ $cc = clang ] && target="--target=arm-none-eabi -isystem /usr/lib/arm-none-eabi/include"
     for opt in -O0 -Os -O2 -O3; do
       for f in "$m"/src/k16_ta_gemm_s16_mve.c "$m"/src/k16_ta_depthwise_conv_s16_mve.c "$m"/src/ta_gemm_s16_mve.c \
-               "$m"/src/ta_depthwise_conv_s16_mve.c; do
+               "$m"/src/ta_depthwise_conv_s16_mve.c "$TA_ROOT/runtime/kernels/ta_addsub_s16_mve.c"; do
         [ -f "$f" ] || continue
         n=$((n + 1))
         # shellcheck disable=SC2086
         $cc $target -mcpu=cortex-m55 -mthumb -mfloat-abi=hard -std=c99 -pedantic -Wall -Wextra -Werror \
-          $opt -I"$m/src" -c "$f" -o "$work/flags.o" >>"$work/flags.log" 2>&1 ||
+          $opt -I"$m/src" -I"$TA_ROOT/runtime/kernels" -c "$f" -o "$work/flags.o" >>"$work/flags.log" 2>&1 ||
           fails="$fails $cc$opt:$(basename "$f")"
       done
     done
   done
-  if [ $n -lt 8 ]; then echo "FAIL $label: only $n compilations (kernel files not in the module?)"
+  if [ $n -lt 12 ]; then echo "FAIL $label: only $n compilations (kernel files not in the module?)"
   elif [ -n "$fails" ]; then echo "FAIL $label:$fails"
   else echo "PASS $label ($n compilations)"; fi
 }
