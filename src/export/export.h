@@ -34,8 +34,11 @@ bool export_write_archive(const Module *mod, const char *path, Diag *d);
 /* The bytes written for a module file: its SPDX/version header where the format has
  * comments, then its text (export_write.c). Caller frees; NULL when out of memory. */
 char *export_stamped(const ModuleFile *f, size_t *len);
-/* Adds report.json and report.md. */
+/* Adds report.json, report.md and report.html. */
 void export_report(const Model *m, const Plan *p, Module *mod);
+/* Adds report.html: the same plan as a self-contained page (timelines per memory,
+ * budgets, stream schedule, operators; export_report_html.c). */
+void export_report_html(const Model *m, const Plan *p, Module *mod);
 /* The residency document (also report.json): every tensor's memory, residency,
  * offset, size and lifetime, and the stream schedule. */
 void export_residency_json(const Model *m, const Plan *p, const Module *mod, StrBuf *js);

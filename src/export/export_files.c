@@ -312,6 +312,7 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
     sb_printf(md, "| %s | %zu | %s | %s | %s | %s | %d..%d |\n", c->what, c->size, mem_name(c->source),
               mem_name(c->runtime), residency_name(c->residency), off, (int)c->first_reader, (int)c->last_reader);
   }
+  export_report_html(m, p, mod);
 }
 
 static const char *const type_names[] = {

@@ -97,7 +97,7 @@ static const char *base_name(const char *path) {
   return s ? s + 1 : path;
 }
 
-/* The comment style of a generated file's header: "c", "#", "md", or "" when the format
+/* The comment style of a generated file's header: "c", "#", "md" (also HTML), or "" when the format
  * has no comments (JSON, binary data). */
 static const char *stamp_style(const char *path) {
   static const char *const c_like[] = {".c", ".h", ".S", ".cc", ".cpp", ".hpp", ".ld", NULL};
@@ -109,7 +109,7 @@ static const char *stamp_style(const char *path) {
     return "#";
   for (int k = 0; hash_like[k]; k++)
     if (has_suffix(base, hash_like[k])) return "#";
-  if (has_suffix(base, ".md")) return "md";
+  if (has_suffix(base, ".md") || has_suffix(base, ".html")) return "md"; /* <!-- --> comments */
   return "";
 }
 
