@@ -120,23 +120,36 @@ static int64_t g16_dot64(const int16_t *x, const int32_t *w, int32_t depth, int3
 static G16_ALWAYS_INLINE void g16_vector_mode(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w,
                                               int16_t *out, int hi, int sat) {
   const ta_s16_dsp_requant_t q = p->q; /* locals: the output stores cannot change them */
-  const int32_t pairs = (p->depth + 1) >> 1, full = p->rows & ~3;
+  const int32_t depth = p->depth, rows = p->rows, acc64 = p->acc64; /* locals too */
+  const int32_t pairs = (depth + 1) >> 1, full = rows & ~3;
   int32_t r = 0;
   for (; r < full; r += 4, w += 4 * pairs) {
-    if (p->acc64) {
-      for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_dsp_output64(&q, r + i, g16_dot64(x, w + i, p->depth, 4));
+    if (acc64) {
+      for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_dsp_output64(&q, r + i, g16_dot64(x, w + i, depth, 4));
       continue;
     }
     int32_t acc[4];
-    g16_dot4(x, w, p->depth, acc);
+    g16_dot4(x, w, depth, acc);
+#if TA_S16_DSP_RQ_ASM
+    if (hi) {
+      int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+      TA_S16_DSP_RQ4(q.rq + 4 * r, sat, a0, a1, a2, a3);
+      if (sat == 0) {
+        a0 = ta_clamp(a0, q.act_min, q.act_max), a1 = ta_clamp(a1, q.act_min, q.act_max);
+        a2 = ta_clamp(a2, q.act_min, q.act_max), a3 = ta_clamp(a3, q.act_min, q.act_max);
+      }
+      out[r] = (int16_t)a0, out[r + 1] = (int16_t)a1, out[r + 2] = (int16_t)a2, out[r + 3] = (int16_t)a3;
+      continue;
+    }
+#endif
     out[r] = ta_s16_dsp_output_mode(&q, hi, sat, r, acc[0]);
     out[r + 1] = ta_s16_dsp_output_mode(&q, hi, sat, r + 1, acc[1]);
     out[r + 2] = ta_s16_dsp_output_mode(&q, hi, sat, r + 2, acc[2]);
     out[r + 3] = ta_s16_dsp_output_mode(&q, hi, sat, r + 3, acc[3]);
   }
-  for (; r < p->rows; r++, w += pairs)
-    out[r] = p->acc64 ? ta_s16_dsp_output64(&q, r, g16_dot64(x, w, p->depth, 1))
-                      : ta_s16_dsp_output_mode(&q, hi, sat, r, g16_dot1(x, w, p->depth));
+  for (; r < rows; r++, w += pairs)
+    out[r] = acc64 ? ta_s16_dsp_output64(&q, r, g16_dot64(x, w, depth, 1))
+                   : ta_s16_dsp_output_mode(&q, hi, sat, r, g16_dot1(x, w, depth));
 }
 
 /* One input vector per call; the variants are separate functions so that each keeps

@@ -76,6 +76,42 @@ static inline int16_t ta_s16_dsp_output_mode(const ta_s16_dsp_requant_t *q, int 
   return (int16_t)ta_clamp(y, q->act_min, q->act_max);
 }
 
+/* The high-word form for 4 consecutive channels (rq at the first one's 4 words) in
+ * assembly where it is available: per channel two LDRD, SMLAL, the shift and, for sat 1
+ * or 2, the saturation; a0..a3 (lvalues, the dot products) become the outputs. The C
+ * form of ta_s16_dsp_output_mode otherwise; sat 0 leaves the clamp to the caller. */
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && defined(__thumb2__) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#define TA_S16_DSP_RQ_ASM 1
+#define TA_S16_DSP_RQ_ONE(acc, off_k, off_m, sat_ins) \
+  "ldrd %[lo], %[hh], [%[rq], #" #off_k "]\n\t"      \
+  "ldrd %[m], %[s], [%[rq], #" #off_m "]\n\t"        \
+  "smlal %[lo], %[hh], %[" #acc "], %[m]\n\t"        \
+  "asr %[" #acc "], %[hh], %[s]\n\t" sat_ins(acc)
+#define TA_S16_DSP_SAT0(acc) ""
+#define TA_S16_DSP_SAT1(acc) "ssat %[" #acc "], #16, %[" #acc "]\n\t"
+#define TA_S16_DSP_SAT2(acc) "usat %[" #acc "], #15, %[" #acc "]\n\t"
+#define TA_S16_DSP_RQ4_SAT(rqp, sat_ins, a0, a1, a2, a3)                                                     \
+  do {                                                                                                      \
+    int32_t lo_, hh_, m_, s_;                                                                               \
+    __asm__(TA_S16_DSP_RQ_ONE(x0, 0, 8, sat_ins) TA_S16_DSP_RQ_ONE(x1, 16, 24, sat_ins)                     \
+            TA_S16_DSP_RQ_ONE(x2, 32, 40, sat_ins) TA_S16_DSP_RQ_ONE(x3, 48, 56, sat_ins)                   \
+            : [x0] "+r"(a0), [x1] "+r"(a1), [x2] "+r"(a2), [x3] "+r"(a3), [lo] "=&r"(lo_), [hh] "=&r"(hh_), \
+              [m] "=&r"(m_), [s] "=&r"(s_)                                                                  \
+            : [rq] "r"(rqp), "m"(*(const ta_s16_dsp_rq4_t *)(const void *)(rqp)));                           \
+  } while (0)
+typedef struct ta_s16_dsp_rq4_t {
+  int32_t w[16];
+} ta_s16_dsp_rq4_t;
+#define TA_S16_DSP_RQ4(rqp, sat, a0, a1, a2, a3)                                    \
+  do {                                                                             \
+    if ((sat) == 1) TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_SAT1, a0, a1, a2, a3);      \
+    else if ((sat) == 2) TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_SAT2, a0, a1, a2, a3); \
+    else TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_SAT0, a0, a1, a2, a3);                 \
+  } while (0)
+#else
+#define TA_S16_DSP_RQ_ASM 0
+#endif
+
 /* Calls call(hi, sat) with the layer's form as constants, among the compiled variants. */
 #define TA_S16_DSP_MODES(q, call)                                                  \
   do {                                                                             \

@@ -153,8 +153,17 @@ bool dw_s16_dsp_plan(Arena *arena, int32_t channels, int32_t taps, const int8_t 
   d->n_w32 = (size_t)taps * (size_t)(channels / 2);
   d->w32 = arena_calloc(arena, d->n_w32, sizeof(int32_t));
   if (!d->w32) return false;
-  for (size_t i = 0; i < d->n_w32; i++)
-    d->w32[i] = (int32_t)(((uint32_t)filter[2 * i] & 0xFFFFu) | ((uint32_t)filter[2 * i + 1] << 16));
+  /* ta_depthwise_conv_s16_dsp.h's order: per group of 4 channels, per tap, two words;
+   * then per tap the last pair's word */
+  const int32_t full = channels & ~3;
+  for (int32_t c = 0; c < channels; c += 2) {
+    const int32_t width = c < full ? 2 : 1, first = c < full ? (c & ~3) : c;
+    for (int32_t t = 0; t < taps; t++) {
+      const int8_t *f = filter + (size_t)t * (size_t)channels + (size_t)c;
+      const size_t at = (size_t)first * (size_t)taps / 2 + (size_t)t * (size_t)width + (size_t)((c - first) >> 1);
+      d->w32[at] = (int32_t)(((uint32_t)f[0] & 0xFFFFu) | ((uint32_t)f[1] << 16));
+    }
+  }
   *out = d;
   return true;
 }

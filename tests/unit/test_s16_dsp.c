@@ -101,18 +101,20 @@ static void test_s16_gemm_int64_sums(UnitState *u) {
   s16_gemm_case(u, shift, 100, 127, DEPTH, 0, 1, -32768);
 }
 
-/* Depthwise, 6 channels (a group of 4 and a pair), 3x3 window, stride 2, padding 1 on
- * a 5x7 image: clipped windows on every border. */
-static void test_s16_depthwise(UnitState *u) {
-  enum { C = 6, H = 5, W = 7, K = 3, OH = 3, OW = 4 };
-  int16_t x[H * W * C], out[OH * OW * C];
-  int8_t w[K * K * C];
+/* Depthwise, 6 channels (a group of 4 and a pair), a KH x KW window, stride 2, padding 1
+ * on a 5x7 image: clipped windows on every border. The input at a word-aligned address
+ * (the LDRD path) and at an odd element offset (the unaligned loop). */
+static void s16_depthwise_case(UnitState *u, int kh, int kw, int misalign) {
+  enum { C = 6, H = 5, W = 7, OH = 3, OW = 4, KMAX = 3 };
+  int32_t xbuf[(H * W * C) / 2 + 1]; /* word aligned */
+  int16_t *x = (int16_t *)(void *)xbuf + misalign, out[OH * OW * C];
+  int8_t w[KMAX * KMAX * C];
   int64_t bias[C];
   int32_t mult[C], shift[C];
   uint8_t bias_bytes[8 * C];
-  S16Rng r = {777u};
+  S16Rng r = {777u + (uint32_t)(kh * 3 + kw)};
   for (int i = 0; i < H * W * C; i++) x[i] = (int16_t)s16_rand(&r, -32768, 32767);
-  for (int i = 0; i < K * K * C; i++) w[i] = (int8_t)s16_rand(&r, -128, 127);
+  for (int i = 0; i < kh * kw * C; i++) w[i] = (int8_t)s16_rand(&r, -128, 127);
   for (int c = 0; c < C; c++) {
     bias[c] = s16_rand(&r, -100000, 100000);
     mult[c] = s16_rand(&r, 1 << 30, 0x7FFFFFFF);
@@ -122,28 +124,41 @@ static void test_s16_depthwise(UnitState *u) {
   Arena a;
   arena_init(&a);
   DwS16Plan *d = NULL;
-  CHECK(u, dw_s16_dsp_plan(&a, C, K * K, w, &bt, mult, shift, -32768, 32767, &d));
+  CHECK(u, dw_s16_dsp_plan(&a, C, kh * kw, w, &bt, mult, shift, -32768, 32767, &d));
   CHECK(u, d != NULL);
   if (d) {
-    const ta_depthwise_s16_dsp_params_t p = {1, H, W, C, OH, OW, K, K, 2, 2, 1, 1, 1, 1, s16_kernel_q(&d->q)};
+    const ta_depthwise_s16_dsp_params_t p = {1, H, W, C, OH, OW, kh, kw, 2, 2, 1, 1, 1, 1, s16_kernel_q(&d->q)};
     ta_depthwise_conv_s16_dsp(&p, x, d->w32, out);
     int bad = 0;
     for (int oy = 0; oy < OH; oy++)
       for (int ox = 0; ox < OW; ox++)
         for (int c = 0; c < C; c++) {
           int64_t acc = bias[c];
-          for (int ky = 0; ky < K; ky++)
-            for (int kx = 0; kx < K; kx++) {
+          for (int ky = 0; ky < kh; ky++)
+            for (int kx = 0; kx < kw; kx++) {
               const int iy = oy * 2 - 1 + ky, ix = ox * 2 - 1 + kx;
-              if (iy >= 0 && iy < H && ix >= 0 && ix < W) acc += (int64_t)x[(iy * W + ix) * C + c] * w[(ky * K + kx) * C + c];
+              if (iy >= 0 && iy < H && ix >= 0 && ix < W)
+                acc += (int64_t)x[(iy * W + ix) * C + c] * w[(ky * kw + kx) * C + c];
             }
           if (out[(oy * OW + ox) * C + c] != s16_reference(acc, mult[c], shift[c], -32768, 32767)) bad++;
         }
     CHECK(u, bad == 0);
   }
+  arena_free(&a);
+}
+
+static void test_s16_depthwise(UnitState *u) {
+  s16_depthwise_case(u, 3, 3, 0);
+  s16_depthwise_case(u, 3, 3, 1);
+  s16_depthwise_case(u, 3, 2, 0);
+  s16_depthwise_case(u, 2, 1, 0);
+  int8_t w[9 * 5] = {0};
+  int32_t mult[5] = {1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30}, shift[5] = {-1, -1, -1, -1, -1};
+  Arena a;
+  arena_init(&a);
   /* odd channel counts stay portable */
   DwS16Plan *odd = NULL;
-  CHECK(u, dw_s16_dsp_plan(&a, 5, K * K, w, NULL, mult, shift, -32768, 32767, &odd));
+  CHECK(u, dw_s16_dsp_plan(&a, 5, 9, w, NULL, mult, shift, -32768, 32767, &odd));
   CHECK(u, odd == NULL);
   arena_free(&a);
 }
