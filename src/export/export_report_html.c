@@ -74,6 +74,7 @@ static const char page_style[] =
     "body{font:14px/1.4 system-ui,sans-serif;margin:16px 24px;color:#222;max-width:1200px}\n"
     "h1{font-size:20px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ccc}\n"
     "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}\n"
+    "td{max-width:480px;overflow-wrap:anywhere}\n"
     "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
     ".track{position:relative;height:18px;background:#eee;border:1px solid #999;width:600px}\n"
     ".fill{position:absolute;top:0;bottom:0;left:0;background:#4e79a7}\n"
