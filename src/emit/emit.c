@@ -974,7 +974,7 @@ static void add_families(const Node *n, Module *mod) {
     int j = 0;
     while (j < mod->n_families && strcmp(mod->families[j], fam) < 0) j++;
     if (j < mod->n_families && strcmp(mod->families[j], fam) == 0) continue;
-    if (mod->n_families >= 32) continue;
+    if (mod->n_families >= MODULE_MAX_FAMILIES) continue; /* more than the runtime has: cannot happen */
     memmove(&mod->families[j + 1], &mod->families[j], sizeof(char *) * (size_t)(mod->n_families - j));
     mod->families[j] = fam;
     mod->n_families++;

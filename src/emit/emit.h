@@ -11,7 +11,9 @@
 #include "../plan/plan.h"
 #include "../plan/schedule.h"
 
-enum { MODULE_MAX_FILES = 64 };
+/* Room for every runtime kernel family (a .c and a .h each, 45 families today) plus the
+ * module's own files: a model using many operators must never run out of either. */
+enum { MODULE_MAX_FAMILIES = 64, MODULE_MAX_FILES = 192 };
 
 /* A test case's stimulus and expected outputs (host byte order, which is little-endian on
  * every host tinyaot builds on), from tinyaot's own host run (cli/test_case_host.c). */
@@ -50,7 +52,7 @@ typedef struct Module {
   bool direct_calls;
   int n_files;
   ModuleFile files[MODULE_MAX_FILES];
-  const char *families[32]; /* runtime kernel families used, sorted */
+  const char *families[MODULE_MAX_FAMILIES]; /* runtime kernel families used, sorted */
   int n_families;
   /* Kernel variants the layers call (em_kernel_variants), sorted by macro: written to
    * the module's ta_config.h so its kernels compile only those. */

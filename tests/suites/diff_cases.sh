@@ -3,6 +3,7 @@
 #  - every regression case fuzz-diff found (tests/diff_cases/<name>/, corpus layout, outputs
 #    from TensorFlow Lite Micro's reference runner) through tests/corpus_case.sh;
 #  - the generator is deterministic and its comparison catches a one-byte difference;
+#  - a module of more than 64 files (many kernel families) converts;
 #  - a short fuzz-diff run (50 random graphs) against the reference runner.
 # usage: sh tests/suites/diff_cases.sh BUILD CORPUS WORKDIR
 build=${1:-build}
@@ -50,6 +51,18 @@ if [ $same -eq 1 ] && ! "$gen" compare "$work/d1" "$work/d1/a" "$work/d1/b" >/de
   echo "PASS fuzz_diff_compare_detects"
 else
   echo "FAIL fuzz_diff_compare_detects: equal outputs rejected or a changed byte missed"
+fi
+
+# A file of 40 random graphs needs more than 64 module files (kernel families, a .c and a .h
+# each): once refused ("the module has more than 64 files", found by fuzz-diff); it must convert.
+rm -rf "$work/many"
+if "$gen" gen 7000 0 40 "$work/many" >/dev/null && "$build/tinyaot" convert "$work/many/model.tflite" \
+  -o "$work/many/out" >"$work/many.log" 2>&1; then
+  n=$(find "$work/many/out" -type f ! -name .tinyaot-manifest | wc -l)
+  if [ "$n" -gt 64 ]; then echo "PASS fuzz_diff_many_module_files: $n files"
+  else echo "FAIL fuzz_diff_many_module_files: only $n files (the test needs more than 64)"; fi
+else
+  echo "FAIL fuzz_diff_many_module_files: $(tail -n 1 "$work/many.log")"
 fi
 
 if [ ! -x "$oracle" ]; then

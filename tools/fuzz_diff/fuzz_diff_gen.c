@@ -46,14 +46,26 @@ enum {
   OP_SQUARED_DIFF = 99, OP_ABS = 101, OP_CEIL = 104, OP_COS = 108, OP_QUANTIZE = 114,
   OP_ROUND = 116, OP_HARD_SWISH = 117, OP_L2_NORM = 11, OP_RESIZE_BILINEAR = 23, OP_SPACE_TO_DEPTH = 26,
   OP_DEPTH_TO_SPACE = 5, OP_DIV = 42, OP_LESS = 58, OP_GREATER = 61, OP_TRANSPOSE_CONV = 67,
-  OP_RESIZE_NEAREST = 97, OP_ELU = 111, OP_SELECT_V2 = 123, OP_BATCH_MATMUL = 126
+  OP_RESIZE_NEAREST = 97, OP_ELU = 111, OP_SELECT_V2 = 123, OP_BATCH_MATMUL = 126,
+  OP_CAST = 53, OP_ARG_MAX = 56, OP_ARG_MIN = 79, OP_GATHER = 36, OP_GATHER_ND = 107, OP_SPLIT = 49,
+  OP_SPLIT_V = 102, OP_PACK = 83, OP_UNPACK = 88, OP_SQUEEZE = 43, OP_EXPAND_DIMS = 70, OP_EQUAL = 71,
+  OP_NOT_EQUAL = 72, OP_LESS_EQUAL = 63, OP_GREATER_EQUAL = 62, OP_LOGICAL_OR = 84, OP_LOGICAL_AND = 86,
+  OP_LOGICAL_NOT = 87, OP_MIRROR_PAD = 100, OP_PADV2 = 60, OP_LOG_SOFTMAX = 50, OP_ADD_N = 106,
+  OP_CUMSUM = 128, OP_BROADCAST_TO = 130, OP_FLOOR_DIV = 90, OP_FLOOR_MOD = 95, OP_SELECT = 64,
+  OP_REVERSE_V2 = 105, OP_REDUCE_MIN = 89
 };
 enum {
   OT_NONE = 0, OT_CONV = 1, OT_DWCONV = 2, OT_POOL = 5, OT_FC = 8, OT_SOFTMAX = 9, OT_CONCAT = 10,
   OT_ADD = 11, OT_RESHAPE = 17, OT_MUL = 21, OT_PAD = 22, OT_TRANSPOSE = 26, OT_REDUCER = 27,
   OT_SUB = 28, OT_STRIDED_SLICE = 32, OT_MAXMIN = 39, OT_SLICE = 48, OT_LEAKY_RELU = 75,
   OT_L2_NORM = 12, OT_RESIZE_BILINEAR = 15, OT_SPACE_TO_DEPTH = 19, OT_DIV = 29, OT_LESS = 41, OT_GREATER = 44,
-  OT_TRANSPOSE_CONV = 49, OT_RESIZE_NEAREST = 74, OT_DEPTH_TO_SPACE = 94, OT_SELECT_V2 = 98, OT_BATCH_MATMUL = 101
+  OT_TRANSPOSE_CONV = 49, OT_RESIZE_NEAREST = 74, OT_DEPTH_TO_SPACE = 94, OT_SELECT_V2 = 98, OT_BATCH_MATMUL = 101,
+  OT_CAST = 37, OT_ARG_MAX = 40, OT_ARG_MIN = 57, OT_GATHER = 23, OT_GATHER_ND = 83, OT_SPLIT = 35,
+  OT_SPLIT_V = 79, OT_PACK = 59, OT_UNPACK = 64, OT_SQUEEZE = 30, OT_EXPAND_DIMS = 52, OT_EQUAL = 53,
+  OT_NOT_EQUAL = 54, OT_LESS_EQUAL = 46, OT_GREATER_EQUAL = 45, OT_LOGICAL_OR = 60, OT_LOGICAL_AND = 62,
+  OT_LOGICAL_NOT = 63, OT_MIRROR_PAD = 77, OT_PADV2 = 43, OT_LOG_SOFTMAX = 36, OT_ADD_N = 82,
+  OT_CUMSUM = 102, OT_BROADCAST_TO = 104, OT_FLOOR_DIV = 65, OT_FLOOR_MOD = 72, OT_SELECT = 47,
+  OT_REVERSE_V2 = 81
 };
 
 typedef struct Rng {
@@ -73,13 +85,14 @@ typedef struct Tensor {
   bool is_const, is_input;
   bool positive;        /* float values known > 0 (domain of LOG, RSQRT) */
   bool nonneg;          /* float values known >= 0 (SQRT) */
+  int64_t bound;        /* int32: every value's magnitude is at most this (no overflow in MUL/ADD) */
   char name[40];
 } Tensor;
 
 typedef struct Op {
   int code, opt_type;
   FbObj *opts;
-  int in[4], nin, out[2], nout;
+  int in[4], nin, out[4], nout;
   int graph;
 } Op;
 
@@ -168,7 +181,9 @@ static void copy_quant(Model *m, int dst, int src) {
 
 /* Output tensor with the input's dtype and the given shape. */
 static int like(Model *m, int src, int rank, const int32_t *dims) {
-  return new_tensor(m, m->t[src].type, rank, dims);
+  int ti = new_tensor(m, m->t[src].type, rank, dims);
+  m->t[ti].bound = m->t[src].bound;
+  return ti;
 }
 
 static void *xmalloc(size_t n) {
@@ -220,14 +235,17 @@ static void random_values(Model *m, Rng *r, int ti) {
   t->bytes = (size_t)n * type_size(type);
   t->data = xmalloc(t->bytes);
   /* --edges: some tensors hold only the extremes of their type (or the zero point) */
-  int extreme = m->edges && type != T_F32 && chance(r, 25) ? range(r, 1, 3) : 0;
+  int extreme = m->edges && (type == T_I8 || type == T_I16) && chance(r, 25) ? range(r, 1, 3) : 0;
+  if (type == T_I32) t->bound = 1000;
   for (int64_t i = 0; i < n; i++) {
     if (extreme) {
       int32_t lo = type == T_I8 ? -128 : -32768, hi = type == T_I8 ? 127 : 32767;
       int32_t v = extreme == 1 ? (chance(r, 50) ? lo : hi) : extreme == 2 ? t->zp : (chance(r, 50) ? lo : t->zp);
       if (type == T_I8) ((int8_t *)t->data)[i] = (int8_t)v;
       else ((int16_t *)t->data)[i] = (int16_t)v;
-    } else if (type == T_I8) ((int8_t *)t->data)[i] = (int8_t)range(r, -128, 127);
+    } else if (type == T_I32) ((int32_t *)t->data)[i] = range(r, -1000, 1000);
+    else if (type == T_BOOL) ((uint8_t *)t->data)[i] = (uint8_t)rnd(r, 2);
+    else if (type == T_I8) ((int8_t *)t->data)[i] = (int8_t)range(r, -128, 127);
     else if (type == T_I16) ((int16_t *)t->data)[i] = (int16_t)range(r, -32768, 32767);
     else ((float *)t->data)[i] = (float)uniform(r, -2.0, 2.0);
   }
@@ -656,9 +674,9 @@ static int gen_concat(Model *m, Rng *r, int x) {
 
 static int gen_reduce(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
-  static const int codes[] = {OP_MEAN, OP_MEAN, OP_SUM, OP_REDUCE_MAX};
-  int code = codes[rnd(r, 4)];
-  if (code == OP_REDUCE_MAX && t->type == T_I16) code = OP_MEAN;
+  static const int codes[] = {OP_MEAN, OP_MEAN, OP_SUM, OP_REDUCE_MAX, OP_REDUCE_MIN};
+  int code = codes[rnd(r, 5)];
+  if ((code == OP_REDUCE_MAX || code == OP_REDUCE_MIN) && t->type == T_I16) code = OP_MEAN;
   int32_t axes[MAX_RANK], n = 0;
   if (t->rank == 4 && chance(r, 40)) { /* the spatial mean of a CNN head */
     axes[n++] = 1;
@@ -683,7 +701,7 @@ static int gen_reduce(Model *m, Rng *r, int x) {
   int64_t reduced_count = count(t);
   for (int i = 0; i < rank; i++) reduced_count /= dims[i];
   int y = like(m, x, rank, dims);
-  if (code == OP_REDUCE_MAX) copy_quant(m, y, x);
+  if (code == OP_REDUCE_MAX || code == OP_REDUCE_MIN) copy_quant(m, y, x);
   else if (code == OP_SUM && t->type != T_F32) {
     random_quant(m, r, y);
     m->t[y].scale = m->t[x].scale * sqrtf((float)reduced_count) * (float)uniform(r, 0.5, 3.0);
@@ -958,25 +976,465 @@ static int gen_div(Model *m, Rng *r, int x) {
   return binary_op(m, OP_DIV, OT_DIV, act_opts(random_act(r)), x, d, y);
 }
 
+/* ---- integer, boolean and data-movement operators (the ops-new families) ---------- */
+
+static void mark_output(Model *m, int ti);
+
+/* A one-element int32 constant (axis operands). */
+static int const_i32_scalar(Model *m, int32_t v) { return const_i32_vec(m, &v, 1); }
+
+/* CAST between the integer, float and bool types TFLite Micro converts; quantization is
+ * ignored by the operator (raw values), so an int8/int16 result gets a fresh one for the
+ * operators that follow. */
+static int gen_cast(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int to;
+  switch (t->type) {
+    case T_I8: { static const int c[] = {T_I32, T_I16, T_F32}; to = c[rnd(r, 3)]; break; }
+    case T_I16: to = chance(r, 50) ? T_I32 : T_F32; break;
+    case T_F32: { static const int c[] = {T_I32, T_I8, T_I16}; to = c[rnd(r, 3)]; break; }
+    case T_I32: { static const int c[] = {T_F32, T_I8, T_I16}; to = c[rnd(r, 3)]; break; }
+    case T_BOOL: to = chance(r, 50) ? T_I32 : T_F32; break;
+    default: return -1;
+  }
+  int y = new_tensor(m, to, t->rank, t->dims);
+  if (to == T_I8 || to == T_I16) random_quant(m, r, y);
+  if (to == T_I32)
+    m->t[y].bound = t->type == T_I8 ? 128 : t->type == T_I16 ? 32768 : t->type == T_F32 ? 2 : 1;
+  if (to == T_F32) m->t[y].nonneg = t->type == T_BOOL;
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, (uint8_t)t->type);
+  fbw_u8(o, 1, (uint8_t)to);
+  return unary_op(m, OP_CAST, OT_CAST, o, x, y);
+}
+
+/* int32 ADD, SUB, MUL, MAXIMUM, MINIMUM (broadcasting), kept clear of overflow. */
+static int gen_int32_arith(Model *m, Rng *r, int x) {
+  static const int codes[] = {OP_ADD, OP_SUB, OP_MUL, OP_MAXIMUM, OP_MINIMUM};
+  int code = codes[rnd(r, 5)];
+  int b = second_operand(m, r, x, false);
+  if (m->t[b].type != T_I32) return -1;
+  int64_t ba = m->t[x].bound, bb = m->t[b].bound;
+  if (code == OP_MUL && chance(r, 70)) { /* small factors keep chains of products in range */
+    int32_t *v = m->t[b].data;
+    if (m->t[b].is_input || m->t[b].is_const)
+      for (int64_t i = 0; i < count(&m->t[b]); i++) v[i] = v[i] % 8;
+    bb = m->t[b].is_input || m->t[b].is_const ? 7 : bb;
+  }
+  int64_t bound = code == OP_MUL ? ba * bb : code == OP_ADD || code == OP_SUB ? ba + bb : (ba > bb ? ba : bb);
+  if (bound > (1 << 30)) return -1;
+  int y = broadcast_out(m, x, b);
+  m->t[y].bound = bound;
+  int ot = code == OP_ADD ? OT_ADD : code == OP_SUB ? OT_SUB : code == OP_MUL ? OT_MUL : OT_MAXMIN;
+  return binary_op(m, code, ot, code == OP_MAXIMUM || code == OP_MINIMUM ? fbw_table() : act_opts(ACT_NONE), x, b, y);
+}
+
+/* float32 FLOOR_DIV / FLOOR_MOD by a divisor bounded away from 0. */
+static int gen_floor_divmod(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int d = chance(r, 50) ? const_operand(m, r, T_F32, t->rank, t->dims) : input_tensor(m, r, T_F32, t->rank, t->dims);
+  float *v = m->t[d].data;
+  for (int64_t i = 0; i < count(&m->t[d]); i++) v[i] = (v[i] < 0 ? -0.25f : 0.25f) + v[i] * 0.875f;
+  int y = same_shape_out(m, x);
+  bool div = chance(r, 50);
+  return binary_op(m, div ? OP_FLOOR_DIV : OP_FLOOR_MOD, div ? OT_FLOOR_DIV : OT_FLOOR_MOD, fbw_table(), x, d, y);
+}
+
+static int comparison(Model *m, Rng *r, int x, int b) {
+  static const int codes[] = {OP_LESS, OP_GREATER, OP_EQUAL, OP_NOT_EQUAL, OP_LESS_EQUAL, OP_GREATER_EQUAL};
+  static const int types[] = {OT_LESS, OT_GREATER, OT_EQUAL, OT_NOT_EQUAL, OT_LESS_EQUAL, OT_GREATER_EQUAL};
+  int k = rnd(r, 6);
+  int c = broadcast_out(m, x, b);
+  m->t[c].type = T_BOOL;
+  m->t[c].quant = false;
+  return binary_op(m, codes[k], types[k], fbw_table(), x, b, c);
+}
+
+/* Any comparison (broadcasting), optionally combined with a second one by LOGICAL_AND/OR or
+ * negated, then turned back into numbers by CAST or SELECT, or left as a bool tensor. */
+static int gen_compare_logic(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int b = second_operand(m, r, x, false);
+  if (t->type == T_I8 && (t->scale >= 1.0f || m->t[b].scale >= 1.0f))
+    return -1; /* TFLite Micro rescales int8 comparison inputs by factors below 1 */
+  int c = comparison(m, r, x, b);
+  if (chance(r, 35)) {
+    int b2 = second_operand(m, r, x, false);
+    if (t->type == T_I8 && m->t[b2].scale >= 1.0f) return -1;
+    int c2 = comparison(m, r, x, b2);
+    if (!same_shape(&m->t[c], &m->t[c2])) return -1;
+    bool both = chance(r, 50);
+    int y = new_tensor(m, T_BOOL, m->t[c].rank, m->t[c].dims);
+    c = binary_op(m, both ? OP_LOGICAL_AND : OP_LOGICAL_OR, both ? OT_LOGICAL_AND : OT_LOGICAL_OR, fbw_table(), c, c2, y);
+  }
+  if (chance(r, 20)) {
+    int y = new_tensor(m, T_BOOL, m->t[c].rank, m->t[c].dims);
+    c = unary_op(m, OP_LOGICAL_NOT, OT_LOGICAL_NOT, fbw_table(), c, y);
+  }
+  if ((t->type == T_F32 || t->type == T_I8) && same_shape(&m->t[c], t) && chance(r, 60)) {
+    int other = second_operand(m, r, x, true);
+    bool v1 = same_shape(&m->t[other], t) && chance(r, 40);
+    int y = v1 ? same_shape_out(m, x) : broadcast_out(m, x, other);
+    copy_quant(m, y, x);
+    Op *op = add_op(m, v1 ? OP_SELECT : OP_SELECT_V2, v1 ? OT_SELECT : OT_SELECT_V2, fbw_table());
+    op->in[0] = c, op->in[1] = x, op->in[2] = other, op->nin = 3, op->out[0] = y, op->nout = 1;
+    return y;
+  }
+  return c;
+}
+
+static int gen_logical_not(Model *m, Rng *r, int x) {
+  (void)r;
+  int y = same_shape_out(m, x);
+  return unary_op(m, OP_LOGICAL_NOT, OT_LOGICAL_NOT, fbw_table(), x, y);
+}
+
+/* ARG_MAX / ARG_MIN along one axis, int32 indices out (ties: the first index). */
+static int gen_arg_minmax(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank < 2) return -1;
+  int axis = rnd(r, t->rank);
+  int32_t dims[MAX_RANK];
+  int rank = 0;
+  for (int i = 0; i < t->rank; i++)
+    if (i != axis) dims[rank++] = t->dims[i];
+  int a = const_i32_scalar(m, chance(r, 30) ? axis - t->rank : axis);
+  int y = new_tensor(m, T_I32, rank, dims);
+  m->t[y].bound = t->dims[axis];
+  bool max = chance(r, 50);
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, T_I32);
+  return binary_op(m, max ? OP_ARG_MAX : OP_ARG_MIN, max ? OT_ARG_MAX : OT_ARG_MIN, o, x, a, y);
+}
+
+/* int32 indices in [0, limit): a constant, or a model input holding valid values. */
+static int index_tensor(Model *m, Rng *r, int rank, const int32_t *dims, const int32_t *limits, int nlimits) {
+  int ti = chance(r, 75) ? const_operand(m, r, T_I32, rank, dims) : input_tensor(m, r, T_I32, rank, dims);
+  int32_t *v = m->t[ti].data;
+  for (int64_t i = 0; i < count(&m->t[ti]); i++) v[i] = rnd(r, limits[i % nlimits]);
+  return ti;
+}
+
+static int gen_gather(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int axis = rnd(r, t->rank);
+  int32_t idims[2] = {range(r, 1, 4), range(r, 1, 3)};
+  int irank = chance(r, 70) ? 1 : 2;
+  if (t->rank - 1 + irank > 5) return -1;
+  int32_t lim = t->dims[axis];
+  int idx = index_tensor(m, r, irank, idims, &lim, 1);
+  int32_t dims[MAX_RANK];
+  int rank = 0;
+  for (int i = 0; i < axis; i++) dims[rank++] = t->dims[i];
+  for (int i = 0; i < irank; i++) dims[rank++] = idims[i];
+  for (int i = axis + 1; i < t->rank; i++) dims[rank++] = t->dims[i];
+  int y = like(m, x, rank, dims);
+  copy_quant(m, y, x);
+  FbObj *o = fbw_table();
+  fbw_i32(o, 0, chance(r, 30) ? axis - t->rank : axis);
+  return binary_op(m, OP_GATHER, OT_GATHER, o, x, idx, y);
+}
+
+static int gen_gather_nd(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int k = range(r, 1, t->rank);
+  int32_t idims[2] = {range(r, 1, 4), k};
+  int idx = index_tensor(m, r, 2, idims, t->dims, k);
+  int32_t dims[MAX_RANK];
+  int rank = 0;
+  dims[rank++] = idims[0];
+  for (int i = k; i < t->rank; i++) dims[rank++] = t->dims[i];
+  int y = like(m, x, rank, dims);
+  copy_quant(m, y, x);
+  return binary_op(m, OP_GATHER_ND, OT_GATHER_ND, fbw_table(), x, idx, y);
+}
+
+/* SPLIT / SPLIT_V: the chain goes on from one part; the others become graph outputs. */
+static int gen_split(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int axis = rnd(r, t->rank), n = range(r, 2, 4), d = t->dims[axis];
+  bool v = chance(r, 50);
+  int32_t sizes[4];
+  if (!v) {
+    if (d % n) return -1;
+    for (int i = 0; i < n; i++) sizes[i] = d / n;
+  } else {
+    if (d < n) n = d;
+    if (n < 2) return -1;
+    int left = d;
+    for (int i = 0; i < n - 1; i++) {
+      sizes[i] = range(r, 1, left - (n - 1 - i));
+      left -= sizes[i];
+    }
+    sizes[n - 1] = left;
+  }
+  int outs[4];
+  for (int i = 0; i < n; i++) {
+    int32_t dims[MAX_RANK];
+    memcpy(dims, t->dims, sizeof dims);
+    dims[axis] = sizes[i];
+    outs[i] = like(m, x, t->rank, dims);
+    copy_quant(m, outs[i], x);
+  }
+  int a = const_i32_scalar(m, chance(r, 30) ? axis - t->rank : axis);
+  FbObj *o = fbw_table();
+  fbw_i32(o, 0, n);
+  Op *op;
+  if (v) {
+    int32_t spec[4];
+    memcpy(spec, sizes, sizeof spec);
+    if (chance(r, 30)) spec[rnd(r, n)] = -1; /* "the rest" */
+    int s = const_i32_vec(m, spec, n);
+    op = add_op(m, OP_SPLIT_V, OT_SPLIT_V, o);
+    op->in[0] = x, op->in[1] = s, op->in[2] = a, op->nin = 3;
+  } else {
+    op = add_op(m, OP_SPLIT, OT_SPLIT, o);
+    op->in[0] = a, op->in[1] = x, op->nin = 2;
+  }
+  for (int i = 0; i < n; i++) op->out[i] = outs[i];
+  op->nout = n;
+  int keep = rnd(r, n);
+  for (int i = 0; i < n; i++)
+    if (i != keep) mark_output(m, outs[i]);
+  return outs[keep];
+}
+
+static int gen_pack(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank > 4) return -1;
+  int n = range(r, 2, 3), axis = rnd(r, t->rank + 1);
+  Op *op = add_op(m, OP_PACK, OT_PACK, NULL);
+  int pos = rnd(r, n);
+  for (int i = 0; i < n; i++) {
+    int in = x;
+    if (i != pos) {
+      in = input_tensor(m, r, t->type, t->rank, t->dims);
+      copy_quant(m, in, x);
+      if (t->type == T_I32) m->t[in].bound = 1000;
+    }
+    op->in[i] = in;
+  }
+  op->nin = n;
+  int32_t dims[MAX_RANK];
+  int rank = 0;
+  for (int i = 0; i <= t->rank; i++) {
+    if (i == axis) dims[rank++] = n;
+    if (i < t->rank) dims[rank++] = t->dims[i];
+  }
+  int y = like(m, x, rank, dims);
+  copy_quant(m, y, x);
+  if (t->type == T_I32) m->t[y].bound = t->bound > 1000 ? t->bound : 1000;
+  FbObj *o = fbw_table();
+  fbw_i32(o, 0, n);
+  fbw_i32(o, 1, chance(r, 30) ? axis - (t->rank + 1) : axis);
+  op->opts = o;
+  op->out[0] = y, op->nout = 1;
+  return y;
+}
+
+static int gen_unpack(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank < 2) return -1;
+  int axis = rnd(r, t->rank), n = t->dims[axis];
+  if (n > 4) return -1;
+  int32_t dims[MAX_RANK];
+  int rank = 0;
+  for (int i = 0; i < t->rank; i++)
+    if (i != axis) dims[rank++] = t->dims[i];
+  FbObj *o = fbw_table();
+  fbw_i32(o, 0, n);
+  fbw_i32(o, 1, chance(r, 30) ? axis - t->rank : axis);
+  Op *op = add_op(m, OP_UNPACK, OT_UNPACK, o);
+  op->in[0] = x, op->nin = 1;
+  for (int i = 0; i < n; i++) {
+    op->out[i] = like(m, x, rank, dims);
+    copy_quant(m, op->out[i], x);
+    m->t[op->out[i]].bound = t->bound;
+  }
+  op->nout = n;
+  int keep = rnd(r, n);
+  for (int i = 0; i < n; i++)
+    if (i != keep) mark_output(m, op->out[i]);
+  return op->out[keep];
+}
+
+static int gen_squeeze_expand(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int32_t dims[MAX_RANK], drop[MAX_RANK];
+  int rank = 0, ndrop = 0;
+  bool has_one = false;
+  for (int i = 0; i < t->rank; i++) has_one |= t->dims[i] == 1;
+  if (!has_one || chance(r, 50)) {
+    if (t->rank >= 5) return -1;
+    int axis = rnd(r, t->rank + 1);
+    for (int i = 0; i <= t->rank; i++) {
+      if (i == axis) dims[rank++] = 1;
+      if (i < t->rank) dims[rank++] = t->dims[i];
+    }
+    int a = const_i32_scalar(m, chance(r, 30) ? axis - (t->rank + 1) : axis);
+    int y = like(m, x, rank, dims);
+    copy_quant(m, y, x);
+    return binary_op(m, OP_EXPAND_DIMS, OT_EXPAND_DIMS, fbw_table(), x, a, y);
+  }
+  bool all = chance(r, 40);
+  for (int i = 0; i < t->rank; i++) {
+    if (t->dims[i] == 1 && (all || chance(r, 60))) drop[ndrop++] = i;
+    else dims[rank++] = t->dims[i];
+  }
+  if (ndrop == 0 || rank == 0) return -1;
+  int y = like(m, x, rank, dims);
+  copy_quant(m, y, x);
+  FbObj *o = fbw_table();
+  if (!all) fbw_obj(o, 0, fbw_i32_vec(drop, (size_t)ndrop));
+  return unary_op(m, OP_SQUEEZE, OT_SQUEEZE, o, x, y);
+}
+
+static int gen_mirror_pad(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank > 4) return -1;
+  bool symmetric = chance(r, 50);
+  int32_t pads[2 * MAX_RANK], dims[MAX_RANK];
+  for (int i = 0; i < t->rank; i++) {
+    int most = symmetric ? t->dims[i] : t->dims[i] - 1;
+    if (most > 2) most = 2;
+    pads[2 * i] = chance(r, 60) ? range(r, 0, most) : 0;
+    pads[2 * i + 1] = chance(r, 60) ? range(r, 0, most) : 0;
+    dims[i] = t->dims[i] + pads[2 * i] + pads[2 * i + 1];
+  }
+  int y = like(m, x, t->rank, dims);
+  copy_quant(m, y, x);
+  int32_t pd[2] = {t->rank, 2};
+  int p = const_tensor(m, T_I32, 2, pd, pads);
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, symmetric);
+  return binary_op(m, OP_MIRROR_PAD, OT_MIRROR_PAD, o, x, p, y);
+}
+
+/* PADV2 with a constant value of the input's type and quantization. */
+static int gen_padv2(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank > 4) return -1;
+  int32_t pads[2 * MAX_RANK], dims[MAX_RANK];
+  for (int i = 0; i < t->rank; i++) {
+    pads[2 * i] = chance(r, 50) ? range(r, 0, 2) : 0;
+    pads[2 * i + 1] = chance(r, 50) ? range(r, 0, 2) : 0;
+    dims[i] = t->dims[i] + pads[2 * i] + pads[2 * i + 1];
+  }
+  int32_t pd[2] = {t->rank, 2}, one[1] = {1};
+  int p = const_tensor(m, T_I32, 2, pd, pads);
+  int v = const_operand(m, r, t->type, 1, one);
+  copy_quant(m, v, x);
+  int y = like(m, x, t->rank, dims);
+  copy_quant(m, y, x);
+  m->t[y].bound = t->bound > 1000 ? t->bound : 1000;
+  Op *op = add_op(m, OP_PADV2, OT_PADV2, fbw_table());
+  op->in[0] = x, op->in[1] = p, op->in[2] = v, op->nin = 3, op->out[0] = y, op->nout = 1;
+  return y;
+}
+
+static int gen_log_softmax(Model *m, Rng *r, int x) {
+  (void)r;
+  int y = same_shape_out(m, x);
+  if (m->t[x].type == T_I8) set_quant(m, y, 16.0f / 256, 127);
+  return unary_op(m, OP_LOG_SOFTMAX, OT_LOG_SOFTMAX, fbw_table(), x, y);
+}
+
+/* ADD_N of 2-4 same-shape operands (int8: one shared input quantization). */
+static int gen_add_n(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int n = range(r, 2, 4);
+  Op *op = add_op(m, OP_ADD_N, OT_ADD_N, fbw_table());
+  int pos = rnd(r, n);
+  for (int i = 0; i < n; i++) {
+    int in = x;
+    if (i != pos) {
+      in = chance(r, 30) ? const_operand(m, r, t->type, t->rank, t->dims) : input_tensor(m, r, t->type, t->rank, t->dims);
+      copy_quant(m, in, x);
+    }
+    op->in[i] = in;
+  }
+  op->nin = n;
+  int y = same_shape_out(m, x);
+  if (t->type == T_I8) set_quant(m, y, t->scale * (float)n * (float)uniform(r, 0.5, 1.5), range(r, -128, 127));
+  op->out[0] = y, op->nout = 1;
+  return y;
+}
+
+static int gen_cumsum(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int axis = rnd(r, t->rank);
+  int a = const_i32_scalar(m, axis);
+  int y = same_shape_out(m, x);
+  if (t->type == T_I8)
+    set_quant(m, y, t->scale * sqrtf((float)t->dims[axis]) * (float)uniform(r, 0.5, 3.0), range(r, -128, 127));
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, chance(r, 40));
+  fbw_u8(o, 1, chance(r, 40));
+  return binary_op(m, OP_CUMSUM, OT_CUMSUM, o, x, a, y);
+}
+
+static int gen_broadcast_to(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int lead = t->rank >= 5 ? 0 : rnd(r, 5 - t->rank > 2 ? 3 : 5 - t->rank + 1);
+  int32_t dims[MAX_RANK];
+  int rank = 0;
+  for (int i = 0; i < lead; i++) dims[rank++] = range(r, 1, 3);
+  for (int i = 0; i < t->rank; i++) dims[rank++] = t->dims[i] == 1 && chance(r, 70) ? range(r, 2, 5) : t->dims[i];
+  int s = const_i32_vec(m, dims, rank);
+  int y = like(m, x, rank, dims);
+  copy_quant(m, y, x);
+  m->t[y].bound = t->bound;
+  return binary_op(m, OP_BROADCAST_TO, OT_BROADCAST_TO, fbw_table(), x, s, y);
+}
+
+static int gen_reverse(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  int32_t axes[2] = {rnd(r, t->rank), 0};
+  int n = 1;
+  if (axes[0] + 1 < t->rank && chance(r, 30)) { /* TFLite Micro reverses contiguous axes only */
+    axes[1] = axes[0] + 1;
+    n = 2;
+  }
+  int a = const_i32_vec(m, axes, n);
+  int y = same_shape_out(m, x);
+  copy_quant(m, y, x);
+  m->t[y].bound = t->bound;
+  return binary_op(m, OP_REVERSE_V2, OT_REVERSE_V2, fbw_table(), x, a, y);
+}
+
 typedef int (*GenFn)(Model *m, Rng *r, int x);
 typedef struct Gen {
   const char *name;
   GenFn fn;
   int weight;
+  unsigned types; /* dtypes of x the generator draws on */
 } Gen;
 
+#define TM(t) (1u << (t))
+enum { QF = TM(T_I8) | TM(T_I16) | TM(T_F32), I8F = TM(T_I8) | TM(T_F32), ALLT = QF | TM(T_I32) | TM(T_BOOL) };
+
 static const Gen GENS[] = {
-    {"add_sub", gen_add_sub, 10},     {"mul", gen_mul, 6},          {"sqdiff", gen_squared_difference, 2},
-    {"maxmin", gen_max_min, 3},       {"fc", gen_fully_connected, 8}, {"conv", gen_conv, 10},
-    {"dwconv", gen_depthwise, 8},     {"pool", gen_pool, 6},        {"relu", gen_relu, 4},
-    {"logistic_tanh", gen_logistic_tanh, 4}, {"leaky_relu", gen_leaky_relu, 3}, {"hard_swish", gen_hard_swish, 2},
-    {"softmax", gen_softmax, 4},      {"reshape", gen_reshape, 4},  {"concat", gen_concat, 4},
-    {"reduce", gen_reduce, 4},        {"pad", gen_pad, 3},          {"transpose", gen_transpose, 3},
-    {"slice", gen_slice, 3},          {"prelu", gen_prelu, 2},      {"quantize", gen_quantize, 5},
-    {"abs", gen_abs, 2},              {"float_unary", gen_float_unary, 6},
-    {"transpose_conv", gen_transpose_conv, 4}, {"batch_matmul", gen_batch_matmul, 3}, {"resize", gen_resize, 3},
-    {"space_depth", gen_space_depth, 2}, {"l2_norm_elu", gen_l2_norm_elu, 2}, {"compare_select", gen_compare_select, 3},
-    {"div", gen_div, 2},
+    {"add_sub", gen_add_sub, 10, QF},     {"mul", gen_mul, 6, QF},          {"sqdiff", gen_squared_difference, 2, QF},
+    {"maxmin", gen_max_min, 3, QF},       {"fc", gen_fully_connected, 8, QF}, {"conv", gen_conv, 10, QF},
+    {"dwconv", gen_depthwise, 8, QF},     {"pool", gen_pool, 6, QF},        {"relu", gen_relu, 4, QF},
+    {"logistic_tanh", gen_logistic_tanh, 4, QF}, {"leaky_relu", gen_leaky_relu, 3, QF}, {"hard_swish", gen_hard_swish, 2, QF},
+    {"softmax", gen_softmax, 4, QF},      {"reshape", gen_reshape, 4, QF},  {"concat", gen_concat, 4, QF},
+    {"reduce", gen_reduce, 4, QF},        {"pad", gen_pad, 3, QF},          {"transpose", gen_transpose, 3, QF},
+    {"slice", gen_slice, 3, QF},          {"prelu", gen_prelu, 2, QF},      {"quantize", gen_quantize, 5, QF},
+    {"abs", gen_abs, 2, QF},              {"float_unary", gen_float_unary, 6, QF},
+    {"transpose_conv", gen_transpose_conv, 4, QF}, {"batch_matmul", gen_batch_matmul, 3, QF}, {"resize", gen_resize, 3, QF},
+    {"space_depth", gen_space_depth, 2, QF}, {"l2_norm_elu", gen_l2_norm_elu, 2, QF}, {"compare_select", gen_compare_select, 2, QF},
+    {"div", gen_div, 2, QF},
+    /* the ops-new families: integer and bool tensors, data movement */
+    {"cast", gen_cast, 3, ALLT},          {"int32_arith", gen_int32_arith, 8, TM(T_I32)},
+    {"floor_divmod", gen_floor_divmod, 2, TM(T_F32)}, {"compare_logic", gen_compare_logic, 4, I8F | TM(T_I32)},
+    {"logical_not", gen_logical_not, 3, TM(T_BOOL)}, {"arg_minmax", gen_arg_minmax, 2, I8F},
+    {"gather", gen_gather, 2, I8F},       {"gather_nd", gen_gather_nd, 2, I8F},
+    {"split", gen_split, 3, QF | TM(T_I32)}, {"pack", gen_pack, 2, QF | TM(T_I32)},
+    {"unpack", gen_unpack, 2, QF | TM(T_I32)}, {"squeeze_expand", gen_squeeze_expand, 2, QF},
+    {"mirror_pad", gen_mirror_pad, 2, I8F}, {"padv2", gen_padv2, 2, QF | TM(T_I32)},
+    {"log_softmax", gen_log_softmax, 2, I8F}, {"add_n", gen_add_n, 2, I8F}, {"cumsum", gen_cumsum, 2, I8F},
+    {"broadcast_to", gen_broadcast_to, 2, ALLT}, {"reverse", gen_reverse, 2, ALLT},
 };
 
 static int pick_and_apply(Model *m, Rng *r, int x) {
@@ -985,10 +1443,12 @@ static int pick_and_apply(Model *m, Rng *r, int x) {
   for (int attempt = 0; attempt < 30; attempt++) {
     int p = rnd(r, total), i = 0;
     while (p >= GENS[i].weight) p -= GENS[i++].weight;
-    int saved_nt = m->nt, saved_nops = m->nops, saved_nin = m->nin, saved_ncodes = m->ncodes;
+    if (!(GENS[i].types & (1u << m->t[x].type))) continue;
+    int saved_nt = m->nt, saved_nops = m->nops, saved_nin = m->nin, saved_ncodes = m->ncodes, saved_nout = m->nout;
     int y = GENS[i].fn(m, r, x);
     if (y >= 0 && count(&m->t[y]) > 0 && count(&m->t[y]) <= 8192) return y;
     m->nt = saved_nt, m->nops = saved_nops, m->nin = saved_nin, m->ncodes = saved_ncodes; /* undo */
+    m->nout = saved_nout;
   }
   return -1;
 }
@@ -1002,8 +1462,8 @@ static void mark_output(Model *m, int ti) {
 }
 
 static void gen_graph(Model *m, Rng *r) {
-  static const int types[] = {T_I8, T_I8, T_I8, T_I8, T_I16, T_I16, T_F32, T_F32, T_F32};
-  int type = types[rnd(r, 9)];
+  static const int types[] = {T_I8, T_I8, T_I8, T_I8, T_I16, T_I16, T_F32, T_F32, T_F32, T_I32, T_BOOL};
+  int type = types[rnd(r, 11)];
   int32_t dims[MAX_RANK];
   int rank;
   if (chance(r, 65)) {
@@ -1027,7 +1487,11 @@ static void gen_graph(Model *m, Rng *r) {
     add_to_pool(m, y);
     x = y;
   }
-  if (m->t[x].is_input) x = gen_relu(m, r, x); /* the graph must compute something */
+  if (m->t[x].is_input) { /* the graph must compute something */
+    if (m->t[x].type == T_I32) x = gen_reverse(m, r, x);
+    else if (m->t[x].type == T_BOOL) x = gen_logical_not(m, r, x);
+    else x = gen_relu(m, r, x);
+  }
   mark_output(m, x);
 }
 
@@ -1152,7 +1616,27 @@ static const char *op_name(int code) {
     case OP_DIV: return "DIV"; case OP_LESS: return "LESS"; case OP_GREATER: return "GREATER";
     case OP_TRANSPOSE_CONV: return "TRANSPOSE_CONV"; case OP_RESIZE_NEAREST: return "RESIZE_NEAREST_NEIGHBOR";
     case OP_ELU: return "ELU"; case OP_SELECT_V2: return "SELECT_V2"; case OP_BATCH_MATMUL: return "BATCH_MATMUL";
+    case OP_CAST: return "CAST"; case OP_ARG_MAX: return "ARG_MAX"; case OP_ARG_MIN: return "ARG_MIN";
+    case OP_GATHER: return "GATHER"; case OP_GATHER_ND: return "GATHER_ND"; case OP_SPLIT: return "SPLIT";
+    case OP_SPLIT_V: return "SPLIT_V"; case OP_PACK: return "PACK"; case OP_UNPACK: return "UNPACK";
+    case OP_SQUEEZE: return "SQUEEZE"; case OP_EXPAND_DIMS: return "EXPAND_DIMS"; case OP_EQUAL: return "EQUAL";
+    case OP_NOT_EQUAL: return "NOT_EQUAL"; case OP_LESS_EQUAL: return "LESS_EQUAL";
+    case OP_GREATER_EQUAL: return "GREATER_EQUAL"; case OP_LOGICAL_OR: return "LOGICAL_OR";
+    case OP_LOGICAL_AND: return "LOGICAL_AND"; case OP_LOGICAL_NOT: return "LOGICAL_NOT";
+    case OP_MIRROR_PAD: return "MIRROR_PAD"; case OP_PADV2: return "PADV2"; case OP_LOG_SOFTMAX: return "LOG_SOFTMAX";
+    case OP_ADD_N: return "ADD_N"; case OP_CUMSUM: return "CUMSUM"; case OP_BROADCAST_TO: return "BROADCAST_TO";
+    case OP_FLOOR_DIV: return "FLOOR_DIV"; case OP_FLOOR_MOD: return "FLOOR_MOD"; case OP_SELECT: return "SELECT";
+    case OP_REVERSE_V2: return "REVERSE_V2"; case OP_REDUCE_MIN: return "REDUCE_MIN";
     default: return "?";
+  }
+}
+
+/* The operand whose dtype names an operator's variant (not a shape, axis or condition). */
+static int data_input(const Op *op) {
+  switch (op->code) {
+    case OP_TRANSPOSE_CONV: return op->in[2];
+    case OP_SPLIT: case OP_SELECT: case OP_SELECT_V2: return op->in[1];
+    default: return op->in[0];
   }
 }
 
@@ -1166,7 +1650,7 @@ static void write_outputs_txt(const Model *m, const char *path) {
     char sep = ' ';
     for (int k = 0; k < m->nops; k++)
       if (m->ops[k].graph == g) {
-        fprintf(f, "%c%s:%s", sep, op_name(m->ops[k].code), type_name(m->t[m->ops[k].in[0]].type));
+        fprintf(f, "%c%s:%s", sep, op_name(m->ops[k].code), type_name(m->t[data_input(&m->ops[k])].type));
         sep = ',';
       }
     fprintf(f, "\n");
