@@ -109,6 +109,30 @@ static const char page_script[] =
     "      if (pinned) { r.classList.add('sel'); show(r); }\n"
     "    });\n"
     "  });\n"
+    "  /* bench/layers.json, picked by the user: instructions per operator index */\n"
+    "  var bf = document.getElementById('bench-file');\n"
+    "  bf.addEventListener('change', function () {\n"
+    "    var f = bf.files[0], rd = new FileReader();\n"
+    "    var msg = document.getElementById('bench-status'), t = document.getElementById('operators');\n"
+    "    if (!f) return;\n"
+    "    rd.onload = function () {\n"
+    "      var d, model = t.getAttribute('data-model'), core = t.getAttribute('data-core');\n"
+    "      try { d = JSON.parse(rd.result); } catch (e) { msg.textContent = 'not JSON: ' + e.message; return; }\n"
+    "      var r = (d.results || []).filter(function (x) { return x.model === model && x.core === core; })[0];\n"
+    "      if (!r) { msg.textContent = 'no measurement of ' + model + ' on ' + core + ' in ' + f.name; return; }\n"
+    "      var at = {}, n = 0;\n"
+    "      (r.layers || []).forEach(function (l) { at[l.index] = l; });\n"
+    "      t.querySelectorAll('tr[data-op]').forEach(function (row) {\n"
+    "        var l = at[row.getAttribute('data-op')], cell = row.querySelector('td.instr');\n"
+    "        if (!l || typeof l.instructions !== 'number') { cell.textContent = '-'; return; }\n"
+    "        cell.textContent = String(l.instructions) +\n"
+    "            (l.kernel === row.getAttribute('data-kernel') ? '' : ' (measured with ' + l.kernel + ')');\n"
+    "        n++;\n"
+    "      });\n"
+    "      msg.textContent = n + ' operators measured, ' + r.instructions + ' instructions per run (' + f.name + ')';\n"
+    "    };\n"
+    "    rd.readAsText(f);\n"
+    "  });\n"
     "})();\n";
 
 static uint64_t arenas_in(const Plan *p, MemType mem) {
@@ -331,21 +355,38 @@ static const char *kernel_tier(const Module *mod, const Node *n) {
   return "portable";
 }
 
+/* bench/layers.json names the core "m4" / "m55": the cpu without "cortex-". */
+static const char *bench_core(const Platform *pf) {
+  return strncmp(pf->cpu, "cortex-", 7) == 0 ? pf->cpu + 7 : pf->cpu;
+}
+
 static void html_operators(const Model *m, const Plan *p, const Module *mod, StrBuf *sb) {
   sb_append(sb, "<h2>Operators</h2>\n<p>In schedule order. Tier: from the kernel chosen (DSP/MVE variants "
                 "end in <code>_dsp</code>/<code>_mve</code>). Weight bytes: the constant tables the operator "
-                "reads. Instructions per operator are not known at conversion: <code>make bench</code> measures "
-                "them under QEMU (bench/layers.md).</p>\n<table id=\"operators\">\n"
-                "<tr><th class=\"n\">position</th><th class=\"n\">operator</th><th>type</th><th>kernel</th>"
-                "<th>tier</th><th class=\"n\">MACs</th><th class=\"n\">weight bytes</th><th class=\"n\">scratch</th>"
-                "<th>output</th></tr>\n");
+                "reads. Instructions are not known at conversion: <code>make bench</code> measures them per "
+                "operator under QEMU; load its <code>bench/layers.json</code> here to fill the column (the entry "
+                "of model <code>");
+  html_text(sb, mod->name);
+  sb_printf(sb, "</code> on core <code>%s</code>; nothing leaves this page): "
+                "<input type=\"file\" id=\"bench-file\" accept=\".json\"> <span id=\"bench-status\"></span></p>\n"
+                "<table id=\"operators\" data-model=\"",
+            bench_core(&p->platform));
+  html_text(sb, mod->name);
+  sb_printf(sb, "\" data-core=\"%s\">\n<tr><th class=\"n\">position</th><th class=\"n\">operator</th><th>type</th>"
+                "<th>kernel</th><th>tier</th><th class=\"n\">MACs</th><th class=\"n\">weight bytes</th>"
+                "<th class=\"n\">scratch</th><th class=\"n\">instructions</th><th>output</th></tr>\n",
+            bench_core(&p->platform));
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
-    sb_printf(sb, "<tr><td class=\"n\">%d</td><td class=\"n\">%d</td><td>", k, (int)n->index);
+    const char *kernel = n->is_alias ? "(alias: no code)" : n->kernel ? n->kernel : "-";
+    sb_printf(sb, "<tr data-op=\"%d\" data-kernel=\"", (int)n->index);
+    html_text(sb, kernel);
+    sb_printf(sb, "\"><td class=\"n\">%d</td><td class=\"n\">%d</td><td>", k, (int)n->index);
     html_text(sb, n->opname ? n->opname : "?");
     sb_append(sb, "</td><td>");
-    html_text(sb, n->is_alias ? "(alias: no code)" : n->kernel ? n->kernel : "-");
-    sb_printf(sb, "</td><td>%s</td><td class=\"n\">%lld</td><td class=\"n\">%llu</td><td class=\"n\">%zu</td><td>",
+    html_text(sb, kernel);
+    sb_printf(sb, "</td><td>%s</td><td class=\"n\">%lld</td><td class=\"n\">%llu</td><td class=\"n\">%zu</td>"
+                  "<td class=\"n instr\">-</td><td>",
               n->is_alias ? "-" : kernel_tier(mod, n), (long long)n->macs,
               (unsigned long long)node_weight_bytes(p, n), n->scratch_bytes);
     const Tensor *out = n->n_out > 0 ? node_output(m, n, 0) : NULL;

@@ -6,7 +6,8 @@
 # budget bars with report.json's numbers, hover and click show the tensor's name and bytes,
 # a hostile tensor name runs nothing. Models: kws (M4), ic (M55), kws_a16w8, mcunet_vww, two
 # placement configs (several memories, persistent state, streamed constants) and kws with
-# hostile names. Screenshots go to WORKDIR/report_html/shots/.
+# hostile names; make bench's bench/layers.json loaded into the page fills the instructions
+# column. Screenshots go to WORKDIR/report_html/shots/.
 # usage: sh tests/suites/report_html.sh BUILD CORPUS WORKDIR
 build=${1:-build}
 corpus=${2:-../shared/corpus}
@@ -89,6 +90,12 @@ fi
 hostile_page=""
 [ -f "$work/hostile/report.html" ] && hostile_page="hostile=$work/hostile,hostile=$hostile_a"
 pages=$(echo "$pages" | tr ' ' '\n' | grep -v '^hostile=')
+# make bench's per-operator instructions (bench/layers.json, in the tree) loaded into the
+# kws (M4) and ic (M55) pages through their file input
+layers="$root/bench/layers.json"
+if [ -f "$layers" ]; then
+  pages=$(echo "$pages" | sed -e "s|^kws=\(.*\)|kws=\1,bench=$layers:kws:m4|" -e "s|^ic=\(.*\)|ic=\1,bench=$layers:ic:m55|")
+else echo "SKIP report_html:bench: no bench/layers.json"; fi
 # shellcheck disable=SC2086
 python3 "$root/tests/tools/report_html_check.py" "$driver" "$chromium" "$work/shots" $pages ${hostile_page:+"$hostile_page"}
 exit 0

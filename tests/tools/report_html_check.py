@@ -2,7 +2,7 @@
 """Opens report.html files in headless Chromium through chromedriver's WebDriver HTTP API
 (python3's standard library only) and checks them against their report.json.
 
-usage: report_html_check.py CHROMEDRIVER CHROMIUM SHOTDIR LABEL=MODULE_DIR[,hostile=NAME] ...
+usage: report_html_check.py CHROMEDRIVER CHROMIUM SHOTDIR LABEL=MODULE_DIR[,hostile=NAME][,bench=FILE:MODEL:CORE] ...
 
 Per page, one PASS/FAIL line per check (prefix report_html:LABEL:):
   loads     no console error, standards mode, nothing fetched, one script element
@@ -14,6 +14,8 @@ Per page, one PASS/FAIL line per check (prefix report_html:LABEL:):
   hover     moving the pointer onto a rectangle shows its tensor's name and bytes
   click     clicking a rectangle shows (and keeps) its tensor's name and bytes
   hostile   (with hostile=NAME) the tensor named NAME is shown verbatim, ran no script
+  bench     (with bench=FILE:MODEL:CORE) loading FILE (bench/layers.json) in the page's file
+            input fills each operator's instructions from FILE's MODEL on CORE, '-' elsewhere
 A screenshot of each page is written to SHOTDIR/LABEL.png.
 Prints one SKIP line and exits 0 only when Chromium cannot be started."""
 import base64
@@ -148,7 +150,30 @@ def shown_name(name):
     return name if name else "(unnamed)"
 
 
-def check_page(drv, label, mod_dir, hostile, shotdir):
+def check_bench(drv, spec):
+    path, model, core = spec.rsplit(":", 2)
+    data = json.load(open(path))
+    runs = [r for r in data["results"] if r["model"] == model and r["core"] == core]
+    if len(runs) != 1:
+        return False, "%s has %d runs of %s on %s" % (path, len(runs), model, core)
+    want = {str(l["index"]): str(l["instructions"]) for l in runs[0]["layers"] if l.get("instructions") is not None}
+    drv.s("POST", "/element/%s/value" % drv.element("#bench-file"), {"text": os.path.abspath(path)})
+    status = ""
+    for _ in range(50):
+        status = drv.js("return document.getElementById('bench-status').textContent")
+        if status:
+            break
+        time.sleep(0.1)
+    rows = drv.js("return Array.from(document.querySelectorAll('#operators tr[data-op]')).map("
+                  "r => [r.dataset.op, r.querySelector('td.instr').textContent])")
+    bad = [(op, got) for op, got in rows
+           if (op in want and got.split(" ")[0] != want[op]) or (op not in want and got != "-")]
+    filled = sum(1 for op, _ in rows if op in want)
+    good = not bad and filled == len(want) and status.startswith("%d operators measured" % filled)
+    return good, "status %r, %d of %d rows filled, wrong: %s" % (status, filled, len(want), bad[:3])
+
+
+def check_page(drv, label, mod_dir, hostile, bench, shotdir):
     res = []
 
     def ok(name, good, why=""):
@@ -262,6 +287,9 @@ def check_page(drv, label, mod_dir, hostile, shotdir):
         ok("hostile", hits and named >= 1 and after[1] == "undefined" and after[2] == "undefined" and
            after[3] == 1 and after[4] == 0 and dom["x"] == "undefined",
            "report.json has it %d times, %d rectangles carry it verbatim; page state %s" % (len(hits), named, after))
+    if bench is not None:
+        good, why = check_bench(drv, bench)
+        ok("bench", good, why)
     png = drv.s("GET", "/screenshot")
     with open(os.path.join(shotdir, label + ".png"), "wb") as f:
         f.write(base64.b64decode(png))
@@ -281,10 +309,11 @@ def main():
     failed = False
     try:
         for arg in sys.argv[4:]:
-            spec, _, hostile = arg.partition(",hostile=")
+            spec, *extra = arg.split(",")
             label, _, mod_dir = spec.partition("=")
+            opts = dict(e.split("=", 1) for e in extra)
             try:
-                lines = check_page(drv, label, mod_dir, hostile if hostile else None, shotdir)
+                lines = check_page(drv, label, mod_dir, opts.get("hostile"), opts.get("bench"), shotdir)
             except Exception as e:
                 lines = ["FAIL report_html:%s:page: %s" % (label, str(e)[:300])]
             for line in lines:
