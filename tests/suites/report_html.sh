@@ -58,6 +58,19 @@ if "$B" convert "$M/mcunet_det/model.tflite" -o "$work/det" --name det >/dev/nul
    size=$(wc -c <"$work/det/report.html") && [ "$size" -gt 0 ] && [ "$size" -lt 1048576 ]; then pass "size ($size bytes for mcunet_det)"
 else fail size "mcunet_det report.html: ${size:-missing} bytes"; fi
 
+# Every corpus model (host platform): report.html is written, and its rectangles (read
+# from the text) are report.json's placed tensors with their numbers.
+all=""
+for d in "$M"/*/; do
+  name=$(basename "$d")
+  [ -f "$d/model.tflite" ] || continue
+  if "$B" convert "$d/model.tflite" -o "$work/all/$name" --name "$name" >"$work/all_$name.out" 2>&1 &&
+     [ -s "$work/all/$name/report.html" ]; then all="$all $work/all/$name"
+  else fail "every_model:$name" "no report.html: $(head -c 200 "$work/all_$name.out")"; fi
+done
+# shellcheck disable=SC2086
+[ -n "$all" ] && python3 "$root/tests/tools/report_html_check.py" --static $all
+
 # Hostile names: two of kws's tensor names replaced, byte for byte, by markup of the same
 # length (a script element, an attribute break-out and an event handler).
 hostile_a='</title><script>window.x=1</script>"'"'"'&'

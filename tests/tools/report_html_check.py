@@ -3,6 +3,8 @@
 (python3's standard library only) and checks them against their report.json.
 
 usage: report_html_check.py CHROMEDRIVER CHROMIUM SHOTDIR LABEL=MODULE_DIR[,hostile=NAME][,bench=FILE:MODEL:CORE] ...
+       report_html_check.py --static MODULE_DIR ...   (no browser: the rectangles in the text
+                                                        against report.json, one line for all)
 
 Per page, one PASS/FAIL line per check (prefix report_html:LABEL:):
   loads     no console error, standards mode, nothing fetched, one script element
@@ -296,7 +298,30 @@ def check_page(drv, label, mod_dir, hostile, bench, shotdir):
     return res
 
 
+def static_check(mod_dir):
+    """Without a browser: the page's rectangles (parsed from the text) against report.json."""
+    import re
+    report = json.load(open(os.path.join(mod_dir, "report.json")))
+    text = open(os.path.join(mod_dir, "report.html"), encoding="utf-8").read()
+    per_mem, _ = expected(report)
+    want = {i: g for mem in per_mem.values() for i, g in mem.items()}
+    got = {}
+    for m in re.finditer(r'<rect class="t [a-z]+" x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)" data-idx="(\d+)"',
+                         text):
+        got[int(m.group(5))] = tuple(int(m.group(k)) for k in range(1, 5))
+    n_tags = text.count('<rect class="t ')
+    if got != want or n_tags != len(want):
+        diff = sorted(set(got.items()) ^ set(want.items()))[:3]
+        return "%d rectangles, report.json places %d; differing: %s" % (n_tags, len(want), diff)
+    return None
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--static":
+        bad = [(d, why) for d in sys.argv[2:] for why in [static_check(d)] if why]
+        print("PASS report_html:static_rects (%d modules)" % len(sys.argv[2:]) if not bad else
+              "FAIL report_html:static_rects: %s: %s" % bad[0])
+        return 1 if bad else 0
     if len(sys.argv) < 5:
         print(__doc__)
         return 2
