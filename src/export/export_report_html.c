@@ -75,7 +75,7 @@ static const char page_style[] =
     "h1{font-size:20px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ccc}\n"
     "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}\n"
     "td{max-width:480px;overflow-wrap:anywhere}\n"
-    "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+    "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
     ".track{position:relative;height:18px;background:#eee;border:1px solid #999;width:600px}\n"
     ".fill{position:absolute;top:0;bottom:0;left:0;background:#4e79a7}\n"
     ".mark{position:absolute;top:-3px;bottom:-3px;width:2px;background:#d62728}\n"
@@ -246,7 +246,7 @@ static void html_timelines(const Model *m, const Plan *p, const HtmlEntry *e, in
                 "(the memory's arenas one after another). Colour: <span class=\"key scratch\"></span>scratch"
                 "<span class=\"key persistent\"></span>persistent<span class=\"key constant\"></span>constant. "
                 "Hover a rectangle for its tensor; click to keep it.</p>\n"
-                "<div id=\"info\"><dl>");
+                "<div class=\"timelines\">\n<div id=\"info\"><dl>");
   static const char *const fields[][2] = {{"name", "name"},       {"id", "id"},         {"bytes", "bytes"},
                                           {"role", "role"},       {"residency", "residency"},
                                           {"memory", "memory"},   {"arena", "arena"},   {"offset", "offset"},
@@ -295,6 +295,7 @@ static void html_timelines(const Model *m, const Plan *p, const HtmlEntry *e, in
       }
     sb_printf(sb, "</span><span>position %d</span></div>\n", m->n_nodes > 0 ? m->n_nodes - 1 : 0);
   }
+  sb_append(sb, "</div>\n"); /* the info panel sticks while the timelines are in view */
   int direct = 0;
   size_t direct_bytes = 0;
   for (int i = 0; i < n; i++)
