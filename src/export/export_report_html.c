@@ -76,7 +76,7 @@ static const char page_style[] =
     "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}\n"
     "td{max-width:480px;overflow-wrap:anywhere}\n"
     "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
-    ".track{position:relative;height:18px;background:#eee;border:1px solid #999;width:600px}\n"
+    ".track{position:relative;height:18px;background:#eee;border:1px solid #999;width:400px}\n"
     ".fill{position:absolute;top:0;bottom:0;left:0;background:#4e79a7}\n"
     ".mark{position:absolute;top:-3px;bottom:-3px;width:2px;background:#d62728}\n"
     ".tl{display:block;width:100%;height:320px;border:1px solid #999;background:#fafafa}\n"
@@ -89,8 +89,8 @@ static const char page_style[] =
     ".axis{display:flex;justify-content:space-between;font-size:12px;color:#555}\n"
     "#info{position:sticky;top:0;background:#fffbe6;border:1px solid #e0c060;padding:6px 10px;z-index:1;\n"
     "height:6.5em;overflow-y:auto}\n" /* fixed: showing a tensor must not move the rectangles */
-    "#info dl{display:flex;flex-wrap:wrap;gap:2px 6px;margin:0}\n"
-    "#info dt{font-weight:600}#info dd{margin:0 16px 0 0}#info dd#info-name{flex-basis:calc(100% - 90px);word-break:break-all}\n";
+    "#info dl{display:grid;grid-template-columns:repeat(5,max-content 1fr);gap:2px 8px;margin:0}\n"
+    "#info dt{font-weight:600}#info dd{margin:0}#info dd#info-name{grid-column:2 / -1;word-break:break-all}\n";
 
 /* Shows a rectangle's tensor on hover; a click pins it (a second click releases). */
 static const char page_script[] =
