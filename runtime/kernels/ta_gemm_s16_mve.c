@@ -8,6 +8,15 @@
 #endif
 
 #if defined(G16M_MVE)
+/* Optimised GCC builds without a frame pointer (TA_NO_WIDE_ASM, ta_common.h): the pair loop
+ * in assembly, its eight accumulators in the even registers VMLADAVA requires ("Te", lr
+ * included; the weight pointer in a low register, as the widening VLDRB.S16 encodes it);
+ * GCC alone moves them between registers in every iteration. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(TA_NO_WIDE_ASM)
+#define G16M_WIDE_ASM 1
+#else
+#define G16M_WIDE_ASM 0
+#endif
 typedef int16x8_t g16m_vec_t;
 
 /* One input vector against one block of 4 rows (weights [chunk][4 rows][8], see the
@@ -44,13 +53,157 @@ static inline g16m_vec_t g16m_tail(const int16_t *x, int32_t depth) {
   return vldrhq_z_s16(x + (depth & ~7), vctp16q((uint32_t)(depth & 7)));
 }
 
-/* The fold requantisation of n <= 4 sums in one vector: VRMULH, clamp, narrowing store. */
-static inline void g16m_fold4(const int32_t a[4], const int32_t *m, int32_t n, int32_t lo, int32_t hi, int16_t *out) {
+/* The fold requantisation of the block of rows r..r+3 (VRMULH), plus the wide rows' part
+ * (ta_gemm_s16_mve.h), clamped. */
+static inline int32x4_t g16m_rq4(const ta_gemm_s16_mve_params_t *p, int32_t r, int32x4_t acc, int32x4_t lo,
+                                 int32x4_t hi) {
+  int32x4_t y = vrmulhq_s32(acc, vldrwq_s32(p->mult + r));
+  if (p->wide) {
+    const int32_t *q = p->wide + 4 * r;
+    const int32x4_t red = vldrwq_s32(q), kl = vldrwq_s32(q + 8);
+    const uint32x4_t s = vaddq_u32(vreinterpretq_u32_s32(vmulq_s32(acc, red)), vreinterpretq_u32_s32(kl));
+    int32x4_t h = vaddq_s32(vmulhq_s32(acc, red), vldrwq_s32(q + 4));
+    h = vaddq_m_n_s32(h, h, 1, vcmphiq_u32(vreinterpretq_u32_s32(kl), s)); /* the carry out of kl + P low */
+    y = vaddq_s32(y, vshlq_s32(h, vldrwq_s32(q + 12)));
+  }
+  return vmaxq_s32(vminq_s32(y, hi), lo);
+}
+
+/* The requantisation of n <= 4 sums of the block at row r, narrowing store. */
+static inline void g16m_fold4(const ta_gemm_s16_mve_params_t *p, int32_t r, const int32_t a[4], int32_t n,
+                              int16_t *out) {
   int32x4_t v = vdupq_n_s32(a[0]);
   v = vsetq_lane_s32(a[1], v, 1), v = vsetq_lane_s32(a[2], v, 2), v = vsetq_lane_s32(a[3], v, 3);
-  v = vmaxq_s32(vminq_s32(vrmulhq_s32(v, vldrwq_s32(m)), vdupq_n_s32(hi)), vdupq_n_s32(lo));
+  v = g16m_rq4(p, r, v, vdupq_n_s32(p->act_min), vdupq_n_s32(p->act_max));
   if (n == 4) vstrhq_s32(out, v);
   else vstrhq_p_s32(out, v, vctp32q((uint32_t)n));
+}
+
+/* The int64 dot product of one weight row (w: its first 8 weights, the row's chunks 32
+ * bytes apart) with an input read as in g16m_vector2. */
+static int64_t g16m_row64_runs(const int16_t *x, const int8_t *w, int32_t segs, int32_t seg_chunks, int32_t seg_step,
+                               int32_t tail) {
+  int64_t a = 0;
+  for (int32_t s = segs; s > 0; s--, x += seg_step)
+    for (int32_t i = 0; i < seg_chunks; i++, w += 32) a = vmlaldavaq_s16(a, vldrhq_s16(x + 8 * i), vldrbq_s16(w));
+  if (tail) a = vmlaldavaq_s16(a, vldrhq_z_s16(x - segs * seg_step + 8 * seg_chunks, vctp16q((uint32_t)tail)), vldrbq_s16(w));
+  return a;
+}
+
+/* Two chunks' worth of one weight block: 8 weights of each of the 4 rows at w, against
+ * xv and yv; every weight load serves both input vectors. */
+#define G16M_PAIR_STEP(xv, yv, w)                                                 \
+  do {                                                                            \
+    int16x8_t wv_ = vldrbq_s16(w);                                                \
+    a0 = vmladavaq_s16(a0, xv, wv_), c0 = vmladavaq_s16(c0, yv, wv_);             \
+    wv_ = vldrbq_s16((w) + 8);                                                    \
+    a1 = vmladavaq_s16(a1, xv, wv_), c1 = vmladavaq_s16(c1, yv, wv_);             \
+    wv_ = vldrbq_s16((w) + 16);                                                   \
+    a2 = vmladavaq_s16(a2, xv, wv_), c2 = vmladavaq_s16(c2, yv, wv_);             \
+    wv_ = vldrbq_s16((w) + 24);                                                   \
+    a3 = vmladavaq_s16(a3, xv, wv_), c3 = vmladavaq_s16(c3, yv, wv_);             \
+  } while (0)
+
+#if G16M_WIDE_ASM
+/* One block of the pair's sums (see g16m_vector2) in assembly: s runs of run[0] >= 1
+ * chunks, run[1] bytes from a run's end to the next one's start; the sums start at the
+ * block's biases; sums[0..3] are x's, sums[4..7] y's. */
+static __attribute__((noinline)) void g16m_pair_runs(const int16_t *xp, const int16_t *yp, const int8_t *wp,
+                                                     int32_t s, const int32_t run[2], const int32_t *bias,
+                                                     int32_t sums[8]) {
+  int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3], c0 = a0, c1 = a1, c2 = a2, c3 = a3, k;
+  const int32_t seg[2] = {run[0], run[1]};
+  int16x8_t xv, yv, wv;
+  __asm__("1:\n\t"
+          "ldr %[k], %[n]\n"
+          "2:\n\t"
+          "vldrh.s16 %q[xv], [%[x]], #16\n\t"
+          "vldrh.s16 %q[yv], [%[y]], #16\n\t"
+          "vldrb.s16 %q[wv], [%[w]], #8\n\t"
+          "vmladava.s16 %[a0], %q[xv], %q[wv]\n\t"
+          "vmladava.s16 %[c0], %q[yv], %q[wv]\n\t"
+          "vldrb.s16 %q[wv], [%[w]], #8\n\t"
+          "vmladava.s16 %[a1], %q[xv], %q[wv]\n\t"
+          "vmladava.s16 %[c1], %q[yv], %q[wv]\n\t"
+          "vldrb.s16 %q[wv], [%[w]], #8\n\t"
+          "vmladava.s16 %[a2], %q[xv], %q[wv]\n\t"
+          "vmladava.s16 %[c2], %q[yv], %q[wv]\n\t"
+          "vldrb.s16 %q[wv], [%[w]], #8\n\t"
+          "vmladava.s16 %[a3], %q[xv], %q[wv]\n\t"
+          "vmladava.s16 %[c3], %q[yv], %q[wv]\n\t"
+          "subs %[k], %[k], #1\n\t"
+          "bne 2b\n\t"
+          "ldr %[k], %[skip]\n\t"
+          "add %[x], %[x], %[k]\n\t"
+          "add %[y], %[y], %[k]\n\t"
+          "subs %[s], %[s], #1\n\t"
+          "bne 1b"
+          : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [c0] "+Te"(c0), [c1] "+Te"(c1),
+            [c2] "+Te"(c2), [c3] "+Te"(c3), [x] "+r"(xp), [y] "+r"(yp), [w] "+l"(wp), [s] "+r"(s),
+            [k] "=&r"(k), [xv] "=&w"(xv), [yv] "=&w"(yv), [wv] "=&w"(wv)
+          : [n] "m"(seg[0]), [skip] "m"(seg[1])
+          : "cc");
+  sums[0] = a0, sums[1] = a1, sums[2] = a2, sums[3] = a3, sums[4] = c0, sums[5] = c1, sums[6] = c2, sums[7] = c3;
+}
+#endif
+
+/* Fold form, two input vectors x and y (outputs ox, oy) against all rows. Each vector is
+ * read as `segs` runs of `seg_chunks` whole chunks, `seg_step` values apart (a window
+ * read in place: one run per window row), then `tail` values (segs == 1 only). */
+static void g16m_vector2(const ta_gemm_s16_mve_params_t *p, const int16_t *x, const int16_t *y, int32_t segs,
+                         int32_t seg_chunks, int32_t seg_step, int32_t tail, const int8_t *w, int16_t *ox,
+                         int16_t *oy) {
+  const int32_t rows = p->rows, block_bytes = 4 * p->stride;
+  const int32x4_t lo = vdupq_n_s32(p->act_min), hi = vdupq_n_s32(p->act_max);
+  const mve_pred16_t tp = vctp16q((uint32_t)tail);
+#if G16M_WIDE_ASM
+  if (seg_chunks > 0 && tail == 0) {
+    /* chunks per run, and the bytes from a run's end to the next run's start */
+    const int32_t run[2] = {seg_chunks, (int32_t)sizeof(int16_t) * (seg_step - 8 * seg_chunks)};
+    for (int32_t r = 0; r < rows; r += 4, w += block_bytes) {
+      int32_t sums[8];
+      g16m_pair_runs(x, y, w, segs, run, p->bias + r, sums);
+      const int32x4_t vx = g16m_rq4(p, r, vldrwq_s32(sums), lo, hi);
+      const int32x4_t vy = g16m_rq4(p, r, vldrwq_s32(sums + 4), lo, hi);
+      if (rows - r >= 4) {
+        vstrhq_s32(ox + r, vx), vstrhq_s32(oy + r, vy);
+      } else {
+        const mve_pred16_t rp = vctp32q((uint32_t)(rows - r));
+        vstrhq_p_s32(ox + r, vx, rp), vstrhq_p_s32(oy + r, vy, rp);
+      }
+    }
+    return;
+  }
+#endif
+  for (int32_t r = 0; r < rows; r += 4, w += block_bytes) {
+    const int32_t *b = p->bias + r;
+    int32_t a0 = b[0], a1 = b[1], a2 = b[2], a3 = b[3];
+    int32_t c0 = a0, c1 = a1, c2 = a2, c3 = a3;
+    const int8_t *wp = w;
+    const int16_t *xs = x, *ys = y;
+    for (int32_t s = segs; s > 0; s--, xs += seg_step, ys += seg_step) {
+      const int16_t *xp = xs, *yp = ys;
+      for (int32_t i = seg_chunks; i > 0; i--, xp += 8, yp += 8, wp += 32) {
+        const int16x8_t xv = vldrhq_s16(xp), yv = vldrhq_s16(yp);
+        G16M_PAIR_STEP(xv, yv, wp);
+      }
+    }
+    if (tail) {
+      const int16x8_t xv = vldrhq_z_s16(x + 8 * seg_chunks, tp), yv = vldrhq_z_s16(y + 8 * seg_chunks, tp);
+      G16M_PAIR_STEP(xv, yv, wp);
+    }
+    int32x4_t vx = vdupq_n_s32(a0), vy = vdupq_n_s32(c0);
+    vx = vsetq_lane_s32(a1, vx, 1), vx = vsetq_lane_s32(a2, vx, 2), vx = vsetq_lane_s32(a3, vx, 3);
+    vy = vsetq_lane_s32(c1, vy, 1), vy = vsetq_lane_s32(c2, vy, 2), vy = vsetq_lane_s32(c3, vy, 3);
+    vx = g16m_rq4(p, r, vx, lo, hi);
+    vy = g16m_rq4(p, r, vy, lo, hi);
+    if (rows - r >= 4) {
+      vstrhq_s32(ox + r, vx), vstrhq_s32(oy + r, vy);
+    } else {
+      const mve_pred16_t rp = vctp32q((uint32_t)(rows - r));
+      vstrhq_p_s32(ox + r, vx, rp), vstrhq_p_s32(oy + r, vy, rp);
+    }
+  }
 }
 #else
 /* The fold requantisation (ta_gemm_s16_mve.h): SMMULR is (acc * m + 2^31) >> 32. */
@@ -80,10 +233,63 @@ static int64_t g16m_row64(const int16_t *x, const int8_t *w, int32_t chunks, int
   return a;
 }
 static inline g16m_vec_t g16m_tail(const int16_t *x, int32_t depth) { return (void)x, (void)depth, 0; }
-static inline void g16m_fold4(const int32_t a[4], const int32_t *m, int32_t n, int32_t lo, int32_t hi, int16_t *out) {
-  for (int32_t i = 0; i < n; i++) out[i] = g16m_fold(a[i], m[i], lo, hi);
+/* Row r's requantisation of its sum: the fold, or the wide form in int64. */
+static int16_t g16m_rq1(const ta_gemm_s16_mve_params_t *p, int32_t r, int32_t acc) {
+  const int32_t *q = p->wide ? p->wide + 16 * (r >> 2) + (r & 3) : NULL;
+  if (!q || q[0] == 0) return g16m_fold(acc, p->mult[r], p->act_min, p->act_max);
+  const int64_t k = (int64_t)(((uint64_t)(uint32_t)q[4] << 32) | (uint32_t)q[8]);
+  return (int16_t)ta_clamp((int32_t)((k + (int64_t)acc * q[0]) >> (32 - q[12])), p->act_min, p->act_max);
+}
+
+static inline void g16m_fold4(const ta_gemm_s16_mve_params_t *p, int32_t r, const int32_t a[4], int32_t n,
+                              int16_t *out) {
+  for (int32_t i = 0; i < n; i++) out[i] = g16m_rq1(p, r + i, a[i]);
+}
+
+static int64_t g16m_row64_runs(const int16_t *x, const int8_t *w, int32_t segs, int32_t seg_chunks, int32_t seg_step,
+                               int32_t tail) {
+  int64_t a = 0;
+  int32_t k = 0; /* depth index */
+  for (int32_t s = 0; s < segs; s++)
+    for (int32_t j = 0; j < 8 * seg_chunks; j++, k++) a += (int64_t)x[s * seg_step + j] * w[(k >> 3) * 32 + (k & 7)];
+  for (int32_t j = 0; j < tail; j++, k++) a += (int64_t)x[8 * seg_chunks + j] * w[(k >> 3) * 32 + (k & 7)];
+  return a;
+}
+
+/* The pair in plain C: each vector's runs summed row by row (weights [block][chunk]
+ * [row][8]), the fold requantisation. */
+static void g16m_vector2(const ta_gemm_s16_mve_params_t *p, const int16_t *x, const int16_t *y, int32_t segs,
+                         int32_t seg_chunks, int32_t seg_step, int32_t tail, const int8_t *w, int16_t *ox,
+                         int16_t *oy) {
+  for (int32_t r = 0; r < p->rows; r++) {
+    const int8_t *wr = w + (r >> 2) * 4 * p->stride + (r & 3) * 8;
+    uint32_t a = (uint32_t)p->bias[r], c = a;
+    int32_t k = 0; /* depth index */
+    for (int32_t s = 0; s < segs; s++)
+      for (int32_t j = 0; j < 8 * seg_chunks; j++, k++) {
+        const int32_t wk = wr[(k >> 3) * 32 + (k & 7)];
+        a += (uint32_t)(x[s * seg_step + j] * wk), c += (uint32_t)(y[s * seg_step + j] * wk);
+      }
+    for (int32_t j = 0; j < tail; j++, k++) {
+      const int32_t wk = wr[(k >> 3) * 32 + (k & 7)];
+      a += (uint32_t)(x[8 * seg_chunks + j] * wk), c += (uint32_t)(y[8 * seg_chunks + j] * wk);
+    }
+    ox[r] = g16m_rq1(p, r, (int32_t)a);
+    oy[r] = g16m_rq1(p, r, (int32_t)c);
+  }
 }
 #endif
+
+/* The fold's rows outside its bounds, for one input vector read as in g16m_vector2. */
+static void g16m_fix(const ta_gemm_s16_mve_params_t *p, const int16_t *x, int32_t segs, int32_t seg_chunks,
+                     int32_t seg_step, int32_t tail, const int8_t *w, int16_t *out) {
+  for (int32_t i = 0; i < p->n_fix; i++) {
+    const int32_t *f = p->fix + 5 * i, r = f[0];
+    const int8_t *wr = w + (r >> 2) * 4 * p->stride + (r & 3) * 8;
+    out[r] = ta_s16_mve_general(f + 1, g16m_row64_runs(x, wr, segs, seg_chunks, seg_step, tail), p->act_min,
+                                p->act_max);
+  }
+}
 
 /* All rows for one input vector, in blocks of 4 (the last block's missing rows are zero
  * weights; their outputs are not stored). */
@@ -97,7 +303,7 @@ static void g16m_vector(const ta_gemm_s16_mve_params_t *p, const int16_t *x, con
     if (p->bias) {
       a[0] = p->bias[r], a[1] = p->bias[r + 1], a[2] = p->bias[r + 2], a[3] = p->bias[r + 3];
       g16m_block(x, w, chunks, tail, xt, a);
-      g16m_fold4(a, p->mult + r, n, lo, hi, out + r);
+      g16m_fold4(p, r, a, n, out + r);
     } else if (p->acc64) {
       for (int32_t i = 0; i < n; i++)
         out[r + i] = ta_s16_mve_general(p->rq + 4 * (r + i), g16m_row64(x, w + 8 * i, chunks, tail, xt), lo, hi);
@@ -110,7 +316,16 @@ static void g16m_vector(const ta_gemm_s16_mve_params_t *p, const int16_t *x, con
 
 void ta_gemm_s16_mve(const ta_gemm_s16_mve_params_t *p, int32_t count, const int16_t *input, const int8_t *weights,
                      int16_t *output) {
-  for (int32_t i = 0; i < count; i++) g16m_vector(p, input + i * p->depth, weights, output + i * p->rows);
+  int32_t i = 0;
+  if (p->bias)
+    for (; i + 2 <= count; i += 2) {
+      const int16_t *x = input + i * p->depth;
+      g16m_vector2(p, x, x + p->depth, 1, p->depth >> 3, 0, p->depth & 7, weights, output + i * p->rows,
+                   output + (i + 1) * p->rows);
+    }
+  for (; i < count; i++) g16m_vector(p, input + i * p->depth, weights, output + i * p->rows);
+  for (i = 0; i < count && p->n_fix; i++)
+    g16m_fix(p, input + i * p->depth, 1, p->depth >> 3, 0, p->depth & 7, weights, output + i * p->rows);
 }
 
 /* Copies the window of output pixel (oy, ox) into x, taps outside the image as 0 (the
@@ -139,20 +354,50 @@ static void g16m_gather(const ta_conv_s16_mve_geom_t *g, const int16_t *in, int3
   }
 }
 
+/* Whether the windows of output pixels (oy, ox) and (oy, ox + 1) lie inside the image. */
+static int g16m_pair_inside(const ta_conv_s16_mve_geom_t *g, int32_t oy, int32_t ox) {
+  const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+  return iy0 >= 0 && ix0 >= 0 && iy0 + g->dil_h * (g->k_h - 1) < g->in_h &&
+         ix0 + g->stride_w + g->dil_w * (g->k_w - 1) < g->in_w;
+}
+
+/* Output pixels in pairs where the fold form applies and both windows can be read in place
+ * (1x1 direct, or inside the image with every window row whole chunks: one run per window
+ * row); the others one at a time, gathered unless direct. */
 void ta_conv_s16_mve(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_geom_t *g, const int16_t *input,
                      const int8_t *weights, void *scratch, int16_t *output) {
-  const int32_t image = g->in_h * g->in_w * g->in_c;
+  const int32_t image = g->in_h * g->in_w * g->in_c, row = g->in_w * g->in_c, seg = g->k_w * g->in_c;
+  const int32_t pair_step = g->stride_w * g->in_c, rows = p->rows;
+  const int runs = p->bias && g->dil_w == 1 && (seg & 7) == 0;
   int16_t *window = (int16_t *)scratch;
   for (int32_t b = 0; b < g->batches; b++) {
     const int16_t *in = input + b * image;
     for (int32_t oy = 0; oy < g->out_h; oy++) {
-      for (int32_t ox = 0; ox < g->out_w; ox++, output += p->rows) {
-        const int16_t *x = in + ((oy * g->stride_h) * g->in_w + ox * g->stride_w) * g->in_c;
-        if (!g->direct) {
-          g16m_gather(g, in, oy, ox, window);
-          x = window;
+      for (int32_t ox = 0; ox < g->out_w;) {
+        const int16_t *x = in + ((oy * g->stride_h - g->pad_h) * g->in_w + ox * g->stride_w - g->pad_w) * g->in_c;
+        if (p->bias && ox + 1 < g->out_w && g->direct) {
+          g16m_vector2(p, x, x + pair_step, 1, p->depth >> 3, 0, p->depth & 7, weights, output, output + rows);
+          if (p->n_fix) {
+            g16m_fix(p, x, 1, p->depth >> 3, 0, p->depth & 7, weights, output);
+            g16m_fix(p, x + pair_step, 1, p->depth >> 3, 0, p->depth & 7, weights, output + rows);
+          }
+        } else if (runs && ox + 1 < g->out_w && g16m_pair_inside(g, oy, ox)) {
+          g16m_vector2(p, x, x + pair_step, g->k_h, seg >> 3, g->dil_h * row, 0, weights, output, output + rows);
+          if (p->n_fix) {
+            g16m_fix(p, x, g->k_h, seg >> 3, g->dil_h * row, 0, weights, output);
+            g16m_fix(p, x + pair_step, g->k_h, seg >> 3, g->dil_h * row, 0, weights, output + rows);
+          }
+        } else {
+          if (!g->direct) {
+            g16m_gather(g, in, oy, ox, window);
+            x = window;
+          }
+          g16m_vector(p, x, weights, output);
+          if (p->n_fix) g16m_fix(p, x, 1, p->depth >> 3, 0, p->depth & 7, weights, output);
+          ox++, output += rows;
+          continue;
         }
-        g16m_vector(p, x, weights, output);
+        ox += 2, output += 2 * rows;
       }
     }
   }

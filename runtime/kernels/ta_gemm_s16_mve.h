@@ -24,7 +24,16 @@
  *   k = bias * reduced + 2^(t-1) precomputed per row in int64 (|bias| <= 2^47, depth <=
  *   2^24 and |reduced| < 2^15 keep every term inside int64), the dot product summed in
  *   int32 where 2^15 * sum|w| < 2^31 for every row, else in int64 (VMLALDAVA): `acc64`.
- * Zero points are 0 in TFLite's 16x8 scheme. Only compiled when the target has MVE. */
+ * A row whose t is above 32 (a tiny scale beside a large
+ * bias) starts its sum at 0 instead (`wide`, bias and m 0): with k = kh * 2^32 + kl and
+ * the exact int64 product P = acc * reduced, floor((k + P) / 2^t) is
+ * (kh + floor(P / 2^32) + carry(kl + (P mod 2^32))) >> (t - 32): VMULH, VMUL, an unsigned
+ * add and compare, an arithmetic shift; the compiler proved |kh| + 2^14 + 1 < 2^31 and
+ * 2^15 * sum|w| < 2^31. Fold lanes have reduced = k = 0 there (the wide part is 0) and
+ * wide lanes m = 0 (VRMULH gives 0), so the two parts add.
+ * A layer whose rows mostly take the fold form takes it with the others zeroed
+ * (`fix`): each of those is then summed again in int64 (VMLALDAVA) and requantised in
+ * TFLite's form, overwriting the fold's output. Zero points are 0 in TFLite's 16x8 scheme. Only compiled when the target has MVE. */
 #ifndef TA_GEMM_S16_MVE_H
 #define TA_GEMM_S16_MVE_H
 #include "ta_common.h"
@@ -39,6 +48,11 @@ typedef struct ta_gemm_s16_mve_params_t {
   int32_t act_min, act_max;
   const int32_t *rq;     /* without fold: per row k low word, k high word, reduced, t */
   int32_t acc64;         /* without fold: 1 when dot products are summed in int64 */
+  const int32_t *wide;   /* fold: NULL, or per block of 4 rows 16 words: reduced, k high,
+                            k low and 32 - t of each row with t > 32 (0 for the others) */
+  int32_t n_fix;         /* fold: rows outside its bounds (their bias and m are 0) */
+  const int32_t *fix;    /* fold: per such row its index, k low, k high, reduced, t: the
+                            row is summed again in int64 and requantised in TFLite's form */
 } ta_gemm_s16_mve_params_t;
 
 /* CONV_2D window geometry (NHWC input, zero padding: the int16 zero point is 0). */

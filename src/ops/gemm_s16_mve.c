@@ -53,6 +53,49 @@ static bool s16_general_row(const Tensor *bias, int32_t r, int32_t mult, int32_t
   return true;
 }
 
+/* The wide form of one row (ta_gemm_s16_mve.h): t in [33, 62], its sum from 0 inside
+ * int32, |bias| <= 2^47 and |k high| + 2^14 + 1 < 2^31. Fills reduced, k high, k low and
+ * 32 - t at q[0], q[4], q[8], q[12] (the row's lane of its block). */
+static bool s16_wide_row(const Tensor *bias, int32_t r, int32_t mult, int32_t shift, int64_t abs_sum, int32_t *q) {
+  const int64_t reduced = mult < 0x7FFF0000 ? ((int64_t)mult + (1 << 15)) >> 16 : 0x7FFF;
+  const int64_t t = 15 - (int64_t)shift;
+  const int64_t b = bias ? const_i64(bias, r) : 0;
+  if (t < 33 || t > 62 || b > ((int64_t)1 << 47) || b < -((int64_t)1 << 47) || abs_sum * 32768 > INT32_MAX)
+    return false;
+  const int64_t k = b * reduced + ((int64_t)1 << (t - 1));
+  const int64_t kh = k >> 32; /* arithmetic: floor(k / 2^32) */
+  if (kh > INT32_MAX - (1 << 14) - 2 || kh < INT32_MIN + (1 << 14) + 2) return false;
+  q[0] = (int32_t)reduced, q[4] = (int32_t)kh, q[8] = (int32_t)(uint32_t)((uint64_t)k & 0xFFFFFFFFu);
+  q[12] = (int32_t)(32 - t);
+  return true;
+}
+
+/* The fold form for most rows: rows with t > 32 take the wide form, the others outside
+ * its bounds (at most half) get bias and mult 0 and an entry of g->fix (index, then
+ * TFLite's form as s16_general_row makes it), which the kernel sums again in int64.
+ * False when that does not apply. */
+static bool s16_fold_fix_plan(Arena *arena, const Tensor *bias, int32_t rows, const int32_t *mult,
+                              const int32_t *shift, int32_t scalar_mult, int32_t scalar_shift, const int64_t *abs_sums,
+                              int32_t *b, int32_t *m, GemmS16MvePlan *g) {
+  int32_t n = 0, n_wide = 0;
+  int32_t *fix = arena_calloc(arena, (size_t)rows * 5, sizeof(int32_t));
+  int32_t *wide = arena_calloc(arena, (size_t)((rows + 3) & ~3) * 4, sizeof(int32_t));
+  if (!fix || !wide) return false;
+  for (int32_t r = 0; r < rows; r++) {
+    const int32_t rm = mult ? mult[r] : scalar_mult, rs = shift ? shift[r] : scalar_shift;
+    if (s16_fold_row(bias, r, rm, rs, abs_sums[r], &b[r], &m[r])) continue;
+    b[r] = 0, m[r] = 0;
+    if (s16_wide_row(bias, r, rm, rs, abs_sums[r], wide + 16 * (r >> 2) + (r & 3))) {
+      n_wide++;
+      continue;
+    }
+    if (2 * (n + 1) > rows || !s16_general_row(bias, r, rm, rs, fix + 5 * n + 1)) return false;
+    fix[5 * n] = r, n++;
+  }
+  g->bias = b, g->mult = m, g->n_fix = n, g->fix = n ? fix : NULL, g->wide = n_wide ? wide : NULL;
+  return true;
+}
+
 static bool s16_bias_usable(const Tensor *bias, int32_t rows) {
   return !bias || (bias->type == TT_INT64 && bias->data && bias->elems == rows);
 }
@@ -75,7 +118,7 @@ bool gemm_s16_mve_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *
     }
   if (s16_fold_plan(bias, rows, mult, shift, scalar_mult, scalar_shift, sums, b, m)) {
     g->bias = b, g->mult = m;
-  } else {
+  } else if (!s16_fold_fix_plan(arena, bias, rows, mult, shift, scalar_mult, scalar_shift, sums, b, m, g)) {
     if (!(g->rq = arena_calloc(arena, (size_t)rows * 4, sizeof(int32_t)))) return false;
     for (int32_t r = 0; r < rows; r++) {
       if (!s16_general_row(bias, r, mult ? mult[r] : scalar_mult, shift ? shift[r] : scalar_shift, g->rq + 4 * r))
@@ -101,11 +144,14 @@ const char *gemm_s16_mve_emit_params(EmitCtx *ec, const GemmS16MvePlan *g) {
   const char *bias = g->bias ? em_table_i32(ec, "gemm16m_bias", g->bias, (size_t)((g->rows + 3) & ~3)) : "NULL";
   const char *mult = g->bias ? em_table_i32(ec, "gemm16m_mult", g->mult, (size_t)((g->rows + 3) & ~3)) : "NULL";
   const char *rq = g->rq ? em_table_i32(ec, "gemm16m_rq", g->rq, (size_t)g->rows * 4) : "NULL";
+  const char *fix = g->n_fix ? em_table_i32(ec, "gemm16m_fix", g->fix, (size_t)g->n_fix * 5) : "NULL";
+  const char *wide = g->wide ? em_table_i32(ec, "gemm16m_wide", g->wide, (size_t)((g->rows + 3) & ~3) * 4) : "NULL";
   em_decl(ec,
           "static const ta_gemm_s16_mve_params_t %s_gemm16m = {\n  .rows = %d, .depth = %d, .stride = %d,\n"
-          "  .bias = %s, .mult = %s, .act_min = %d, .act_max = %d,\n  .rq = %s, .acc64 = %d,\n};",
+          "  .bias = %s, .mult = %s, .act_min = %d, .act_max = %d,\n  .rq = %s, .acc64 = %d,\n"
+          "  .wide = %s, .n_fix = %d, .fix = %s,\n};",
           name, (int)g->rows, (int)g->depth, (int)g->stride, bias, mult, (int)g->act_min, (int)g->act_max, rq,
-          g->acc64 ? 1 : 0);
+          g->acc64 ? 1 : 0, wide, (int)g->n_fix, fix);
   return em_table_i8(ec, "gemm16m_weights", g->w8, (size_t)((g->rows + 3) & ~3) * (size_t)g->stride);
 }
 

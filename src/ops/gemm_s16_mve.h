@@ -15,6 +15,10 @@ typedef struct GemmS16MvePlan {
   int32_t *bias, *mult;        /* fold form (NULL without) */
   int32_t *rq;                 /* without fold: per row k low, k high, reduced, t */
   bool acc64;                  /* without fold: some row's sum may leave int32 */
+  int32_t *wide;               /* fold: NULL, or per block of 4 rows: reduced, k high, k low,
+                                  32 - t of each row with t > 32 (0 for the others) */
+  int32_t n_fix;               /* fold: rows outside its bounds (bias and mult 0 there) */
+  int32_t *fix;                /* fold: per such row its index, k low, k high, reduced, t */
   int32_t act_min, act_max;
 } GemmS16MvePlan;
 

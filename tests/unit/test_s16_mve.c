@@ -42,7 +42,7 @@ typedef enum { WANT_FOLD, WANT_INT32, WANT_INT64 } MveForm;
  * shifts, biases scaled by bias_scale; checks the form the planner chose and every
  * output of 3 input vectors. */
 static void mve_gemm_case(UnitState *u, const int32_t *shift, int32_t w_lim, int32_t depth, int64_t bias_scale,
-                          MveForm want, int32_t act_min) {
+                          MveForm want, int32_t act_min, int want_wide, int32_t want_fix) {
   static int8_t w[MROWS * MDEPTH];
   static int16_t x[3 * MDEPTH];
   int16_t out[3 * MROWS];
@@ -67,8 +67,12 @@ static void mve_gemm_case(UnitState *u, const int32_t *shift, int32_t w_lim, int
   if (g) {
     CHECK(u, (g->bias != NULL) == (want == WANT_FOLD));
     CHECK(u, g->acc64 == (want == WANT_INT64));
-    const ta_gemm_s16_mve_params_t p = {MROWS, depth, g->stride, g->bias, g->mult, act_min, 32767, g->rq,
-                                        g->acc64 ? 1 : 0};
+    CHECK(u, (g->wide != NULL) == (want_wide != 0));
+    CHECK(u, g->n_fix == want_fix);
+    const ta_gemm_s16_mve_params_t p = {.rows = MROWS, .depth = depth, .stride = g->stride, .bias = g->bias,
+                                        .mult = g->mult, .act_min = act_min, .act_max = 32767, .rq = g->rq,
+                                        .acc64 = g->acc64 ? 1 : 0, .wide = g->wide, .n_fix = g->n_fix,
+                                        .fix = g->fix};
     ta_gemm_s16_mve(&p, 3, x, g->w8, out);
     int bad = 0;
     for (int32_t v = 0; v < 3; v++)
@@ -85,16 +89,28 @@ static void mve_gemm_case(UnitState *u, const int32_t *shift, int32_t w_lim, int
 static const int32_t fold_shifts[MROWS] = {-2, -5, -8, -12, -17, -9, -3};   /* t = 17 .. 32 */
 static const int32_t wide_shifts[MROWS] = {-1, 0, 3, 14, -20, -30, -40};    /* t outside 17..32 */
 
+static const int32_t mixed_shifts[MROWS] = {-2, -5, -20, -30, -8, -40, -3}; /* t 17..23, and 35, 45, 55 */
+static const int32_t fixed_shifts[MROWS] = {-2, -5, 14, -8, -9, -40, -3};   /* one t = 1, one t = 55 */
+static const int32_t small_shifts[MROWS] = {-20, -30, -40, -25, -22, -35, -18}; /* every t > 32 */
+static const int32_t int64_shifts[MROWS] = {-1, 0, 3, 14, 14, 14, -40}; /* 4 rows fit neither form */
+
 static void test_s16_mve_gemm_fold(UnitState *u) {
-  mve_gemm_case(u, fold_shifts, 20, 61, 1, WANT_FOLD, -32768);
-  mve_gemm_case(u, fold_shifts, 127, 5, 1000, WANT_FOLD, 0); /* depth below one vector, ReLU */
+  mve_gemm_case(u, fold_shifts, 20, 61, 1, WANT_FOLD, -32768, 0, 0);
+  mve_gemm_case(u, fold_shifts, 127, 5, 1000, WANT_FOLD, 0, 0, 0); /* depth below one vector, ReLU */
+}
+/* Rows with t > 32 in the wide form, the other misfits summed again in int64. */
+static void test_s16_mve_gemm_fold_wide_fix(UnitState *u) {
+  mve_gemm_case(u, mixed_shifts, 20, 61, 1, WANT_FOLD, -32768, 1, 0);
+  mve_gemm_case(u, fixed_shifts, 20, 61, 1, WANT_FOLD, -32768, 1, 1);
+  mve_gemm_case(u, small_shifts, 20, 61, 100000, WANT_FOLD, -32768, 1, 0); /* bias beyond int32 */
+  mve_gemm_case(u, wide_shifts, 20, 61, 1, WANT_FOLD, -32768, 1, 3);
 }
 static void test_s16_mve_gemm_int64_form(UnitState *u) {
-  mve_gemm_case(u, wide_shifts, 20, 61, 1, WANT_INT32, -32768);
-  mve_gemm_case(u, fold_shifts, 20, 61, 100000, WANT_INT32, -32768); /* bias beyond int32 */
+  mve_gemm_case(u, int64_shifts, 20, 61, 1, WANT_INT32, -32768, 0, 0);
+  mve_gemm_case(u, fold_shifts, 20, 61, 100000, WANT_INT32, -32768, 0, 0); /* bias beyond int32 */
 }
 static void test_s16_mve_gemm_int64_sums(UnitState *u) {
-  mve_gemm_case(u, fold_shifts, 127, MDEPTH, 1, WANT_INT64, -32768); /* 2^15 * sum|w| >= 2^31 */
+  mve_gemm_case(u, fold_shifts, 127, MDEPTH, 1, WANT_INT64, -32768, 0, 0); /* 2^15 * sum|w| >= 2^31 */
 }
 
 /* A 3x3 depthwise layer, padding 1, on a 5x4 image of 11 channels (a block of 8 and a
@@ -153,6 +169,7 @@ static void test_s16_mve_depthwise_refused(UnitState *u) {
 
 const UnitTest s16_mve_tests[] = {
     {"s16_mve_gemm_fold", test_s16_mve_gemm_fold},
+    {"s16_mve_gemm_fold_wide_fix", test_s16_mve_gemm_fold_wide_fix},
     {"s16_mve_gemm_int64_form", test_s16_mve_gemm_int64_form},
     {"s16_mve_gemm_int64_sums", test_s16_mve_gemm_int64_sums},
     {"s16_mve_depthwise", test_s16_mve_depthwise},
