@@ -74,6 +74,18 @@ prereqs:
 clean:
 	rm -rf $(BUILD)
 
+# make install [PREFIX=/usr/local] [DESTDIR=]: bin/tinyaot, share/man/man1/tinyaot.1 and
+# share/bash-completion/completions/tinyaot (no kernel sources: the binary embeds them);
+# make uninstall removes exactly what install put there (dist/install.sh records it).
+PREFIX ?= /usr/local
+DESTDIR ?=
+.PHONY: install uninstall
+install: $(BUILD)/tinyaot
+	@sh dist/install.sh install "$(DESTDIR)$(PREFIX)" $(BUILD)/tinyaot
+
+uninstall:
+	@sh dist/install.sh uninstall "$(DESTDIR)$(PREFIX)"
+
 $(BUILD)/compare: tests/tools/compare.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 $< -o $@ -lm

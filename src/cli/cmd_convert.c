@@ -14,10 +14,12 @@
 #include "../export/export.h"
 #include "args.h"
 #include "commands.h"
+#include "convert_multi.h"
 #include "pipeline.h"
 
 static const char convert_usage[] =
     "usage: tinyaot convert MODEL.tflite -o OUTDIR [options]\n"
+    "       tinyaot convert A.tflite B.tflite ... [--shared-scratch] -o DIR [options]     (several models)\n"
     "       tinyaot convert --model.path MODEL.tflite --module.path OUTDIR [options]   (heliaAOT)\n"
     "       tinyaot convert --path CONFIG.yaml [options]                               (heliaAOT)\n"
     "\n"
@@ -71,6 +73,11 @@ static const char convert_usage[] =
     "                                         either overrides the config's force\n"
     "  --log-file FILE                        also write the messages of this conversion to FILE\n"
     "tinyaot's own options:\n"
+    "  --shared-scratch                       with several models (each in DIR/<name>/, prefix = name,\n"
+    "                                         from the file name; DIR/report.json sums them up): their\n"
+    "                                         scratch arenas overlay one buffer per memory, sized to the\n"
+    "                                         largest (DIR/tinyaot_shared.c; state and constants are not\n"
+    "                                         shared); run returns -3 while another model is mid-run\n"
     "  --strict                               ignored config keys and rules matching nothing are errors\n"
     "  --no-alias                             copy RESHAPE outputs instead of aliasing them\n"
     "  --no-fold-pad                          keep explicit PAD/PADV2 operators before convolutions\n"
@@ -303,6 +310,11 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
       args_unknown(a, known);
       return 2;
     } else if (!positional) positional = arg;
+    else if (opt->allow_models && opt->n_more_models + 1 >= CONVERT_MAX_MODELS) {
+      fprintf(stderr, "tinyaot: error: more than %d models ('%s'); convert at most %d together\n", CONVERT_MAX_MODELS, arg,
+              CONVERT_MAX_MODELS);
+      return 2;
+    } else if (opt->allow_models) opt->more_models[opt->n_more_models++] = arg;
     else {
       fprintf(stderr, "tinyaot: error: unexpected argument '%s' (the model is '%s')\n", arg, positional);
       return 2;
@@ -323,19 +335,24 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
 }
 
 static const char *const OPT_DUMP[] = {"--memory.dump-residency-json", NULL};
-static const char *const CONVERT_EXTRA_KNOWN[] = {"--stats", NULL};
+static const char *const CONVERT_EXTRA_KNOWN[] = {"--stats", "--shared-scratch", NULL};
 
 typedef struct ConvertExtra {
   bool dump;        /* --memory.dump-residency-json: write residency.json into the module */
   bool dump_given;  /* the switch was on the command line (else the config's key decides) */
   const char *dump_file; /* ...=FILE: write it there instead */
   bool stats;       /* --stats */
+  bool shared;      /* --shared-scratch: the models' scratch arenas overlay one buffer */
 } ConvertExtra;
 
 static bool convert_extra(Args *a, void *state) {
   ConvertExtra *x = state;
   if (args_flag(a, "--stats")) {
     x->stats = true;
+    return true;
+  }
+  if (args_flag(a, "--shared-scratch")) {
+    x->shared = true;
     return true;
   }
   const char *arg = a->argv[a->i];
@@ -467,9 +484,12 @@ int cmd_convert(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &t0);
   ConvertOptions opt = {0};
   Args a = {.argc = argc, .argv = argv};
-  ConvertExtra extra = {false, false, NULL, false};
+  ConvertExtra extra = {false, false, NULL, false, false};
+  opt.allow_models = true;
   int rc = parse_convert_args(&a, &opt, convert_usage, convert_extra, &extra, CONVERT_EXTRA_KNOWN);
   if (rc) return rc == 1 ? 0 : 2;
+  if (opt.n_more_models || extra.shared || convert_config_lists_models(&opt))
+    return convert_multi(&opt, extra.shared, extra.dump, extra.dump_file); /* several models */
   LogCapture lc;
   if (!log_start(&lc, opt.log_file)) return 2;
   Compilation c = {0};

@@ -10,6 +10,8 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  convert MODEL.tflite -o OUTDIR   write a C99 inference module and its memory report\n"
+    "  convert A.tflite B.tflite ... [--shared-scratch] -o DIR\n"
+    "                                   one module per model in DIR/<name>/, scratch shared\n"
     "  inspect MODEL.tflite [--json]    operators, tensors, quantization, MACs, memory bounds\n"
     "  platforms                        built-in platforms and their memories\n"
     "  operators                        the supported-operator matrix (Markdown)\n"

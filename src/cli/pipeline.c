@@ -127,6 +127,9 @@ bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
       !apply_rule_list(c, "--operators", &opt->operators, d) || !apply_rule_list(c, "--transforms", &opt->transforms, d))
     return false;
   Config *cfg = &c->config;
+  if (cfg->n_models && !opt->shared_id)
+    return diag_error(d, "%s lists several models ('models'): `tinyaot convert` compiles them together",
+                      opt->config_path);
   merge_config(opt, cfg);
   if (!opt->model_path) return diag_error(d, "no model given (positional argument, --model.path or model.path in the config)");
   d->file = opt->model_path;
@@ -215,6 +218,8 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   mod->name = opt->name;
   mod->prefix = opt->prefix;
   mod->PREFIX = upper(&c->arena, opt->prefix);
+  mod->shared_scratch = opt->shared_scratch;
+  mod->shared_id = opt->shared_id;
   mod->test_enabled = opt->test_enabled; /* heliaAOT's test case (emit_test_case.c) */
   mod->test_tolerance = opt->has_test_tolerance ? opt->test_tolerance : 0.0;
   mod->test_golden_data = opt->test_golden_data;

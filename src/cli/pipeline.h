@@ -12,6 +12,8 @@
 #include "../plan/plan.h"
 #include "../platform/platform.h"
 
+enum { CONVERT_MAX_MODELS = 16 };
+
 typedef enum SwitchState { SWITCH_UNSET = 0, SWITCH_OFF, SWITCH_ON } SwitchState;
 
 /* A heliaAOT rule list on the command line: the arguments after the option (YAML/JSON
@@ -60,6 +62,13 @@ typedef struct ConvertOptions {
   /* --memory.constraints, --memory.tensors, --operators, --transforms: each replaces the
    * config's whole key (config_parse_option). */
   RuleListArg memory_constraints, memory_tensors, operators, transforms;
+  /* Several models (convert_multi.c): `convert` accepts more than one positional model
+   * (more_models, after model_path); shared_scratch/shared_id as Module's. */
+  bool allow_models;
+  int n_more_models;
+  const char *more_models[CONVERT_MAX_MODELS];
+  const char *shared_scratch;
+  int shared_id;
 } ConvertOptions;
 
 typedef struct Compilation {

@@ -40,7 +40,8 @@ static bool unknown_key(Parser *p, const yaml_node_t *k, const char *section) {
   snprintf(shown, sizeof shown, "%s", k && k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "?");
   one_line(shown);
   if (p->c->strict) return err(p, k, "unknown key '%s' in %s (--strict)", shown, section);
-  if (p->option) fprintf(stderr, "tinyaot: warning: %s: unknown key '%s' in %s (ignored)\n", p->option, shown, section);
+  if (p->c->quiet) { /* the caller reads the file again and warns then */
+  } else if (p->option) fprintf(stderr, "tinyaot: warning: %s: unknown key '%s' in %s (ignored)\n", p->option, shown, section);
   else fprintf(stderr, "tinyaot: warning: %s: line %d: unknown key '%s' in %s (ignored)\n", p->name, line_of(k),
                shown, section);
   p->c->warnings++;
@@ -537,10 +538,47 @@ static bool parse_transforms(Parser *p, yaml_node_t *v) {
   if (n == 0) return true;
   if (c->strict)
     return err(p, v, "'transforms' is not applied: tinyaot runs its own fixed transforms (--strict)%s%s", "", "");
-  if (p->option) fprintf(stderr, "tinyaot: warning: %s: ignored: tinyaot runs its own fixed transforms\n", p->option);
+  if (c->quiet) { /* the caller reads the file again and warns then */
+  } else if (p->option) fprintf(stderr, "tinyaot: warning: %s: ignored: tinyaot runs its own fixed transforms\n", p->option);
   else fprintf(stderr, "tinyaot: warning: %s: line %d: 'transforms' ignored: tinyaot runs its own fixed transforms\n",
                p->name, line_of(v));
   c->warnings++;
+  return true;
+}
+
+/* `models:` (tinyaot): each entry is heliaAOT's `model` (a path, or a map with path) and
+ * optionally `module` with name and prefix, parsed by the same functions into a scratch
+ * Config; the group's module.path is the output folder. */
+static bool parse_models(Parser *p, yaml_node_t *v) {
+  Config *c = p->c;
+  if (!want_seq(p, v, "models")) return false;
+  int n = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
+  c->models = arena_calloc(p->arena, (size_t)n + 1, sizeof *c->models);
+  if (!c->models) return diag_error(p->d, "out of memory");
+  FOR_ITEMS(p, v, item) {
+    if (!want_map(p, item, "models entry")) return false;
+    Config one;
+    config_defaults(&one);
+    one.strict = c->strict;
+    one.quiet = c->quiet;
+    p->c = &one;
+    bool ok = true;
+    FOR_PAIRS(p, item, k, val) {
+      if (!ok) break;
+      if (key_is(k, "model")) ok = parse_model(p, val);
+      else if (key_is(k, "module")) ok = is_null(val) || parse_module(p, val);
+      else ok = unknown_key(p, k, "a models entry");
+    }
+    p->c = c;
+    c->warnings += one.warnings;
+    if (!ok) return false;
+    if (!one.model_path) return err(p, item, "a models entry needs model.path%s%s", "", "");
+    if (one.module_path || one.module_type)
+      return err(p, item, "a models entry takes module.name and module.prefix only (the group's module.path is the "
+                          "output folder)%s%s", "", "");
+    c->models[c->n_models++] = (struct ConfigModel){one.model_path, one.module_name, one.module_prefix};
+  }
+  if (c->n_models == 0) return err(p, v, "'models' is empty%s%s", "", "");
   return true;
 }
 
@@ -571,11 +609,18 @@ static bool parse_root(Parser *p, yaml_node_t *root) {
       ok = is_null(v) || (want_bool(p, v, "force", &c->force) && (c->has_force = true));
     } else if (key_is(k, "log_file")) {
       ok = is_null(v) || want_string(p, v, "log_file", &c->log_file);
+    } else if (key_is(k, "models")) {
+      ok = parse_models(p, v);
+    } else if (key_is(k, "shared_scratch")) {
+      ok = is_null(v) || (want_bool(p, v, "shared_scratch", &c->shared_scratch) && (c->has_shared_scratch = true));
     } else {
       ok = unknown_key(p, k, "the top level");
     }
     if (!ok) return false;
   }
+  if (c->n_models && (c->model_path || c->module_name || c->module_prefix))
+    return err(p, root, "'models' lists the models: not with the top level's model, module.name or module.prefix "
+                        "(give them per entry)%s%s", "", "");
   return true;
 }
 
@@ -670,6 +715,7 @@ bool config_load(Arena *a, const char *path, Config *c, Diag *d) {
   c->module_path = from_config_dir(a, path, c->module_path);
   c->test_golden_data = from_config_dir(a, path, c->test_golden_data);
   c->log_file = from_config_dir(a, path, c->log_file);
+  for (int i = 0; i < c->n_models; i++) c->models[i].path = from_config_dir(a, path, c->models[i].path);
   if ((c->model_path && !c->model_path[0]) || (c->module_path && !c->module_path[0]))
     return diag_error(d, "a path in the configuration is empty");
   return true;

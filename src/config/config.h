@@ -87,6 +87,15 @@ typedef struct Config {
   int verbose;
   bool has_force, force;
   const char *log_file;
+  /* tinyaot's extension for several models in one firmware (convert_multi.c): `models:`,
+   * a list whose entries use heliaAOT's keys for one model (`model`, and `module` with
+   * name/prefix only), and `shared_scratch: true`. */
+  int n_models;
+  struct ConfigModel {
+    const char *path, *name, *prefix;
+  } *models;
+  bool has_shared_scratch, shared_scratch;
+  bool quiet; /* set before parsing: no warnings printed (the file is read again by the pipeline) */
   /* The option that replaced a list (--memory.constraints, --memory.tensors, --operators):
    * messages about its rules name it instead of a file line. NULL: the file's list. */
   const char *constraints_option, *rules_option, *op_rules_option;

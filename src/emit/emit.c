@@ -509,7 +509,13 @@ static void emit_header(const Model *m, const Plan *p, const Module *mod, Arena 
   if (!mod->allocate_arenas) emit_region_api(p, mod, a, h);
   sb_printf(h, "/* Resets state, %shydrates constants, binds ctx->inputs/outputs to the arena; keeps\n * ctx->callback and ctx->user_data. 0 on success, -1 for a NULL context, -2 when a region is not bound. */\nint32_t %s_model_init(%s_model_context_t *ctx);\n",
             mod->auto_hydrate ? "" : "(auto_hydrate_constants is off: call hydrate yourself) ", pf, pf);
-  sb_printf(h, "/* Runs one inference. 0 on success. */\nint32_t %s_model_run(%s_model_context_t *ctx);\n", pf, pf);
+  if (mod->shared_scratch)
+    sb_printf(h, "/* Runs one inference. 0 on success, -3 while another model of the group is mid-run:\n"
+                 " * the group's models share one scratch buffer (%s.h) and never run concurrently;\n"
+                 " * inputs and outputs live in it (fill the inputs just before run, read the outputs\n"
+                 " * before another model of the group runs). */\n", mod->shared_scratch);
+  else sb_append(h, "/* Runs one inference. 0 on success. */\n");
+  sb_printf(h, "int32_t %s_model_run(%s_model_context_t *ctx);\n", pf, pf);
   sb_printf(h, "/* Copies pinned constants into their runtime memory. Weak: override to use DMA. */\nvoid %s_hydrate_constants(void);\n", pf);
   sb_printf(h, "/* Copies a streamed constant before its first reader. Weak: override to use DMA\n * (it must complete before returning). */\nvoid %s_stream_copy(void *dst, const void *src, uint32_t size);\n\n", pf);
   emit_helia_header(m, p, mod, a, h);
@@ -560,7 +566,12 @@ static void emit_arenas(const Model *m, const Plan *p, const Module *mod, Arena 
     const PlanArena *ar = &p->arenas[i];
     sb_printf(c, "/* %s arena in %s: %zu bytes (lower bound %zu), %d tensors */\n", ar->name, mem_name(ar->memory),
               ar->size, ar->lower_bound, ar->n_tensors);
-    if (mod->allocate_arenas)
+    if (mod->allocate_arenas && mod->shared_scratch && ar->role == AR_SCRATCH)
+      sb_printf(c, "/* overlays the group's shared scratch (every model of the group uses it; run holds %s_owner) */\n"
+                   "#define %s_%s %s_%s\ntypedef char %s_%s_fits_shared[sizeof %s_%s.bytes >= %zuu ? 1 : -1];\n\n",
+                mod->shared_scratch, mod->prefix, ar->name, mod->shared_scratch, ar->name, mod->prefix, ar->name,
+                mod->shared_scratch, ar->name, ar->size);
+    else if (mod->allocate_arenas)
       sb_printf(c, "%s_PUT_IN_%s static union {\n  uint8_t bytes[%zu];\n  int64_t align_;\n} %s_%s;\n\n", mod->PREFIX,
                 mem_name(ar->memory), ar->size ? ar->size : 16, mod->prefix, ar->name);
   }
@@ -863,6 +874,19 @@ static void emit_init(const Model *m, const Module *mod, Arena *a, const Lowered
   sb_append(c, "  return 0;\n}\n\n");
 }
 
+/* --shared-scratch: run takes the group's owner flag, and refuses (-3) while another
+ * model of the group (or this one, re-entered from a callback) is mid-run. */
+static void emit_run_claim(const Module *mod, StrBuf *c) {
+  if (!mod->shared_scratch) return;
+  sb_printf(c, "  if (%s_owner != 0) return -3; /* the shared scratch is in use: another run is in progress */\n"
+               "  %s_owner = %d;\n",
+            mod->shared_scratch, mod->shared_scratch, mod->shared_id);
+}
+
+static void emit_run_release(const Module *mod, StrBuf *c) {
+  if (mod->shared_scratch) sb_printf(c, "  %s_owner = 0;\n", mod->shared_scratch);
+}
+
 /* Table dispatch: when some operator is not STATIC_SCHEDULABLE or static calls are off. */
 static void emit_run_table(const Model *m, const Module *mod, StrBuf *c, const Lowered *low) {
   const char *pf = mod->prefix, *P = mod->PREFIX;
@@ -876,9 +900,11 @@ static void emit_run_table(const Model *m, const Module *mod, StrBuf *c, const L
   if (!steps) sb_append(c, "  {NULL, -1},\n");
   sb_append(c, "};\n\n");
   sb_printf(c, "int32_t %s_model_run(%s_model_context_t *ctx) {\n  int32_t i;\n  if (ctx == NULL) return -1;\n", pf, pf);
+  emit_run_claim(mod, c);
   sb_printf(c, "  for (i = 0; i < %d; i++) {\n    %s_notify(ctx, %s_schedule[i].op, %s_OP_RUN_STARTED);\n"
                "    %s_schedule[i].run();\n    %s_notify(ctx, %s_schedule[i].op, %s_OP_RUN_FINISHED);\n  }\n",
             steps, pf, pf, P, pf, pf, pf, P);
+  emit_run_release(mod, c);
   sb_append(c, "  return 0;\n}\n");
 }
 
@@ -889,6 +915,7 @@ static void emit_run(const Model *m, const Module *mod, StrBuf *c, const Lowered
     return;
   }
   sb_printf(c, "int32_t %s_model_run(%s_model_context_t *ctx) {\n  if (ctx == NULL) return -1;\n", pf, pf);
+  emit_run_claim(mod, c);
   for (int k = 0; k < m->n_nodes; k++) {
     int op = (int)m->nodes[k].index;
     if (!low[k].fn) {
@@ -904,6 +931,7 @@ static void emit_run(const Model *m, const Module *mod, StrBuf *c, const Lowered
     sb_printf(c, "  %s();\n", low[k].fn);
     sb_printf(c, "  %s_notify(ctx, %d, %s_OP_RUN_FINISHED);\n", pf, op, P);
   }
+  emit_run_release(mod, c);
   sb_append(c, "  return 0;\n}\n");
 }
 
@@ -1081,6 +1109,7 @@ bool emit_module(Model *m, Plan *p, Module *mod, Diag *d) {
   sb_printf(c, "#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n\n#include \"%s_model.h\"\n#include \"%s_weights.h\"\n",
             mod->name, mod->name);
   for (int i = 0; i < mod->n_families; i++) sb_printf(c, "#include \"ta_%s.h\"\n", mod->families[i]);
+  if (mod->shared_scratch) sb_printf(c, "#include \"../../%s.h\" /* the group's shared scratch */\n", mod->shared_scratch);
   sb_printf(c, "\nconst int32_t %s_num_inputs = %s_NUM_INPUTS;\nconst int32_t %s_num_outputs = %s_NUM_OUTPUTS;\n\n",
             mod->prefix, mod->PREFIX, mod->prefix, mod->PREFIX);
   emit_tensor_info(m, mod, c, "input", m->inputs, m->n_inputs);

@@ -68,6 +68,12 @@ typedef struct Module {
   double test_tolerance;
   const char *test_golden_data;
   const TestCaseData *test_data; /* without golden data: the host run's stimulus and outputs */
+  /* --shared-scratch (several models in one firmware, src/cli/convert_multi.c): the
+   * scratch arenas are the group's buffers <shared_scratch>_scratch_<mem>, declared in
+   * ../../<shared_scratch>.h, and run() holds the group's owner flag
+   * <shared_scratch>_owner (shared_id while it runs). NULL: the module owns its scratch. */
+  const char *shared_scratch;
+  int shared_id;
   /* for host tests: the pinned source blobs (symbol or sidecar) */
   int n_pinned_sources;
   const char *pinned_sources[MEM_COUNT * MEM_COUNT];

@@ -64,8 +64,8 @@ void emit_helia_header(const Model *m, const Plan *p, const Module *mod, Arena *
   sb_append(h, "/* ---- heliaAOT's names for this API (docs/heliaaot.md, \"Generated API\") ---- */\n");
   emit_core_check(mod, &p->platform, h);
   sb_printf(h, "/* What init and run return. */\ntypedef enum {\n  %s_status_ok = 0,\n  %s_status_null_context = -1,\n"
-               "  %s_status_region_unbound = -2\n} %s_status_t;\n",
-            pf, pf, pf, pf);
+               "  %s_status_region_unbound = -2%s\n} %s_status_t;\n",
+            pf, pf, pf, mod->shared_scratch ? arena_printf(a, ",\n  %s_status_scratch_busy = -3 /* run: another model of the group is mid-run */", pf) : "", pf);
   sb_printf(h, "typedef %s_op_state_t %s_operator_state_t;\ntypedef %s_op_callback_t %s_operator_callback_t;\n"
                "typedef %s_tensor_t %s_io_buffer_t;\ntypedef %s_tensor_info_t %s_tensor_descriptor_t;\n",
             pf, pf, pf, pf, pf, pf, pf, pf);

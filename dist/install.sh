@@ -1,0 +1,54 @@
+#!/bin/sh
+# make install / make uninstall (Makefile): the compiler, its man page and its bash
+# completion. The runtime kernels are embedded in the binary: no kernel sources are
+# installed. install records what it created in ROOT/share/tinyaot/installed (files, and
+# the directories that did not exist before); uninstall removes exactly those files, then
+# those directories when they are empty (a directory holding anything else stays).
+# usage: sh dist/install.sh install ROOT BINARY | sh dist/install.sh uninstall ROOT
+#   ROOT is $(DESTDIR)$(PREFIX)
+set -u
+what=$1 root=$2
+here=$(cd "$(dirname "$0")" && pwd)
+record="$root/share/tinyaot/installed"
+FILES="bin/tinyaot share/man/man1/tinyaot.1 share/bash-completion/completions/tinyaot"
+
+mkdirs() { # DIR (relative to root): creates it and its missing parents, recording each
+  [ -d "$root/$1" ] && return 0
+  parent=$(dirname "$1")
+  [ "$parent" != . ] && { mkdirs "$parent" || return 1; }
+  mkdir "$root/$1" || return 1
+  echo "dir $1" >>"$new"
+}
+
+case "$what" in
+  install)
+    binary=$3
+    [ -x "$binary" ] || { echo "install: no compiler at $binary (run make first)" >&2; exit 1; }
+    mkdir -p "$root" || exit 1
+    new=$(mktemp) || exit 1
+    trap 'rm -f "$new"' EXIT
+    # an earlier install's directories stay recorded
+    [ -f "$record" ] && grep '^dir ' "$record" >>"$new"
+    for d in bin share/man/man1 share/bash-completion/completions share/tinyaot; do mkdirs "$d" || exit 1; done
+    install -m 755 "$binary" "$root/bin/tinyaot" &&
+      install -m 644 "$here/tinyaot.1" "$root/share/man/man1/tinyaot.1" &&
+      install -m 644 "$here/tinyaot.bash-completion" "$root/share/bash-completion/completions/tinyaot" || exit 1
+    for f in $FILES; do echo "file $f"; done >>"$new"
+    echo "file share/tinyaot/installed" >>"$new"
+    install -m 644 "$new" "$record" || exit 1
+    echo "installed tinyaot into $root: $FILES (the kernels are embedded in bin/tinyaot)"
+    ;;
+  uninstall)
+    if [ -f "$record" ]; then
+      list=$(cat "$record") || exit 1
+      echo "$list" | sed -n 's/^file //p' | while read -r f; do rm -f "$root/$f"; done
+      # directories, deepest first, only when empty
+      echo "$list" | sed -n 's/^dir //p' | awk '{ print length($0) " " $0 }' | sort -rn | cut -d' ' -f2- |
+        while read -r d; do rmdir "$root/$d" 2>/dev/null || true; done
+    else
+      for f in $FILES; do rm -f "$root/$f"; done
+    fi
+    echo "removed tinyaot from $root"
+    ;;
+  *) echo "usage: dist/install.sh install ROOT BINARY | uninstall ROOT" >&2; exit 2 ;;
+esac
