@@ -111,4 +111,4 @@ if [ -f "$layers" ]; then
 else echo "SKIP report_html:bench: no bench/layers.json"; fi
 # shellcheck disable=SC2086
 python3 "$root/tests/tools/report_html_check.py" "$driver" "$chromium" "$work/shots" $pages ${hostile_page:+"$hostile_page"}
-exit 0
+exit $? # a crash of the checker (no FAIL line) shows as a failed suite
