@@ -61,7 +61,11 @@ class Driver:
             "goog:chromeOptions": {"binary": chromium, "args": [
                 "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--hide-scrollbars", "--window-size=1280,1500", "--no-first-run"]}}}}
-        self.session = self.call("POST", "/session", caps)["sessionId"]
+        try:
+            self.session = self.call("POST", "/session", caps)["sessionId"]
+        except Exception:
+            self.close()
+            raise
 
     def call(self, method, path, body=None):
         data = json.dumps(body).encode() if body is not None else None
