@@ -46,6 +46,10 @@ typedef struct ta_depthwise_conv_f32_params_t {
 
 void ta_depthwise_conv_s8(const ta_depthwise_conv_s8_params_t *p, const int8_t *input, const int8_t *filter,
                           const int32_t *folded_bias, int8_t *output);
+/* In place (issue 17): writes the output at `temp` (over the dying input, where the
+ * operator's in-place contract allows), then moves its `bytes` to `output`. */
+void ta_depthwise_conv_s8_inplace(const ta_depthwise_conv_s8_params_t *p, const int8_t *input, const int8_t *filter,
+                                  const int32_t *folded_bias, int8_t *temp, int8_t *output, int32_t bytes);
 /* bias may be NULL */
 void ta_depthwise_conv_s16(const ta_depthwise_conv_s16_params_t *p, const int16_t *input, const int8_t *filter,
                            const int64_t *bias, int16_t *output);

@@ -64,5 +64,9 @@ typedef struct ta_depthwise_conv_mve_params_t {
 #define TA_DW_MVE_SHAPE8(full3x3, n_kx) ((full3x3) ? 0 : (n_kx) >= 1 && (n_kx) <= 3 ? (int)(n_kx) : 4)
 
 void ta_depthwise_conv_mve_s8(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output);
+/* In place (issue 17): writes the output at `temp` (over the dying input, where the
+ * operator's in-place contract allows), then moves its `bytes` to `output`. */
+void ta_depthwise_conv_mve_s8_inplace(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *temp,
+                                      int8_t *output, int32_t bytes);
 
 #endif

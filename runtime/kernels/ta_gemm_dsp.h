@@ -41,5 +41,9 @@ void ta_gemm_s8_dsp(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *
 /* CONV_2D: per output pixel, the window (gathered into `scratch` unless direct). */
 void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                     const int32_t *weights, int8_t *scratch, int8_t *output);
+/* In place (issue 17): writes the output at `temp` (over the dying input, where the
+ * operator's in-place contract allows), then moves its `bytes` to `output`. */
+void ta_conv_s8_dsp_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                            const int32_t *weights, int8_t *scratch, int8_t *temp, int8_t *output, int32_t bytes);
 
 #endif

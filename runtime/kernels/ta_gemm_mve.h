@@ -47,5 +47,9 @@ void ta_gemm_s8_mve(const ta_gemm_mve_params_t *p, int32_t count, const int8_t *
  * row is whole 16-value chunks (then two output pixels share each weight load). */
 void ta_conv_s8_mve(const ta_gemm_mve_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                     const int8_t *weights, int8_t *scratch, int8_t *output);
+/* In place (issue 17): writes the output at `temp` (over the dying input, where the
+ * operator's in-place contract allows), then moves its `bytes` to `output`. */
+void ta_conv_s8_mve_inplace(const ta_gemm_mve_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                            const int8_t *weights, int8_t *scratch, int8_t *temp, int8_t *output, int32_t bytes);
 
 #endif

@@ -208,7 +208,8 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (!opt->no_reorder && !schedule_reorder(&c->model, &mod->schedule, d)) return false;
   /* rules naming nothing: once, on the first attempt (warnings; errors with --strict) */
   if (!trade && !attrs_check_unmatched(&c->config, &c->model, opt->strict, d)) return false;
-  if (!plan_activations(&c->model, &c->plan, &c->platform, &c->config, d)) return false;
+  /* --memory.optimize max: operators with an in-place contract may write over a dying input */
+  if (!plan_activations_opt(&c->model, &c->plan, &c->platform, &c->config, opt->memory_max, d)) return false;
   mod->opt_size = opt->opt_size;
   mod->intern = !opt->no_intern;
   mod->static_calls = !opt->no_static_calls;

@@ -185,6 +185,14 @@ static void md_optimizations(const Model *m, const Module *mod, StrBuf *md) {
   }
 }
 
+/* Bytes of the scratch arenas (activations and kernel scratch). */
+static size_t scratch_bytes(const Plan *p) {
+  size_t total = 0;
+  for (int i = 0; i < p->n_arenas; i++)
+    if (p->arenas[i].role == AR_SCRATCH) total += p->arenas[i].size;
+  return total;
+}
+
 /* The residency document: every tensor and table, where it lives, when it is live. */
 void export_residency_json(const Model *m, const Plan *p, const Module *mod, StrBuf *js) {
   Arena *a = m->arena;
@@ -195,6 +203,15 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
   transform_fold_summary(m, &folds, &folded_bytes);
   sb_printf(js, ",\n  \"rewrites\": {\"pad_folds\": %d, \"padded_bytes_removed\": %zu, \"quantizes_elided\": %d}", folds,
             folded_bytes, transform_elided_quantizes(m));
+  /* in-place execution (--memory.optimize max, plan/inplace.c): the operators writing over a
+   * dying input, and the scratch arenas' bytes against the layer-by-layer bound */
+  sb_printf(js, ",\n  \"in_place\": {\"enabled\": %s, \"operators\": [", p->inplace ? "true" : "false");
+  for (int k = 0, first = 1; k < m->n_nodes; k++)
+    if (m->nodes[k].inplace) {
+      sb_printf(js, "%s%d", first ? "" : ", ", (int)m->nodes[k].index);
+      first = 0;
+    }
+  sb_printf(js, "], \"layer_by_layer_bound\": %zu, \"scratch_arena_bytes\": %zu}", p->lower_bound, scratch_bytes(p));
   sb_printf(js, ",\n  \"platform\": \"%s\",\n  \"operators\": %d,\n  \"activation_lower_bound\": %zu,\n"
                 "  \"arena_bytes\": %llu,\n  \"constant_bytes\": %zu,\n  \"allocate_arenas\": %s,\n  \"memories\": [\n",
             p->platform.name, m->n_nodes, p->lower_bound, (unsigned long long)arena_bytes(p), p->constant_bytes,
@@ -278,6 +295,16 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
   if (transform_elided_quantizes(m))
     sb_printf(md, "Rewrites: %d QUANTIZE(s) that change no byte share their input's storage (elide_quantize; "
                   "--no-elide-quantize runs them).\n\n", transform_elided_quantizes(m));
+  int in_place = 0;
+  for (int k = 0; k < m->n_nodes; k++) in_place += m->nodes[k].inplace;
+  if (in_place) {
+    sb_printf(md, "In-place execution (--memory.optimize max): %d operator(s) write their output over an input "
+                  "they read for the last time (operators", in_place);
+    for (int k = 0; k < m->n_nodes; k++)
+      if (m->nodes[k].inplace) sb_printf(md, " %d", (int)m->nodes[k].index);
+    sb_printf(md, "). Scratch arenas: %zu bytes; layer-by-layer bound (whole tensors live at once): %zu bytes.\n\n",
+              scratch_bytes(p), p->lower_bound);
+  }
   sb_append(md, "## Memories\n\n| memory | used | budget |\n|---|---:|---:|\n");
   for (int mem = 0; mem < MEM_COUNT; mem++)
     if (p->platform.mem[mem].present)

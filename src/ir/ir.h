@@ -71,6 +71,12 @@ typedef struct Node {
   int32_t scratch_tensor;     /* synthetic tensor id backing the scratch, or -1 */
   int64_t macs;
   bool is_alias;              /* output shares the input's storage: no code emitted */
+  /* plan, in-place execution (plan/inplace.c): the kernel writes output 0 at the storage
+   * of input `inplace_input` (which dies here) + inplace_delta bytes, over that input as
+   * its contract allows, then the output is moved to its own offset (memmove) */
+  bool inplace;
+  int32_t inplace_input;
+  int64_t inplace_delta;
 } Node;
 
 /* One TFLite subgraph. Tensors of every subgraph share Model.tensors (subgraph s owns

@@ -1,5 +1,7 @@
 /* ADD: elementwise sum with NumPy broadcasting and a fused activation; int8 and
  * int16 (TFLite Micro's general-scale quantized path) and float32. */
+#include <string.h>
+
 #include "binary_ext.h"
 #include "elementwise.h"
 #include "op.h"
@@ -42,6 +44,20 @@ static bool add_prepare(PrepareCtx *pc, Node *node) {
   return ew_arith_prepare(pc, node, &add_arith);
 }
 
+/* In-place contract: the flat int8 kernels (ta_addsub_flat.c, scalar and MVE) read
+ * element i of both inputs before writing element i, in order, so the output may take
+ * either input's place (delta 0, no temporary). Other kernels declare nothing. */
+static bool add_inplace(const Model *m, const Node *node, int input, InplaceAccess *acc) {
+  if (!node->kernel || strncmp(node->kernel, "ta_addsub_s8_flat", 17) != 0 || input < 0 || input > 1) return false;
+  const Tensor *out = node_output(m, node, 0), *in = node_input(m, node, input);
+  if (!out || !in || in->elems != out->elems || in->type != TT_INT8 || out->type != TT_INT8 || out->elems > INT32_MAX)
+    return false;
+  *acc = (InplaceAccess){.in_h = 1, .in_w = (int32_t)out->elems, .in_px = 1, .out_h = 1, .out_w = (int32_t)out->elems,
+                         .out_px = 1, .k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1, .dil_h = 1, .dil_w = 1,
+                         .group = 0};
+  return true;
+}
+
 const OpDef op_add = {
     .name = "ADD",
     .builtin_code = 0,
@@ -52,4 +68,5 @@ const OpDef op_add = {
                    "RELU_N1_TO_1/RELU6; int32 wraps and ignores the fused activation, as TFLite Micro does",
     .prepare = add_prepare,
     .emit = bx_arith_emit,
+    .inplace = add_inplace,
 };

@@ -264,9 +264,15 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
           name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->in_c, (int)d->h.out, (int)d->w.out,
           (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
           (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point, d->direct ? 1 : 0, (int)d->chunk, (int)d->window);
-  em_call(ec, em_name(ec, "ta_conv_s8_%s", gemm_suffix(d->gemm->tier)), 6, em_desc(ec, "gemm"),
-          em_desc(ec, "geom"), em_tensor(ec, node->in[0]), weights, d->direct ? "NULL" : em_scratch(ec),
-          em_tensor(ec, node->out[0]));
+  if (node->inplace) /* the output written over the dying input, then moved into place */
+    em_call(ec, em_name(ec, "ta_conv_s8_%s_inplace", gemm_suffix(d->gemm->tier)), 8, em_desc(ec, "gemm"),
+            em_desc(ec, "geom"), em_tensor(ec, node->in[0]), weights, d->direct ? "NULL" : em_scratch(ec),
+            conv_inplace_temp(ec, node), em_tensor(ec, node->out[0]),
+            em_int(ec, (int64_t)d->h.out * d->w.out * d->out_c));
+  else
+    em_call(ec, em_name(ec, "ta_conv_s8_%s", gemm_suffix(d->gemm->tier)), 6, em_desc(ec, "gemm"),
+            em_desc(ec, "geom"), em_tensor(ec, node->in[0]), weights, d->direct ? "NULL" : em_scratch(ec),
+            em_tensor(ec, node->out[0]));
 }
 
 /* The int16x8 Cortex-M4 tier: window geometry, then the kernel call. */
@@ -343,8 +349,26 @@ static void conv_emit(EmitCtx *ec, const Model *m, const Node *node) {
               type, name, geom, (int)d->q.act_min, (int)d->q.act_max, mult, shift);
     }
   }
-  em_call(ec, conv_kernel_names[d->kernel], 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->in[1]), bias, em_tensor(ec, node->out[0]));
+  if (node->inplace) /* int8 only (conv_inplace): written over the dying input, then moved */
+    em_call(ec, "ta_conv_s8_inplace", 7, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
+            em_tensor(ec, node->in[1]), bias, conv_inplace_temp(ec, node), em_tensor(ec, node->out[0]),
+            em_int(ec, (int64_t)d->h.out * d->w.out * d->out_c));
+  else
+    em_call(ec, conv_kernel_names[d->kernel], 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
+            em_tensor(ec, node->in[1]), bias, em_tensor(ec, node->out[0]));
+}
+
+/* In-place contract: int8, one batch, not grouped. The portable kernel writes each pixel
+ * after reading its window; the DSP tier gathers windows before it writes them, or reads
+ * a 1x1 pixel while writing it; the MVE tier runs pixels in pairs. The int16 and float
+ * tiers declare nothing. */
+static bool conv_inplace(const Model *m, const Node *node, int input, InplaceAccess *acc) {
+  (void)m;
+  const ConvData *d = node->op_data;
+  if (input != 0 || !d || d->kernel != CONV_S8 || d->batches != 1 || d->groups != 1) return false;
+  const int32_t group = d->gemm && d->gemm->tier == GEMM_MVE ? 2 : 1;
+  conv_inplace_access(&d->h, &d->w, d->in_c, d->out_c, group, false, acc);
+  return true;
 }
 
 const OpDef op_conv_2d = {
@@ -358,4 +382,5 @@ const OpDef op_conv_2d = {
                    "or int32; no grouped convolution",
     .prepare = conv_prepare,
     .emit = conv_emit,
+    .inplace = conv_inplace,
 };

@@ -134,3 +134,17 @@ void conv_float_literal(char *buf, size_t cap, float v) {
   const bool has_point = strpbrk(num, ".e") != NULL;
   snprintf(buf, cap, "%s%sf", num, has_point ? "" : ".0");
 }
+
+void conv_inplace_access(const ConvAxis *h, const ConvAxis *w, int32_t in_c, int32_t out_c, int32_t group,
+                         bool row_groups, InplaceAccess *a) {
+  *a = (InplaceAccess){.in_h = h->in, .in_w = w->in, .in_px = in_c, .out_h = h->out, .out_w = w->out,
+                       .out_px = out_c, .k_h = h->k, .k_w = w->k, .stride_h = h->stride, .stride_w = w->stride,
+                       .dil_h = h->dil, .dil_w = w->dil, .pad_top = h->pad, .pad_left = w->pad, .group = group,
+                       .row_groups = row_groups, .moves = true};
+}
+
+const char *conv_inplace_temp(EmitCtx *ec, const Node *node) {
+  const char *x = em_tensor(ec, node->in[node->inplace_input]);
+  const long long delta = (long long)node->inplace_delta;
+  return em_literal(ec, "int8_t *", em_name(ec, "(%s %c %lld)", x, delta < 0 ? '-' : '+', delta < 0 ? -delta : delta));
+}

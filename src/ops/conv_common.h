@@ -58,4 +58,13 @@ bool conv_expect_bias(PrepareCtx *pc, const Node *node, const Tensor *bias, Tens
 /* A float as a C99 literal that reads back to the same value ("6.0f", "-3.40282347e+38f"). */
 void conv_float_literal(char *buf, size_t cap, float v);
 
+/* The in-place contract (op.h) of a convolution over one batch: output pixels of out_c
+ * bytes from windows of in_c-byte pixels; `group` and `row_groups` as in InplaceAccess. */
+void conv_inplace_access(const ConvAxis *h, const ConvAxis *w, int32_t in_c, int32_t out_c, int32_t group,
+                         bool row_groups, InplaceAccess *a);
+
+/* In place (Node.inplace): the pointer argument of the kernel's temporary output, at
+ * the dying input's storage + inplace_delta bytes (an int8_t * expression). */
+const char *conv_inplace_temp(EmitCtx *ec, const Node *node);
+
 #endif

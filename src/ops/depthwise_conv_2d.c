@@ -512,8 +512,12 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
             "  .bias = %s,\n  .%s = %s,\n  .quant = %s,\n  .lanes16 = %d,\n};",
             name, geom, (int)d->output_zero_point, (int)d->q.act_min, (int)d->q.act_max, t->negative_fix, t->simple,
             rows, cols, bias, t->lanes16 ? "weights8" : "weights", weights, quant, t->lanes16);
-    em_call(ec, "ta_depthwise_conv_mve_s8", 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
-            em_tensor(ec, node->out[0]));
+    if (node->inplace) /* the output written over the dying input, then moved into place */
+      em_call(ec, "ta_depthwise_conv_mve_s8_inplace", 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
+              conv_inplace_temp(ec, node), em_tensor(ec, node->out[0]), em_int(ec, (int64_t)d->h.out * d->w.out * d->out_c));
+    else
+      em_call(ec, "ta_depthwise_conv_mve_s8", 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
+              em_tensor(ec, node->out[0]));
     return;
   }
   /* A layer without a full group of 4 channels has no packed weights; one entry keeps C99 happy. */
@@ -608,8 +612,28 @@ static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
               "  .multiplier = %s,\n  .shift = %s,\n};",
               type, name, geom, (int)d->q.act_min, (int)d->q.act_max, mult, shift);
   }
-  em_call(ec, dw_kernel_names[d->kernel], 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->in[1]), bias, em_tensor(ec, node->out[0]));
+  if (node->inplace) /* int8 only (dw_inplace): written over the dying input, then moved */
+    em_call(ec, "ta_depthwise_conv_s8_inplace", 7, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
+            em_tensor(ec, node->in[1]), bias, conv_inplace_temp(ec, node), em_tensor(ec, node->out[0]),
+            em_int(ec, (int64_t)d->h.out * d->w.out * d->out_c));
+  else
+    em_call(ec, dw_kernel_names[d->kernel], 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
+            em_tensor(ec, node->in[1]), bias, em_tensor(ec, node->out[0]));
+}
+
+/* In-place contract: int8, one batch. The portable kernel writes each pixel after reading
+ * its window; the MVE tier runs a row's pixels of one border class together (channel
+ * groups outer), or, one pixel wide, a column's. The DSP tier runs bands of row pairs
+ * column by column (a lower row is written before an upper row's next window is read):
+ * it declares nothing, like int16 and float. */
+static bool dw_inplace(const Model *m, const Node *node, int input, InplaceAccess *acc) {
+  (void)m;
+  const DwData *d = node->op_data;
+  if (input != 0 || !d || d->kernel != DW_S8 || d->batches != 1 || d->tier == DW_TIER_DSP) return false;
+  const bool mve = d->tier == DW_TIER_MVE;
+  const bool column = mve && d->w.out == 1;
+  conv_inplace_access(&d->h, &d->w, d->in_c, d->out_c, column ? d->h.out : 1, mve && !column, acc);
+  return true;
 }
 
 const OpDef op_depthwise_conv_2d = {
@@ -622,4 +646,5 @@ const OpDef op_depthwise_conv_2d = {
                    "depth_multiplier option must equal output/input channels",
     .prepare = dw_prepare,
     .emit = dw_emit,
+    .inplace = dw_inplace,
 };

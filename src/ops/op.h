@@ -40,6 +40,29 @@ typedef struct PrepareCtx {
   const Platform *platform; /* target: kernel tiers may depend on dsp / mve */
 } PrepareCtx;
 
+/* In-place contract (issue 17 item 3, docs/memory.md): how the chosen kernel interleaves
+ * the reads of one input with the writes of its output, so the planner may place the
+ * output over that input where it dies. Both tensors are seen as images: the output has
+ * out_h x out_w pixels of out_px bytes, computed in raster order, each from the window
+ * (k_h x k_w taps, stride, dilation, leading padding) of an in_h x in_w image of in_px-
+ * byte pixels; taps outside the image read nothing. An elementwise operator is
+ * 1 x n pixels with 1x1 windows. The promise: once the kernel has written any byte of
+ * output pixel q, it reads only windows of pixels >= q - group + 1 (row_groups: of q's
+ * output row and later rows; group 0: of later pixels only). The placement is then
+ * exact when no output byte lands on an input byte a later window reads (plan/inplace.c
+ * computes the offsets that allow it; the plan verifier re-checks every step byte by
+ * byte). Kernels that buffer nothing across pixels and run them in order qualify. */
+typedef struct InplaceAccess {
+  int32_t in_h, in_w, in_px;
+  int32_t out_h, out_w, out_px;
+  int32_t k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_top, pad_left;
+  int32_t group;   /* 0: a pixel's window is read whole before the pixel is written */
+  bool row_groups; /* groups are whole output rows (runs along a row) */
+  bool moves;      /* the emitted code can write a temporary output and move it into
+                    * place (Node.inplace with any delta); false: delta 0 only, the
+                    * output at the input's own offset */
+} InplaceAccess;
+
 typedef struct OpDef {
   const char *name;           /* TFLite builtin name, "CONV_2D" */
   int32_t builtin_code;       /* BuiltinOperator value */
@@ -60,6 +83,10 @@ typedef struct OpDef {
    * owns), or NULL when it has none. Non-NULL contradicts CAP_STATELESS (checked by
    * the contract test over the operator table). */
   void (*emit_init)(EmitCtx *ec, const Model *m, const Node *node);
+  /* Optional, for a prepared node: fills the in-place contract above for input `input`
+   * and output 0 and returns true, or false when the output must never overlap that
+   * input (NULL: never). */
+  bool (*inplace)(const Model *m, const Node *node, int input, InplaceAccess *acc);
 } OpDef;
 
 /* Records "operator <i> (<NAME>): <message>" and returns false. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../transform/transform.h"
+#include "inplace.h"
 #include "lifetimes.h"
 
 static size_t align_up(size_t x) { return (x + PLAN_ALIGN - 1) / PLAN_ALIGN * PLAN_ALIGN; }
@@ -30,11 +31,7 @@ bool plan_needs_storage(const Model *m, int32_t id) {
 
 /* ---- offset assignment --------------------------------------------------- */
 
-typedef struct Interval {
-  size_t bytes;
-  int32_t first, last, key;
-  size_t offset;
-} Interval;
+typedef InplaceInterval Interval;
 
 typedef struct Placed {
   size_t start, end;
@@ -156,6 +153,14 @@ static size_t interval_lower_bound(const Interval *iv, int n, int n_steps) {
   return best;
 }
 
+/* Forgets the in-place decisions of the operators whose output lives in `arena`. */
+static void clear_inplace(Model *m, int arena) {
+  for (int k = 0; k < m->n_nodes; k++) {
+    Node *n = &m->nodes[k];
+    if (n->n_out > 0 && n->out[0] >= 0 && m->tensors[tensor_storage(m, n->out[0])].arena == arena) n->inplace = false;
+  }
+}
+
 /* Lays out every activation tensor whose Tensor.arena is `arena`. */
 static bool layout_arena(Model *m, Plan *p, int arena, Diag *d) {
   HeapStats *h = &m->arena->heap;
@@ -172,8 +177,27 @@ static bool layout_arena(Model *m, Plan *p, int arena, Diag *d) {
     heap_free(h, iv, iv_bytes);
     return diag_error(d, "out of memory while planning");
   }
+  int ties = 0;
+  clear_inplace(m, arena);
+  if (p->inplace && p->arenas[arena].role == AR_SCRATCH) {
+    /* in-place execution, kept when it makes the arena smaller */
+    Interval *tied = heap_alloc(h, iv_bytes);
+    if (tied) {
+      memcpy(tied, iv, sizeof(Interval) * (size_t)n);
+      size_t s = inplace_place(m, tied, n, &ties);
+      if (s < size) {
+        size = s;
+        memcpy(iv, tied, sizeof(Interval) * (size_t)n);
+      } else {
+        ties = 0;
+        clear_inplace(m, arena);
+      }
+      heap_free(h, tied, iv_bytes);
+    }
+  }
   for (int i = 0; i < n; i++) m->tensors[iv[i].key].offset = iv[i].offset;
   p->arenas[arena].size = size;
+  p->arenas[arena].inplace_ties = ties;
   p->arenas[arena].lower_bound = interval_lower_bound(iv, n, m->n_nodes);
   p->arenas[arena].n_tensors = n;
   heap_free(h, iv, iv_bytes);
@@ -248,7 +272,12 @@ static void set_budgets(Plan *p) {
 }
 
 bool plan_activations(Model *m, Plan *p, const Platform *platform, const Config *cfg, Diag *d) {
+  return plan_activations_opt(m, p, platform, cfg, false, d);
+}
+
+bool plan_activations_opt(Model *m, Plan *p, const Platform *platform, const Config *cfg, bool inplace, Diag *d) {
   memset(p, 0, sizeof *p);
+  p->inplace = inplace;
   p->platform = *platform;
   p->config = cfg;
   set_budgets(p);

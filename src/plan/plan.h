@@ -27,6 +27,7 @@ typedef struct PlanArena {
   size_t size;         /* bytes, multiple of PLAN_ALIGN */
   size_t lower_bound;  /* max over the schedule of live (aligned) bytes */
   int n_tensors;
+  int inplace_ties;    /* operators writing their output over a dying input here */
 } PlanArena;
 
 /* A constant the module stores: a model tensor or a table an operator derived. */
@@ -63,7 +64,8 @@ typedef struct Plan {
   uint64_t used[MEM_COUNT];
   uint64_t budget[MEM_COUNT];
   int budget_line[MEM_COUNT]; /* constraint line, 0 = platform size */
-  size_t lower_bound;         /* activation lower bound (all memories) */
+  size_t lower_bound;         /* activation lower bound (all memories): layer by layer, whole tensors */
+  bool inplace;               /* in-place execution allowed (--memory.optimize max) */
   bool over;                  /* plan_finish failed on a budget: */
   MemType over_mem;           /* the memory, and how many bytes it needed */
   uint64_t over_need;
@@ -72,6 +74,9 @@ typedef struct Plan {
 /* Activations: rules, lifetimes, grouping, offsets. Memories of unpinned groups are
  * chosen in plan_finish once the constants are known. */
 bool plan_activations(Model *m, Plan *p, const Platform *platform, const Config *cfg, Diag *d);
+/* The same; `inplace`: operators with an in-place contract may write over a dying input
+ * (plan/inplace.c), which may take the arena below the layer-by-layer bound. */
+bool plan_activations_opt(Model *m, Plan *p, const Platform *platform, const Config *cfg, bool inplace, Diag *d);
 /* Registers a constant the emitted code reads (called while lowering operators). */
 ConstItem *plan_add_const(Plan *p, Arena *a, int32_t tensor_id, int32_t op_index, int32_t reader);
 /* Constants' residency, pinned/stream arenas, memory choice, budgets, verification. */

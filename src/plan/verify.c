@@ -5,6 +5,113 @@
 #include "../ops/op.h"
 #include "../transform/transform.h"
 
+/* ---- in-place steps --------------------------------------------------------- */
+
+/* Lowest and end of the input bytes one output pixel's window reads (every tap inside
+ * the image); lo = INT64_MAX when it reads none. */
+static void window_bytes(const InplaceAccess *a, int64_t q, int64_t *lo, int64_t *hi) {
+  const int32_t oy = (int32_t)(q / a->out_w), ox = (int32_t)(q % a->out_w);
+  *lo = INT64_MAX;
+  *hi = INT64_MIN;
+  for (int32_t ky = 0; ky < a->k_h; ky++) {
+    const int32_t iy = oy * a->stride_h - a->pad_top + ky * a->dil_h;
+    if (iy < 0 || iy >= a->in_h) continue;
+    for (int32_t kx = 0; kx < a->k_w; kx++) {
+      const int32_t ix = ox * a->stride_w - a->pad_left + kx * a->dil_w;
+      if (ix < 0 || ix >= a->in_w) continue;
+      const int64_t b = ((int64_t)iy * a->in_w + ix) * a->in_px;
+      if (b < *lo) *lo = b;
+      if (b + a->in_px > *hi) *hi = b + a->in_px;
+    }
+  }
+}
+
+/* Runs the operator's declared access order over the planned bytes: when output pixel q
+ * is written (at delta + q * out_px, in the input's byte coordinates), no pixel whose
+ * window the kernel may still read (from q - group + 1, or q's row start) reads a byte
+ * of it. */
+static bool simulate_inplace(const Model *m, const InplaceAccess *a, int64_t delta) {
+  const int64_t n = (int64_t)a->out_h * a->out_w;
+  if (n <= 0 || a->group < 0) return false;
+  HeapStats *h = &m->arena->heap;
+  const size_t bytes = sizeof(int64_t) * 2 * (size_t)(n + 1);
+  int64_t *lo = heap_alloc(h, bytes);
+  if (!lo) return false;
+  int64_t *hi = lo + n + 1;
+  lo[n] = INT64_MAX;
+  hi[n] = INT64_MIN;
+  for (int64_t q = n - 1; q >= 0; q--) { /* from q on: the lowest byte read, the end of the highest */
+    int64_t l, e;
+    window_bytes(a, q, &l, &e);
+    lo[q] = l < lo[q + 1] ? l : lo[q + 1];
+    hi[q] = e > hi[q + 1] ? e : hi[q + 1];
+  }
+  bool ok = true;
+  for (int64_t q = 0; q < n && ok; q++) {
+    const int64_t from = a->row_groups ? q - q % a->out_w : (q - a->group + 1 < 0 ? 0 : q - a->group + 1);
+    const int64_t w0 = delta + q * a->out_px, w1 = w0 + a->out_px;
+    ok = lo[from] == INT64_MAX || w1 <= lo[from] || w0 >= hi[from];
+  }
+  heap_free(h, lo, bytes);
+  return ok;
+}
+
+/* Tensors a and b share bytes while both live: allowed only when one dies at step k and
+ * the other is the output of operator k running in place, which its kernel writes
+ * elsewhere (checked by check_inplace) and which is moved into place after the kernel. */
+static bool moved_after(const Model *m, const Tensor *a, const Tensor *b) {
+  const Tensor *x = a->last_use == b->first_use ? a : b, *y = x == a ? b : a;
+  const int32_t k = x->last_use;
+  if (y->first_use != k || k < 0 || k >= m->n_nodes || x->is_output || x->is_variable) return false;
+  const Node *n = &m->nodes[k];
+  if (!n->inplace || n->n_out < 1 || n->out[0] < 0 || tensor_storage(m, n->out[0]) != y->id) return false;
+  const Tensor *in = &m->tensors[tensor_storage(m, n->in[n->inplace_input])];
+  /* written in place directly (no temporary): only over that input */
+  if ((int64_t)y->offset == (int64_t)in->offset + n->inplace_delta) return x == in;
+  return true;
+}
+
+/* Every operator running in place: its contract holds for these tensors and offsets
+ * (simulated byte by byte), and its temporary output region lies in the arena, clear
+ * of every other tensor live at that step. */
+static bool check_inplace(const Model *m, const Plan *p, Diag *d) {
+  for (int k = 0; k < m->n_nodes; k++) {
+    const Node *n = &m->nodes[k];
+    if (!n->inplace) continue;
+    if (!n->def || !n->def->inplace || n->inplace_input < 0 || n->inplace_input >= n->n_in || n->n_out < 1 ||
+        n->in[n->inplace_input] < 0 || n->out[0] < 0)
+      return diag_error(d, "internal error: operator %d (%s) runs in place without a contract", (int)n->index, n->opname);
+    const Tensor *x = &m->tensors[tensor_storage(m, n->in[n->inplace_input])];
+    const Tensor *y = &m->tensors[tensor_storage(m, n->out[0])];
+    int uses = 0;
+    for (int i = 0; i < n->n_in; i++)
+      if (n->in[i] >= 0 && tensor_storage(m, n->in[i]) == x->id) uses++;
+    for (int o = 0; o < n->n_out; o++)
+      if (n->out[o] >= 0 && tensor_storage(m, n->out[o]) == x->id) uses++;
+    InplaceAccess acc;
+    bool ok = uses == 1 && x->last_use == k && y->first_use == k && !x->is_output && !x->is_variable &&
+              plan_needs_storage(m, x->id) && plan_needs_storage(m, y->id) && x->arena == y->arena &&
+              n->def->inplace(m, n, n->inplace_input, &acc) &&
+              (int64_t)acc.in_h * acc.in_w * acc.in_px == (int64_t)x->bytes &&
+              (int64_t)acc.out_h * acc.out_w * acc.out_px == (int64_t)y->bytes && acc.out_w >= 1;
+    const int64_t t = (int64_t)x->offset + n->inplace_delta;
+    ok = ok && t >= 0 && t % PLAN_ALIGN == 0 && (uint64_t)t + y->bytes <= p->arenas[x->arena].size &&
+         simulate_inplace(m, &acc, n->inplace_delta);
+    if (!ok)
+      return diag_error(d, "internal error: operator %d (%s) writes over tensor %d '%s' where its kernel's in-place contract does not allow it",
+                        (int)n->index, n->opname, (int)x->id, x->name);
+    for (int i = 0; i < m->n_tensors; i++) {
+      const Tensor *z = &m->tensors[i];
+      if (z == x || z == y || !plan_needs_storage(m, i) || z->arena != x->arena || z->first_use > k || z->last_use < k)
+        continue;
+      if ((int64_t)z->offset < t + (int64_t)y->bytes && t < (int64_t)(z->offset + z->bytes) && z->bytes && y->bytes)
+        return diag_error(d, "internal error: operator %d (%s) writes its output in place over tensor %d '%s', live at that step",
+                          (int)n->index, n->opname, (int)z->id, z->name);
+    }
+  }
+  return true;
+}
+
 static bool check_tensors(const Model *m, const Plan *p, Diag *d) {
   for (int i = 0; i < m->n_tensors; i++) {
     const Tensor *a = &m->tensors[i];
@@ -24,7 +131,7 @@ static bool check_tensors(const Model *m, const Plan *p, Diag *d) {
       if (!plan_needs_storage(m, j) || b->arena != a->arena) continue;
       bool live_together = a->first_use <= b->last_use && b->first_use <= a->last_use;
       bool bytes_overlap = a->offset < b->offset + b->bytes && b->offset < a->offset + a->bytes;
-      if (live_together && bytes_overlap && a->bytes && b->bytes)
+      if (live_together && bytes_overlap && a->bytes && b->bytes && !moved_after(m, a, b))
         return diag_error(d, "internal error: plan overlaps tensor %d '%s' and tensor %d '%s' in arena %s", a->id,
                           a->name, b->id, b->name, ar->name);
     }
@@ -93,5 +200,5 @@ bool plan_verify(const Model *m, const Plan *p, Diag *d) {
   for (int i = 0; i < p->n_arenas; i++)
     if (p->arenas[i].memory == MEM_NONE)
       return diag_error(d, "internal error: arena %s has no memory", p->arenas[i].name);
-  return check_schedule(m, d) && check_tensors(m, p, d) && check_constants(p, d);
+  return check_schedule(m, d) && check_tensors(m, p, d) && check_inplace(m, p, d) && check_constants(p, d);
 }

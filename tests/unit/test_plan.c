@@ -1,6 +1,7 @@
 /* Planner reaches the lower bound on chains; the verifier catches overlaps. */
 #include <string.h>
 
+#include "ops/op.h"
 #include "plan/plan.h"
 #include "platform/platform.h"
 #include "unit.h"
@@ -93,7 +94,90 @@ static void verifier_catches_overlap(UnitState *u) {
   arena_free(&a);
 }
 
+/* Fake operators for the in-place tests: an elementwise contract over the whole tensor,
+ * whose kernel reads element i before writing it (group 0), or may still read element
+ * i - 1 after writing element i (group 2). */
+static bool contract(const Model *m, const Node *n, int input, InplaceAccess *acc, int32_t group) {
+  const Tensor *y = &m->tensors[n->out[0]];
+  *acc = (InplaceAccess){.in_h = 1, .in_w = (int32_t)y->bytes, .in_px = 1, .out_h = 1, .out_w = (int32_t)y->bytes,
+                         .out_px = 1, .k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1, .dil_h = 1, .dil_w = 1,
+                         .group = group};
+  return input == 0;
+}
+static bool contract_g0(const Model *m, const Node *n, int input, InplaceAccess *acc) {
+  return contract(m, n, input, acc, 0);
+}
+static bool contract_g2(const Model *m, const Node *n, int input, InplaceAccess *acc) {
+  return contract(m, n, input, acc, 2);
+}
+static const OpDef fake_elementwise = {.name = "FAKE", .inplace = contract_g0};
+static const OpDef fake_lagging = {.name = "FAKE", .inplace = contract_g2};
+
+static bool plan_inplace(Model *m, Plan *p, Diag *d) {
+  Platform host;
+  platform_builtin("host", &host);
+  Config cfg;
+  config_defaults(&cfg);
+  return plan_activations_opt(m, p, &host, &cfg, true, d) && plan_finish(m, p, d);
+}
+
+/* t0 -> op0 -> t1 -> op1 -> t2, 64 bytes each: each operator may write over its input,
+ * so one 64-byte buffer holds the whole chain (two without in-place execution). */
+static void inplace_chain_shares_one_buffer(UnitState *u) {
+  Arena a;
+  arena_init(&a);
+  Model m;
+  size_t bytes[] = {64, 64, 64};
+  make_chain(&m, &a, bytes, 3);
+  m.nodes[0].def = m.nodes[1].def = &fake_elementwise;
+  Plan p;
+  Diag d;
+  diag_init(&d, NULL);
+  CHECK(u, plan_all(&m, &p, &d));
+  CHECK(u, p.arenas[0].size == 128 && !m.nodes[0].inplace);
+  diag_init(&d, NULL);
+  CHECK(u, plan_inplace(&m, &p, &d));
+  CHECK(u, p.arenas[0].size == 64 && p.lower_bound == 128);
+  CHECK(u, m.nodes[0].inplace && m.nodes[1].inplace && m.nodes[0].inplace_delta == 0);
+  CHECK(u, m.tensors[1].offset == m.tensors[0].offset && m.tensors[2].offset == m.tensors[1].offset);
+  arena_free(&a);
+}
+
+/* The verifier re-runs the contract over the planned bytes: a kernel that may read
+ * element i - 1 after writing element i cannot write at its input's own offset, and a
+ * temporary output ahead of the input overwrites bytes not read yet. */
+static void verifier_checks_inplace_contract(UnitState *u) {
+  Arena a;
+  arena_init(&a);
+  Model m;
+  size_t bytes[] = {64, 64, 64};
+  make_chain(&m, &a, bytes, 3);
+  m.nodes[0].def = m.nodes[1].def = &fake_elementwise;
+  Plan p;
+  Diag d;
+  diag_init(&d, NULL);
+  CHECK(u, plan_inplace(&m, &p, &d));
+  m.nodes[0].def = &fake_lagging;
+  diag_init(&d, NULL);
+  CHECK(u, !plan_verify(&m, &p, &d));
+  CHECK(u, strstr(d.msg, "in-place contract") != NULL);
+  m.nodes[0].def = &fake_elementwise;
+  m.nodes[0].inplace_delta = 16;
+  diag_init(&d, NULL);
+  CHECK(u, !plan_verify(&m, &p, &d));
+  m.nodes[0].inplace_delta = 0;
+  diag_init(&d, NULL);
+  CHECK(u, plan_verify(&m, &p, &d));
+  /* without the in-place decision the shared bytes are an overlap */
+  m.nodes[0].inplace = false;
+  diag_init(&d, NULL);
+  CHECK(u, !plan_verify(&m, &p, &d));
+  arena_free(&a);
+}
+
 const UnitTest plan_tests[] = {
+    {"plan/inplace_chain_shares_one_buffer", inplace_chain_shares_one_buffer},
+    {"plan/verifier_checks_inplace_contract", verifier_checks_inplace_contract},
     {"plan/chain_reaches_lower_bound", chain_reaches_lower_bound},
     {"plan/verifier_catches_overlap", verifier_catches_overlap},
     {NULL, NULL},
