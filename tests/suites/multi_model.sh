@@ -139,6 +139,64 @@ if [ $rc -ne 0 ] && [ "$(cd "$u" && find . -type f)" = "./ic/notes.txt" ] && gre
   else fail foreign_subfolder_refused_then_forced "--force/re-conversion: $(head -c 300 "$work/user2.log" "$work/user3.log")"; fi
 else fail foreign_subfolder_refused_then_forced "rc $rc, files: $(cd "$u" && find . -type f | head -5)"; fi
 
+# 6b. Persistent state is never shared: kws with two stateful models (SVDF, LSTM). The
+#     report counts their state apart (combined = shared + state); each stateful model's
+#     object defines its own persistent arena of the report's size and only references the
+#     shared scratch (nm); interleaved with kws, their golden case 0 stays exact.
+s="$work/state"
+if "$B" convert "$M/kws/model.tflite" "$M/keyword_svdf_int16in/model.tflite" "$M/mnist_lstm_int8/model.tflite" \
+     --shared-scratch -o "$s" >"$work/state.log" 2>&1 &&
+   python3 - "$M" "$work/golden_state.c" "$s" >>"$work/state.log" 2>&1 <<'EOF'
+import json, sys
+root, out, d = sys.argv[1:4]
+with open(out, "w") as f:
+    f.write("#include <stdint.h>\n")
+    for m, sym in (("kws", "kws"), ("keyword_svdf_int16in", "svdf"), ("mnist_lstm_int8", "lstm")):
+        for kind in ("in0", "out0"):
+            data = open(f"{root}/{m}/case_0/{kind}.bin", "rb").read()
+            f.write(f"const uint32_t {sym}_{kind}_size = {len(data)}u;\n")
+            f.write(f"const uint8_t {sym}_{kind}[{len(data)}] = {{" + ",".join(str(b) for b in data) + "};\n")
+g = json.load(open(f"{d}/report.json"))
+state = 0
+for m in g["models"]:
+    own = json.load(open(f"{d}/{m['name']}/report.json"))
+    persistent = sum(a["bytes"] for a in own["arenas"] if a["role"] != "scratch")
+    assert m["unshared_bytes"] == persistent, (m, persistent)
+    state += persistent
+assert state > 0 and g["combined_arena_bytes"] == g["shared_scratch_bytes"] + state, g
+EOF
+then
+  objs="" ok=0
+  for m in kws keyword_svdf_int16in mnist_lstm_int8; do
+    mkdir -p "$work/sobj/$m"
+    for f in "$s/$m"/src/*.c; do
+      o="$work/sobj/$m/$(basename "$f" .c).o"
+      ${CC:-cc} -std=c99 -O1 -Wall -Wextra -Werror -I"$s/$m/include" -I"$s/$m/src" -c "$f" -o "$o" >>"$work/state.log" 2>&1 || ok=1
+      objs="$objs $o"
+    done
+  done
+  if [ $ok -eq 0 ] && ${CC:-cc} -std=c99 -O1 -Wall -Wextra -Werror -I"$s" -I"$s/kws/include" \
+       -I"$s/keyword_svdf_int16in/include" -I"$s/mnist_lstm_int8/include" "$TA_ROOT/tests/multi/state_main.c" \
+       "$s/tinyaot_shared.c" "$work/golden_state.c" $objs -lm -o "$work/state_host" >>"$work/state.log" 2>&1 &&
+     "$work/state_host" >"$work/state_run.log" 2>&1 && grep -q "all exact" "$work/state_run.log" &&
+     python3 - "$s" "$work/sobj" >>"$work/state.log" 2>&1 <<'EOF'
+import json, subprocess, sys
+d, objs = sys.argv[1:3]
+for m in ("keyword_svdf_int16in", "mnist_lstm_int8"):
+    own = json.load(open(f"{d}/{m}/report.json"))
+    syms = subprocess.run(["nm", "-S", f"{objs}/{m}/{m}_model.o"], capture_output=True, text=True, check=True).stdout
+    defined = {l.split()[-1]: int(l.split()[1], 16) for l in syms.splitlines() if len(l.split()) == 4}
+    for a in own["arenas"]:
+        sym = f"{m}_{a['name']}"
+        if a["role"] == "scratch":
+            assert sym not in defined and f"U tinyaot_shared_{a['name']}" in syms, (m, sym)
+        else:
+            assert defined.get(sym) == a["bytes"], (m, sym, defined.get(sym), a["bytes"])
+EOF
+  then pass state_not_shared_exact
+  else fail state_not_shared_exact "$(tail -c 300 "$work/state.log" "$work/state_run.log" 2>/dev/null)"; fi
+else fail state_not_shared_exact "$(tail -c 300 "$work/state.log")"; fi
+
 # 6. The same group from a config: tinyaot's `models:` list, heliaAOT's model/module keys
 #    per entry (given prefix and name), `shared_scratch: true`, module.path = the folder.
 cat >"$work/group.yaml" <<EOF
