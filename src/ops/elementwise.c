@@ -8,6 +8,7 @@
 
 #include "../resolve/quant.h"
 #include "addsub_flat.h"
+#include "addsub_s16_dsp.h"
 #include "fixed_point.h"
 
 /* ---- broadcasting ---------------------------------------------------------------- */
@@ -229,6 +230,18 @@ static void try_addsub_s16_mve(PrepareCtx *pc, Node *node, const EwArith *d, boo
   node->families[1] = "addsub_s16_mve";
 }
 
+/* Set to 0 to keep int16 ADD / SUB on the broadcasting kernels on DSP targets. */
+#define ADDSUB_S16_DSP_ENABLED 1
+
+/* int16 ADD / SUB of same-shape inputs on a DSP (not MVE) target: ta_addsub_s16_dsp.h,
+ * where its exactness conditions hold (addsub_s16_dsp.h). */
+static void try_addsub_s16_dsp(PrepareCtx *pc, Node *node, const EwArith *d, bool subtract) {
+  if (!ADDSUB_S16_DSP_ENABLED || !pc->platform || !pc->platform->dsp || pc->platform->mve) return;
+  if (!same_shape_walk(&d->bc) || !addsub_s16_dsp_fits(d, subtract)) return;
+  node->kernel = subtract ? "ta_sub_s16_dsp" : "ta_add_s16_dsp";
+  node->families[1] = "addsub_s16_dsp";
+}
+
 bool ew_arith_prepare(PrepareCtx *pc, Node *node, const EwArithOp *op) {
   if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, op->options)) return false;
   const Tensor *a = node_input(pc->model, node, 0), *b = node_input(pc->model, node, 1);
@@ -255,6 +268,7 @@ bool ew_arith_prepare(PrepareCtx *pc, Node *node, const EwArithOp *op) {
   node->macs = op->macs_per_element ? out->elems : 0;
   if (out->type == TT_INT8 && op->flat_sign != 0) try_addsub_flat(pc, node, d, op->flat_sign < 0);
   if (out->type == TT_INT16 && op->flat_sign != 0) try_addsub_s16_mve(pc, node, d, op->flat_sign < 0);
+  if (out->type == TT_INT16 && op->flat_sign != 0) try_addsub_s16_dsp(pc, node, d, op->flat_sign < 0);
   return true;
 }
 

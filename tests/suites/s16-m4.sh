@@ -1,9 +1,11 @@
 #!/bin/sh
-# int16x8 tiers on Cortex-M4 (ta_gemm_s16_dsp, ta_depthwise_conv_s16_dsp; docs/kernels.md):
-# - every a16w8 model and every int16 CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED case
-#   of the corpus, case 0, converted for cortex-m4 and run on QEMU mps2-an386: outputs
-#   byte-equal to the TFLite Micro golden; where the layer qualifies (int64 bias; depthwise
-#   with multiplier 1 and an even channel count) the module must call the DSP kernel;
+# int16x8 tiers on Cortex-M4 (ta_gemm_s16_dsp, ta_depthwise_conv_s16_dsp,
+# ta_addsub_s16_dsp; docs/kernels.md):
+# - every a16w8 model and every int16 CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED /
+#   ADD / SUB case of the corpus, case 0, converted for cortex-m4 and run on QEMU
+#   mps2-an386: outputs byte-equal to the TFLite Micro golden; where the layer qualifies
+#   (int64 bias; depthwise with multiplier 1 and an even channel count; ADD / SUB of
+#   same-shape inputs) the module must call the DSP kernel;
 # - the kernels compile warning-free with GCC and clang at -O0/-Os/-O2/-O3, with and
 #   without a frame pointer (their inline assembly fixes r8..r11);
 # usage: sh tests/suites/s16-m4.sh BUILD CORPUS WORKDIR
@@ -31,6 +33,8 @@ expected_kernel() { # case name
     *bias32*) echo "" ;;
     conv_2d_int16_*) echo "ta_conv_s16_dsp(" ;;
     fully_connected_int16_*) echo "ta_gemm_s16_dsp(" ;;
+    add_int16_*same*) echo "ta_add_s16_dsp(" ;;
+    sub_int16_*same*) echo "ta_sub_s16_dsp(" ;;
     depthwise_conv_2d_int16_*_m1_*) # even channel counts only
       c=${1##*_c}
       [ $((c % 2)) -eq 0 ] && echo "ta_depthwise_conv_s16_dsp(" || echo "" ;;
@@ -66,7 +70,9 @@ run_one() { # corpus dir
 
 for dir in "$corpus"/models/*_a16w8 "$corpus"/ops/conv_2d_int16_* "$corpus"/ops/depthwise_conv_2d_int16_* \
            "$corpus"/ops/fully_connected_int16_* "$corpus"/ops-new/conv_2d_int16_* \
-           "$corpus"/ops-new/depthwise_conv_2d_int16_* "$corpus"/ops-new/fully_connected_int16_*; do
+           "$corpus"/ops-new/depthwise_conv_2d_int16_* "$corpus"/ops-new/fully_connected_int16_* \
+           "$corpus"/ops/add_int16_* "$corpus"/ops/sub_int16_* "$corpus"/ops-new/add_int16_* \
+           "$corpus"/ops-new/sub_int16_*; do
   [ -f "$dir/model.tflite" ] || continue
   run_one "$dir"
 done
@@ -80,6 +86,12 @@ flags() {
     echo "FAIL $label: convert kws_a16w8 for cortex-m4"
     return
   fi
+  # ic_a16w8's ADDs: the ADD / SUB kernel file
+  if ! "$build/tinyaot" convert "$corpus/models/ic_a16w8/model.tflite" --platform cortex-m4 -o "$m-ic" --prefix i16 \
+       >>"$work/flags.log" 2>&1; then
+    echo "FAIL $label: convert ic_a16w8 for cortex-m4"
+    return
+  fi
   fails="" n=0
   for cc in arm-none-eabi-gcc clang; do
     command -v $cc >/dev/null 2>&1 || continue
@@ -88,18 +100,19 @@ flags() {
     for opt in -O0 -Os -O2 -O3; do
       for fp in "" -fno-omit-frame-pointer; do
         for f in "$m"/src/k16_ta_gemm_s16_dsp.c "$m"/src/k16_ta_depthwise_conv_s16_dsp.c "$m"/src/ta_gemm_s16_dsp.c \
-                 "$m"/src/ta_depthwise_conv_s16_dsp.c; do
+                 "$m"/src/ta_depthwise_conv_s16_dsp.c "$m-ic"/src/i16_ta_addsub_s16_dsp.c \
+                 "$m-ic"/src/ta_addsub_s16_dsp.c; do
           [ -f "$f" ] || continue
           n=$((n + 1))
           # shellcheck disable=SC2086
           $cc $target -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -std=c99 -Wall -Wextra -Werror \
-            $opt $fp -I"$m/src" -c "$f" -o "$work/flags.o" >>"$work/flags.log" 2>&1 ||
+            $opt $fp -I"$(dirname "$f")" -c "$f" -o "$work/flags.o" >>"$work/flags.log" 2>&1 ||
             fails="$fails $cc$opt$fp:$(basename "$f")"
         done
       done
     done
   done
-  if [ $n -lt 16 ]; then echo "FAIL $label: only $n compilations (kernel files not in the module?)"
+  if [ $n -lt 24 ]; then echo "FAIL $label: only $n compilations (kernel files not in the module?)"
   elif [ -n "$fails" ]; then echo "FAIL $label:$fails"
   else echo "PASS $label ($n compilations)"; fi
 }

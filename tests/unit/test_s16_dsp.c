@@ -5,8 +5,10 @@
  * DSP instructions themselves run on QEMU (tests/suites/s16-m4.sh). */
 #include <string.h>
 
+#include "../../runtime/kernels/ta_addsub_s16_dsp.c"
 #include "../../runtime/kernels/ta_depthwise_conv_s16_dsp.c"
 #include "../../runtime/kernels/ta_gemm_s16_dsp.c"
+#include "../../src/ops/addsub_s16_dsp.h"
 #include "../../src/ops/gemm_s16_dsp.h"
 #include "unit.h"
 
@@ -163,7 +165,58 @@ static void test_s16_depthwise(UnitState *u) {
   arena_free(&a);
 }
 
+/* int16 ADD / SUB (ta_addsub_s16_dsp): for random rescales the compile-time check
+ * accepts, every output over the input extremes and random inputs equals TFLite's
+ * general-scale arithmetic (ta_requantize of each input << 15, of the sum, clamp). */
+static int16_t s16_addsub_reference(const ta_addsub_params_t *p, int32_t a, int32_t b, int subtract) {
+  const int32_t sa = ta_requantize(a * (1 << 15), p->in1_multiplier, p->in1_shift);
+  const int32_t sb = ta_requantize(b * (1 << 15), p->in2_multiplier, p->in2_shift);
+  const int32_t r = ta_requantize(subtract ? sa - sb : sa + sb, p->out_multiplier, p->out_shift);
+  return (int16_t)ta_clamp(r, p->act_min, p->act_max);
+}
+
+static void test_s16_addsub(UnitState *u) {
+  enum { N = 41 };
+  S16Rng r = {4242u};
+  int16_t a[N], b[N], out[N];
+  int accepted = 0, bad = 0;
+  for (int trial = 0; trial < 400; trial++) {
+    EwArith d;
+    memset(&d, 0, sizeof d);
+    d.left_shift = 15;
+    d.in1_multiplier = s16_rand(&r, 1 << 30, 0x7FFFFFFF), d.in1_shift = -s16_rand(&r, 0, 3);
+    d.in2_multiplier = s16_rand(&r, 1 << 30, 0x7FFFFFFF), d.in2_shift = -s16_rand(&r, 0, 3);
+    d.out_multiplier = s16_rand(&r, 1 << 30, 0x7FFFFFFF), d.out_shift = s16_rand(&r, -18, 2);
+    const int subtract = trial & 1;
+    if (!addsub_s16_dsp_fits(&d, subtract != 0)) continue;
+    accepted++;
+    ta_addsub_params_t p;
+    memset(&p, 0, sizeof p);
+    p.bc.rank = 1, p.bc.dims[0] = N - (trial & 2) / 2, p.bc.stride1[0] = 1, p.bc.stride2[0] = 1;
+    p.in1_multiplier = d.in1_multiplier, p.in1_shift = d.in1_shift;
+    p.in2_multiplier = d.in2_multiplier, p.in2_shift = d.in2_shift;
+    p.left_shift = 15, p.out_multiplier = d.out_multiplier, p.out_shift = d.out_shift;
+    p.act_min = trial % 3 == 0 ? 0 : -32768, p.act_max = 32767;
+    for (int i = 0; i < N; i++) a[i] = (int16_t)s16_rand(&r, -32768, 32767), b[i] = (int16_t)s16_rand(&r, -32768, 32767);
+    a[0] = -32768, b[0] = -32768, a[1] = 32767, b[1] = 32767, a[2] = -32768, b[2] = 32767, a[3] = 0, b[3] = -1;
+    if (subtract) ta_sub_s16_dsp(&p, a, b, out);
+    else ta_add_s16_dsp(&p, a, b, out);
+    for (int i = 0; i < p.bc.dims[0]; i++)
+      if (out[i] != s16_addsub_reference(&p, a[i], b[i], subtract)) bad++;
+  }
+  CHECK(u, accepted > 100);
+  CHECK(u, bad == 0);
+  /* refused: a left shift other than 15, a non-zero input offset */
+  EwArith d;
+  memset(&d, 0, sizeof d);
+  d.left_shift = 20, d.in1_multiplier = d.in2_multiplier = d.out_multiplier = 1 << 30;
+  CHECK(u, !addsub_s16_dsp_fits(&d, false));
+  d.left_shift = 15, d.in1_offset = 3;
+  CHECK(u, !addsub_s16_dsp_fits(&d, false));
+}
+
 const UnitTest s16_dsp_tests[] = {
+    {"s16_addsub", test_s16_addsub},
     {"s16_gemm_high_word", test_s16_gemm_high_word},
     {"s16_gemm_wide_shift", test_s16_gemm_wide_shift},
     {"s16_gemm_int64_sums", test_s16_gemm_int64_sums},
