@@ -488,8 +488,11 @@ int cmd_convert(int argc, char **argv) {
   opt.allow_models = true;
   int rc = parse_convert_args(&a, &opt, convert_usage, convert_extra, &extra, CONVERT_EXTRA_KNOWN);
   if (rc) return rc == 1 ? 0 : 2;
-  if (opt.n_more_models || extra.shared || convert_config_lists_models(&opt))
-    return convert_multi(&opt, extra.shared, extra.dump, extra.dump_file); /* several models */
+  if (opt.n_more_models || extra.shared || convert_config_lists_models(&opt)) { /* several models */
+    if (!extra.stats) return convert_multi(&opt, extra.shared, extra.dump, extra.dump_file);
+    fprintf(stderr, "tinyaot: error: --stats measures one model's conversion: not with several models\n");
+    return 2;
+  }
   LogCapture lc;
   if (!log_start(&lc, opt.log_file)) return 2;
   Compilation c = {0};
