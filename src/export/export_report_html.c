@@ -98,7 +98,6 @@ static const char page_script[] =
     "  var pinned = null;\n"
     "  var fields = ['name', 'id', 'bytes', 'role', 'residency', 'memory', 'arena', 'offset', 'lifetime', 'ops'];\n"
     "  function show(r) {\n"
-
     "    fields.forEach(function (f) { document.getElementById('info-' + f).textContent = r.getAttribute('data-' + f); });\n"
     "  }\n"
     "  document.querySelectorAll('svg.tl rect.t').forEach(function (r) {\n"
@@ -118,7 +117,7 @@ static const char page_script[] =
     "    rd.onload = function () {\n"
     "      var d, model = t.getAttribute('data-model'), core = t.getAttribute('data-core');\n"
     "      try { d = JSON.parse(rd.result); } catch (e) { msg.textContent = 'not JSON: ' + e.message; return; }\n"
-    "      var r = (d.results || []).filter(function (x) { return x.model === model && x.core === core; })[0];\n"
+    "      var r = ((d && d.results) || []).filter(function (x) { return x.model === model && x.core === core; })[0];\n"
     "      if (!r) { msg.textContent = 'no measurement of ' + model + ' on ' + core + ' in ' + f.name; return; }\n"
     "      var at = {}, n = 0;\n"
     "      (r.layers || []).forEach(function (l) { at[l.index] = l; });\n"
