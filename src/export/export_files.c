@@ -128,6 +128,7 @@ static void json_string(StrBuf *sb, const char *s) {
   sb_append(sb, "\"");
   for (; *s; s++) {
     if (*s == '"' || *s == '\\') sb_printf(sb, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) sb_printf(sb, "\\u%04x", (unsigned)(unsigned char)*s);
     else sb_appendn(sb, s, 1);
   }
   sb_append(sb, "\"");

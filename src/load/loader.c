@@ -97,8 +97,7 @@ static char *copy_string(Loader *L, const FbTable *t, int field) {
   L->claimed += len; /* checked with the next claim() */
   char *out = arena_strndup(L->arena, s, len);
   if (!out) return "";
-  for (char *p = out; *p; p++)
-    if ((unsigned char)*p < 32 || (unsigned char)*p > 126) *p = '?';
+  load_make_text_safe(out);
   return out;
 }
 

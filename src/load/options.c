@@ -52,8 +52,18 @@ static OptFloats floats(Decoder *d, int field) {
   return out;
 }
 
-/* Strings are identifiers (resource names): kept whole, non-printable bytes
- * replaced so that they are safe in messages and C comments. */
+void load_make_text_safe(char *s) {
+  for (char *p = s; *p; p++) {
+    if ((unsigned char)*p < 32 || (unsigned char)*p > 126) *p = '?';
+    else if (*p == '\\') *p = '/'; /* no escape or line splice in C */
+    else if (p[0] == '*' && p[1] == '/') p[1] = '_'; /* would end the C comment */
+    else if (p[0] == '/' && p[1] == '*') p[1] = '_'; /* a nested comment (-Wcomment) */
+    else if (p[0] == '?' && p[1] == '?') p[1] = '_'; /* a C99 trigraph */
+  }
+}
+
+/* Strings are identifiers (resource names): kept whole, bytes unsafe in messages and C
+ * comments replaced (load_make_text_safe). */
 static const char *string(Decoder *d, int field) {
   uint32_t len = 0;
   const char *s = fb_string(d->t, field, &len);
@@ -63,8 +73,7 @@ static const char *string(Decoder *d, int field) {
     d->oom = true;
     return "";
   }
-  for (char *p = copy; *p; p++)
-    if ((unsigned char)*p < 32 || (unsigned char)*p > 126) *p = '?';
+  load_make_text_safe(copy);
   d->copied += len;
   return copy;
 }

@@ -17,4 +17,9 @@
 bool decode_options(Arena *a, uint8_t tag, const FbTable *table, int32_t builtin_code, NodeOptions *out,
                     uint64_t *copied_bytes);
 
+/* Rewrites a string from the model so that it is safe in messages and generated C (names
+ * end up in comments): non-printable bytes become '?', a backslash '/', and the second
+ * character of "*" "/", "/" "*" and "??" (comment ends, nested comments, trigraphs) '_'. */
+void load_make_text_safe(char *s);
+
 #endif
