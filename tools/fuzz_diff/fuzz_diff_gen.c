@@ -51,7 +51,7 @@ enum {
   OP_SPLIT_V = 102, OP_PACK = 83, OP_UNPACK = 88, OP_SQUEEZE = 43, OP_EXPAND_DIMS = 70, OP_EQUAL = 71,
   OP_NOT_EQUAL = 72, OP_LESS_EQUAL = 63, OP_GREATER_EQUAL = 62, OP_LOGICAL_OR = 84, OP_LOGICAL_AND = 86,
   OP_LOGICAL_NOT = 87, OP_MIRROR_PAD = 100, OP_PADV2 = 60, OP_LOG_SOFTMAX = 50, OP_ADD_N = 106,
-  OP_CUMSUM = 128, OP_BROADCAST_TO = 130, OP_FLOOR_DIV = 90, OP_FLOOR_MOD = 95, OP_SELECT = 64,
+  OP_CUMSUM = 128, OP_BROADCAST_TO = 130, OP_FLOOR_DIV = 90, OP_FLOOR_MOD = 95,
   OP_REVERSE_V2 = 105, OP_REDUCE_MIN = 89
 };
 enum {
@@ -64,7 +64,7 @@ enum {
   OT_SPLIT_V = 79, OT_PACK = 59, OT_UNPACK = 64, OT_SQUEEZE = 30, OT_EXPAND_DIMS = 52, OT_EQUAL = 53,
   OT_NOT_EQUAL = 54, OT_LESS_EQUAL = 46, OT_GREATER_EQUAL = 45, OT_LOGICAL_OR = 60, OT_LOGICAL_AND = 62,
   OT_LOGICAL_NOT = 63, OT_MIRROR_PAD = 77, OT_PADV2 = 43, OT_LOG_SOFTMAX = 36, OT_ADD_N = 82,
-  OT_CUMSUM = 102, OT_BROADCAST_TO = 104, OT_FLOOR_DIV = 65, OT_FLOOR_MOD = 72, OT_SELECT = 47,
+  OT_CUMSUM = 102, OT_BROADCAST_TO = 104, OT_FLOOR_DIV = 65, OT_FLOOR_MOD = 72,
   OT_REVERSE_V2 = 81
 };
 
@@ -1073,10 +1073,9 @@ static int gen_compare_logic(Model *m, Rng *r, int x) {
   }
   if ((t->type == T_F32 || t->type == T_I8) && same_shape(&m->t[c], t) && chance(r, 60)) {
     int other = second_operand(m, r, x, true);
-    bool v1 = same_shape(&m->t[other], t) && chance(r, 40);
-    int y = v1 ? same_shape_out(m, x) : broadcast_out(m, x, other);
+    int y = broadcast_out(m, x, other);
     copy_quant(m, y, x);
-    Op *op = add_op(m, v1 ? OP_SELECT : OP_SELECT_V2, v1 ? OT_SELECT : OT_SELECT_V2, fbw_table());
+    Op *op = add_op(m, OP_SELECT_V2, OT_SELECT_V2, fbw_table()); /* TFLite Micro has no SELECT (v1) */
     op->in[0] = c, op->in[1] = x, op->in[2] = other, op->nin = 3, op->out[0] = y, op->nout = 1;
     return y;
   }
@@ -1625,7 +1624,7 @@ static const char *op_name(int code) {
     case OP_LOGICAL_AND: return "LOGICAL_AND"; case OP_LOGICAL_NOT: return "LOGICAL_NOT";
     case OP_MIRROR_PAD: return "MIRROR_PAD"; case OP_PADV2: return "PADV2"; case OP_LOG_SOFTMAX: return "LOG_SOFTMAX";
     case OP_ADD_N: return "ADD_N"; case OP_CUMSUM: return "CUMSUM"; case OP_BROADCAST_TO: return "BROADCAST_TO";
-    case OP_FLOOR_DIV: return "FLOOR_DIV"; case OP_FLOOR_MOD: return "FLOOR_MOD"; case OP_SELECT: return "SELECT";
+    case OP_FLOOR_DIV: return "FLOOR_DIV"; case OP_FLOOR_MOD: return "FLOOR_MOD";
     case OP_REVERSE_V2: return "REVERSE_V2"; case OP_REDUCE_MIN: return "REDUCE_MIN";
     default: return "?";
   }
@@ -1635,7 +1634,7 @@ static const char *op_name(int code) {
 static int data_input(const Op *op) {
   switch (op->code) {
     case OP_TRANSPOSE_CONV: return op->in[2];
-    case OP_SPLIT: case OP_SELECT: case OP_SELECT_V2: return op->in[1];
+    case OP_SPLIT: case OP_SELECT_V2: return op->in[1];
     default: return op->in[0];
   }
 }
