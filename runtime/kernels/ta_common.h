@@ -58,4 +58,30 @@ static inline int32_t ta_requantize64(int64_t x, int32_t multiplier, int32_t shi
   return (int32_t)(result >> total_shift);
 }
 
+/* In-place execution: moves an operator's output (n bytes) from the temporary its kernel
+ * wrote to its own place in the same arena; the ranges may overlap. Both pointers are
+ * 4-byte aligned (arena offsets are multiples of 16): whole words, in the direction that
+ * reads every word before it is overwritten. */
+static inline void ta_move_output(int8_t *dst, const int8_t *src, int32_t n) {
+  uint32_t w;
+  int32_t i;
+  if (dst > src) {
+    for (i = n; i & 3;) {
+      i--;
+      dst[i] = src[i];
+    }
+    for (; i > 0;) {
+      i -= 4;
+      memcpy(&w, src + i, 4);
+      memcpy(dst + i, &w, 4);
+    }
+  } else if (dst < src) {
+    for (i = 0; i + 4 <= n; i += 4) {
+      memcpy(&w, src + i, 4);
+      memcpy(dst + i, &w, 4);
+    }
+    for (; i < n; i++) dst[i] = src[i];
+  }
+}
+
 #endif

@@ -161,5 +161,5 @@ void ta_depthwise_conv_f32(const ta_depthwise_conv_f32_params_t *p, const float 
 void ta_depthwise_conv_s8_inplace(const ta_depthwise_conv_s8_params_t *p, const int8_t *input, const int8_t *filter,
                                   const int32_t *folded_bias, int8_t *temp, int8_t *output, int32_t bytes) {
   ta_depthwise_conv_s8(p, input, filter, folded_bias, temp);
-  if (temp != output) memmove(output, temp, (size_t)bytes);
+  ta_move_output(output, temp, bytes);
 }

@@ -837,5 +837,5 @@ void ta_depthwise_conv_mve_s8(const ta_depthwise_conv_mve_params_t *p, const int
 void ta_depthwise_conv_mve_s8_inplace(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *temp,
                                       int8_t *output, int32_t bytes) {
   mve_layer(p, input, temp);
-  if (temp != output) memmove(output, temp, (size_t)bytes);
+  ta_move_output(output, temp, bytes);
 }

@@ -572,7 +572,7 @@ void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, co
 void ta_conv_s8_dsp_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                             const int32_t *weights, int8_t *scratch, int8_t *temp, int8_t *output, int32_t bytes) {
   ta_conv_s8_dsp(p, g, input, weights, scratch, temp);
-  if (temp != output) memmove(output, temp, (size_t)bytes);
+  ta_move_output(output, temp, bytes);
 }
 
 #else

@@ -236,6 +236,35 @@ static size_t place_groups(HeapStats *h, Member *mem, int n, Group *gr, int n_gr
   return size;
 }
 
+/* Moves each moved output's group onto its temporary where that fits (nothing else live
+ * there, inside the arena): the move then copies nothing. Never grows the arena. */
+static void snap_outputs(const Model *m, Member *mem, int nm, size_t size) {
+  for (int k = 0; k < m->n_nodes; k++) {
+    int t = -1, y = -1;
+    const int32_t out = m->nodes[k].n_out > 0 && m->nodes[k].out[0] >= 0 ? tensor_storage(m, m->nodes[k].out[0]) : -1;
+    for (int i = 0; i < nm; i++) {
+      if (mem[i].key == -1 - k) t = i;
+      if (mem[i].key == out) y = i;
+    }
+    if (t < 0 || y < 0 || mem[t].offset == mem[y].offset) continue;
+    const int64_t shift = (int64_t)mem[t].offset - (int64_t)mem[y].offset;
+    const int g = mem[y].group;
+    bool ok = true;
+    for (int i = 0; i < nm && ok; i++) {
+      if (mem[i].group != g) continue;
+      const int64_t at = (int64_t)mem[i].offset + shift;
+      ok = at >= 0 && (uint64_t)at + align_up(mem[i].bytes) <= size;
+      for (int j = 0; j < nm && ok; j++)
+        if (mem[j].group != g && time_overlap(&mem[i], &mem[j]) &&
+            byte_overlap(at, mem[i].bytes, (int64_t)mem[j].offset, mem[j].bytes))
+          ok = false;
+    }
+    if (!ok) continue;
+    for (int i = 0; i < nm; i++)
+      if (mem[i].group == g) mem[i].offset = (size_t)((int64_t)mem[i].offset + shift);
+  }
+}
+
 size_t inplace_place(Model *m, InplaceInterval *iv, int n, int *n_ties) {
   HeapStats *h = &m->arena->heap;
   *n_ties = 0;
@@ -261,6 +290,7 @@ size_t inplace_place(Model *m, InplaceInterval *iv, int n, int *n_ties) {
       }
     }
     if (best_size != SIZE_MAX) {
+      snap_outputs(m, best, nm, best_size);
       for (int i = 0; i < nm; i++) {
         const Member *b = &best[i];
         if (b->key >= 0) {
