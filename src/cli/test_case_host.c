@@ -184,6 +184,7 @@ bool test_case_host_run(const ConvertOptions *opt, Arena *a, TestCaseData *data,
   host.memory_constraints = host.memory_tensors = host.operators = host.transforms = (RuleListArg){0};
   host.out_dir = NULL;
   host.module_type = NULL; /* tinyaot's own layout (include/, src/): what the runner below builds */
+  host.shared_scratch = NULL; /* a module of its own (a --shared-scratch group's buffer lives outside it) */
   Compilation h;
   memset(&h, 0, sizeof h);
   arena_init(&h.arena);

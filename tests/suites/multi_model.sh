@@ -197,6 +197,26 @@ EOF
   else fail state_not_shared_exact "$(tail -c 300 "$work/state.log" "$work/state_run.log" 2>/dev/null)"; fi
 else fail state_not_shared_exact "$(tail -c 300 "$work/state.log")"; fi
 
+# 6c. --test.enabled in a group: the expected outputs come from a plain host build of each
+#     model; the embedded test cases pass interleaved in one program over the shared scratch.
+t="$work/testcase"
+cat >"$work/testcase_main.c" <<'EOF'
+#include <stdio.h>
+#include "ad_test_case.h"
+#include "kws_test_case.h"
+int main(void) {
+  int bad = kws_test_case_init() != 0 || ad_test_case_init() != 0;
+  bad = bad || kws_test_case_run() != 0 || ad_test_case_run() != 0 || kws_test_case_run() != 0;
+  puts(bad ? "test cases failed" : "test cases pass");
+  return bad;
+}
+EOF
+if "$B" convert "$M/kws/model.tflite" "$M/ad/model.tflite" --shared-scratch --test.enabled -o "$t" >"$work/testcase.log" 2>&1 &&
+   ${CC:-cc} -std=c99 -O1 -Wall -Werror -I"$t" -I"$t/kws/include" -I"$t/kws/src" -I"$t/ad/include" -I"$t/ad/src" \
+     "$work/testcase_main.c" "$t/tinyaot_shared.c" "$t"/kws/src/*.c "$t"/ad/src/*.c -lm -o "$work/testcase_host" >>"$work/testcase.log" 2>&1 &&
+   "$work/testcase_host" >>"$work/testcase.log" 2>&1
+then pass test_cases_in_a_group; else fail test_cases_in_a_group "$(tail -c 300 "$work/testcase.log")"; fi
+
 # 6. The same group from a config: tinyaot's `models:` list, heliaAOT's model/module keys
 #    per entry (given prefix and name), `shared_scratch: true`, module.path = the folder.
 cat >"$work/group.yaml" <<EOF
