@@ -116,6 +116,19 @@ static void quantize_emit(EmitCtx *ec, const Model *m, const Node *node) {
   em_call(ec, node->kernel, 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
 }
 
+/* In-place contract: the ta_quantize.c kernels write element i after reading it, in
+ * order, so an output no wider than its input may take the input's place (a wider one
+ * may not: the plan finds no offset that works). The LUT form declares nothing. */
+static bool quantize_inplace(const Model *m, const Node *node, int input, InplaceAccess *acc) {
+  if (input != 0 || !node->families[0] || strcmp(node->families[0], "quantize") != 0) return false;
+  const Tensor *in = node_input(m, node, 0), *out = node_output(m, node, 0);
+  if (!in || !out || in->elems != out->elems || out->elems > INT32_MAX || out->elems < 1) return false;
+  *acc = (InplaceAccess){.in_h = 1, .in_w = (int32_t)in->elems, .in_px = (int32_t)tensor_type_size(in->type),
+                         .out_h = 1, .out_w = (int32_t)out->elems, .out_px = (int32_t)tensor_type_size(out->type),
+                         .k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1, .dil_h = 1, .dil_w = 1, .group = 0};
+  return acc->in_px > 0 && acc->out_px > 0;
+}
+
 const OpDef op_quantize = {
     .name = "QUANTIZE",
     .builtin_code = 114,
@@ -126,4 +139,5 @@ const OpDef op_quantize = {
     .constraints = "per-tensor output quantization",
     .prepare = quantize_prepare,
     .emit = quantize_emit,
+    .inplace = quantize_inplace,
 };

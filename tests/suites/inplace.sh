@@ -3,8 +3,8 @@
 # - kws, vww, ic (MLPerf Tiny) and mcunet_vww converted with --memory.optimize max run
 #   every corpus case exactly (host); the plan verifier (run by every convert) passes;
 # - their report.json arena_bytes is at most the target (kws 9,000, vww 40,000,
-#   ic 34,816 bytes); mcunet_vww's at most its layer-by-layer bound; in_place lists the
-#   operators that ran in place, and the default mode lists none;
+#   ic 34,816 bytes, mcunet_vww 92,000: TinyEngine's published peak for it); in_place
+#   lists the operators that ran in place, and the default mode lists none;
 # - kws in max mode on QEMU Cortex-M4 and Cortex-M55, case 0, equal to the golden, with
 #   operators in place on the M55 (SKIP without the cross tools).
 # usage: sh tests/suites/inplace.sh BUILD CORPUS WORKDIR
@@ -26,7 +26,7 @@ json_num() { # FILE KEY: the first integer value of "KEY"
   sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -n 1
 }
 
-for spec in kws:9000 vww:40000 ic:34816 mcunet_vww:bound; do
+for spec in kws:9000 vww:40000 ic:34816 mcunet_vww:92000; do
   model=${spec%%:*} target=${spec#*:}
   dir="$corpus/models/$model"
   if [ ! -d "$dir" ]; then
@@ -49,7 +49,6 @@ for spec in kws:9000 vww:40000 ic:34816 mcunet_vww:bound; do
   rep="$work/${model}_max/report.json"
   arena=$(json_num "$rep" arena_bytes)
   bound=$(json_num "$rep" layer_by_layer_bound)
-  [ "$target" = bound ] && target=$bound
   if [ -n "$arena" ] && [ -n "$target" ] && [ "$arena" -le "$target" ]; then
     echo "PASS inplace:${model}_arena ($arena <= $target bytes; layer by layer $bound)"
   else
@@ -58,8 +57,6 @@ for spec in kws:9000 vww:40000 ic:34816 mcunet_vww:bound; do
   if grep -q '"in_place": {"enabled": true, "operators": \[[0-9]' "$rep" &&
      grep -q '"in_place": {"enabled": false, "operators": \[\]' "$work/${model}_default/report.json"; then
     echo "PASS inplace:${model}_report"
-  elif [ "$model" = mcunet_vww ] && grep -q '"in_place": {"enabled": true' "$rep"; then
-    echo "PASS inplace:${model}_report (no operator in place)"
   else
     echo "FAIL inplace:${model}_report: report.json in_place does not list the operators (max) or lists some (default)"
   fi
