@@ -16,6 +16,63 @@ static void d16m_range(int32_t start, int32_t dil, int32_t k, int32_t size, int3
 }
 
 #if defined(D16M_MVE)
+/* A compiler barrier (no instruction) on the sums: keeps GCC from computing all nine
+ * taps' products first, which spills them to the stack (MVE has 8 vector registers). */
+#if defined(__GNUC__)
+#define D16M_BARRIER() __asm__ volatile("" : "+w"(ae), "+w"(ao))
+#else
+#define D16M_BARRIER() ((void)0)
+#endif
+
+/* One tap of a block: the even and odd channels' products added to ae and ao. */
+#define D16M_TAP(xp, wp)                                 \
+  do {                                                   \
+    const int16x8_t xv_ = vldrhq_s16(xp);                \
+    const int16x8_t wv_ = vldrbq_s16(wp);                \
+    ae = vaddq_s32(ae, vmullbq_int_s16(xv_, wv_));       \
+    ao = vaddq_s32(ao, vmulltq_int_s16(xv_, wv_));       \
+    D16M_BARRIER();                                      \
+  } while (0)
+
+/* The fold requantisation of a block's even and odd sums, narrowed back into channel
+ * order; the store predicated to the channels left. */
+static inline void d16m_store(const int32_t *rq, int32x4_t ae, int32x4_t ao, int32x4_t vmin, int32x4_t vmax,
+                              int16_t *out, int32_t left) {
+  const int32x4_t ye = vmaxq_s32(vminq_s32(vrmulhq_s32(ae, vldrwq_s32(rq + 8)), vmax), vmin);
+  const int32x4_t yo = vmaxq_s32(vminq_s32(vrmulhq_s32(ao, vldrwq_s32(rq + 12)), vmax), vmin);
+  int16x8_t y = vdupq_n_s16(0);
+  y = vmovnbq_s32(y, ye);
+  y = vmovntq_s32(y, yo);
+  vstrhq_p_s16(out, y, vctp16q((uint32_t)left));
+}
+
+/* A whole 3x3 window inside the image, fold form: the nine taps of each whole block of 8
+ * channels as straight-line code; returns the channels done. */
+static int32_t d16m_pixel3x3(const ta_depthwise_s16_mve_params_t *p, const int16_t *x0, const int8_t *w0,
+                             int16_t *out) {
+  const int32_t ch = p->channels, dy = p->dil_h * p->in_w * ch, dx = p->dil_w * ch;
+  const int32x4_t vmin = vdupq_n_s32(p->act_min), vmax = vdupq_n_s32(p->act_max);
+  const int32_t *rq = p->rq;
+  int32_t c = 0;
+  for (; c + 8 <= ch; c += 8, rq += 16, x0 += 8, w0 += 72) {
+    int32x4_t ae = vldrwq_s32(rq), ao = vldrwq_s32(rq + 4);
+    const int16_t *x = x0;
+    D16M_TAP(x, w0);
+    D16M_TAP(x + dx, w0 + 8);
+    D16M_TAP(x + 2 * dx, w0 + 16);
+    x += dy;
+    D16M_TAP(x, w0 + 24);
+    D16M_TAP(x + dx, w0 + 32);
+    D16M_TAP(x + 2 * dx, w0 + 40);
+    x += dy;
+    D16M_TAP(x, w0 + 48);
+    D16M_TAP(x + dx, w0 + 56);
+    D16M_TAP(x + 2 * dx, w0 + 64);
+    d16m_store(rq, ae, ao, vmin, vmax, out + c, 8);
+  }
+  return c;
+}
+
 /* One output pixel: every block of 8 channels over the taps inside the image; whole
  * blocks unpredicated, the last partial one predicated. */
 static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in, const int8_t *filter,
@@ -26,7 +83,12 @@ static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in
   const int32_t *rq = p->rq;
   const int16_t *x0 = in + (iy0 + ky0 * p->dil_h) * row + (ix0 + kx0 * p->dil_w) * ch;
   const int8_t *w0 = filter + (ky0 * p->k_w + kx0) * 8;
-  for (int32_t c = 0; c < ch; c += 8, rq += 16, x0 += 8, w0 += taps * 8) {
+  int32_t c = 0;
+  if (p->k_h == 3 && p->k_w == 3 && ky1 - ky0 == 3 && n == 3 && !p->general) {
+    c = d16m_pixel3x3(p, x0, w0, out);
+    rq += 2 * c, x0 += c, w0 += taps * c;
+  }
+  for (; c < ch; c += 8, rq += 16, x0 += 8, w0 += taps * 8) {
     int32x4_t ae = vldrwq_s32(rq), ao = vldrwq_s32(rq + 4);
     const int16_t *xr = x0;
     const int8_t *wr = w0;
@@ -59,12 +121,7 @@ static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in
         out[c + i] = ta_s16_mve_general(p->general + 4 * (c + i), sums[4 * (i & 1) + (i >> 1)], p->act_min, p->act_max);
       continue;
     }
-    const int32x4_t ye = vmaxq_s32(vminq_s32(vrmulhq_s32(ae, vldrwq_s32(rq + 8)), vmax), vmin);
-    const int32x4_t yo = vmaxq_s32(vminq_s32(vrmulhq_s32(ao, vldrwq_s32(rq + 12)), vmax), vmin);
-    int16x8_t y = vdupq_n_s16(0);
-    y = vmovnbq_s32(y, ye);
-    y = vmovntq_s32(y, yo);
-    vstrhq_p_s16(out + c, y, vctp16q((uint32_t)(ch - c)));
+    d16m_store(rq, ae, ao, vmin, vmax, out + c, ch - c);
   }
 }
 #else

@@ -55,10 +55,11 @@ static inline g16m_vec_t g16m_tail(const int16_t *x, int32_t depth) {
 
 /* The fold requantisation of the block of rows r..r+3 (VRMULH), plus the wide rows' part
  * (ta_gemm_s16_mve.h), clamped. */
-static inline int32x4_t g16m_rq4(const ta_gemm_s16_mve_params_t *p, int32_t r, int32x4_t acc, int32x4_t lo,
-                                 int32x4_t hi) {
+static inline __attribute__((always_inline)) int32x4_t g16m_rq4(const ta_gemm_s16_mve_params_t *p, int32_t r,
+                                                                 int32x4_t acc, int32x4_t lo, int32x4_t hi,
+                                                                 const int wide) {
   int32x4_t y = vrmulhq_s32(acc, vldrwq_s32(p->mult + r));
-  if (p->wide) {
+  if (wide) {
     const int32_t *q = p->wide + 4 * r;
     const int32x4_t red = vldrwq_s32(q), kl = vldrwq_s32(q + 8);
     const uint32x4_t s = vaddq_u32(vreinterpretq_u32_s32(vmulq_s32(acc, red)), vreinterpretq_u32_s32(kl));
@@ -71,10 +72,10 @@ static inline int32x4_t g16m_rq4(const ta_gemm_s16_mve_params_t *p, int32_t r, i
 
 /* The requantisation of n <= 4 sums of the block at row r, narrowing store. */
 static inline void g16m_fold4(const ta_gemm_s16_mve_params_t *p, int32_t r, const int32_t a[4], int32_t n,
-                              int16_t *out) {
+                              int16_t *out, const int wide) {
   int32x4_t v = vdupq_n_s32(a[0]);
   v = vsetq_lane_s32(a[1], v, 1), v = vsetq_lane_s32(a[2], v, 2), v = vsetq_lane_s32(a[3], v, 3);
-  v = g16m_rq4(p, r, v, vdupq_n_s32(p->act_min), vdupq_n_s32(p->act_max));
+  v = g16m_rq4(p, r, v, vdupq_n_s32(p->act_min), vdupq_n_s32(p->act_max), wide);
   if (n == 4) vstrhq_s32(out, v);
   else vstrhq_p_s32(out, v, vctp32q((uint32_t)n));
 }
@@ -147,6 +148,29 @@ static __attribute__((noinline)) void g16m_pair_runs(const int16_t *xp, const in
 }
 #endif
 
+#if G16M_WIDE_ASM
+/* g16m_vector2's blocks through g16m_pair_runs; `wide` a constant of each copy. */
+static inline __attribute__((always_inline)) void g16m_pair_blocks(const ta_gemm_s16_mve_params_t *p,
+                                                                   const int16_t *x, const int16_t *y, int32_t segs,
+                                                                   const int32_t run[2], const int8_t *w, int16_t *ox,
+                                                                   int16_t *oy, const int wide) {
+  const int32_t rows = p->rows, block_bytes = 4 * p->stride;
+  const int32x4_t lo = vdupq_n_s32(p->act_min), hi = vdupq_n_s32(p->act_max);
+  for (int32_t r = 0; r < rows; r += 4, w += block_bytes) {
+    int32_t sums[8];
+    g16m_pair_runs(x, y, w, segs, run, p->bias + r, sums);
+    const int32x4_t vx = g16m_rq4(p, r, vldrwq_s32(sums), lo, hi, wide);
+    const int32x4_t vy = g16m_rq4(p, r, vldrwq_s32(sums + 4), lo, hi, wide);
+    if (rows - r >= 4) {
+      vstrhq_s32(ox + r, vx), vstrhq_s32(oy + r, vy);
+    } else {
+      const mve_pred16_t rp = vctp32q((uint32_t)(rows - r));
+      vstrhq_p_s32(ox + r, vx, rp), vstrhq_p_s32(oy + r, vy, rp);
+    }
+  }
+}
+#endif
+
 /* Fold form, two input vectors x and y (outputs ox, oy) against all rows. Each vector is
  * read as `segs` runs of `seg_chunks` whole chunks, `seg_step` values apart (a window
  * read in place: one run per window row), then `tail` values (segs == 1 only). */
@@ -160,18 +184,8 @@ static void g16m_vector2(const ta_gemm_s16_mve_params_t *p, const int16_t *x, co
   if (seg_chunks > 0 && tail == 0) {
     /* chunks per run, and the bytes from a run's end to the next run's start */
     const int32_t run[2] = {seg_chunks, (int32_t)sizeof(int16_t) * (seg_step - 8 * seg_chunks)};
-    for (int32_t r = 0; r < rows; r += 4, w += block_bytes) {
-      int32_t sums[8];
-      g16m_pair_runs(x, y, w, segs, run, p->bias + r, sums);
-      const int32x4_t vx = g16m_rq4(p, r, vldrwq_s32(sums), lo, hi);
-      const int32x4_t vy = g16m_rq4(p, r, vldrwq_s32(sums + 4), lo, hi);
-      if (rows - r >= 4) {
-        vstrhq_s32(ox + r, vx), vstrhq_s32(oy + r, vy);
-      } else {
-        const mve_pred16_t rp = vctp32q((uint32_t)(rows - r));
-        vstrhq_p_s32(ox + r, vx, rp), vstrhq_p_s32(oy + r, vy, rp);
-      }
-    }
+    if (p->wide) g16m_pair_blocks(p, x, y, segs, run, w, ox, oy, 1);
+    else g16m_pair_blocks(p, x, y, segs, run, w, ox, oy, 0);
     return;
   }
 #endif
@@ -195,8 +209,8 @@ static void g16m_vector2(const ta_gemm_s16_mve_params_t *p, const int16_t *x, co
     int32x4_t vx = vdupq_n_s32(a0), vy = vdupq_n_s32(c0);
     vx = vsetq_lane_s32(a1, vx, 1), vx = vsetq_lane_s32(a2, vx, 2), vx = vsetq_lane_s32(a3, vx, 3);
     vy = vsetq_lane_s32(c1, vy, 1), vy = vsetq_lane_s32(c2, vy, 2), vy = vsetq_lane_s32(c3, vy, 3);
-    vx = g16m_rq4(p, r, vx, lo, hi);
-    vy = g16m_rq4(p, r, vy, lo, hi);
+    vx = g16m_rq4(p, r, vx, lo, hi, p->wide != NULL);
+    vy = g16m_rq4(p, r, vy, lo, hi, p->wide != NULL);
     if (rows - r >= 4) {
       vstrhq_s32(ox + r, vx), vstrhq_s32(oy + r, vy);
     } else {
@@ -242,7 +256,8 @@ static int16_t g16m_rq1(const ta_gemm_s16_mve_params_t *p, int32_t r, int32_t ac
 }
 
 static inline void g16m_fold4(const ta_gemm_s16_mve_params_t *p, int32_t r, const int32_t a[4], int32_t n,
-                              int16_t *out) {
+                              int16_t *out, const int wide) {
+  (void)wide; /* g16m_rq1 looks at each row */
   for (int32_t i = 0; i < n; i++) out[i] = g16m_rq1(p, r + i, a[i]);
 }
 
@@ -293,18 +308,32 @@ static void g16m_fix(const ta_gemm_s16_mve_params_t *p, const int16_t *x, int32_
 
 /* All rows for one input vector, in blocks of 4 (the last block's missing rows are zero
  * weights; their outputs are not stored). */
+/* The fold form's blocks for one input vector; `wide` a constant of each copy. */
+static inline __attribute__((always_inline)) void g16m_vector_fold(const ta_gemm_s16_mve_params_t *p,
+                                                                   const int16_t *x, const int8_t *w, int16_t *out,
+                                                                   const int wide) {
+  const int32_t rows = p->rows, chunks = p->depth >> 3, tail = p->depth & 7, block_bytes = 4 * p->stride;
+  const g16m_vec_t xt = g16m_tail(x, p->depth);
+  for (int32_t r = 0; r < rows; r += 4, w += block_bytes) {
+    int32_t a[4] = {p->bias[r], p->bias[r + 1], p->bias[r + 2], p->bias[r + 3]};
+    g16m_block(x, w, chunks, tail, xt, a);
+    g16m_fold4(p, r, a, rows - r < 4 ? rows - r : 4, out + r, wide);
+  }
+}
+
 static void g16m_vector(const ta_gemm_s16_mve_params_t *p, const int16_t *x, const int8_t *w, int16_t *out) {
   const int32_t rows = p->rows, chunks = p->depth >> 3, tail = p->depth & 7, lo = p->act_min, hi = p->act_max;
   const int32_t block_bytes = 4 * p->stride;
+  if (p->bias) {
+    if (p->wide) g16m_vector_fold(p, x, w, out, 1);
+    else g16m_vector_fold(p, x, w, out, 0);
+    return;
+  }
   const g16m_vec_t xt = g16m_tail(x, p->depth);
   for (int32_t r = 0; r < rows; r += 4, w += block_bytes) {
     const int32_t n = rows - r < 4 ? rows - r : 4;
     int32_t a[4] = {0, 0, 0, 0};
-    if (p->bias) {
-      a[0] = p->bias[r], a[1] = p->bias[r + 1], a[2] = p->bias[r + 2], a[3] = p->bias[r + 3];
-      g16m_block(x, w, chunks, tail, xt, a);
-      g16m_fold4(p, r, a, n, out + r);
-    } else if (p->acc64) {
+    if (p->acc64) {
       for (int32_t i = 0; i < n; i++)
         out[r + i] = ta_s16_mve_general(p->rq + 4 * (r + i), g16m_row64(x, w + 8 * i, chunks, tail, xt), lo, hi);
     } else {
@@ -361,31 +390,75 @@ static int g16m_pair_inside(const ta_conv_s16_mve_geom_t *g, int32_t oy, int32_t
          ix0 + g->stride_w + g->dil_w * (g->k_w - 1) < g->in_w;
 }
 
-/* Output pixels in pairs where the fold form applies and both windows can be read in place
- * (1x1 direct, or inside the image with every window row whole chunks: one run per window
- * row); the others one at a time, gathered unless direct. */
+/* The input pixel of output pixel i (raster order) of a direct 1x1 convolution. */
+static const int16_t *g16m_direct_at(const ta_conv_s16_mve_geom_t *g, const int16_t *in, int32_t i) {
+  const int32_t oy = i / g->out_w, ox = i - oy * g->out_w;
+  return in + (oy * g->stride_h * g->in_w + ox * g->stride_w) * g->in_c;
+}
+
+/* A direct 1x1 convolution in the fold form: output pixels in raster order, in pairs
+ * (across image rows too: a column of width 1 pairs as well), a last odd one alone. */
+static void g16m_conv_direct(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_geom_t *g,
+                             const int16_t *input, const int8_t *weights, int16_t *output) {
+  const int32_t n = g->out_h * g->out_w, rows = p->rows, chunks = p->depth >> 3, tail = p->depth & 7;
+  for (int32_t b = 0; b < g->batches; b++) {
+    const int16_t *in = input + b * g->in_h * g->in_w * g->in_c;
+    int32_t i = 0;
+    for (; i + 2 <= n; i += 2, output += 2 * rows) {
+      const int16_t *x = g16m_direct_at(g, in, i), *y = g16m_direct_at(g, in, i + 1);
+      g16m_vector2(p, x, y, 1, chunks, 0, tail, weights, output, output + rows);
+      if (p->n_fix) {
+        g16m_fix(p, x, 1, chunks, 0, tail, weights, output);
+        g16m_fix(p, y, 1, chunks, 0, tail, weights, output + rows);
+      }
+    }
+    if (i < n) {
+      const int16_t *x = g16m_direct_at(g, in, i);
+      g16m_vector(p, x, weights, output);
+      if (p->n_fix) g16m_fix(p, x, 1, chunks, 0, tail, weights, output);
+      output += rows;
+    }
+  }
+}
+
+/* Output pixels in pairs where the fold form applies: read in place (1x1 direct, or inside
+ * the image with every window row whole chunks: one run per window row), else both
+ * gathered into the scratch; a last odd pixel, and every pixel without the fold form,
+ * alone. The padding lanes of the two gathered windows (up to the stride, against zero
+ * weights) are zeroed once. */
 void ta_conv_s16_mve(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_geom_t *g, const int16_t *input,
                      const int8_t *weights, void *scratch, int16_t *output) {
   const int32_t image = g->in_h * g->in_w * g->in_c, row = g->in_w * g->in_c, seg = g->k_w * g->in_c;
   const int32_t pair_step = g->stride_w * g->in_c, rows = p->rows;
   const int runs = p->bias && g->dil_w == 1 && (seg & 7) == 0;
   int16_t *window = (int16_t *)scratch;
+  if (g->direct && p->bias) {
+    g16m_conv_direct(p, g, input, weights, output);
+    return;
+  }
+  if (!g->direct) {
+    memset(window + p->depth, 0, sizeof(int16_t) * (size_t)(p->stride - p->depth));
+    memset(window + p->stride + p->depth, 0, sizeof(int16_t) * (size_t)(p->stride - p->depth));
+  }
   for (int32_t b = 0; b < g->batches; b++) {
     const int16_t *in = input + b * image;
     for (int32_t oy = 0; oy < g->out_h; oy++) {
       for (int32_t ox = 0; ox < g->out_w;) {
         const int16_t *x = in + ((oy * g->stride_h - g->pad_h) * g->in_w + ox * g->stride_w - g->pad_w) * g->in_c;
-        if (p->bias && ox + 1 < g->out_w && g->direct) {
-          g16m_vector2(p, x, x + pair_step, 1, p->depth >> 3, 0, p->depth & 7, weights, output, output + rows);
-          if (p->n_fix) {
-            g16m_fix(p, x, 1, p->depth >> 3, 0, p->depth & 7, weights, output);
-            g16m_fix(p, x + pair_step, 1, p->depth >> 3, 0, p->depth & 7, weights, output + rows);
-          }
-        } else if (runs && ox + 1 < g->out_w && g16m_pair_inside(g, oy, ox)) {
+        if (runs && ox + 1 < g->out_w && g16m_pair_inside(g, oy, ox)) {
           g16m_vector2(p, x, x + pair_step, g->k_h, seg >> 3, g->dil_h * row, 0, weights, output, output + rows);
           if (p->n_fix) {
             g16m_fix(p, x, g->k_h, seg >> 3, g->dil_h * row, 0, weights, output);
             g16m_fix(p, x + pair_step, g->k_h, seg >> 3, g->dil_h * row, 0, weights, output + rows);
+          }
+        } else if (p->bias && ox + 1 < g->out_w && !g->direct) {
+          /* both windows gathered, each padded to the stride (zero weights there) */
+          g16m_gather(g, in, oy, ox, window);
+          g16m_gather(g, in, oy, ox + 1, window + p->stride);
+          g16m_vector2(p, window, window + p->stride, 1, p->stride >> 3, 0, 0, weights, output, output + rows);
+          if (p->n_fix) {
+            g16m_fix(p, window, 1, p->depth >> 3, 0, p->depth & 7, weights, output);
+            g16m_fix(p, window + p->stride, 1, p->depth >> 3, 0, p->depth & 7, weights, output + rows);
           }
         } else {
           if (!g->direct) {

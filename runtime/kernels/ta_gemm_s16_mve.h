@@ -78,8 +78,8 @@ static inline int16_t ta_s16_mve_general(const int32_t *rq, int64_t dot, int32_t
 void ta_gemm_s16_mve(const ta_gemm_s16_mve_params_t *p, int32_t count, const int16_t *input, const int8_t *weights,
                      int16_t *output);
 
-/* CONV_2D: per output pixel the window (gathered into `scratch`, depth int16 values,
- * unless direct) against the weights. */
+/* CONV_2D: per output pixel the window (gathered into `scratch` unless direct or read
+ * in place; scratch holds two windows of `stride` int16 values) against the weights. */
 void ta_conv_s16_mve(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_geom_t *g, const int16_t *input,
                      const int8_t *weights, void *scratch, int16_t *output);
 

@@ -193,7 +193,8 @@ static bool conv_prepare_s16_mve(PrepareCtx *pc, Node *node, const Tensor *filte
   node->kernel = "ta_conv_s16_mve";
   node->families[0] = "gemm_s16_mve";
   node->reads_scratch = !d->direct;
-  node->scratch_bytes = d->direct ? 0 : (size_t)depth * sizeof(int16_t);
+  /* two gathered windows, each padded to the weights' stride (a multiple of 8) */
+  node->scratch_bytes = d->direct ? 0 : 2 * (size_t)d->gemm16m->stride * sizeof(int16_t);
   return true;
 }
 
