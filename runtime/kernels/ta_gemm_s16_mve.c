@@ -91,6 +91,44 @@ static int64_t g16m_row64_runs(const int16_t *x, const int8_t *w, int32_t segs, 
   return a;
 }
 
+#if G16M_WIDE_ASM
+/* Two blocks (8 rows, weights at w0 and w1) against one input vector of n >= 1 whole
+ * chunks in assembly: each input load serves the 8 rows. The sums start at the rows'
+ * biases; sums[i] is row i's. The weight pointers in low registers (VLDRB.S16). */
+static __attribute__((noinline)) void g16m_rows8(const int16_t *xp, const int8_t *w0, const int8_t *w1, int32_t n,
+                                                 const int32_t *bias, int32_t sums[8]) {
+  int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3], a4 = bias[4], a5 = bias[5], a6 = bias[6],
+          a7 = bias[7];
+  int16x8_t xv, wv;
+  __asm__("1:\n\t"
+          "vldrh.s16 %q[xv], [%[x]], #16\n\t"
+          "vldrb.s16 %q[wv], [%[w0]], #8\n\t"
+          "vmladava.s16 %[a0], %q[xv], %q[wv]\n\t"
+          "vldrb.s16 %q[wv], [%[w0]], #8\n\t"
+          "vmladava.s16 %[a1], %q[xv], %q[wv]\n\t"
+          "vldrb.s16 %q[wv], [%[w0]], #8\n\t"
+          "vmladava.s16 %[a2], %q[xv], %q[wv]\n\t"
+          "vldrb.s16 %q[wv], [%[w0]], #8\n\t"
+          "vmladava.s16 %[a3], %q[xv], %q[wv]\n\t"
+          "vldrb.s16 %q[wv], [%[w1]], #8\n\t"
+          "vmladava.s16 %[a4], %q[xv], %q[wv]\n\t"
+          "vldrb.s16 %q[wv], [%[w1]], #8\n\t"
+          "vmladava.s16 %[a5], %q[xv], %q[wv]\n\t"
+          "vldrb.s16 %q[wv], [%[w1]], #8\n\t"
+          "vmladava.s16 %[a6], %q[xv], %q[wv]\n\t"
+          "vldrb.s16 %q[wv], [%[w1]], #8\n\t"
+          "vmladava.s16 %[a7], %q[xv], %q[wv]\n\t"
+          "subs %[n], %[n], #1\n\t"
+          "bne 1b"
+          : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [a4] "+Te"(a4), [a5] "+Te"(a5),
+            [a6] "+Te"(a6), [a7] "+Te"(a7), [x] "+r"(xp), [w0] "+l"(w0), [w1] "+l"(w1), [n] "+r"(n),
+            [xv] "=&w"(xv), [wv] "=&w"(wv)
+          :
+          : "cc");
+  sums[0] = a0, sums[1] = a1, sums[2] = a2, sums[3] = a3, sums[4] = a4, sums[5] = a5, sums[6] = a6, sums[7] = a7;
+}
+#endif
+
 /* Two chunks' worth of one weight block: 8 weights of each of the 4 rows at w, against
  * xv and yv; every weight load serves both input vectors. */
 #define G16M_PAIR_STEP(xv, yv, w)                                                 \
@@ -308,13 +346,26 @@ static void g16m_fix(const ta_gemm_s16_mve_params_t *p, const int16_t *x, int32_
 
 /* All rows for one input vector, in blocks of 4 (the last block's missing rows are zero
  * weights; their outputs are not stored). */
-/* The fold form's blocks for one input vector; `wide` a constant of each copy. */
+/* The fold form's blocks for one input vector; `wide` a constant of each copy. Whole
+ * chunks only (GCC assembly): 8 rows per input load while 8 remain. */
 static inline __attribute__((always_inline)) void g16m_vector_fold(const ta_gemm_s16_mve_params_t *p,
                                                                    const int16_t *x, const int8_t *w, int16_t *out,
                                                                    const int wide) {
   const int32_t rows = p->rows, chunks = p->depth >> 3, tail = p->depth & 7, block_bytes = 4 * p->stride;
+  int32_t r = 0;
+#if G16M_WIDE_ASM
+  if (tail == 0 && chunks > 0) {
+    const int32x4_t lo = vdupq_n_s32(p->act_min), hi = vdupq_n_s32(p->act_max);
+    for (; r + 8 <= rows; r += 8, w += 2 * block_bytes) {
+      int32_t sums[8];
+      g16m_rows8(x, w, w + block_bytes, chunks, p->bias + r, sums);
+      vstrhq_s32(out + r, g16m_rq4(p, r, vldrwq_s32(sums), lo, hi, wide));
+      vstrhq_s32(out + r + 4, g16m_rq4(p, r + 4, vldrwq_s32(sums + 4), lo, hi, wide));
+    }
+  }
+#endif
   const g16m_vec_t xt = g16m_tail(x, p->depth);
-  for (int32_t r = 0; r < rows; r += 4, w += block_bytes) {
+  for (; r < rows; r += 4, w += block_bytes) {
     int32_t a[4] = {p->bias[r], p->bias[r + 1], p->bias[r + 2], p->bias[r + 3]};
     g16m_block(x, w, chunks, tail, xt, a);
     g16m_fold4(p, r, a, rows - r < 4 ? rows - r : 4, out + r, wide);
