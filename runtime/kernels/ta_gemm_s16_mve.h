@@ -8,7 +8,9 @@
  * weights out in blocks of 4 rows (the last block completed with zero rows), per block
  * and chunk of 8 depth values the 4 rows' 8 bytes (32 bytes, one pointer and immediate
  * offsets), the depth zero padded to `stride`, a multiple of 8; one input load serves 4
- * rows. The input's last partial vector is loaded once, tail-predicated (lanes past
+ * rows (8 in the assembly loop of a single vector). Two input vectors (batch rows, output
+ * pixels) go through the weights together where the fold form applies, each weight load
+ * serving both. The input's last partial vector is loaded tail-predicated (lanes past
  * depth 0).
  *
  * Exactness against TFLite's 16x8 kernels, which compute per output
