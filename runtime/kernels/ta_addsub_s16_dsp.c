@@ -76,10 +76,58 @@ static AS16_ALWAYS_INLINE void as16_run(const ta_addsub_params_t *p, const int16
     out[i] = as16_one(as16_lo(in1[i]), as16_lo(in2[i]), &s1, &s2, &so, out_left, lo, hi, subtract);
 }
 
+/* The usual layer: one input has the larger scale, so its multiplier is exactly 0.5
+ * (2^30, shift 0) and its rescale is exact: SRDHM(a << 15, 2^30) = a << 14, the top-half
+ * word shifted right by 2. The other input's multiplier is then below 0.5 (shift <= -1)
+ * and the output's shift is negative, so both rescales round with the negative correction
+ * (n >= 1): addend 2^(n-1) + (x >> 31). `exact` is the exact input (1 or 2). */
+static inline int32_t as16_rescale_n(int32_t x, int32_t m, int32_t n, int32_t round) {
+  return as16_mla(x, m, round + (x >> 31)) >> n;
+}
+
+static AS16_ALWAYS_INLINE int16_t as16_one_fast(int32_t x1, int32_t x2, int32_t m, int32_t n, int32_t round,
+                                                int32_t mo, int32_t no, int32_t ro, int32_t lo, int32_t hi,
+                                                int subtract, int exact) {
+  const int32_t a = exact == 1 ? x1 >> 2 : as16_rescale_n(x1, m, n, round);
+  const int32_t b = exact == 2 ? x2 >> 2 : as16_rescale_n(x2, m, n, round);
+  const int32_t r = subtract ? a - b : a + b;
+  return (int16_t)ta_clamp(as16_rescale_n((int32_t)((uint32_t)r << 1), mo, no, ro), lo, hi);
+}
+
+static AS16_ALWAYS_INLINE void as16_run_fast(const ta_addsub_params_t *p, const int16_t *in1, const int16_t *in2,
+                                             int16_t *out, int subtract, int exact) {
+  const int32_t m = exact == 1 ? p->in2_multiplier : p->in1_multiplier;
+  const int32_t n = -(exact == 1 ? p->in2_shift : p->in1_shift), round = (int32_t)(1u << (n - 1));
+  const int32_t mo = p->out_multiplier, no = -p->out_shift, ro = (int32_t)(1u << (no - 1));
+  const int32_t lo = p->act_min, hi = p->act_max, count = p->bc.dims[0];
+  int32_t i = 0;
+  for (; i + 2 <= count; i += 2) {
+    const int32_t w1 = as16_load(in1 + i), w2 = as16_load(in2 + i);
+    out[i] = as16_one_fast(as16_lo(w1), as16_lo(w2), m, n, round, mo, no, ro, lo, hi, subtract, exact);
+    out[i + 1] = as16_one_fast(as16_hi(w1), as16_hi(w2), m, n, round, mo, no, ro, lo, hi, subtract, exact);
+  }
+  if (i < count)
+    out[i] = as16_one_fast(as16_lo(in1[i]), as16_lo(in2[i]), m, n, round, mo, no, ro, lo, hi, subtract, exact);
+}
+
+/* Which input is exact (1 or 2) when the fast loop applies, else 0. */
+static int as16_exact_input(const ta_addsub_params_t *p) {
+  if (p->out_shift > -1) return 0;
+  if (p->in2_multiplier == 1 << 30 && p->in2_shift == 0 && p->in1_shift <= -1) return 2;
+  if (p->in1_multiplier == 1 << 30 && p->in1_shift == 0 && p->in2_shift <= -1) return 1;
+  return 0;
+}
+
 void ta_add_s16_dsp(const ta_addsub_params_t *p, const int16_t *in1, const int16_t *in2, int16_t *out) {
-  as16_run(p, in1, in2, out, 0);
+  const int exact = as16_exact_input(p);
+  if (exact == 2) as16_run_fast(p, in1, in2, out, 0, 2);
+  else if (exact == 1) as16_run_fast(p, in1, in2, out, 0, 1);
+  else as16_run(p, in1, in2, out, 0);
 }
 
 void ta_sub_s16_dsp(const ta_addsub_params_t *p, const int16_t *in1, const int16_t *in2, int16_t *out) {
-  as16_run(p, in1, in2, out, 1);
+  const int exact = as16_exact_input(p);
+  if (exact == 2) as16_run_fast(p, in1, in2, out, 1, 2);
+  else if (exact == 1) as16_run_fast(p, in1, in2, out, 1, 1);
+  else as16_run(p, in1, in2, out, 1);
 }

@@ -5,8 +5,10 @@
  * (padded taps are skipped: the int16 zero point is 0), per group of 4 channels: two input
  * words (channels c..c+3 of one pixel), two weight words (the same channels of one tap,
  * adjacent in the re-laid filter), four 16x16 multiply-accumulates, no unpacking. A
- * 3-tap-wide window row (3x3 filters) is unrolled with the weight offsets as constants.
- * The requantisation is ta_gemm_s16_dsp.h's. */
+ * 3-tap-wide window row (3x3 filters) is unrolled with the weight offsets as constants;
+ * in optimised GCC/clang builds a complete 3x3 window and a one-tap-wide filter column
+ * are one assembly block each with their requantisation. The requantisation is
+ * ta_gemm_s16_dsp.h's. */
 #include "ta_depthwise_conv_s16_dsp.h"
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
@@ -138,7 +140,7 @@ typedef struct dw16_layer_t {
 #define DW16_STORE4(out, c)                                                                                     \
   do {                                                                                                          \
     if (hi) {                                                                                                   \
-      TA_S16_DSP_RQ4(q->rq + 4 * (c), sat, a0, a1, a2, a3);                                                     \
+      TA_S16_DSP_RQ4(q->rq + 4 * (c), hi, sat, a0, a1, a2, a3);                                                 \
       if (sat == 0) {                                                                                           \
         a0 = ta_clamp(a0, q->act_min, q->act_max), a1 = ta_clamp(a1, q->act_min, q->act_max);                   \
         a2 = ta_clamp(a2, q->act_min, q->act_max), a3 = ta_clamp(a3, q->act_min, q->act_max);                   \
@@ -159,6 +161,126 @@ typedef struct dw16_layer_t {
     (out)[(c) + 2] = ta_s16_dsp_output_mode(q, hi, sat, (c) + 2, a2);                                           \
     (out)[(c) + 3] = ta_s16_dsp_output_mode(q, hi, sat, (c) + 3, a3);                                           \
   } while (0)
+
+/* The last two channels (channels % 4 == 2) of one pixel: one weight word per tap. */
+static DW16_ALWAYS_INLINE void dw16_tail_pair(const dw16_layer_t *l, const ta_s16_dsp_requant_t *q, const int16_t *x,
+                                              const int32_t *weights, int32_t tap, int32_t rows, int32_t cols,
+                                              int16_t *out, int hi, int sat, int al) {
+  const int32_t full = l->channels & ~3, x_col = l->x_col, x_row = l->x_row, w_row = l->w_row;
+  const int32_t *wt = weights + (full >> 1) * (l->group_words >> 1) + tap;
+  int32_t a0 = 0, a1 = 0;
+  const int16_t *xr = x + full;
+  for (int32_t ky = 0; ky < rows; ky++, xr += x_row, wt += w_row >> 1) {
+    const int16_t *xp = xr;
+    for (int32_t kx = 0; kx < cols; kx++, xp += x_col) {
+      const int32_t x0 = dw16_load(xp, 0, al), w0 = wt[kx];
+      a0 = dw16_mac_lo(a0, x0, w0), a1 = dw16_mac_hi(a1, x0, w0);
+    }
+  }
+  out[full] = ta_s16_dsp_output_mode(q, hi, sat, full, a0);
+  out[full + 1] = ta_s16_dsp_output_mode(q, hi, sat, full + 1, a1);
+}
+
+#if DW16_ASM && TA_S16_DSP_RQ_ASM
+/* A complete 3x3 window of 4 channels and its high-word requantisation in one block:
+ * the accumulators start with the first tap's products (SMULBB/SMULTT), the input walks
+ * a window row by x_col and jumps to the next by the "m" operand xr2; the four temporaries
+ * then hold each channel's requantisation words. */
+#define DW16_F_MUL4                      \
+  "smulbb %[a0], %[lo], %[m]\n\t"        \
+  "smultt %[a1], %[lo], %[m]\n\t"        \
+  "smulbb %[a2], %[hh], %[s]\n\t"        \
+  "smultt %[a3], %[hh], %[s]\n\t"
+#define DW16_F_MAC4                           \
+  "smlabb %[a0], %[lo], %[m], %[a0]\n\t"      \
+  "smlatt %[a1], %[lo], %[m], %[a1]\n\t"      \
+  "smlabb %[a2], %[hh], %[s], %[a2]\n\t"      \
+  "smlatt %[a3], %[hh], %[s], %[a3]\n\t"
+#define DW16_F_LD(woff) "ldrd %[lo], %[hh], [%[x]]\n\tldrd %[m], %[s], [%[w], #" #woff "]\n\t"
+#define DW16_F_NEXT "add %[x], %[x], %[xc]\n\t"
+#define DW16_F_ROW(w0, w1, w2, first) \
+  DW16_F_LD(w0) DW16_F_NEXT first DW16_F_LD(w1) DW16_F_NEXT DW16_F_MAC4 DW16_F_LD(w2) DW16_F_MAC4
+#define DW16_F_DOWN "ldr %[lo], %[xr2]\n\tadd %[x], %[x], %[lo]\n\t"
+#define DW16_F_GROUP(one, sat_ins)                                                                              \
+  __asm__(DW16_F_ROW(0, 8, 16, DW16_F_MUL4) DW16_F_DOWN DW16_F_ROW(24, 32, 40, DW16_F_MAC4) DW16_F_DOWN           \
+          DW16_F_ROW(48, 56, 64, DW16_F_MAC4)                                                                   \
+          one(a0, 0, 8, sat_ins) one(a1, 16, 24, sat_ins) one(a2, 32, 40, sat_ins) one(a3, 48, 56, sat_ins)     \
+          : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [lo] "=&r"(lo_), [hh] "=&r"(hh_),   \
+            [m] "=&r"(m_), [s] "=&r"(s_), [x] "+r"(xp)                                                          \
+          : [xc] "r"(x_col2), [w] "r"(wg), [rq] "r"(rq), [xr2] "m"(xr2))
+
+/* Every group of 4 channels of a pixel whose 3x3 window is complete (word-aligned input,
+ * the high-word form), then the last pair. */
+static DW16_ALWAYS_INLINE void dw16_pixel_full3(const dw16_layer_t *l, const ta_s16_dsp_requant_t *q,
+                                                const int16_t *x, const int32_t *weights, int16_t *out, int hi,
+                                                int sat) {
+  const int32_t full = l->channels & ~3, x_col2 = 2 * l->x_col, xr2 = 2 * l->x_row - 2 * x_col2;
+  const int32_t *wg = weights, *rq = q->rq;
+  for (int32_t c = 0; c < full; c += 4, wg += 18, rq += 16) {
+    const int16_t *xp = x + c;
+    int32_t a0, a1, a2, a3, lo_, hh_, m_, s_;
+    if (hi == 2 && sat == 1) DW16_F_GROUP(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1);
+    else if (hi == 2 && sat == 2) DW16_F_GROUP(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2);
+    else if (sat == 1) DW16_F_GROUP(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1);
+    else if (sat == 2) DW16_F_GROUP(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2);
+    else {
+      if (hi == 2) DW16_F_GROUP(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN0);
+      else DW16_F_GROUP(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT0);
+      a0 = ta_clamp(a0, q->act_min, q->act_max), a1 = ta_clamp(a1, q->act_min, q->act_max);
+      a2 = ta_clamp(a2, q->act_min, q->act_max), a3 = ta_clamp(a3, q->act_min, q->act_max);
+    }
+    (void)lo_, (void)hh_, (void)m_, (void)s_;
+    out[c] = (int16_t)a0, out[c + 1] = (int16_t)a1, out[c + 2] = (int16_t)a2, out[c + 3] = (int16_t)a3;
+  }
+  if (full < l->channels) dw16_tail_pair(l, q, x, weights, 0, 3, 3, out, hi, sat, 1);
+}
+
+/* A filter column (k_w 1) of `rows` inside taps for 4 channels and its requantisation in
+ * one block: the first tap's products start the sums, the loop runs the other taps (the
+ * weights post-incremented, the input down by x_row), then the register that walked the
+ * input holds the requantisation table's address (read from the "m" operand rqm). */
+#define DW16_T_TAP(mul4)                                                                                      \
+  "ldrd %[lo], %[hh], [%[rq]]\n\tldrd %[m], %[s], [%[w]], #8\n\tadd %[rq], %[rq], %[xr]\n\t" mul4
+#define DW16_T_GROUP(one, sat_ins)                                                                              \
+  __asm__(DW16_T_TAP(DW16_F_MUL4) "subs %[n], %[n], #1\n\tbeq 2f\n\t"                                          \
+          "1:\n\t" DW16_T_TAP(DW16_F_MAC4) "subs %[n], %[n], #1\n\tbne 1b\n\t"                               \
+          "2:\n\tldr %[rq], %[rqm]\n\t"                                                                        \
+          one(a0, 0, 8, sat_ins) one(a1, 16, 24, sat_ins) one(a2, 32, 40, sat_ins) one(a3, 48, 56, sat_ins)     \
+          : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [lo] "=&r"(lo_), [hh] "=&r"(hh_),   \
+            [m] "=&r"(m_), [s] "=&r"(s_), [rq] "+&r"(xp), [w] "+&r"(wp), [n] "+&r"(n)                          \
+          : [xr] "r"(x_row2), [rqm] "m"(rq)                                                                     \
+          : "cc")
+
+/* Every group of 4 channels of a pixel of a one-tap-wide filter (word-aligned input, the
+ * high-word form), rows >= 1 inside taps from filter row `tap`, then the last pair. */
+static DW16_ALWAYS_INLINE void dw16_pixel_tall(const dw16_layer_t *l, const ta_s16_dsp_requant_t *q,
+                                               const int16_t *x, const int32_t *weights, int32_t tap, int32_t rows,
+                                               int16_t *out, int hi, int sat) {
+  const int32_t full = l->channels & ~3, x_row2 = 2 * l->x_row;
+  const int32_t *wg = weights + 2 * tap, *rq = q->rq;
+  for (int32_t c = 0; c < full; c += 4, wg += l->group_words, rq += 16) {
+    const int16_t *xp = x + c;
+    const int32_t *wp = wg;
+    int32_t n = rows, a0, a1, a2, a3, lo_, hh_, m_, s_;
+    if (hi == 2 && sat == 1) DW16_T_GROUP(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1);
+    else if (hi == 2 && sat == 2) DW16_T_GROUP(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2);
+    else if (sat == 1) DW16_T_GROUP(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1);
+    else if (sat == 2) DW16_T_GROUP(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2);
+    else {
+      if (hi == 2) DW16_T_GROUP(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN0);
+      else DW16_T_GROUP(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT0);
+      a0 = ta_clamp(a0, q->act_min, q->act_max), a1 = ta_clamp(a1, q->act_min, q->act_max);
+      a2 = ta_clamp(a2, q->act_min, q->act_max), a3 = ta_clamp(a3, q->act_min, q->act_max);
+    }
+    (void)lo_, (void)hh_, (void)m_, (void)s_;
+    out[c] = (int16_t)a0, out[c + 1] = (int16_t)a1, out[c + 2] = (int16_t)a2, out[c + 3] = (int16_t)a3;
+  }
+  if (full < l->channels) dw16_tail_pair(l, q, x, weights, tap, rows, 1, out, hi, sat, 1);
+}
+#define DW16_FULL3 1
+#else
+#define DW16_FULL3 0
+#endif
 
 /* One output pixel: every group of 4 channels over the window's rows x cols inside taps,
  * then the last pair of channels (channels % 4 == 2). `x` points at the first inside tap,
@@ -214,20 +336,7 @@ static DW16_ALWAYS_INLINE void dw16_pixel(const dw16_layer_t *l, const ta_s16_ds
     }
     DW16_STORE4(out, c);
   }
-  if (full < l->channels) { /* the last two channels: one word per tap */
-    const int32_t *wt = weights + (full >> 1) * (l->group_words >> 1) + tap;
-    int32_t a0 = 0, a1 = 0;
-    const int16_t *xr = x + full;
-    for (int32_t ky = 0; ky < rows; ky++, xr += x_row, wt += w_row >> 1) {
-      const int16_t *xp = xr;
-      for (int32_t kx = 0; kx < cols; kx++, xp += x_col) {
-        const int32_t x0 = dw16_load(xp, 0, al), w0 = wt[kx];
-        a0 = dw16_mac_lo(a0, x0, w0), a1 = dw16_mac_hi(a1, x0, w0);
-      }
-    }
-    out[full] = ta_s16_dsp_output_mode(q, hi, sat, full, a0);
-    out[full + 1] = ta_s16_dsp_output_mode(q, hi, sat, full + 1, a1);
-  }
+  if (full < l->channels) dw16_tail_pair(l, q, x, weights, tap, rows, cols, out, hi, sat, al);
 }
 
 /* The whole layer for one requantisation form (hi, sat), alignment and filter width. */
@@ -253,6 +362,16 @@ static DW16_ALWAYS_INLINE void dw16_layer(const ta_depthwise_s16_dsp_params_t *p
         int32_t kx_lo, kx_hi;
         dw16_taps(ix0, p->dil_w, p->k_w, p->in_w, &kx_lo, &kx_hi);
         const int16_t *x = in + ((iy0 + p->dil_h * ky_lo) * p->in_w + ix0 + p->dil_w * kx_lo) * p->channels;
+#if DW16_FULL3
+        if (hi && al && wide3 && p->k_h == 3 && ky_hi - ky_lo == 3 && kx_hi - kx_lo == 3) {
+          dw16_pixel_full3(&l, &q, x, weights, output, hi, sat);
+          continue;
+        }
+        if (hi && al && p->k_w == 1 && kx_hi - kx_lo == 1 && ky_hi > ky_lo) {
+          dw16_pixel_tall(&l, &q, x, weights, ky_lo, ky_hi - ky_lo, output, hi, sat);
+          continue;
+        }
+#endif
         dw16_pixel(&l, &q, x, weights, ky_lo * p->k_w + kx_lo, ky_hi - ky_lo, kx_hi - kx_lo, output, hi, sat, al,
                    wide3);
       }
@@ -260,8 +379,18 @@ static DW16_ALWAYS_INLINE void dw16_layer(const ta_depthwise_s16_dsp_params_t *p
   }
 }
 
+/* Input not word aligned (an aliased view at an odd element offset), or a form whose
+ * loops the module did not compile: unaligned word loads, the form read at run time,
+ * the generic clamp. Exact for every layer. */
+static DW16_NOINLINE void dw16_layer_any(const ta_depthwise_s16_dsp_params_t *p, const int16_t *input,
+                                         const int32_t *weights, int16_t *output) {
+  dw16_layer(p, input, weights, output, p->q.hi, 0, 0, p->k_w == 3);
+}
+
 /* Word-aligned input (the planner aligns every arena tensor): one function per
- * requantisation form and filter width 3 or other. */
+ * requantisation form the module uses (exactly the compiler's mask, no forced fallback),
+ * each for filters 3 taps wide (the unrolled rows) and the others. */
+#define DW16_HAS(bit) (((TA_S16_DSP_VARIANTS) >> (bit)) & 1u)
 #define DW16_LAYER_DEF(hi, sat)                                                                                 \
   static DW16_NOINLINE void dw16_layer_##hi##sat(const ta_depthwise_s16_dsp_params_t *p, const int16_t *input,  \
                                                  const int32_t *weights, int16_t *output) {                    \
@@ -270,41 +399,57 @@ static DW16_ALWAYS_INLINE void dw16_layer(const ta_depthwise_s16_dsp_params_t *p
     else                                                                                                        \
       dw16_layer(p, input, weights, output, hi, sat, 1, 0);                                                     \
   }
+#if DW16_HAS(0)
 DW16_LAYER_DEF(0, 0)
-#if TA_S16_DSP_HAS(1)
+#else
+#define dw16_layer_00 dw16_layer_any /* not compiled */
+#endif
+#if DW16_HAS(1)
 DW16_LAYER_DEF(0, 1)
 #else
-#define dw16_layer_01 dw16_layer_00 /* not compiled: the generic clamp */
+#define dw16_layer_01 dw16_layer_any /* not compiled */
 #endif
-#if TA_S16_DSP_HAS(2)
+#if DW16_HAS(2)
 DW16_LAYER_DEF(0, 2)
 #else
-#define dw16_layer_02 dw16_layer_00 /* not compiled: the generic clamp */
+#define dw16_layer_02 dw16_layer_any /* not compiled */
 #endif
+#if DW16_HAS(3)
 DW16_LAYER_DEF(1, 0)
-#if TA_S16_DSP_HAS(4)
+#else
+#define dw16_layer_10 dw16_layer_any /* not compiled */
+#endif
+#if DW16_HAS(4)
 DW16_LAYER_DEF(1, 1)
 #else
-#define dw16_layer_11 dw16_layer_10 /* not compiled: the generic clamp */
+#define dw16_layer_11 dw16_layer_any /* not compiled */
 #endif
-#if TA_S16_DSP_HAS(5)
+#if DW16_HAS(5)
 DW16_LAYER_DEF(1, 2)
 #else
-#define dw16_layer_12 dw16_layer_10 /* not compiled: the generic clamp */
+#define dw16_layer_12 dw16_layer_any /* not compiled */
 #endif
-
-/* Input not word aligned (an aliased view at an odd element offset): unaligned word
- * loads, the form and clamp read at run time. */
-static DW16_NOINLINE void dw16_layer_unaligned(const ta_depthwise_s16_dsp_params_t *p, const int16_t *input,
-                                               const int32_t *weights, int16_t *output) {
-  dw16_layer(p, input, weights, output, p->q.hi, 0, 0, 0);
-}
+#if DW16_HAS(6)
+DW16_LAYER_DEF(2, 0)
+#else
+#define dw16_layer_20 dw16_layer_any /* not compiled */
+#endif
+#if DW16_HAS(7)
+DW16_LAYER_DEF(2, 1)
+#else
+#define dw16_layer_21 dw16_layer_any /* not compiled */
+#endif
+#if DW16_HAS(8)
+DW16_LAYER_DEF(2, 2)
+#else
+#define dw16_layer_22 dw16_layer_any /* not compiled */
+#endif
 
 #define DW16_LAYER_CALL(hi, sat) dw16_layer_##hi##sat(p, input, weights, output)
 void ta_depthwise_conv_s16_dsp(const ta_depthwise_s16_dsp_params_t *p, const int16_t *input, const int32_t *weights,
                                int16_t *output) {
   if (((uintptr_t)(const void *)input & 3u) != 0) {
-    dw16_layer_unaligned(p, input, weights, output);
+    dw16_layer_any(p, input, weights, output);
     return;
   }
   TA_S16_DSP_MODES(&p->q, DW16_LAYER_CALL);

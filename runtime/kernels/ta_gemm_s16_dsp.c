@@ -60,6 +60,45 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
   } while (0)
 #endif
 
+#if G16_ASM && TA_S16_DSP_RQ_ASM
+/* A block of 4 rows for a depth that is a multiple of 8, in the high-word form, as one
+ * block: the first pair's products start the sums (SMUAD), the loop runs 4 pairs per
+ * iteration, then the requantisation of the 4 rows with the weight registers as its
+ * temporaries. One register (named rq) holds the input pair in the loop, then the
+ * requantisation table's address, read from the "m" operand rqm. */
+#define G16_ASM_FIRST                             \
+  "ldr %[rq], [%[x]], #4\n\t"                     \
+  "ldmia %[w]!, {%[lo], %[hh], %[m], %[s]}\n\t"   \
+  "smuad %[a0], %[rq], %[lo]\n\t"                 \
+  "smuad %[a1], %[rq], %[hh]\n\t"                 \
+  "smuad %[a2], %[rq], %[m]\n\t"                  \
+  "smuad %[a3], %[rq], %[s]\n\t"
+#define G16_ASM_NEXT                              \
+  "ldr %[rq], [%[x]], #4\n\t"                     \
+  "ldmia %[w]!, {%[lo], %[hh], %[m], %[s]}\n\t"   \
+  "smlad %[a0], %[rq], %[lo], %[a0]\n\t"          \
+  "smlad %[a1], %[rq], %[hh], %[a1]\n\t"          \
+  "smlad %[a2], %[rq], %[m], %[a2]\n\t"           \
+  "smlad %[a3], %[rq], %[s], %[a3]\n\t"
+#define G16_ASM_BLOCK(one, sat_ins)                                                                                  \
+  __asm__ volatile(G16_ASM_FIRST G16_ASM_NEXT G16_ASM_NEXT G16_ASM_NEXT                                        \
+                   "cmp %[x], %[end]\n\t"                                                                      \
+                   "beq 2f\n\t"                                                                                \
+                   "1:\n\t" G16_ASM_NEXT G16_ASM_NEXT G16_ASM_NEXT G16_ASM_NEXT                                 \
+                   "cmp %[x], %[end]\n\t"                                                                      \
+                   "bne 1b\n\t"                                                                                \
+                   "2:\n\t"                                                                                    \
+                   "ldr %[rq], %[rqm]\n\t" one(a0, 0, 8, sat_ins) one(a1, 16, 24, sat_ins)                   \
+                   one(a2, 32, 40, sat_ins) one(a3, 48, 56, sat_ins)                                            \
+                   : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "+&r"(xp), [w] "+&r"(w), \
+                     [rq] "=&r"(xv), [lo] "=&r"(w0), [hh] "=&r"(w1), [m] "=&r"(w2), [s] "=&r"(w3)               \
+                   : [end] "r"(end), [rqm] "m"(rq)                                                              \
+                   : "cc", "memory")
+#define G16_HAS_BLOCK 1
+#else
+#define G16_HAS_BLOCK 0
+#endif
+
 /* Two int16 values as one word; unaligned-safe, a single LDR on these cores. */
 static inline int32_t g16_load_pair(const int16_t *x) {
   int32_t v;
@@ -128,12 +167,35 @@ static G16_ALWAYS_INLINE void g16_vector_mode(const ta_gemm_s16_dsp_params_t *p,
       for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_dsp_output64(&q, r + i, g16_dot64(x, w + i, depth, 4));
       continue;
     }
+#if G16_HAS_BLOCK
+    if (hi && (depth & 7) == 0) {
+      const int16_t *xp = x, *end = x + depth;
+      const int32_t *rq = q.rq + 4 * r;
+      register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
+      int32_t a0, a1, a2, a3;
+      const int32_t *xv;
+      if (hi == 2 && sat == 1) G16_ASM_BLOCK(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1);
+      else if (hi == 2 && sat == 2) G16_ASM_BLOCK(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2);
+      else if (sat == 1) G16_ASM_BLOCK(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1);
+      else if (sat == 2) G16_ASM_BLOCK(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2);
+      else {
+        if (hi == 2) G16_ASM_BLOCK(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN0);
+        else G16_ASM_BLOCK(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT0);
+        a0 = ta_clamp(a0, q.act_min, q.act_max), a1 = ta_clamp(a1, q.act_min, q.act_max);
+        a2 = ta_clamp(a2, q.act_min, q.act_max), a3 = ta_clamp(a3, q.act_min, q.act_max);
+      }
+      (void)xv, (void)w0, (void)w1, (void)w2, (void)w3;
+      out[r] = (int16_t)a0, out[r + 1] = (int16_t)a1, out[r + 2] = (int16_t)a2, out[r + 3] = (int16_t)a3;
+      w -= 4 * pairs; /* the asm advanced w by the block; the loop steps it again */
+      continue;
+    }
+#endif
     int32_t acc[4];
     g16_dot4(x, w, depth, acc);
 #if TA_S16_DSP_RQ_ASM
     if (hi) {
       int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-      TA_S16_DSP_RQ4(q.rq + 4 * r, sat, a0, a1, a2, a3);
+      TA_S16_DSP_RQ4(q.rq + 4 * r, hi, sat, a0, a1, a2, a3);
       if (sat == 0) {
         a0 = ta_clamp(a0, q.act_min, q.act_max), a1 = ta_clamp(a1, q.act_min, q.act_max);
         a2 = ta_clamp(a2, q.act_min, q.act_max), a3 = ta_clamp(a3, q.act_min, q.act_max);
@@ -181,6 +243,21 @@ G16_VECTOR_DEF(1, 2)
 #else
 #define g16_vector_12 g16_vector_10 /* not compiled: the generic clamp */
 #endif
+#if TA_S16_DSP_HAS(6)
+G16_VECTOR_DEF(2, 0)
+#else
+#define g16_vector_20 g16_vector_10 /* not compiled: form 1, the same integers */
+#endif
+#if TA_S16_DSP_HAS(7)
+G16_VECTOR_DEF(2, 1)
+#else
+#define g16_vector_21 g16_vector_11 /* not compiled: form 1, the same integers */
+#endif
+#if TA_S16_DSP_HAS(8)
+G16_VECTOR_DEF(2, 2)
+#else
+#define g16_vector_22 g16_vector_12 /* not compiled: form 1, the same integers */
+#endif
 
 #define G16_VECTOR_CALL(hi, sat) g16_vector_##hi##sat(p, x, w, out)
 static void g16_vector(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w, int16_t *out) {
@@ -194,11 +271,32 @@ void ta_gemm_s16_dsp(const ta_gemm_s16_dsp_params_t *p, int32_t count, const int
 
 /* Short runs (narrow input depths) in a plain loop: a library call costs more than them. */
 static inline void g16_copy(int16_t *dst, const int16_t *src, int32_t n) {
-  if (n > 8) {
-    memcpy(dst, src, sizeof(int16_t) * (size_t)n);
+  if (n <= 8) {
+    for (int32_t i = 0; i < n; i++) dst[i] = src[i];
     return;
   }
-  for (int32_t i = 0; i < n; i++) dst[i] = src[i];
+#if G16_ASM
+  /* word-aligned runs (the usual window rows): 16 bytes per two LDRD and two STRD, then
+   * the rest below */
+  if ((((uintptr_t)(const void *)src | (uintptr_t)(void *)dst) & 3u) == 0) {
+    const int16_t *end = src + (n & ~7);
+    int32_t t0, t1, t2, t3;
+    __asm__ volatile("1:\n\t"
+                     "ldrd %[t0], %[t1], [%[s]], #8\n\t"
+                     "ldrd %[t2], %[t3], [%[s]], #8\n\t"
+                     "strd %[t0], %[t1], [%[d]], #8\n\t"
+                     "strd %[t2], %[t3], [%[d]], #8\n\t"
+                     "cmp %[s], %[e]\n\t"
+                     "bne 1b\n\t"
+                     : [s] "+&r"(src), [d] "+&r"(dst), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
+                       [t3] "=&r"(t3)
+                     : [e] "r"(end)
+                     : "cc", "memory");
+    for (int32_t i = 0; i < (n & 7); i++) dst[i] = src[i];
+    return;
+  }
+#endif
+  memcpy(dst, src, sizeof(int16_t) * (size_t)n);
 }
 
 static inline void g16_zero(int16_t *dst, int32_t n) {

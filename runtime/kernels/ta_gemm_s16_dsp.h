@@ -25,9 +25,10 @@
 #endif
 
 /* Loops specialised per requantisation form: bit 3 * hi + sat (ta_s16_dsp_requant_t). The
- * generic clamp (sat 0) of either form is always compiled and exact for every layer. */
+ * generic clamp (sat 0) of forms 0 and 1 is always compiled and exact for every layer; a
+ * layer of form 2 whose loop is not compiled runs form 1's (the same integers). */
 #ifndef TA_S16_DSP_VARIANTS
-#define TA_S16_DSP_VARIANTS 0x3fu
+#define TA_S16_DSP_VARIANTS 0x1ffu
 #endif
 #define TA_S16_DSP_HAS(bit) ((((TA_S16_DSP_VARIANTS) | 0x9u) >> (bit)) & 1u)
 
@@ -38,7 +39,8 @@
 typedef struct ta_s16_dsp_requant_t {
   const int32_t *rq;     /* per channel 4 words: k low, k high (k = bias * reduced + 2^(t-1),
                             scaled with hi), mult (reduced, scaled with hi), shift */
-  int32_t hi;
+  int32_t hi;            /* 0: 64-bit shift; 1: high word, then >> shift; 2: high word, every
+                            shift 0 (the compiler checked) */
   int32_t act_min, act_max;
   int32_t sat;           /* 1: [act_min, act_max] is int16's whole range (SSAT 16); 2: it is
                             [0, 32767] (USAT 15); 0: any other clamp */
@@ -87,14 +89,22 @@ static inline int16_t ta_s16_dsp_output_mode(const ta_s16_dsp_requant_t *q, int 
   "ldrd %[m], %[s], [%[rq], #" #off_m "]\n\t"        \
   "smlal %[lo], %[hh], %[" #acc "], %[m]\n\t"        \
   "asr %[" #acc "], %[hh], %[s]\n\t" sat_ins(acc)
+/* Form 2 (every shift 0): the result is the high word itself, moved or saturated. */
+#define TA_S16_DSP_RQ_NS(acc, off_k, off_m, fin) \
+  "ldrd %[lo], %[hh], [%[rq], #" #off_k "]\n\t"  \
+  "ldr %[m], [%[rq], #" #off_m "]\n\t"           \
+  "smlal %[lo], %[hh], %[" #acc "], %[m]\n\t" fin(acc)
+#define TA_S16_DSP_FIN0(acc) "mov %[" #acc "], %[hh]\n\t"
+#define TA_S16_DSP_FIN1(acc) "ssat %[" #acc "], #16, %[hh]\n\t"
+#define TA_S16_DSP_FIN2(acc) "usat %[" #acc "], #15, %[hh]\n\t"
 #define TA_S16_DSP_SAT0(acc) ""
 #define TA_S16_DSP_SAT1(acc) "ssat %[" #acc "], #16, %[" #acc "]\n\t"
 #define TA_S16_DSP_SAT2(acc) "usat %[" #acc "], #15, %[" #acc "]\n\t"
-#define TA_S16_DSP_RQ4_SAT(rqp, sat_ins, a0, a1, a2, a3)                                                     \
+#define TA_S16_DSP_RQ4_SAT(rqp, one, sat_ins, a0, a1, a2, a3)                                               \
   do {                                                                                                      \
     int32_t lo_, hh_, m_, s_;                                                                               \
-    __asm__(TA_S16_DSP_RQ_ONE(x0, 0, 8, sat_ins) TA_S16_DSP_RQ_ONE(x1, 16, 24, sat_ins)                     \
-            TA_S16_DSP_RQ_ONE(x2, 32, 40, sat_ins) TA_S16_DSP_RQ_ONE(x3, 48, 56, sat_ins)                   \
+    __asm__(one(x0, 0, 8, sat_ins) one(x1, 16, 24, sat_ins)                                                 \
+            one(x2, 32, 40, sat_ins) one(x3, 48, 56, sat_ins)                                               \
             : [x0] "+r"(a0), [x1] "+r"(a1), [x2] "+r"(a2), [x3] "+r"(a3), [lo] "=&r"(lo_), [hh] "=&r"(hh_), \
               [m] "=&r"(m_), [s] "=&r"(s_)                                                                  \
             : [rq] "r"(rqp), "m"(*(const ta_s16_dsp_rq4_t *)(const void *)(rqp)));                           \
@@ -102,11 +112,15 @@ static inline int16_t ta_s16_dsp_output_mode(const ta_s16_dsp_requant_t *q, int 
 typedef struct ta_s16_dsp_rq4_t {
   int32_t w[16];
 } ta_s16_dsp_rq4_t;
-#define TA_S16_DSP_RQ4(rqp, sat, a0, a1, a2, a3)                                    \
-  do {                                                                             \
-    if ((sat) == 1) TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_SAT1, a0, a1, a2, a3);      \
-    else if ((sat) == 2) TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_SAT2, a0, a1, a2, a3); \
-    else TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_SAT0, a0, a1, a2, a3);                 \
+/* hi (1 or 2) and sat are constants in the callers' loop variants. */
+#define TA_S16_DSP_RQ4(rqp, hi, sat, a0, a1, a2, a3)                                                        \
+  do {                                                                                                      \
+    if ((hi) == 2 && (sat) == 1) TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1, a0, a1, a2, a3); \
+    else if ((hi) == 2 && (sat) == 2) TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2, a0, a1, a2, a3); \
+    else if ((hi) == 2) TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN0, a0, a1, a2, a3);         \
+    else if ((sat) == 1) TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1, a0, a1, a2, a3);       \
+    else if ((sat) == 2) TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2, a0, a1, a2, a3);       \
+    else TA_S16_DSP_RQ4_SAT(rqp, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT0, a0, a1, a2, a3);                      \
   } while (0)
 #else
 #define TA_S16_DSP_RQ_ASM 0
@@ -115,7 +129,10 @@ typedef struct ta_s16_dsp_rq4_t {
 /* Calls call(hi, sat) with the layer's form as constants, among the compiled variants. */
 #define TA_S16_DSP_MODES(q, call)                                                  \
   do {                                                                             \
-    if ((q)->hi) {                                                                 \
+    if ((q)->hi == 2 && (q)->sat == 1 && TA_S16_DSP_HAS(7)) call(2, 1);            \
+    else if ((q)->hi == 2 && (q)->sat == 2 && TA_S16_DSP_HAS(8)) call(2, 2);       \
+    else if ((q)->hi == 2 && (q)->sat == 0 && TA_S16_DSP_HAS(6)) call(2, 0);       \
+    else if ((q)->hi) {                                                            \
       if ((q)->sat == 1 && TA_S16_DSP_HAS(4)) call(1, 1);                          \
       else if ((q)->sat == 2 && TA_S16_DSP_HAS(5)) call(1, 2);                     \
       else call(1, 0);                                                             \

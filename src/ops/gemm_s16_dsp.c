@@ -94,8 +94,12 @@ const char *s16_requant_emit(EmitCtx *ec, const S16Requant *q) {
   const char *table = em_table_i32(ec, "rq16", q->rq, (size_t)q->rows * 4);
   /* the clamp as one saturation where the range allows (ta_s16_dsp_requant_t.sat) */
   const int sat = q->act_min == -32768 && q->act_max == 32767 ? 1 : q->act_min == 0 && q->act_max == 32767 ? 2 : 0;
-  em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", 1u << (3 * (q->hi ? 1 : 0) + sat));
-  return em_name(ec, "{ .rq = %s, .hi = %d, .act_min = %d, .act_max = %d, .sat = %d }", table, q->hi ? 1 : 0,
+  /* the high-word form with every shift 0 is form 2: the result is the high word itself */
+  int form = q->hi ? 2 : 0;
+  for (int32_t r = 0; r < q->rows && form == 2; r++)
+    if (q->shift[r] != 0) form = 1;
+  em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", 1u << (3 * form + sat));
+  return em_name(ec, "{ .rq = %s, .hi = %d, .act_min = %d, .act_max = %d, .sat = %d }", table, form,
                  (int)q->act_min, (int)q->act_max, sat);
 }
 

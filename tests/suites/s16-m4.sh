@@ -77,6 +77,61 @@ for dir in "$corpus"/models/*_a16w8 "$corpus"/ops/conv_2d_int16_* "$corpus"/ops/
   run_one "$dir"
 done
 
+# ---- the general loops: a module compiled with no specialised int16x8 loop --------------
+# TA_S16_DSP_VARIANTS 0: depthwise runs its general loop (unaligned loads, the form read at
+# run time, the generic clamp), the matrix kernel its generic-clamp loops; and a build with
+# a frame pointer. kws_a16w8 (3x3 depthwise, 1x1 convs) and strww_a16w8 (one-tap-wide
+# depthwise filters) must stay exact, the general loops slower than the tuned ones.
+general_check() { # model
+  model=$1 dir="$corpus/models/$1"
+  label="s16-m4:general-loops/$model"
+  d="$work/general-$model"
+  mkdir -p "$d"
+  if ! "$build/tinyaot" convert "$dir/model.tflite" --platform cortex-m4 -o "$d/tuned" --name fb --prefix fb \
+       >"$d/convert.log" 2>&1; then
+    echo "FAIL $label: convert"
+    return
+  fi
+  cp -R "$d/tuned" "$d/general"
+  cp -R "$d/tuned" "$d/framepointer"
+  printf '%s\n' '#ifndef FB_TA_CONFIG_H' '#define FB_TA_CONFIG_H' '#define FB_TA_S16_DSP_VARIANTS 0x0u' '#endif' \
+    >"$d/general/src/ta_config.h"
+  for v in tuned general framepointer; do
+    flags=-O2
+    [ "$v" = framepointer ] && flags="-O2 -fno-omit-frame-pointer"
+    if ! make -C "$d/$v" TARGET=cortex-m4 CFLAGS="$flags" >"$d/$v.build.log" 2>&1; then
+      echo "FAIL $label: $v module build"
+      return
+    fi
+    if ! sh "$TA_ROOT/target/run_case.sh" --core m4 --name fb --lib "$d/$v/libfb.a" --include "$d/$v/include" \
+         --case "$dir/case_0" --out "$d/$v.out" --plugin "$plugin" >"$d/$v.run.log" 2>&1; then
+      echo "FAIL $label: $v: run_case.sh failed (see $d)"
+      return
+    fi
+    for g in "$dir"/case_0/out*.bin; do
+      if ! cmp -s "$g" "$d/$v.out/run/$(basename "$g")"; then
+        echo "FAIL $label: $v: $(basename "$g") differs from the golden"
+        return
+      fi
+    done
+  done
+  tuned=$(ta_get "$d/tuned.out/run/count.txt" insns)
+  general=$(ta_get "$d/general.out/run/count.txt" insns)
+  if [ -z "$tuned" ] || [ -z "$general" ] || [ "$general" -le "$tuned" ]; then
+    echo "FAIL $label: instructions with the general loops ${general:-?}, tuned ${tuned:-?}: expected more"
+    return
+  fi
+  echo "PASS $label (exact, also with a frame pointer; $general instructions against $tuned)"
+  rm -rf "$d"
+}
+plugin=$(ta_build_plugin "$work/plugin") || plugin=""
+if [ -n "$plugin" ]; then
+  general_check kws_a16w8
+  general_check strww_a16w8
+else
+  echo "FAIL s16-m4:general-loops: the QEMU instruction-counting plugin does not build"
+fi
+
 # ---- compile flags: the two kernel files at every usual level, both compilers ----------
 flags() {
   label="s16-m4:compile-flags"

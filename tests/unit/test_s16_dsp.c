@@ -187,6 +187,12 @@ static void test_s16_addsub(UnitState *u) {
     d.in1_multiplier = s16_rand(&r, 1 << 30, 0x7FFFFFFF), d.in1_shift = -s16_rand(&r, 0, 3);
     d.in2_multiplier = s16_rand(&r, 1 << 30, 0x7FFFFFFF), d.in2_shift = -s16_rand(&r, 0, 3);
     d.out_multiplier = s16_rand(&r, 1 << 30, 0x7FFFFFFF), d.out_shift = s16_rand(&r, -18, 2);
+    if (trial % 4 >= 2) { /* one input at the larger scale: multiplier 0.5 exactly (the fast loop) */
+      int32_t *em = trial % 8 < 4 ? &d.in2_multiplier : &d.in1_multiplier;
+      int32_t *es = trial % 8 < 4 ? &d.in2_shift : &d.in1_shift;
+      int32_t *os = trial % 8 < 4 ? &d.in1_shift : &d.in2_shift;
+      *em = 1 << 30, *es = 0, *os = -s16_rand(&r, 1, 3), d.out_shift = -s16_rand(&r, 1, 18);
+    }
     const int subtract = trial & 1;
     if (!addsub_s16_dsp_fits(&d, subtract != 0)) continue;
     accepted++;
@@ -204,7 +210,7 @@ static void test_s16_addsub(UnitState *u) {
     for (int i = 0; i < p.bc.dims[0]; i++)
       if (out[i] != s16_addsub_reference(&p, a[i], b[i], subtract)) bad++;
   }
-  CHECK(u, accepted > 100);
+  CHECK(u, accepted > 150);
   CHECK(u, bad == 0);
   /* refused: a left shift other than 15, a non-zero input offset */
   EwArith d;
