@@ -8,6 +8,9 @@
 #   broadcasting ones must not;
 # - ta_add_s16_mve / ta_sub_s16_mve against the portable ta_add_s16 / ta_sub_s16 on QEMU
 #   (tests/target/addsub_s16_mve_check.c: random descriptors and inputs, every tail length);
+# - the MVE loops of ta_conv_s16_mve / ta_gemm_s16_mve / ta_depthwise_conv_s16_mve against
+#   the same files built without MVE (tests/target/gemm_s16_mve_check.c: random geometries,
+#   fold / wide / fix / int64 tables);
 # - the kernel files compile warning-free with GCC and clang at -O0/-Os/-O2/-O3 as C99.
 # S16_M55_CASES="pattern ..." limits the corpus directories run (shell patterns on the name).
 # usage: sh tests/suites/s16-m55.sh BUILD CORPUS WORKDIR
@@ -132,6 +135,44 @@ addsub_check() {
   fi
 }
 addsub_check
+
+# ---- the int16x8 matrix and depthwise kernels' MVE loops against their plain-C paths ----
+# shellcheck disable=SC2086
+gemm_check() {
+  label="s16-m55:gemm-kernels"
+  d="$work/gemm" common="$TA_ROOT/target/common" kernels="$TA_ROOT/runtime/kernels"
+  mkdir -p "$d"
+  arch="-mcpu=cortex-m55 -mfloat-abi=hard -mthumb"
+  cflags="-O2 -std=c99 -Wall -Wextra -Werror -ffreestanding -ffunction-sections -fdata-sections -I$common -I$kernels"
+  ren="-Dta_conv_s16_mve=ref_conv_s16_mve -Dta_gemm_s16_mve=ref_gemm_s16_mve"
+  ren="$ren -Dta_depthwise_conv_s16_mve=ref_depthwise_conv_s16_mve"
+  if ! {
+    arm-none-eabi-gcc $arch -I"$common" -c "$common/startup.S" -o "$d/startup_s.o" &&
+    (for f in "$common/startup.c" "$common/semihost.c" "$TA_ROOT/tests/target/gemm_s16_mve_check.c" \
+              "$kernels/ta_gemm_s16_mve.c" "$kernels/ta_depthwise_conv_s16_mve.c"; do
+      arm-none-eabi-gcc $arch $cflags -c "$f" -o "$d/$(basename "$f" .c).o" || exit 1
+      case "$f" in
+        */ta_*_s16_mve.c) arm-none-eabi-gcc -mcpu=cortex-m55+nomve -mfloat-abi=hard -mthumb $cflags $ren -c "$f" \
+                            -o "$d/ref_$(basename "$f" .c).o" || exit 1 ;;
+      esac
+    done) &&
+    arm-none-eabi-gcc $arch -nostartfiles -Wl,--gc-sections -L"$TA_ROOT/target" -L"$common" \
+      -T"$TA_ROOT/target/mps3-an547.ld" "$d"/*.o -lm -o "$d/image.elf"
+  } >"$d/build.log" 2>&1; then
+    echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
+    return
+  fi
+  rc=0
+  (cd "$d" && exec timeout 300 qemu-system-arm -M mps3-an547 -nodefaults -display none -monitor none -serial null \
+    -semihosting-config enable=on,target=native -kernel image.elf) >"$d/run.log" 2>&1 || rc=$?
+  checked=$(sed -n 's/^checked=//p' "$d/run.log") bad=$(sed -n 's/^mismatches=//p' "$d/run.log")
+  if [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ -z "$checked" ]; then
+    echo "FAIL $label: exit $rc, ${bad:-?} mismatches in ${checked:-?} outputs"
+  else
+    echo "PASS $label ($checked outputs equal)"
+  fi
+}
+gemm_check
 
 # ---- compile flags: the kernel files at every usual level, both compilers, C99 -pedantic ----
 flags() {
