@@ -754,7 +754,7 @@ static int gen_slice(Model *m, Rng *r, int x) {
     size[i] = range(r, 1, t->dims[i] - begin[i]);
     dims[i] = size[i];
   }
-  bool strided = chance(r, 50);
+  bool strided = t->rank <= 4 && chance(r, 50); /* TFLite Micro's STRIDED_SLICE: rank 4 at most */
   int32_t strides[MAX_RANK], end[MAX_RANK];
   if (strided)
     for (int i = 0; i < t->rank; i++) {
