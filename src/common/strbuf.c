@@ -86,3 +86,13 @@ void sb_printf(StrBuf *sb, const char *fmt, ...) {
 }
 
 const char *sb_cstr(StrBuf *sb) { return sb->data ? sb->data : ""; }
+
+void sb_append_json_string(StrBuf *sb, const char *s) {
+  sb_append(sb, "\"");
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') sb_printf(sb, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) sb_printf(sb, "\\u%04x", (unsigned)(unsigned char)*s);
+    else sb_appendn(sb, s, 1);
+  }
+  sb_append(sb, "\"");
+}

@@ -29,6 +29,8 @@ void sb_free(StrBuf *sb);
 void sb_append(StrBuf *sb, const char *s);
 void sb_appendn(StrBuf *sb, const char *s, size_t n);
 void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s as a JSON string literal: quotes, backslashes and control bytes escaped. */
+void sb_append_json_string(StrBuf *sb, const char *s);
 /* Returns a NUL-terminated view ("" when empty). */
 const char *sb_cstr(StrBuf *sb);
 

@@ -124,16 +124,6 @@ static const char *residency_name(Residency r) {
   return r == RES_PIN ? "pin" : r == RES_STREAM ? "stream" : "direct";
 }
 
-static void json_string(StrBuf *sb, const char *s) {
-  sb_append(sb, "\"");
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') sb_printf(sb, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) sb_printf(sb, "\\u%04x", (unsigned)(unsigned char)*s);
-    else sb_appendn(sb, s, 1);
-  }
-  sb_append(sb, "\"");
-}
-
 /* What the capability-gated optimisations did; "schedule" lists operator indices in
  * execution order (positions in it are the "steps" of the lifetimes below). */
 static void json_optimizations(const Model *m, const Module *mod, StrBuf *js) {
@@ -198,7 +188,7 @@ static size_t scratch_bytes(const Plan *p) {
 void export_residency_json(const Model *m, const Plan *p, const Module *mod, StrBuf *js) {
   Arena *a = m->arena;
   sb_append(js, "{\n  \"model\": ");
-  json_string(js, mod->source);
+  sb_append_json_string(js, mod->source);
   int folds;
   size_t folded_bytes;
   transform_fold_summary(m, &folds, &folded_bytes);
@@ -241,7 +231,7 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
     const Tensor *st = &m->tensors[s];
     if (!plan_needs_storage(m, s) || st->arena < 0) continue;
     sb_printf(js, "%s    {\"id\": %d, \"name\": ", first ? "" : ",\n", (int)t->id);
-    json_string(js, t->name);
+    sb_append_json_string(js, t->name);
     sb_printf(js, ", \"dtype\": \"%s\", \"shape\": %s, \"bytes\": %zu, \"role\": \"%s\", \"memory\": \"%s\", \"arena\": \"%s\", \"offset\": %zu, \"first_op\": %d, \"last_op\": %d",
               tensor_type_name(t->type), tensor_shape_str(a, t), t->bytes, role_name(st->role),
               mem_name(p->arenas[st->arena].memory), p->arenas[st->arena].name, st->offset, (int)st->first_use,
@@ -253,7 +243,7 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
   for (int i = 0; i < p->n_consts; i++) {
     const ConstItem *c = &p->consts[i];
     sb_printf(js, "%s    {\"id\": %d, \"name\": ", first ? "" : ",\n", (int)c->tensor_id);
-    json_string(js, c->what);
+    sb_append_json_string(js, c->what);
     sb_printf(js, ", \"bytes\": %zu, \"role\": \"constant\", \"memory\": \"%s\", \"source_memory\": \"%s\", \"residency\": \"%s\"",
               c->size, mem_name(c->runtime), mem_name(c->source), residency_name(c->residency));
     if (c->arena >= 0) sb_printf(js, ", \"arena\": \"%s\", \"offset\": %zu", p->arenas[c->arena].name, c->offset);
@@ -269,7 +259,7 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
     const ConstItem *c = &p->consts[i];
     if (c->residency != RES_STREAM) continue;
     sb_printf(js, "%s\n    {\"before_op\": %d, \"constant\": ", first ? "" : ",", (int)c->first_reader);
-    json_string(js, c->what);
+    sb_append_json_string(js, c->what);
     sb_printf(js, ", \"bytes\": %zu, \"from\": \"%s\", \"to\": \"%s\", \"offset\": %zu}", c->size,
               mem_name(c->source), mem_name(c->runtime), c->offset);
     first = false;

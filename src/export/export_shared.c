@@ -8,16 +8,6 @@
 #include <ctype.h>
 #include <string.h>
 
-static void json_str(StrBuf *sb, const char *s) {
-  sb_append(sb, "\"");
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') sb_printf(sb, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) sb_printf(sb, "\\u%04x", (unsigned)(unsigned char)*s);
-    else sb_appendn(sb, s, 1);
-  }
-  sb_append(sb, "\"");
-}
-
 /* Bytes of a model's arenas: all of them, or those of one role. */
 static size_t arena_bytes(const Plan *p, int role) {
   size_t n = 0;
@@ -106,11 +96,11 @@ static void group_report(const SharedMember *members, int n, const SharedGroup *
     const Plan *p = members[k].plan;
     sb_append(js, k ? ",\n    {" : "\n    {");
     sb_append(js, "\"name\": ");
-    json_str(js, members[k].name);
+    sb_append_json_string(js, members[k].name);
     sb_append(js, ", \"prefix\": ");
-    json_str(js, members[k].prefix);
+    sb_append_json_string(js, members[k].prefix);
     sb_append(js, ", \"model\": ");
-    json_str(js, members[k].model_path);
+    sb_append_json_string(js, members[k].model_path);
     sb_printf(js, ", \"owner_id\": %d, \"arena_bytes\": %zu, \"scratch_bytes\": %zu, \"unshared_bytes\": %zu}", k + 1,
               arena_bytes(p, -1), arena_bytes(p, AR_SCRATCH), arena_bytes(p, -1) - arena_bytes(p, AR_SCRATCH));
   }
