@@ -9,13 +9,8 @@
 #   operators in place on the M55 (SKIP without the cross tools).
 # usage: sh tests/suites/inplace.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-build=$1 corpus=$2 work=$3
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
-case "$work" in /*) ;; *) work="$(pwd)/$work" ;; esac
-work="$work/inplace"
-rm -rf "$work"
-mkdir -p "$work"
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup inplace "$@" || { echo "FAIL inplace: no work folder"; exit 0; }
 
 if [ ! -d "$corpus/models" ]; then
   echo "SKIP inplace: corpus absent ($corpus)"

@@ -12,12 +12,8 @@
 # usage: sh tests/suites/multi_model.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
-build=$1 corpus=$2 work=$3
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
-case "$work" in /*) ;; *) work="$(pwd)/$work" ;; esac
-work="$work/multi_model"
-rm -rf "$work" && mkdir -p "$work" || { echo "FAIL multi_model:setup: no work folder"; exit 0; }
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup multi_model "$@" || { echo "FAIL multi_model:setup: no work folder"; exit 0; }
 B="$build/tinyaot"
 pass() { echo "PASS multi_model:$1"; }
 fail() { echo "FAIL multi_model:$1: $2"; }

@@ -11,13 +11,8 @@
 # usage: sh tests/suites/s16-m4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
-build=$1 corpus=$2 work=$3
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
-case "$work" in /*) ;; *) work="$(pwd)/$work" ;; esac
-work="$work/s16-m4"
-rm -rf "$work"
-mkdir -p "$work"
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup s16-m4 "$@" || { echo "FAIL s16-m4: no work folder"; exit 0; }
 
 if [ ! -d "$corpus/models" ]; then
   echo "SKIP s16-m4: corpus absent ($corpus)"
