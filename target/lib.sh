@@ -53,6 +53,15 @@ ta_now_ms() {
   echo $(( $(date +%s%N) / 1000000 ))
 }
 
+# ta_golden_mismatch CASE_DIR RUN_DIR: byte-compares every golden CASE_DIR/out*.bin with the
+# file of the same name in RUN_DIR; prints the first that differs (or is missing), returns 1 then.
+ta_golden_mismatch() {
+  for g in "$1"/out*.bin; do
+    cmp -s "$g" "$2/$(basename "$g")" || { basename "$g"; return 1; }
+  done
+  return 0
+}
+
 # key=value lookup in a figures file: ta_get FILE KEY
 ta_get() {
   sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n 1

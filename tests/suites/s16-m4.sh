@@ -48,12 +48,10 @@ run_one() { # corpus dir
     echo "FAIL $label: run_case.sh exit $rc ($(grep -m1 -i error "$out.log" "$out"/*.log 2>/dev/null | head -1))"
     return
   fi
-  for g in "$dir"/case_0/out*.bin; do
-    if ! cmp -s "$g" "$out/run/$(basename "$g")"; then
-      echo "FAIL $label: $(basename "$g") differs from the golden"
-      return
-    fi
-  done
+  if bad=$(ta_golden_mismatch "$dir/case_0" "$out/run"); then :; else
+    echo "FAIL $label: $bad differs from the golden"
+    return
+  fi
   want=$(expected_kernel "$name")
   if [ -n "$want" ] && ! grep -q "$want" "$out"/module/src/t16_model.c; then
     echo "FAIL $label: exact, but the module does not call the DSP kernel ($want)"
@@ -103,12 +101,10 @@ general_check() { # model
       echo "FAIL $label: $v: run_case.sh failed (see $d)"
       return
     fi
-    for g in "$dir"/case_0/out*.bin; do
-      if ! cmp -s "$g" "$d/$v.out/run/$(basename "$g")"; then
-        echo "FAIL $label: $v: $(basename "$g") differs from the golden"
-        return
-      fi
-    done
+    if bad=$(ta_golden_mismatch "$dir/case_0" "$d/$v.out/run"); then :; else
+      echo "FAIL $label: $v: $bad differs from the golden"
+      return
+    fi
   done
   tuned=$(ta_get "$d/tuned.out/run/count.txt" insns)
   general=$(ta_get "$d/general.out/run/count.txt" insns)

@@ -61,12 +61,10 @@ run_one() { # corpus dir
     echo "FAIL $label: run_case.sh exit $rc ($(grep -m1 -i error "$out.log" "$out"/*.log 2>/dev/null | head -1))"
     return
   fi
-  for g in "$dir"/case_0/out*.bin; do
-    if ! cmp -s "$g" "$out/run/$(basename "$g")"; then
-      echo "FAIL $label: $(basename "$g") differs from the golden"
-      return
-    fi
-  done
+  if bad=$(ta_golden_mismatch "$dir/case_0" "$out/run"); then :; else
+    echo "FAIL $label: $bad differs from the golden"
+    return
+  fi
   want=$(expected_kernel "$name")
   case "$want" in
     "") ;;
@@ -97,6 +95,20 @@ for dir in "$corpus"/models/*_a16w8 "$corpus"/ops/conv_2d_int16_* "$corpus"/ops/
   run_one "$dir"
 done
 
+# run_check_image LABEL DIR WHAT: runs DIR/image.elf (a bare-metal check printing checked=N
+# and mismatches=M) on QEMU Cortex-M55; PASS when it exits 0 with no mismatch.
+run_check_image() {
+  rc=0
+  (cd "$2" && exec timeout 300 qemu-system-arm -M mps3-an547 -nodefaults -display none -monitor none -serial null \
+    -semihosting-config enable=on,target=native -kernel image.elf) >"$2/run.log" 2>&1 || rc=$?
+  checked=$(sed -n 's/^checked=//p' "$2/run.log") bad=$(sed -n 's/^mismatches=//p' "$2/run.log")
+  if [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ -z "$checked" ]; then
+    echo "FAIL $1: exit $rc, ${bad:-?} mismatches in ${checked:-?} checked"
+  else
+    echo "PASS $1 ($checked $3)"
+  fi
+}
+
 # ---- ta_add_s16_mve / ta_sub_s16_mve against the portable kernels, bare metal on QEMU ----
 # shellcheck disable=SC2086
 addsub_check() {
@@ -119,15 +131,7 @@ addsub_check() {
     echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
     return
   fi
-  rc=0
-  (cd "$d" && exec timeout 300 qemu-system-arm -M mps3-an547 -nodefaults -display none -monitor none -serial null \
-    -semihosting-config enable=on,target=native -kernel image.elf) >"$d/run.log" 2>&1 || rc=$?
-  checked=$(sed -n 's/^checked=//p' "$d/run.log") bad=$(sed -n 's/^mismatches=//p' "$d/run.log")
-  if [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ -z "$checked" ]; then
-    echo "FAIL $label: exit $rc, ${bad:-?} mismatches in ${checked:-?} elements"
-  else
-    echo "PASS $label ($checked elements exact)"
-  fi
+  run_check_image "$label" "$d" "elements exact"
 }
 addsub_check
 
@@ -157,15 +161,7 @@ gemm_check() {
     echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
     return
   fi
-  rc=0
-  (cd "$d" && exec timeout 300 qemu-system-arm -M mps3-an547 -nodefaults -display none -monitor none -serial null \
-    -semihosting-config enable=on,target=native -kernel image.elf) >"$d/run.log" 2>&1 || rc=$?
-  checked=$(sed -n 's/^checked=//p' "$d/run.log") bad=$(sed -n 's/^mismatches=//p' "$d/run.log")
-  if [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ -z "$checked" ]; then
-    echo "FAIL $label: exit $rc, ${bad:-?} mismatches in ${checked:-?} outputs"
-  else
-    echo "PASS $label ($checked outputs equal)"
-  fi
+  run_check_image "$label" "$d" "outputs equal"
 }
 gemm_check
 
