@@ -194,22 +194,66 @@ static void record_trade(Compilation *c, const BudgetTrade *t) {
   mod->budget_need_fast = t->need_fast;
 }
 
+/* Scratch bytes of the model as loaded into c (patched or not): resolve and plan only. */
+static uint64_t probe_scratch(Compilation *c, const ConvertOptions *opt, const bool *portable, Diag *d) {
+  Platform kernels = c->platform;
+  if (opt->opt_size) kernels.dsp = kernels.mve = false;
+  Diag quiet = *d;
+  ScheduleReport sched;
+  memset(&sched, 0, sizeof sched);
+  if (!resolve_model_mixed(&c->model, &kernels, portable, &quiet)) return UINT64_MAX;
+  if (!c->patch.active && !opt->no_reorder && !schedule_reorder(&c->model, &sched, &quiet)) return UINT64_MAX;
+  if (!plan_activations_mode(&c->model, &c->plan, &c->platform, &c->config, PLAN_INPLACE_ALL, &quiet)) return UINT64_MAX;
+  uint64_t bytes = 0;
+  for (int i = 0; i < c->plan.n_arenas; i++)
+    if (c->plan.arenas[i].role == AR_SCRATCH) bytes += c->plan.arenas[i].size;
+  return bytes;
+}
+
+/* --memory.optimize max: patches are kept only when the whole plan (in-place execution
+ * included) needs fewer scratch bytes with them. *probed: c->model was used (reload it). */
+static bool use_patches(Compilation *c, const ConvertOptions *opt, const bool *portable, bool *probed, Diag *d) {
+  if (!patch_model(&c->model, &c->patch, d) || !c->patch.active) return false;
+  *probed = true;
+  const uint64_t with = probe_scratch(c, opt, portable, d);
+  memset(&c->plan, 0, sizeof c->plan);
+  PatchPlan none;
+  memset(&none, 0, sizeof none);
+  if (!pipeline_load(c, opt, d)) return false;
+  const PatchPlan keep = c->patch;
+  c->patch = none;
+  const uint64_t without = probe_scratch(c, opt, portable, d);
+  memset(&c->plan, 0, sizeof c->plan);
+  c->patch = keep;
+  return with < without;
+}
+
 /* One attempt at everything after configuration; with `trade`, its operators keep the
  * portable kernels. */
 static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade *trade, Diag *d) {
   const bool *portable = trade ? trade->portable : NULL;
   if (!pipeline_load(c, opt, d)) return false;
+  /* --memory.optimize max: the first stage may run in bands (plan/patch.c) */
+  bool probed = false;
+  const bool patched = opt->memory_max && use_patches(c, opt, portable, &probed, d);
+  if (probed && !pipeline_load(c, opt, d)) return false;
+  if (patched && !patch_model(&c->model, &c->patch, d)) return false;
+  if (!patched) c->patch.active = false;
   /* --opt size: the portable kernels everywhere (weights read in place, no re-laid or
    * widened copies); speed (default): the platform's DSP/MVE tiers where they apply. */
   Platform kernels = c->platform;
   if (opt->opt_size) kernels.dsp = kernels.mve = false;
   if (!resolve_model_mixed(&c->model, &kernels, portable, d)) return false;
   Module *mod = &c->module;
-  if (!opt->no_reorder && !schedule_reorder(&c->model, &mod->schedule, d)) return false;
+  /* bands are not reordered: the schedule's producer map knows one writer per tensor */
+  if (!opt->no_reorder && !patched && !schedule_reorder(&c->model, &mod->schedule, d)) return false;
   /* rules naming nothing: once, on the first attempt (warnings; errors with --strict) */
   if (!trade && !attrs_check_unmatched(&c->config, &c->model, opt->strict, d)) return false;
-  /* --memory.optimize max: operators with an in-place contract may write over a dying input */
-  if (!plan_activations_opt(&c->model, &c->plan, &c->platform, &c->config, opt->memory_max, d)) return false;
+  /* In-place execution: by default the contracts that cost no instruction (the output at
+   * its dying input's own offset); --memory.optimize max also those that move outputs */
+  const PlanInplace inplace = opt->memory_max ? PLAN_INPLACE_ALL : PLAN_INPLACE_FREE;
+  if (!plan_activations_mode(&c->model, &c->plan, &c->platform, &c->config, inplace, d)) return false;
+  c->plan.patch = patched ? &c->patch : NULL;
   mod->opt_size = opt->opt_size;
   mod->intern = !opt->no_intern;
   mod->static_calls = !opt->no_static_calls;

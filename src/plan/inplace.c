@@ -113,8 +113,8 @@ static bool clashes(const Member *mem, int nm, const Member *c, int skip1, int s
  * an in-place output is moved into place after its kernel, at 2k + 1) and, for each node
  * that may run in place, the temporary output region tied to its dying input. mem holds
  * the members sorted by group; returns the number of groups, or -1 on OOM. */
-static int build_groups(Model *m, const InplaceInterval *iv, int n, Member *mem, Group *gr, int *n_ties,
-                        bool *direct, int *n_members) {
+static int build_groups(Model *m, const InplaceInterval *iv, int n, const bool *no_move, Member *mem, Group *gr,
+                        int *n_ties, bool *direct, int *n_members) {
   HeapStats *h = &m->arena->heap;
   const size_t ibytes = sizeof(int) * (size_t)(m->n_tensors + 1);
   int *slot = heap_alloc(h, ibytes); /* tensor id -> index in iv, or -1 */
@@ -133,7 +133,7 @@ static int build_groups(Model *m, const InplaceInterval *iv, int n, Member *mem,
     int xi = slot[tensor_storage(m, m->nodes[k].in[input])], yi = slot[tensor_storage(m, m->nodes[k].out[0])];
     if (xi < 0 || yi < 0 || mem[yi].group != yi) continue;
     int64_t bound = inplace_max_delta(h, &acc);
-    if (bound == INT64_MIN || (bound < 0 && !acc.moves)) continue;
+    if (bound == INT64_MIN || (bound < 0 && (!acc.moves || no_move[k]))) continue;
     const int g = mem[xi].group;
     if (bound >= 0) {
       /* direct: the kernel writes the output at the input's own offset */
@@ -265,7 +265,10 @@ static void snap_outputs(const Model *m, Member *mem, int nm, size_t size) {
   }
 }
 
-size_t inplace_place(Model *m, InplaceInterval *iv, int n, int *n_ties) {
+/* One placement with every tie that saves bytes except the moves no_move[k] forbids;
+ * sets unsnapped[k] for each moved output that could not stay on its temporary (its move
+ * copies bytes). */
+static size_t place_once(Model *m, InplaceInterval *iv, int n, const bool *no_move, bool *unsnapped, int *n_ties) {
   HeapStats *h = &m->arena->heap;
   *n_ties = 0;
   if (n <= 0) return SIZE_MAX;
@@ -278,7 +281,7 @@ size_t inplace_place(Model *m, InplaceInterval *iv, int n, int *n_ties) {
   bool *direct = heap_alloc(h, db);
   if (direct) memset(direct, 0, db);
   int nm = 0;
-  int n_groups = mem && best && gr && direct ? build_groups(m, iv, n, mem, gr, n_ties, direct, &nm) : -1;
+  int n_groups = mem && best && gr && direct ? build_groups(m, iv, n, no_move, mem, gr, n_ties, direct, &nm) : -1;
   if (n_groups > 0 && *n_ties > 0) {
     int (*const orders[2])(const void *, const void *) = {g_cmp_extent, g_cmp_first};
     for (int o = 0; o < 2; o++) {
@@ -305,6 +308,9 @@ size_t inplace_place(Model *m, InplaceInterval *iv, int n, int *n_ties) {
         node->inplace = true;
         node->inplace_input = input;
         node->inplace_delta = (int64_t)b->offset; /* absolute for now: made relative below */
+        const int32_t out = tensor_storage(m, node->out[0]);
+        for (int j = 0; j < nm; j++)
+          if (best[j].key == out && best[j].offset != b->offset) unsnapped[-1 - b->key] = true;
       }
       for (int k = 0; k < m->n_nodes; k++) {
         Node *node = &m->nodes[k];
@@ -328,4 +334,43 @@ size_t inplace_place(Model *m, InplaceInterval *iv, int n, int *n_ties) {
   heap_free(h, gr, gb);
   heap_free(h, direct, db);
   return best_size;
+}
+
+/* Clears the in-place decisions place_once made (before another attempt). */
+static void forget_ties(Model *m, const InplaceInterval *iv, int n) {
+  for (int k = 0; k < m->n_nodes; k++) {
+    Node *node = &m->nodes[k];
+    if (node->n_out < 1 || node->out[0] < 0) continue;
+    const int32_t out = tensor_storage(m, node->out[0]);
+    for (int j = 0; j < n; j++)
+      if (iv[j].key == out) node->inplace = false;
+  }
+}
+
+size_t inplace_place(Model *m, InplaceInterval *iv, int n, bool moves, int *n_ties) {
+  HeapStats *h = &m->arena->heap;
+  *n_ties = 0;
+  const size_t bb = sizeof(bool) * (size_t)(m->n_nodes + 1);
+  bool *no_move = heap_alloc(h, bb), *unsnapped = heap_alloc(h, bb);
+  size_t size = SIZE_MAX;
+  if (no_move && unsnapped) {
+    memset(no_move, 0, bb);
+    /* Without `moves`, a moved tie stays only where its output ends on its temporary (the
+     * wrapper then copies nothing: free); the others are forbidden one round at a time and
+     * the arena placed again, until every move left is free. Each round forbids at least
+     * one more operator, so this ends. */
+    for (int round = 0; round <= m->n_nodes; round++) {
+      memset(unsnapped, 0, bb);
+      size = place_once(m, iv, n, no_move, unsnapped, n_ties);
+      bool again = false;
+      for (int k = 0; !moves && k < m->n_nodes; k++)
+        if (unsnapped[k] && !no_move[k]) no_move[k] = again = true;
+      if (!again || size == SIZE_MAX) break;
+      forget_ties(m, iv, n);
+      *n_ties = 0;
+    }
+  }
+  heap_free(h, no_move, bb);
+  heap_free(h, unsnapped, bb);
+  return size;
 }

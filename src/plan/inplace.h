@@ -22,8 +22,9 @@ int64_t inplace_max_delta(HeapStats *h, const InplaceAccess *a);
  * storage dies at k, is no graph output or variable, is read through no other operand,
  * and the operator declares a contract describing both tensors (filled in *acc). */
 bool inplace_pair(const Model *m, int k, int *input, InplaceAccess *acc);
-/* Places iv[0..n) with every in-place tie that saves bytes; returns the arena size and
- * sets iv[].offset, or SIZE_MAX (offsets untouched) when nothing is tied. */
-size_t inplace_place(Model *m, InplaceInterval *iv, int n, int *n_ties);
+/* Places iv[0..n) with every in-place tie that saves bytes (without `moves`, only the
+ * ties whose output takes its input's own offset: they cost no instruction); returns the
+ * arena size and sets iv[].offset, or SIZE_MAX (offsets untouched) when nothing is tied. */
+size_t inplace_place(Model *m, InplaceInterval *iv, int n, bool moves, int *n_ties);
 
 #endif

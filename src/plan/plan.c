@@ -184,7 +184,16 @@ static bool layout_arena(Model *m, Plan *p, int arena, Diag *d) {
     Interval *tied = heap_alloc(h, iv_bytes);
     if (tied) {
       memcpy(tied, iv, sizeof(Interval) * (size_t)n);
-      size_t s = inplace_place(m, tied, n, &ties);
+      /* max mode keeps the free ties alone when they give the smaller arena */
+      bool moves = p->inplace_moves;
+      size_t s = inplace_place(m, tied, n, moves, &ties);
+      if (moves) {
+        clear_inplace(m, arena);
+        const size_t free_only = inplace_place(m, tied, n, false, &ties);
+        moves = s <= free_only;
+        clear_inplace(m, arena);
+        s = inplace_place(m, tied, n, moves, &ties);
+      }
       if (s < size) {
         size = s;
         memcpy(iv, tied, sizeof(Interval) * (size_t)n);
@@ -276,8 +285,14 @@ bool plan_activations(Model *m, Plan *p, const Platform *platform, const Config 
 }
 
 bool plan_activations_opt(Model *m, Plan *p, const Platform *platform, const Config *cfg, bool inplace, Diag *d) {
+  return plan_activations_mode(m, p, platform, cfg, inplace ? PLAN_INPLACE_ALL : PLAN_INPLACE_NONE, d);
+}
+
+bool plan_activations_mode(Model *m, Plan *p, const Platform *platform, const Config *cfg, PlanInplace mode,
+                           Diag *d) {
   memset(p, 0, sizeof *p);
-  p->inplace = inplace;
+  p->inplace = mode != PLAN_INPLACE_NONE;
+  p->inplace_moves = mode == PLAN_INPLACE_ALL;
   p->platform = *platform;
   p->config = cfg;
   set_budgets(p);

@@ -65,7 +65,9 @@ typedef struct Plan {
   uint64_t budget[MEM_COUNT];
   int budget_line[MEM_COUNT]; /* constraint line, 0 = platform size */
   size_t lower_bound;         /* activation lower bound (all memories): layer by layer, whole tensors */
-  bool inplace;               /* in-place execution allowed (--memory.optimize max) */
+  bool inplace;               /* in-place execution allowed (default: the free contracts) */
+  bool inplace_moves;         /* and the ones that move their output (--memory.optimize max) */
+  const struct PatchPlan *patch; /* the first stage runs in bands (plan/patch.c), or NULL */
   bool over;                  /* plan_finish failed on a budget: */
   MemType over_mem;           /* the memory, and how many bytes it needed */
   uint64_t over_need;
@@ -77,6 +79,12 @@ bool plan_activations(Model *m, Plan *p, const Platform *platform, const Config 
 /* The same; `inplace`: operators with an in-place contract may write over a dying input
  * (plan/inplace.c), which may take the arena below the layer-by-layer bound. */
 bool plan_activations_opt(Model *m, Plan *p, const Platform *platform, const Config *cfg, bool inplace, Diag *d);
+/* Which in-place contracts a plan may use: none; the free ones (the output at its dying
+ * input's own offset, the kernel unchanged: what `--memory.optimize default` applies);
+ * all (also those that write a temporary and move it: `max`, which costs the moves). */
+typedef enum PlanInplace { PLAN_INPLACE_NONE, PLAN_INPLACE_FREE, PLAN_INPLACE_ALL } PlanInplace;
+bool plan_activations_mode(Model *m, Plan *p, const Platform *platform, const Config *cfg, PlanInplace mode,
+                           Diag *d);
 /* Registers a constant the emitted code reads (called while lowering operators). */
 ConstItem *plan_add_const(Plan *p, Arena *a, int32_t tensor_id, int32_t op_index, int32_t reader);
 /* Constants' residency, pinned/stream arenas, memory choice, budgets, verification. */
