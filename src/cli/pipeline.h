@@ -10,6 +10,7 @@
 #include "../ir/ir.h"
 #include "../config/config.h"
 #include "../plan/plan.h"
+#include "../plan/patch.h"
 #include "../platform/platform.h"
 
 enum { CONVERT_MAX_MODELS = 16 };
@@ -78,6 +79,7 @@ typedef struct Compilation {
   Model model;
   Plan plan;
   Module module;
+  PatchPlan patch; /* --memory.optimize max: the chain run in bands (plan/patch.c) */
   /* --test.enabled without golden data: stimulus and outputs of the host run */
   bool has_test_data;
   TestCaseData test_data;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../ops/op.h"
+#include "../plan/patch.h"
 #include "../resolve/quant.h"
 #include "../transform/transform.h"
 #include "emit_values.h"
@@ -137,7 +138,10 @@ const char *em_tensor(EmitCtx *ec, int32_t id) {
     register_arg(ec, sym, arena_printf(ec->arena, "const %s *", ctype));
     return sym;
   }
-  const char *sym = arena_printf(ec->arena, "T%d", (int)t->id);
+  /* a view (patch bands, plan/patch.c): its rows start inside the storage tensor */
+  const size_t view = tensor_view_offset(ec->m, id), es = tensor_type_size(t->type) ? tensor_type_size(t->type) : 1;
+  const char *sym = view ? arena_printf(ec->arena, "(T%d + %zu)", (int)t->id, view / es)
+                         : arena_printf(ec->arena, "T%d", (int)t->id);
   register_arg(ec, sym, arena_printf(ec->arena, "%s *", ctype));
   return sym;
 }
@@ -328,7 +332,8 @@ static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, c
     for (size_t b = 0; b < es; b++) bytes[i * es + b] = (uint8_t)(x >> (8 * b));
   }
   c->source_tensor = table_source(ec, suffix);
-  c->symbol = arena_printf(ec->arena, "K%d_%s", (int)ec->node->index, suffix);
+  c->symbol = ec->node->patched ? arena_printf(ec->arena, "K%d_band%d_%s", (int)ec->node->index, (int)ec->node->band, suffix)
+                                : arena_printf(ec->arena, "K%d_%s", (int)ec->node->index, suffix);
   c->array_name = arena_printf(ec->arena, "%s_%s_%s", ec->mod->prefix, ec->op_name, suffix);
   c->ctype = tensor_type_ctype(type);
   c->type = type;
@@ -1041,7 +1046,8 @@ static bool lower_nodes(EmitCtx *ec, Lowered *low, Diag *d) {
     emit_sanitize(frag, sizeof frag, n->opname);
     ec->node = n;
     ec->pos = k;
-    ec->op_name = arena_printf(ec->arena, "op%d_%s", (int)n->index, frag);
+    ec->op_name = n->patched ? arena_printf(ec->arena, "op%d_band%d_%s", (int)n->index, (int)n->band, frag)
+                             : arena_printf(ec->arena, "op%d_%s", (int)n->index, frag);
     ec->cur = &low[k];
     ec->n_arg_types = 0;
     n->def->emit(ec, m, n);

@@ -44,6 +44,7 @@ typedef struct Tensor {
   /* transform / plan results */
   TensorRole role;
   int32_t alias_of;           /* -1, or the tensor whose storage this one shares */
+  size_t alias_offset;        /* a view (patch bands, src/plan/patch.c): starts this many bytes into alias_of */
   bool is_scratch_buffer;     /* synthetic: kernel scratch of one operator */
   bool dead;                  /* produced but never read, and not an output: still planned */
   int32_t first_use, last_use;/* schedule positions (node order), inclusive */
@@ -77,6 +78,10 @@ typedef struct Node {
   bool inplace;
   int32_t inplace_input;
   int64_t inplace_delta;
+  /* patch-based execution (plan/patch.c): this node computes band `band` of a patched
+   * chain; `index` stays the model operator it came from */
+  bool patched;
+  int32_t band;
 } Node;
 
 /* One TFLite subgraph. Tensors of every subgraph share Model.tensors (subgraph s owns
