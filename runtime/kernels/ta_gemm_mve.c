@@ -28,7 +28,8 @@ typedef struct gemm_ctx_t {
   int32_t seg_skip;        /* bytes from the end of a segment to the start of the next */
   int32_t ox_lo, ox_hi;    /* output columns whose window lies inside the image's width */
   int32_t xr_n;            /* gemm_vector_xr's chunks (0: not used) */
-  int32_t xr_win;          /* 1: windows inside the image are gathered from it (gemm_vector_xr) */
+  int32_t xr_win;          /* windows inside the image gathered from it: 1 through byte offsets
+                              (gemm_vector_xr), 2 through 16-bit offsets (gemm_vector_xw), 0 not */
 } gemm_ctx_t;
 
 static void gemm_ctx_init(const ta_gemm_mve_params_t *p, gemm_ctx_t *c) {
@@ -324,14 +325,29 @@ static GEMM_INLINE void gemm_vector2_seg(const gemm_ctx_t *cp, const int8_t *x, 
 
 /* gemm_vector for a depth of n <= 4 chunks: the input's chunks, gathered once from
  * base at the byte offsets offs[0 .. 16n - 1], serve every block. */
-static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base, const uint8_t *offs, const int8_t *w,
-                                       int8_t *out, const int left, const int fix, const int n) {
+/* One chunk gathered through 16-bit offsets o[0 .. 15]: o[i] is the offset of byte 2i,
+ * o[8 + i] that of byte 2i + 1 (two 8-lane gathers, the second narrowed into the odd
+ * bytes of the first). */
+static GEMM_INLINE int8x16_t gemm_gather_chunk16(const int8_t *base, const uint16_t *o) {
+  const uint16x8_t even = vldrbq_gather_offset_u16((const uint8_t *)base, vldrhq_u16(o));
+  const uint16x8_t odd = vldrbq_gather_offset_u16((const uint8_t *)base, vldrhq_u16(o + 8));
+  return vreinterpretq_s8_u8(vmovntq_u16(vreinterpretq_u8_u16(even), odd));
+}
+
+/* Chunk k of a window: through byte offsets (wide 0) or 16-bit ones (wide 1). */
+static GEMM_INLINE int8x16_t gemm_gather_chunk(const int8_t *base, const void *offs, int32_t k, const int wide) {
+  if (wide) return gemm_gather_chunk16(base, (const uint16_t *)offs + 16 * k);
+  return vldrbq_gather_offset_s8(base, vldrbq_u8((const uint8_t *)offs + 16 * k));
+}
+
+static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base, const void *offs, const int8_t *w,
+                                       int8_t *out, const int left, const int fix, const int n, const int wide) {
   const gemm_ctx_t local = *cp;
   const gemm_ctx_t *c = &local;
-  const int8x16_t x0 = vldrbq_gather_offset_s8(base, vldrbq_u8(offs));
-  const int8x16_t x1 = n > 1 ? vldrbq_gather_offset_s8(base, vldrbq_u8(offs + 16)) : x0;
-  const int8x16_t x2 = n > 2 ? vldrbq_gather_offset_s8(base, vldrbq_u8(offs + 32)) : x0;
-  const int8x16_t x3 = n > 3 ? vldrbq_gather_offset_s8(base, vldrbq_u8(offs + 48)) : x0;
+  const int8x16_t x0 = gemm_gather_chunk(base, offs, 0, wide);
+  const int8x16_t x1 = n > 1 ? gemm_gather_chunk(base, offs, 1, wide) : x0;
+  const int8x16_t x2 = n > 2 ? gemm_gather_chunk(base, offs, 2, wide) : x0;
+  const int8x16_t x3 = n > 3 ? gemm_gather_chunk(base, offs, 3, wide) : x0;
   const int32_t *q = c->quant;
   int8_t *const end = out + (c->rows & ~3);
   for (; out < end; out += 4, q += 12) {
@@ -366,13 +382,17 @@ GEMM_VECTOR_DEF(0, 1)
 GEMM_VECTOR_DEF(1, 0)
 GEMM_VECTOR_DEF(1, 1)
 
-typedef void (*gemm_vector_xr_fn)(const gemm_ctx_t *c, const int8_t *base, const uint8_t *offs, const int8_t *w,
+typedef void (*gemm_vector_xr_fn)(const gemm_ctx_t *c, const int8_t *base, const void *offs, const int8_t *w,
                                   int8_t *out);
 #define GEMM_HAS(bit) ((TA_GEMM_MVE_VARIANTS >> (bit)) & 1u)
 #define GEMM_VECTOR_XR_DEF(l, f, n)                                                                          \
   static GEMM_NOINLINE void gemm_vector_xr##n##_##l##f(const gemm_ctx_t *c, const int8_t *base,               \
-                                                       const uint8_t *offs, const int8_t *w, int8_t *out) {  \
-    gemm_vector_xr(c, base, offs, w, out, l, f, n);                                                          \
+                                                       const void *offs, const int8_t *w, int8_t *out) {     \
+    gemm_vector_xr(c, base, offs, w, out, l, f, n, 0);                                                       \
+  }                                                                                                          \
+  static GEMM_NOINLINE void gemm_vector_xw##n##_##l##f(const gemm_ctx_t *c, const int8_t *base,               \
+                                                       const void *offs, const int8_t *w, int8_t *out) {     \
+    gemm_vector_xr(c, base, offs, w, out, l, f, n, 1);                                                       \
   }
 /* Only the chunk counts the module's layers use are referenced (GEMM_HAS folds). */
 #define GEMM_VECTOR_XR_DEFS(l, f)                                          \
@@ -386,6 +406,15 @@ typedef void (*gemm_vector_xr_fn)(const gemm_ctx_t *c, const int8_t *base, const
       case 2: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 2) ? gemm_vector_xr2_##l##f : NULL; \
       case 3: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 3) ? gemm_vector_xr3_##l##f : NULL; \
       case 4: return GEMM_HAS(TA_GEMM_MVE_XR_BIT + 4) ? gemm_vector_xr4_##l##f : NULL; \
+      default: return NULL;                                                \
+    }                                                                      \
+  }                                                                        \
+  static gemm_vector_xr_fn gemm_vector_xw_##l##f(int32_t n) {              \
+    switch (n) {                                                           \
+      case 1: return GEMM_HAS(TA_GEMM_MVE_XW_BIT + 1) ? gemm_vector_xw1_##l##f : NULL; \
+      case 2: return GEMM_HAS(TA_GEMM_MVE_XW_BIT + 2) ? gemm_vector_xw2_##l##f : NULL; \
+      case 3: return GEMM_HAS(TA_GEMM_MVE_XW_BIT + 3) ? gemm_vector_xw3_##l##f : NULL; \
+      case 4: return GEMM_HAS(TA_GEMM_MVE_XW_BIT + 4) ? gemm_vector_xw4_##l##f : NULL; \
       default: return NULL;                                                \
     }                                                                      \
   }
@@ -521,7 +550,7 @@ static void gemm_identity_offsets(uint8_t *lin, int32_t n, int32_t depth) {
 /* gemm_vector_xr over n chunks: short enough, and compiled (TA_GEMM_MVE_VARIANTS). */
 static int gemm_xr_usable(int32_t n) { return n >= 1 && n <= GEMM_XR_MAX && GEMM_HAS(TA_GEMM_MVE_XR_BIT + n); }
 
-static void gemm_conv_setup(gemm_ctx_t *c, const ta_im2col_geom_t *g, uint8_t *lin, uint8_t *win) {
+static void gemm_conv_setup(gemm_ctx_t *c, const ta_im2col_geom_t *g, uint8_t *lin, uint8_t *win, uint16_t *win16) {
   c->seg_n = c->seg_chunks = c->seg_skip = c->xr_win = 0;
   c->xr_n = (c->depth + 15) / 16;
   if (g->direct) {
@@ -541,14 +570,22 @@ static void gemm_conv_setup(gemm_ctx_t *c, const ta_im2col_geom_t *g, uint8_t *l
     const int64_t row_bytes = (int64_t)g->in_w * g->in_c;
     const int64_t span = (int64_t)(g->k_h - 1) * g->dil_h * row_bytes + (int64_t)(g->k_w - 1) * g->dil_w * g->in_c +
                          g->in_c;
-    c->xr_win = span <= 256;
+    c->xr_win = span <= 256 ? 1 : span <= 65536 && GEMM_HAS(TA_GEMM_MVE_XW_BIT + c->xr_n) ? 2 : 0;
     if (!c->xr_win) return;
     int32_t t = 0;
     for (int32_t ky = 0; ky < g->k_h; ky++)
       for (int32_t kx = 0; kx < g->k_w; kx++)
-        for (int32_t ch = 0; ch < g->in_c; ch++)
-          win[t++] = (uint8_t)(ky * g->dil_h * row_bytes + kx * g->dil_w * g->in_c + ch);
-    for (; t < 16 * c->xr_n; t++) win[t] = 0;
+        for (int32_t ch = 0; ch < g->in_c; ch++, t++) {
+          const int32_t at = (int32_t)(ky * g->dil_h * row_bytes + kx * g->dil_w * g->in_c + ch);
+          if (c->xr_win == 1)
+            win[t] = (uint8_t)at;
+          else /* byte t of chunk t / 16: its even bytes' offsets first, then its odd bytes' */
+            win16[(t & ~15) + (t & 1) * 8 + (t & 15) / 2] = (uint16_t)at;
+        }
+    for (; t < 16 * c->xr_n; t++) { /* lanes of zero weights: any byte of the window */
+      win[t] = 0;
+      win16[(t & ~15) + (t & 1) * 8 + (t & 15) / 2] = 0;
+    }
     return;
   }
   c->xr_n = 0;
@@ -593,8 +630,9 @@ static GEMM_INLINE int8_t *gemm_conv_direct(const gemm_ctx_t *c, const int8_t *x
 static GEMM_INLINE void gemm_conv(const gemm_ctx_t *c, const ta_im2col_geom_t *g, const int8_t *input,
                                   const int8_t *w, int8_t *scratch, int8_t *out, gemm_vector_fn vector,
                                   gemm_vector_fn vector_seg, gemm_vector2_fn vector2_seg, gemm_vector_xr_fn xr,
-                                  const uint8_t *lin,
-                                  const uint8_t *win) {
+                                  gemm_vector_xr_fn xw, const uint8_t *lin, const void *win) {
+  /* windows inside the image: through 16-bit offsets where byte offsets cannot reach */
+  const gemm_vector_xr_fn xin = c->xr_win == 2 ? xw : xr;
   const size_t image = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
   const size_t row_bytes = (size_t)g->in_w * (size_t)g->in_c;
   const size_t step_x = (size_t)g->stride_w * (size_t)g->in_c;
@@ -619,7 +657,7 @@ static GEMM_INLINE void gemm_conv(const gemm_ctx_t *c, const ta_im2col_geom_t *g
       if (lo < hi) {
         const int8_t *x = input + (size_t)iy0 * row_bytes + (size_t)(lo * g->stride_w - g->pad_w) * (size_t)g->in_c;
         if (xr)
-          for (int32_t ox = lo; ox < hi; ox++, x += step_x, out += rows) xr(c, x, win, w, out);
+          for (int32_t ox = lo; ox < hi; ox++, x += step_x, out += rows) xin(c, x, win, w, out);
         else {
           int32_t ox = lo;
           for (; ox + 1 < hi; ox += 2, x += 2 * step_x, out += 2 * rows) vector2_seg(c, x, step_x, w, out);
@@ -630,13 +668,14 @@ static GEMM_INLINE void gemm_conv(const gemm_ctx_t *c, const ta_im2col_geom_t *g
     }
 }
 
-#define GEMM_CONV_MODE(l, f) gemm_conv_##l##f(&c, g, input, weights, scratch, output, offs[0], offs[1])
+#define GEMM_CONV_MODE(l, f) \
+  gemm_conv_##l##f(&c, g, input, weights, scratch, output, offs[0], c.xr_win == 2 ? (const void *)offs16 : offs[1])
 #define GEMM_CONV_DEF(l, f)                                                                                 \
   static void gemm_conv_##l##f(const gemm_ctx_t *c, const ta_im2col_geom_t *g, const int8_t *input,        \
                                const int8_t *w, int8_t *scratch, int8_t *out, const uint8_t *lin,          \
-                               const uint8_t *win) {                                                       \
+                               const void *win) {                                                          \
     gemm_conv(c, g, input, w, scratch, out, gemm_vector_##l##f, gemm_vector_seg_##l##f, gemm_vector2_seg_##l##f, \
-              gemm_vector_xr_##l##f(c->xr_n), lin, win);                               \
+              gemm_vector_xr_##l##f(c->xr_n), c->xr_win == 2 ? gemm_vector_xw_##l##f(c->xr_n) : NULL, lin, win); \
   }
 GEMM_CONV_DEF(0, 0)
 GEMM_CONV_DEF(0, 1)
@@ -647,8 +686,9 @@ void ta_conv_s8_mve(const ta_gemm_mve_params_t *p, const ta_im2col_geom_t *g, co
                     const int8_t *weights, int8_t *scratch, int8_t *output) {
   gemm_ctx_t c;
   uint8_t offs[2][16 * GEMM_XR_MAX]; /* gemm_vector_xr's byte offsets: in a gathered row, in the image */
+  uint16_t offs16[16 * GEMM_XR_MAX];  /* gemm_vector_xw's offsets in the image */
   gemm_ctx_init(p, &c);
-  gemm_conv_setup(&c, g, offs[0], offs[1]);
+  gemm_conv_setup(&c, g, offs[0], offs[1], offs16);
   GEMM_MODES(GEMM_CONV_MODE);
 }
 

@@ -29,13 +29,14 @@ typedef struct ta_gemm_mve_params_t {
 
 /* Variants compiled (ta_config.h): bit 2 * left_shift + negative_fix for the loops of
  * each requantisation mode, bit 3 + n for CONV_2D's loop over n 16-value chunks read
- * through byte offsets (n = 1..4). A layer whose mode is missing runs the loops of a
- * mode that does more (left shift and fix both exact when not needed); a missing chunk
- * count falls back to the gathered / segment loops. */
+ * through byte offsets (n = 1..4), bit 7 + n for the same loop reading windows that
+ * span more than 256 bytes through 16-bit offsets. A layer whose mode is missing runs
+ * the loops of a mode that does more (left shift and fix both exact when not needed); a
+ * missing chunk count falls back to the gathered / segment loops. */
 #ifndef TA_GEMM_MVE_VARIANTS
-#define TA_GEMM_MVE_VARIANTS 0xffu
+#define TA_GEMM_MVE_VARIANTS 0xfffu
 #endif
-enum { TA_GEMM_MVE_XR_BIT = 3 };
+enum { TA_GEMM_MVE_XR_BIT = 3, TA_GEMM_MVE_XW_BIT = 7 };
 
 /* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */
 void ta_gemm_s8_mve(const ta_gemm_mve_params_t *p, int32_t count, const int8_t *input, const int8_t *weights,
@@ -43,8 +44,9 @@ void ta_gemm_s8_mve(const ta_gemm_mve_params_t *p, int32_t count, const int8_t *
 
 /* CONV_2D: per output pixel, the window (gathered into `scratch`, k_h * k_w * in_c
  * bytes, unless direct). Windows inside the image are read in place instead when the
- * depth is at most 64 (8-bit gather offsets, window span <= 256 bytes) or each filter
- * row is whole 16-value chunks (then two output pixels share each weight load). */
+ * depth is at most 64 (gather offsets: 8-bit for a window span <= 256 bytes, else
+ * 16-bit, two 8-lane gathers per 16 values) or each filter row is whole 16-value chunks
+ * (then two output pixels share each weight load). */
 void ta_conv_s8_mve(const ta_gemm_mve_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                     const int8_t *weights, int8_t *scratch, int8_t *output);
 /* In place (issue 17): writes the output at `temp` (over the dying input, where the

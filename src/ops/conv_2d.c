@@ -256,7 +256,11 @@ static void conv_geom_init(char *buf, size_t cap, const ConvData *d) {
 static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
   const char *name = em_op_name(ec);
   const char *weights = gemm_emit_params(ec, d->gemm);
-  gemm_emit_conv_variants(ec, d->gemm);
+  const int64_t row_bytes = (int64_t)d->w.in * d->in_c; /* a window's span in the image: */
+  gemm_emit_conv_variants(ec, d->gemm,
+                          d->direct ? 0
+                                    : (int64_t)(d->h.k - 1) * d->h.dil * row_bytes +
+                                          (int64_t)(d->w.k - 1) * d->w.dil * d->in_c + d->in_c);
   em_decl(ec,
           "static const ta_im2col_geom_t %s_geom = {\n  .batches = %d, .in_h = %d, .in_w = %d, .in_c = %d,\n"
           "  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"

@@ -170,11 +170,15 @@ static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const ch
   return em_table_i8(ec, "gemm_weights", g->w8, blocks * 4 * (size_t)((g->depth + 15) & ~15));
 }
 
-void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g) {
-  /* ta_conv_s8_mve may read windows of n <= 4 chunks through byte offsets (bit 3 + n). */
+void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span) {
+  /* ta_conv_s8_mve may read windows of n <= 4 chunks through byte offsets (bit 3 + n),
+   * and those inside the image that span more than 256 bytes through 16-bit ones (bit 7 + n). */
   const int32_t chunks = (g->depth + 15) / 16;
-  if (g->tier == GEMM_MVE && chunks >= 1 && chunks <= 4)
+  if (g->tier == GEMM_MVE && chunks >= 1 && chunks <= 4) {
     em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (3 + chunks));
+    if (window_span > 256 && window_span <= 65536)
+      em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (7 + chunks));
+  }
 }
 
 const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {

@@ -53,7 +53,8 @@ const char *gemm_suffix(GemmTier tier);
 /* Emits the params descriptor "<op>_gemm" and its tables; returns the symbol of
  * the re-laid weights the kernel reads. */
 const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g);
-/* CONV_2D on the MVE tier: names the byte-offset window loop its depth may use. */
-void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g);
+/* CONV_2D on the MVE tier: names the offset-gather window loops its depth may use;
+ * window_span: bytes of the image from a window's first to its last value (0: direct). */
+void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span);
 
 #endif
