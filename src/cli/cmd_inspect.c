@@ -8,6 +8,7 @@
 
 #include "../plan/lifetimes.h"
 #include "../plan/plan.h"
+#include "../resolve/cost_model.h"
 #include "../resolve/quant.h"
 #include "../resolve/resolve.h"
 #include "../transform/transform.h"
@@ -24,17 +25,22 @@ static const char inspect_usage[] =
     "operator that refuses this use of it (dtype, quantization, options) and why; for a\n"
     "model that does not load (several subgraphs), the operators it uses and which are\n"
     "missing. Exit status 1 when the model cannot be compiled.\n"
-    "--operators: per operator, the kernel chosen, its capabilities and scratch usage.\n"
+    "--operators: per operator, the kernel chosen, its estimated instructions on the\n"
+    "platform's core (the cost model: Cortex-M55 with MVE, else Cortex-M4), its\n"
+    "capabilities and scratch usage (--json: estimated_instructions and cost_terms).\n"
     "--platform NAME: choose kernels as `convert --platform NAME` would (e.g. the DSP/MVE\n"
     "tiers of cortex-m4, cortex-m55, apollo* boards; see `tinyaot platforms`); default host.\n";
 
-static void print_operators(const Model *m) {
-  printf("%4s  %-28s %-30s %-12s %9s  %s\n", "op", "operator", "kernel", "scratch", "bytes", "capabilities");
+static void print_operators(const Model *m, CostCore core) {
+  printf("estimated instructions for %s (cost model, docs/kernels.md)\n", cost_core_name(core));
+  printf("%4s  %-28s %-30s %12s %-12s %9s  %s\n", "op", "operator", "kernel", "est. instr", "scratch", "bytes",
+         "capabilities");
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
     char caps[160];
     op_capability_text(n->def ? n->def->capabilities : 0, "|", caps, sizeof caps);
-    printf("%4d  %-28s %-30s %-12s %9zu  %s\n", (int)n->index, n->opname, n->kernel ? n->kernel : (n->def ? "-" : "UNSUPPORTED"),
+    printf("%4d  %-28s %-30s %12.0f %-12s %9zu  %s\n", (int)n->index, n->opname,
+           n->kernel ? n->kernel : (n->def ? "-" : "UNSUPPORTED"), cost_node_estimate(m, n, core),
            n->def ? op_scratch_usage_name(n->def->scratch_usage) : "-", n->scratch_bytes, n->def ? caps : "-");
   }
 }
@@ -174,9 +180,10 @@ static void print_text(Model *m, const Diag *d, size_t lb) {
   }
 }
 
-static void print_json(const Model *m, const Diag *d, size_t lb) {
+static void print_json(const Model *m, const Diag *d, size_t lb, CostCore core) {
   printf("{\n  \"model\": ");
   json_str(m->path);
+  printf(",\n  \"cost_core\": \"%s\"", cost_core_name(core));
   printf(",\n  \"weight_bytes\": %zu,\n  \"macs\": %lld,\n  \"activation_lower_bound\": %zu,\n  \"operators\": [\n",
          weight_bytes(m), (long long)total_macs(m), lb);
   for (int k = 0; k < m->n_nodes; k++) {
@@ -185,8 +192,12 @@ static void print_json(const Model *m, const Diag *d, size_t lb) {
     json_str(n->opname);
     printf(", \"supported\": %s, \"kernel\": ", n->def ? "true" : "false");
     json_str(n->kernel ? n->kernel : "");
-    printf(", \"macs\": %lld, \"scratch_bytes\": %zu}%s\n", (long long)n->macs, n->scratch_bytes,
-           k + 1 < m->n_nodes ? "," : "");
+    printf(", \"macs\": %lld, \"scratch_bytes\": %zu", (long long)n->macs, n->scratch_bytes);
+    CostFeatures f;
+    cost_features(m, n, &f);
+    printf(", \"cost_terms\": [");
+    for (int i = 0; i < COST_N_TERMS; i++) printf("%s%.0f", i ? ", " : "", f.term[i]);
+    printf("], \"estimated_instructions\": %.0f}%s\n", cost_node_estimate(m, n, core), k + 1 < m->n_nodes ? "," : "");
   }
   printf("  ],\n  \"tensors\": [\n");
   for (int i = 0; i < m->n_model_tensors; i++) {
@@ -268,8 +279,8 @@ int cmd_inspect(int argc, char **argv) {
     c.model.tensors[i].role = c.model.tensors[i].is_variable ? ROLE_PERSISTENT
                               : tensor_is_const(&c.model.tensors[i]) ? ROLE_CONSTANT : ROLE_SCRATCH;
   size_t lb = plan_live_lower_bound(&c.model);
-  if (json) print_json(&c.model, &rd, lb);
-  else if (operators) print_operators(&c.model);
+  if (json) print_json(&c.model, &rd, lb, cost_core_of(&target));
+  else if (operators) print_operators(&c.model, cost_core_of(&target));
   else print_text(&c.model, &rd, lb);
   int rc = diag_failed(&rd) ? 1 : 0;
   pipeline_free(&c);

@@ -1,0 +1,80 @@
+#include "cost_model.h"
+
+#include <string.h>
+
+static int64_t product(const Tensor *t, int from, int to) {
+  int64_t p = 1;
+  for (int i = from; i < to && i < t->rank; i++) p *= t->dims[i] > 0 ? t->dims[i] : 1;
+  return p;
+}
+
+static bool is_pool(const char *op) {
+  return !strcmp(op, "AVERAGE_POOL_2D") || !strcmp(op, "MAX_POOL_2D") || !strcmp(op, "L2_POOL_2D");
+}
+
+/* The window terms of convolutions and poolings (cost_model.h). */
+static void window_terms(const Model *m, const Node *n, int64_t pixels, int64_t out_elems, CostFeatures *f) {
+  const char *op = n->opname ? n->opname : "";
+  if (is_pool(op)) {
+    f->term[COST_TAP_RUNS] = (double)(out_elems * n->opts.pool2d.filter_w * n->opts.pool2d.filter_h);
+    return;
+  }
+  const Tensor *w = node_input(m, n, 1);
+  if (!w || w->rank != 4) return;
+  const int64_t taps = (int64_t)w->dims[1] * w->dims[2];
+  if (!strcmp(op, "CONV_2D")) {
+    if (taps > 1) f->term[COST_GATHER] = (double)(pixels * taps * w->dims[3]); /* 1x1 reads in place */
+    f->term[COST_TAP_RUNS] = (double)(out_elems * taps);
+  } else if (!strcmp(op, "DEPTHWISE_CONV_2D")) {
+    f->term[COST_TAP_RUNS] = (double)(pixels * taps);
+  }
+}
+
+void cost_features(const Model *m, const Node *n, CostFeatures *f) {
+  memset(f, 0, sizeof *f);
+  const Tensor *out = node_output(m, n, 0);
+  const Tensor *in = node_input(m, n, 0);
+  const int64_t out_elems = out ? product(out, 0, out->rank) : 0;
+  const int64_t pixels = out && out->rank > 1 ? product(out, 0, out->rank - 1) : out_elems;
+  f->term[COST_MACS] = (double)n->macs;
+  f->term[COST_OUT_ELEMS] = (double)out_elems;
+  f->term[COST_PIXELS] = (double)pixels;
+  window_terms(m, n, pixels, out_elems, f);
+  f->term[COST_IN_ELEMS] = in ? (double)product(in, 0, in->rank) : 0.0;
+  f->term[COST_CALL] = 1.0;
+}
+
+CostCore cost_core_of(const Platform *p) { return p->mve ? COST_M55 : COST_M4; }
+
+const char *cost_core_name(CostCore c) { return c == COST_M55 ? "cortex-m55" : "cortex-m4"; }
+
+static const CostRow *find_row(CostCore core, const char *kernel) {
+  for (int i = 0; i < cost_n_rows; i++)
+    if (cost_rows[i].core == core && !strcmp(cost_rows[i].kernel, kernel)) return &cost_rows[i];
+  return NULL;
+}
+
+double cost_estimate(CostCore core, const char *kernel, const CostFeatures *f, bool *fitted) {
+  if (fitted) *fitted = false;
+  if (!kernel || !*kernel || !strcmp(kernel, "(alias)")) return 0.0;
+  const CostRow *r = find_row(core, kernel);
+  if (r && fitted) *fitted = true;
+  if (!r) r = find_row(core, "*");
+  if (!r) return 0.0;
+  double s = 0.0;
+  for (int i = 0; i < COST_N_TERMS; i++) s += r->coef[i] * f->term[i];
+  return s > 0.0 ? s : 0.0;
+}
+
+double cost_node_estimate(const Model *m, const Node *n, CostCore core) {
+  if (n->is_alias || !n->def) return 0.0;
+  CostFeatures f;
+  cost_features(m, n, &f);
+  return cost_estimate(core, n->kernel, &f, NULL);
+}
+
+uint32_t cost_family_code_bytes(CostCore core, const char *family) {
+  for (int i = 0; family && i < cost_n_code; i++)
+    if (cost_code[i].core == core && !strcmp(cost_code[i].family, family)) return cost_code[i].bytes;
+  return 0;
+}

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Refits tinyaot's per-operator cost model (src/resolve/cost_table.c).
+
+usage: tools/fit_cost_model.py TINYAOT CORPUS OUT.c [--check] [--report]
+  reads  bench/layers.json                 instructions of the DSP/MVE tier kernels (make bench)
+         bench/cost/layers_portable.json   the same for the portable kernels (make cost-measure)
+         bench/cost/code_bytes.json        .text bytes of each runtime kernel family per core
+  and, for each measured model, `TINYAOT inspect --json --operators` for the geometry terms
+  of every operator (cost_terms: MACs, output elements, window elements gathered, input
+  elements, 1 per call). Per core and kernel, the coefficients are the non-negative least
+  squares fit of the measured instructions, each layer weighted by 1/measured (so the
+  relative error is minimised); kernel "*" is a per-core fallback fitted on every portable
+  layer. Writes OUT.c (deterministic: same inputs, same bytes).
+  --check: compare with OUT.c instead of writing it; exit 1 when they differ.
+  --report: print every layer's estimate against its measurement (tab-separated).
+Pure Python 3 (no numpy): the systems are at most 5x5.
+"""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TERMS = 7
+CORES = {"m4": "COST_M4", "m55": "COST_M55"}
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def inspect_terms(tinyaot, corpus, model):
+    """cost_terms per operator index (the layers' index is the inspect position)."""
+    path = os.path.join(corpus, "models", model, "model.tflite")
+    out = subprocess.run([tinyaot, "inspect", path, "--json", "--operators"], capture_output=True, text=True)
+    data = json.loads(out.stdout)
+    return {op["index"]: op["cost_terms"] for op in data["operators"]}
+
+
+def points(layer_files, tinyaot, corpus):
+    """(core, kernel, terms, measured, model, index) for every measured layer."""
+    cache = {}
+    rows = []
+    for path in layer_files:
+        for res in load_json(path)["results"]:
+            if res.get("status") != "pass":
+                continue
+            model = res["model"]
+            if model not in cache:
+                cache[model] = inspect_terms(tinyaot, corpus, model)
+            for layer in res["layers"]:
+                insns = layer.get("instructions")
+                if not insns or layer["kernel"] == "(alias)":
+                    continue
+                terms = cache[model].get(layer["index"])
+                if terms is None:
+                    sys.exit("fit_cost_model: %s operator %d has no cost terms" % (model, layer["index"]))
+                rows.append((res["core"], layer["kernel"], terms, float(insns), model, layer["index"]))
+    return rows
+
+
+def solve(a, b):
+    """Gaussian elimination with partial pivoting; None when singular."""
+    n = len(a)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    tiny = 1e-13 * max(abs(v) for row in a for v in row)
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        if abs(m[p][c]) <= tiny:
+            return None
+        m[c], m[p] = m[p], m[c]
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                for k in range(c, n + 1):
+                    m[r][k] -= f * m[c][k]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def least_squares(xs, ys, active):
+    """Weighted (1/y) least squares on the active terms (small ridge for rank gaps)."""
+    k = len(active)
+    a = [[0.0] * k for _ in range(k)]
+    b = [0.0] * k
+    # columns scaled to at most 1 and rows by 1/y: a well-conditioned system
+    scale = [max(abs(x[j]) for x in xs) or 1.0 for j in active]
+    for x, y in zip(xs, ys):
+        w = 1.0 / (y * y)
+        v = [x[j] / scale[i] for i, j in enumerate(active)]
+        for i in range(k):
+            b[i] += w * v[i] * y
+            for j in range(k):
+                a[i][j] += w * v[i] * v[j]
+    ridge = 1e-9 * max(a[i][i] for i in range(k))  # keeps collinear terms solvable
+    for i in range(k):
+        a[i][i] += ridge
+    sol = solve(a, b)
+    if sol is None:
+        return None
+    coef = [0.0] * TERMS
+    for i, j in enumerate(active):
+        coef[j] = sol[i] / scale[i]
+    return coef
+
+
+def nnls(xs, ys):
+    """Non-negative fit by active set: drop the most negative coefficient until none is."""
+    active = [j for j in range(TERMS) if any(x[j] != 0 for x in xs)]
+    while active:
+        coef = least_squares(xs, ys, active)
+        if coef is None:
+            active.pop(0)
+            continue
+        worst = min(active, key=lambda j: coef[j])
+        if coef[worst] >= 0:
+            return coef
+        active.remove(worst)
+    return [0.0] * TERMS
+
+
+def estimate(coef, x):
+    return max(0.0, sum(c * t for c, t in zip(coef, x)))
+
+
+def fit(rows):
+    groups = {}
+    for core, kernel, terms, y, _, _ in rows:
+        groups.setdefault((core, kernel), []).append((terms, y))
+    fallback = {}
+    for core, kernel, terms, y, _, _ in rows:
+        if "_dsp" not in kernel and "_mve" not in kernel:
+            fallback.setdefault((core, "*"), []).append((terms, y))
+    groups.update(fallback)
+    table = []
+    for key in sorted(groups, key=lambda k: (k[0], k[1] == "*", k[1])):
+        xs = [g[0] for g in groups[key]]
+        ys = [g[1] for g in groups[key]]
+        coef = nnls(xs, ys)
+        err = max(abs(estimate(coef, x) - y) / y for x, y in zip(xs, ys))
+        table.append((key[0], key[1], coef, len(xs), err))
+    return table
+
+
+def code_rows(path):
+    if not os.path.exists(path):
+        return []
+    data = load_json(path)
+    return sorted((core, fam, int(b)) for core, fams in data["code_bytes"].items() for fam, b in fams.items())
+
+
+def render(table, code):
+    out = ["/* Generated by tools/fit_cost_model.py from bench/layers.json, bench/cost/layers_portable.json",
+           " * and bench/cost/code_bytes.json (`make cost-model`); do not edit. Terms (cost_model.h): MACs, output",
+           " * elements, output pixels, window elements gathered, tap runs, input elements, 1 per call. */",
+           '#include "cost_model.h"', "", "const CostRow cost_rows[] = {"]
+    for core, kernel, coef, n, err in table:
+        c = ", ".join("%.6g" % v for v in coef)
+        out.append('    {%s, "%s", {%s}, %d, %.3f},' % (CORES[core], kernel, c, n, err))
+    out += ["};", "const int cost_n_rows = (int)(sizeof cost_rows / sizeof cost_rows[0]);", "",
+            "const CostCode cost_code[] = {"]
+    for core, fam, b in code:
+        out.append('    {%s, "%s", %d},' % (CORES[core], fam, b))
+    if not code:
+        out.append('    {COST_M4, "", 0},')
+    out += ["};", "const int cost_n_code = %s;" % ("(int)(sizeof cost_code / sizeof cost_code[0])" if code else "0"), ""]
+    return "\n".join(out)
+
+
+def main(argv):
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    if len(args) != 3:
+        sys.exit(__doc__)
+    tinyaot, corpus, out_c = args
+    files = [os.path.join(ROOT, "bench", "layers.json"), os.path.join(ROOT, "bench", "cost", "layers_portable.json")]
+    rows = points([f for f in files if os.path.exists(f)], tinyaot, corpus)
+    table = fit(rows)
+    text = render(table, code_rows(os.path.join(ROOT, "bench", "cost", "code_bytes.json")))
+    if "--report" in argv:
+        coefs = {(t[0], t[1]): t[2] for t in table}
+        for core, kernel, terms, y, model, index in rows:
+            e = estimate(coefs[(core, kernel)], terms)
+            print("%s\t%s\t%d\t%s\t%.0f\t%.0f\t%+.3f" % (model, core, index, kernel, y, e, (e - y) / y))
+    if "--check" in argv:
+        old = open(out_c).read() if os.path.exists(out_c) else ""
+        if old != text:
+            print("fit_cost_model: %s is stale against the bench files (run `make cost-model`)" % out_c)
+            return 1
+        return 0
+    if "--report" not in argv:
+        with open(out_c, "w") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
