@@ -210,22 +210,27 @@ static uint64_t probe_scratch(Compilation *c, const ConvertOptions *opt, const b
   return bytes;
 }
 
-/* --memory.optimize max: patches are kept only when the whole plan (in-place execution
- * included) needs fewer scratch bytes with them. *probed: c->model was used (reload it). */
-static bool use_patches(Compilation *c, const ConvertOptions *opt, const bool *portable, bool *probed, Diag *d) {
-  if (!patch_model(&c->model, &c->patch, d) || !c->patch.active) return false;
-  *probed = true;
-  const uint64_t with = probe_scratch(c, opt, portable, d);
-  memset(&c->plan, 0, sizeof c->plan);
+/* --memory.optimize max: the chain start (node position) whose patches give the smallest
+ * whole plan (in-place execution included), or -1 when no patch beats none. *probed:
+ * c->model was used (reload it). */
+static int choose_patch_start(Compilation *c, const ConvertOptions *opt, const bool *portable, bool *probed,
+                              Diag *d) {
   PatchPlan none;
   memset(&none, 0, sizeof none);
-  if (!pipeline_load(c, opt, d)) return false;
-  const PatchPlan keep = c->patch;
   c->patch = none;
-  const uint64_t without = probe_scratch(c, opt, portable, d);
+  *probed = true;
+  uint64_t best = probe_scratch(c, opt, portable, d);
+  int best_start = -1;
   memset(&c->plan, 0, sizeof c->plan);
-  c->patch = keep;
-  return with < without;
+  for (int start = 0; start < PATCH_MAX_START; start++) {
+    if (!pipeline_load(c, opt, d) || !patch_model(&c->model, start, &c->patch, d)) return -1;
+    if (!c->patch.active) continue;
+    const uint64_t with = probe_scratch(c, opt, portable, d);
+    memset(&c->plan, 0, sizeof c->plan);
+    if (with < best) best = with, best_start = start;
+  }
+  c->patch = none;
+  return best_start;
 }
 
 /* One attempt at everything after configuration; with `trade`, its operators keep the
@@ -235,9 +240,10 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (!pipeline_load(c, opt, d)) return false;
   /* --memory.optimize max: the first stage may run in bands (plan/patch.c) */
   bool probed = false;
-  const bool patched = opt->memory_max && use_patches(c, opt, portable, &probed, d);
+  const int patch_start = opt->memory_max ? choose_patch_start(c, opt, portable, &probed, d) : -1;
+  const bool patched = patch_start >= 0;
   if (probed && !pipeline_load(c, opt, d)) return false;
-  if (patched && !patch_model(&c->model, &c->patch, d)) return false;
+  if (patched && !patch_model(&c->model, patch_start, &c->patch, d)) return false;
   if (!patched) c->patch.active = false;
   /* --opt size: the portable kernels everywhere (weights read in place, no re-laid or
    * widened copies); speed (default): the platform's DSP/MVE tiers where they apply. */

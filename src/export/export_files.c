@@ -8,6 +8,7 @@
 
 #include "../transform/transform.h"
 #include "../platform/platform.h"
+#include "../plan/patch.h"
 #include "export_glue.h"
 
 /* ---- shared by the glue writers (export_glue.h) ------------------------------ */
@@ -203,6 +204,7 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
       first = 0;
     }
   sb_printf(js, "], \"layer_by_layer_bound\": %zu, \"scratch_arena_bytes\": %zu}", p->lower_bound, scratch_bytes(p));
+  patch_report_json(m, p->patch, js); /* patch-based execution (plan/patch.c) */
   sb_printf(js, ",\n  \"platform\": \"%s\",\n  \"operators\": %d,\n  \"activation_lower_bound\": %zu,\n"
                 "  \"arena_bytes\": %llu,\n  \"constant_bytes\": %zu,\n  \"allocate_arenas\": %s,\n  \"memories\": [\n",
             p->platform.name, m->n_nodes, p->lower_bound, (unsigned long long)arena_bytes(p), p->constant_bytes,
@@ -296,6 +298,7 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
     sb_printf(md, "). Scratch arenas: %zu bytes; layer-by-layer bound (whole tensors live at once): %zu bytes.\n\n",
               scratch_bytes(p), p->lower_bound);
   }
+  patch_report_md(m, p->patch, md);
   sb_append(md, "## Memories\n\n| memory | used | budget |\n|---|---:|---:|\n");
   for (int mem = 0; mem < MEM_COUNT; mem++)
     if (p->platform.mem[mem].present)

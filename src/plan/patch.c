@@ -13,11 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/strbuf.h"
 #include "../ops/op.h"
 #include "../transform/transform.h"
 
 enum { B_ADD = 0, B_CONV_2D = 3, B_DEPTHWISE_CONV_2D = 4, B_QUANTIZE = 114 };
-enum { PATCH_MAX_OPS = 48, PATCH_MAX_START = 4, PATCH_ALIGN = 16, PAD_VALID = 1 };
+enum { PATCH_MAX_OPS = 48, PATCH_ALIGN = 16, PAD_VALID = 1 };
 /* The chosen plan may recompute at most this share of the model's MACs, and must lower
  * the bound by at least 1/16 (a few bytes are not worth the halo). */
 enum { PATCH_MAX_EXTRA_PERCENT = 25 };
@@ -68,7 +69,7 @@ static bool chain_geometry(const Model *m, const Node *n, ChainOp *c) {
       n->n_in < 1 || n->in[0] < 0)
     return false;
   const Tensor *x = node_input(m, n, 0), *y = node_output(m, n, 0);
-  if (!rank4_batch1(x) || !rank4_batch1(y) || x->data || y->is_variable || y->is_output || y->type != TT_INT8)
+  if (!rank4_batch1(x) || !rank4_batch1(y) || x->data || y->is_variable || y->type != TT_INT8)
     return false;
   c->n_act = 1;
   c->act_slot[0] = 0;
@@ -409,7 +410,7 @@ static bool rewrite(Model *m, const ChainOp *ops, int e, int32_t h, int32_t x, R
   return true;
 }
 
-bool patch_model(Model *m, PatchPlan *pp, Diag *d) {
+bool patch_model(Model *m, int start, PatchPlan *pp, Diag *d) {
   memset(pp, 0, sizeof *pp);
   ChainOp *ops = arena_calloc(m->arena, PATCH_MAX_OPS + 1, sizeof(ChainOp));
   Range *need = arena_calloc(m->arena, PATCH_MAX_OPS + 1, sizeof(Range));
@@ -425,8 +426,7 @@ bool patch_model(Model *m, PatchPlan *pp, Diag *d) {
   const int64_t total_macs = model_macs(m);
   Choice best = {-1, 0, whole, 0, 0};
   int64_t best_extra = 0;
-  int best_start = -1;
-  for (int start = 0; start < PATCH_MAX_START; start++) {
+  {
     int32_t x = -1;
     const int n = collect_chain(m, start, ops, &x);
     size_t from = 0; /* the bound over the steps the chain can change */
@@ -447,13 +447,12 @@ bool patch_model(Model *m, PatchPlan *pp, Diag *d) {
         if (!lower) continue;
         best = c;
         best_extra = extra;
-        best_start = start;
       }
     }
   }
   if (best.e < 0) return true;
   int32_t x = -1;
-  collect_chain(m, best_start, ops, &x);
+  collect_chain(m, start, ops, &x);
   int64_t once = 0;
   for (int j = 0; j <= best.e; j++) once += (int64_t)ops[j].out_h * ops[j].row_macs;
   pp->n_ops = best.e + 1;
@@ -464,9 +463,47 @@ bool patch_model(Model *m, PatchPlan *pp, Diag *d) {
   pp->chain_macs = once;
   pp->patched_macs = best.macs;
   pp->model_macs = total_macs;
-  pp->estimate = best.estimate;
+  pp->estimate = best.estimate; /* and the operators before the chain, run as before */
+  for (int k = 0; k < start; k++)
+    if (live[k] > pp->estimate) pp->estimate = live[k];
   pp->band_bytes = best.band_bytes;
   if (!rewrite(m, ops, best.e, best.h, x, need, pp)) return diag_error(d, "out of memory while rewriting patches");
   pp->active = true;
   return true;
+}
+
+/* ---- report ----------------------------------------------------------------- */
+
+static double percent(int64_t part, int64_t whole) { return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0; }
+
+void patch_report_json(const Model *m, const PatchPlan *p, StrBuf *js) {
+  if (!p || !p->active) {
+    sb_append(js, ",\n  \"patch\": {\"enabled\": false}");
+    return;
+  }
+  sb_printf(js, ",\n  \"patch\": {\"enabled\": true, \"operators\": [");
+  for (int j = 0; j < p->n_ops; j++) sb_printf(js, "%s%d", j ? ", " : "", (int)p->ops[j]);
+  const int64_t extra = p->patched_macs - p->chain_macs;
+  sb_printf(js, "], \"input_tensor\": %d, \"output_tensor\": %d, \"output_rows\": %d, \"band_rows\": %d, "
+                "\"bands\": %d, \"chain_macs\": %lld, \"recomputed_macs\": %lld, \"recomputed_percent_of_chain\": %.1f, "
+                "\"recomputed_percent_of_model\": %.1f, \"layer_by_layer_bound_unpatched\": %zu, "
+                "\"layer_by_layer_bound_patched\": %zu}",
+            (int)p->input_tensor, (int)p->output_tensor, (int)p->out_rows, (int)p->band_rows, (int)p->n_bands,
+            (long long)p->chain_macs, (long long)extra, percent(extra, p->chain_macs), percent(extra, p->model_macs),
+            p->layer_by_layer_bound, p->estimate);
+  (void)m;
+}
+
+void patch_report_md(const Model *m, const PatchPlan *p, StrBuf *md) {
+  if (!p || !p->active) return;
+  const int64_t extra = p->patched_macs - p->chain_macs;
+  sb_printf(md, "Patch-based execution (--memory.optimize max): operators");
+  for (int j = 0; j < p->n_ops; j++) sb_printf(md, " %d", (int)p->ops[j]);
+  const Tensor *x = &m->tensors[p->input_tensor], *y = &m->tensors[p->output_tensor];
+  sb_printf(md, " run in %d bands of %d of the %d rows of tensor %d '%s' (from tensor %d '%s', read by rows), "
+                "recomputing the halo: %lld extra MACs (%.1f %% of the chain, %.1f %% of the model). "
+                "Layer-by-layer bound %zu bytes unpatched, %zu bytes patched (band buffers included).\n\n",
+            (int)p->n_bands, (int)p->band_rows, (int)p->out_rows, (int)y->id, y->name, (int)x->id, x->name,
+            (long long)extra, percent(extra, p->chain_macs), percent(extra, p->model_macs), p->layer_by_layer_bound,
+            p->estimate);
 }

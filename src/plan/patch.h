@@ -31,10 +31,18 @@ typedef struct PatchPlan {
   size_t band_bytes;          /* largest band buffers live at once */
 } PatchPlan;
 
-/* Chooses a chain from the first operator, its end and the band height (the bytes the
+/* Chains may start at node positions 0 .. PATCH_MAX_START - 1 (the network's first stage;
+ * the pipeline plans each and keeps the smallest arena). */
+enum { PATCH_MAX_START = 4 };
+/* Chooses a chain from node position `start`, its end and the band height (the bytes the
  * bound saves against the MACs the halo recomputes) and rewrites the model; leaves it
  * unchanged with pp->active false when nothing lowers the bound. False only on OOM. */
-bool patch_model(Model *m, PatchPlan *pp, Diag *d);
+bool patch_model(Model *m, int start, PatchPlan *pp, Diag *d);
+/* report.json `"patch": {...}` (enabled false when p is NULL or inactive) and report.md's
+ * paragraph (nothing then). */
+struct StrBuf;
+void patch_report_json(const Model *m, const PatchPlan *p, struct StrBuf *js);
+void patch_report_md(const Model *m, const PatchPlan *p, struct StrBuf *md);
 /* Byte offset of a view (tensor alias at an offset) from its storage tensor. */
 size_t tensor_view_offset(const Model *m, int32_t id);
 
