@@ -1,7 +1,8 @@
 /* mbv2_gen: writes a MobileNetV2-like int8 model with random weights (issue 17 item 4's
  * "224x224 MobileNet-class model"), for tests/suites/patch.sh.
  *
- * usage: mbv2_gen OUT.tflite [SIZE [SEED]]   (SIZE: input height = width, default 224)
+ * usage: mbv2_gen OUT.tflite [SIZE [SEED [IN.bin]]]   (SIZE: input height = width, default
+ * 224; IN.bin: also write a random input for it, from the same seed)
  *
  * Graph: CONV_2D 3x3 s2 (3 -> 32, RELU6); block t=1 (DEPTHWISE 3x3, 1x1 -> 16); then
  * inverted residual blocks (1x1 expand x6 RELU6, DEPTHWISE 3x3 RELU6, 1x1 project) of
@@ -203,7 +204,7 @@ static FbObj *tensor_obj(const T *t, uint32_t buffer) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: mbv2_gen OUT.tflite [SIZE [SEED]]\n");
+    fprintf(stderr, "usage: mbv2_gen OUT.tflite [SIZE [SEED [IN.bin]]]\n");
     return 2;
   }
   const int size = argc > 2 ? atoi(argv[2]) : 224;
@@ -295,5 +296,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   free(bytes);
+  if (argc > 4) { /* a random int8 input over the whole range */
+    FILE *in = fopen(argv[4], "wb");
+    for (int i = 0; in && i < size * size * 3; i++) fputc((int)(next(&g) & 0xff), in);
+    if (!in || fclose(in) != 0) {
+      fprintf(stderr, "mbv2_gen: cannot write %s\n", argv[4]);
+      return 1;
+    }
+  }
   return 0;
 }
