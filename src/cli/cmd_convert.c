@@ -525,6 +525,11 @@ int cmd_convert(int argc, char **argv) {
     for (int i = 0; i < c.plan.n_arenas; i++) ram += c.plan.arenas[i].size;
     say(&lc, "tinyaot: wrote %s (%d files) for %s: %d operators, arenas %zu bytes, constants %zu bytes\n",
         opt.out_dir, c.module.n_files, c.platform.name, c.model.n_nodes, ram, c.plan.constant_bytes);
+    if (c.module.memory_escalated) /* on stderr: the module's inputs may now be overwritten */
+      fprintf(stderr, "tinyaot: note: %s over budget in default mode (needed %llu bytes); planned with "
+                      "--memory.optimize max (in-place execution; inputs may be overwritten by a run, "
+                      "refill them before each run)\n", mem_name(c.module.escalated_mem),
+              (unsigned long long)c.module.escalated_need_default);
     if (c.module.n_budget_portable)
       say(&lc, "tinyaot: %d operators keep the portable kernels so that the constants fit %s (report.md says which)\n",
           c.module.n_budget_portable, mem_name(c.module.budget_mem));

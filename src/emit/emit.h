@@ -40,12 +40,18 @@ typedef struct Module {
   bool static_calls;  /* run() calls layers directly when every operator is STATIC_SCHEDULABLE */
   bool init_elision;  /* operators without state (STATELESS) get no init function */
   bool opt_size;      /* --opt size: portable kernels, no re-laid weight tables */
+  double opt_balanced; /* --opt balanced=N (0: off): budget_portable holds its choice, budget_mem MEM_NONE */
   /* --opt speed over a memory budget: operators the pipeline put back on the portable
    * kernels (model operator indices, ascending), the memory and the bytes it saved. */
   int n_budget_portable;
   const int32_t *budget_portable;
   MemType budget_mem;
   uint64_t budget_need_fast;   /* bytes that memory needed with every tier */
+  /* Default mode over a memory budget: planned again with --memory.optimize max (the
+   * memory that overflowed and the bytes it needed in default mode). */
+  bool memory_escalated;
+  MemType escalated_mem;
+  uint64_t escalated_need_default;
   ScheduleReport schedule; /* the reordering of REORDERABLE operators (plan/schedule.c) */
   /* What the emitter did, for the report. */
   int interned_ops, call_groups, init_functions;

@@ -9,6 +9,7 @@
 #include "../transform/transform.h"
 #include "../platform/platform.h"
 #include "../plan/patch.h"
+#include "../plan/savings.h"
 #include "export_glue.h"
 
 /* ---- shared by the glue writers (export_glue.h) ------------------------------ */
@@ -185,6 +186,87 @@ static size_t scratch_bytes(const Plan *p) {
   return total;
 }
 
+/* Node k writes its output (moved or at its input) with a copy after the kernel: the
+ * output does not sit where its temporary did. */
+static bool inplace_copies(const Model *m, const Node *n) {
+  const Tensor *x = &m->tensors[tensor_storage(m, n->in[n->inplace_input])];
+  const Tensor *y = &m->tensors[tensor_storage(m, n->out[0])];
+  return (int64_t)y->offset != (int64_t)x->offset + n->inplace_delta;
+}
+
+/* The two bounds, what each technique saved, and the live bytes of every step
+ * (layer by layer, and with the chosen execution): plan/savings.c. */
+static void json_savings(const Model *m, const Plan *p, const Module *mod, StrBuf *js) {
+  sb_printf(js, ",\n  \"memory_bounds\": {\"mode\": \"%s\", \"escalated\": %s, \"layer_by_layer\": %zu, "
+                "\"reached\": %zu, \"scratch_arena_bytes\": %zu",
+            p->inplace_moves ? "max" : "default", mod->memory_escalated ? "true" : "false", p->lower_bound,
+            plan_reached_bound(m), scratch_bytes(p));
+  if (mod->memory_escalated)
+    sb_printf(js, ", \"escalated_memory\": \"%s\", \"needed_in_default_mode\": %llu", mem_name(mod->escalated_mem),
+              (unsigned long long)mod->escalated_need_default);
+  sb_append(js, "},\n  \"savings\": [");
+  bool first = true;
+  for (int k = 0; k < m->n_nodes; k++) {
+    const Node *n = &m->nodes[k];
+    const size_t fold = transform_fold_bytes(m, n);
+    if (fold) {
+      sb_printf(js, "%s\n    {\"technique\": \"fold_pad\", \"op\": %d, \"bytes\": %zu}", first ? "" : ",", (int)n->index, fold);
+      first = false;
+    }
+    if (n->is_alias && strcmp(n->opname, "QUANTIZE") == 0 && n->n_out > 0 && n->out[0] >= 0) {
+      sb_printf(js, "%s\n    {\"technique\": \"elide_quantize\", \"op\": %d, \"bytes\": %zu}", first ? "" : ",",
+                (int)n->index, m->tensors[n->out[0]].bytes);
+      first = false;
+    }
+    if (n->inplace) {
+      sb_printf(js, "%s\n    {\"technique\": \"in_place\", \"op\": %d, \"type\": \"%s\", \"bytes\": %zu, "
+                    "\"delta\": %lld, \"copies\": %s}",
+                first ? "" : ",", (int)n->index, n->opname, plan_inplace_saving(m, k), (long long)n->inplace_delta,
+                inplace_copies(m, n) ? "true" : "false");
+      first = false;
+    }
+  }
+  sb_append(js, first ? "],\n  \"live_bytes\": [" : "\n  ],\n  \"live_bytes\": [");
+  for (int k = 0; k < m->n_nodes; k++) {
+    const size_t live = plan_live_at(m, k), saved = plan_inplace_saving(m, k);
+    sb_printf(js, "%s\n    {\"op\": %d, \"type\": \"%s\", \"layer_by_layer\": %zu, \"reached\": %zu}", k ? "," : "",
+              (int)m->nodes[k].index, m->nodes[k].opname, live, live > saved ? live - saved : 0);
+  }
+  sb_append(js, m->n_nodes ? "\n  ]" : "]");
+}
+
+/* report.md: the two bounds and the bytes each technique saved. */
+static void md_savings(const Model *m, const Plan *p, const Module *mod, StrBuf *md) {
+  sb_printf(md, "## Memory bounds and savings\n\nMode: `--memory.optimize %s`%s. Layer-by-layer bound (whole tensors "
+                "live at once): %zu bytes; bound the chosen execution reaches (in-place operators counted once): %zu "
+                "bytes; scratch arenas: %zu bytes.\n",
+            p->inplace_moves ? "max" : "default",
+            mod->memory_escalated ? " (escalated: the default mode was over a memory budget)" : "", p->lower_bound,
+            plan_reached_bound(m), scratch_bytes(p));
+  if (mod->memory_escalated)
+    sb_printf(md, "\nDefault mode needed %llu bytes of %s, over its budget; the plan was made again in max mode.\n",
+              (unsigned long long)mod->escalated_need_default, mem_name(mod->escalated_mem));
+  bool any = false;
+  for (int k = 0; k < m->n_nodes; k++) {
+    const Node *n = &m->nodes[k];
+    const size_t fold = transform_fold_bytes(m, n);
+    const bool elided = n->is_alias && strcmp(n->opname, "QUANTIZE") == 0 && n->n_out > 0 && n->out[0] >= 0;
+    if (!fold && !elided && !n->inplace) continue;
+    if (!any) sb_append(md, "\n| operator | technique | bytes saved | note |\n|---|---|---:|---|\n");
+    any = true;
+    if (fold) sb_printf(md, "| %d %s | fold_pad | %zu | the padded input never exists |\n", (int)n->index, n->opname, fold);
+    if (elided)
+      sb_printf(md, "| %d %s | elide_quantize | %zu | output shares its input |\n", (int)n->index, n->opname,
+                m->tensors[n->out[0]].bytes);
+    if (n->inplace)
+      sb_printf(md, "| %d %s | in_place | %zu | at its step; %s |\n", (int)n->index, n->opname, plan_inplace_saving(m, k),
+                n->inplace_delta == 0 ? "output at its input's offset"
+                : inplace_copies(m, n) ? "temporary below the input, then moved (a copy)"
+                                       : "temporary below the input, output stays there (no copy)");
+  }
+  sb_append(md, "\n");
+}
+
 /* The residency document: every tensor and table, where it lives, when it is live. */
 void export_residency_json(const Model *m, const Plan *p, const Module *mod, StrBuf *js) {
   Arena *a = m->arena;
@@ -204,6 +286,7 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
       first = 0;
     }
   sb_printf(js, "], \"layer_by_layer_bound\": %zu, \"scratch_arena_bytes\": %zu}", p->lower_bound, scratch_bytes(p));
+  json_savings(m, p, mod, js);
   patch_report_json(m, p->patch, js); /* patch-based execution (plan/patch.c) */
   sb_printf(js, ",\n  \"platform\": \"%s\",\n  \"operators\": %d,\n  \"activation_lower_bound\": %zu,\n"
                 "  \"arena_bytes\": %llu,\n  \"constant_bytes\": %zu,\n  \"allocate_arenas\": %s,\n  \"memories\": [\n",
@@ -291,7 +374,7 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
   int in_place = 0;
   for (int k = 0; k < m->n_nodes; k++) in_place += m->nodes[k].inplace;
   if (in_place) {
-    sb_printf(md, "In-place execution (--memory.optimize max): %d operator(s) write their output over an input "
+    sb_printf(md, "In-place execution: %d operator(s) write their output over an input "
                   "they read for the last time (operators", in_place);
     for (int k = 0; k < m->n_nodes; k++)
       if (m->nodes[k].inplace) sb_printf(md, " %d", (int)m->nodes[k].index);
@@ -299,6 +382,7 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
               scratch_bytes(p), p->lower_bound);
   }
   patch_report_md(m, p->patch, md);
+  md_savings(m, p, mod, md);
   sb_append(md, "## Memories\n\n| memory | used | budget |\n|---|---:|---:|\n");
   for (int mem = 0; mem < MEM_COUNT; mem++)
     if (p->platform.mem[mem].present)

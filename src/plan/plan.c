@@ -519,6 +519,11 @@ static bool choose_activation_memories(Model *m, Plan *p, Diag *d) {
       uint64_t extra = ar->size + (other >= 0 ? 0 : 0);
       if (extra <= room(p, mem)) chosen = mem;
     }
+    if (chosen == MEM_NONE && p->platform.n_fast) { /* a budget failure: the pipeline may escalate */
+      p->over = true;
+      p->over_mem = p->platform.fast_order[0];
+      p->over_need = p->used[p->over_mem] + ar->size;
+    }
     if (chosen == MEM_NONE)
       return diag_error(d, "no memory of platform %s has room for the %zu-byte %s arena (largest free: %s %llu bytes)",
                         p->platform.name, ar->size, arena_role_name(ar->role),

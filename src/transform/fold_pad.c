@@ -177,6 +177,8 @@ static size_t padded_bytes(const Model *m, const Node *n) {
          tensor_type_size(in->type);
 }
 
+size_t transform_fold_bytes(const Model *m, const Node *n) { return padded_bytes(m, n); }
+
 void transform_fold_summary(const Model *m, int *folds, size_t *bytes) {
   *folds = 0;
   *bytes = 0;

@@ -26,6 +26,8 @@ int transform_fold_pads(Model *m);
 /* For the report: convolutions that took a PAD in, and the bytes of the padded tensors
  * that no longer exist (one per convolution: a PAD read by two counts twice). */
 void transform_fold_summary(const Model *m, int *folds, size_t *bytes);
+/* The bytes of the padded tensor convolution n no longer reads (a folded PAD), or 0. */
+size_t transform_fold_bytes(const Model *m, const Node *n);
 /* elide_quantize.c: returns how many QUANTIZE nodes became aliases (dropping the
  * DEQUANTIZE of a round trip); transform_elided_quantizes counts them afterwards. */
 int transform_elide_quantize(Model *m);
