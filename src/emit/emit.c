@@ -318,11 +318,26 @@ static int32_t table_source(const EmitCtx *ec, const char *suffix) {
   return -1;
 }
 
+/* The same table an earlier band of the same patched operator derived (plan/patch.c: the
+ * bands of one operator share its weights, biases and requantisation tables), or NULL. */
+static ConstItem *band_table(EmitCtx *ec, const char *suffix, TensorType type, const uint8_t *bytes, size_t size) {
+  if (!ec->node->patched) return NULL;
+  const char *tail = arena_printf(ec->arena, "_%s", suffix);
+  const size_t tl = tail ? strlen(tail) : 0;
+  for (int i = 0; tail && i < ec->p->n_consts; i++) {
+    ConstItem *k = &ec->p->consts[i];
+    const size_t sl = k->symbol ? strlen(k->symbol) : 0;
+    if (k->tensor_id == -1 && k->op_index == ec->node->index && k->type == type && k->size == size && sl > tl &&
+        strcmp(k->symbol + sl - tl, tail) == 0 && memcmp(k->bytes, bytes, size) == 0)
+      return k;
+  }
+  return NULL;
+}
+
 /* A table an operator derived: stored little-endian like model constants. */
 static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, const void *v, size_t n, size_t es) {
-  ConstItem *c = plan_add_const(ec->p, ec->arena, -1, ec->node->index, ec->pos);
   uint8_t *bytes = arena_alloc(ec->arena, n * es + 1);
-  if (!c || !bytes) {
+  if (!bytes) {
     ec->oom = true;
     return "NULL";
   }
@@ -330,6 +345,17 @@ static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, c
     uint64_t x = 0;
     memcpy(&x, (const uint8_t *)v + i * es, es); /* host order in, little-endian out */
     for (size_t b = 0; b < es; b++) bytes[i * es + b] = (uint8_t)(x >> (8 * b));
+  }
+  ConstItem *shared = band_table(ec, suffix, type, bytes, n * es);
+  if (shared) {
+    if (ec->pos > shared->last_reader) shared->last_reader = ec->pos;
+    register_arg(ec, shared->symbol, arena_printf(ec->arena, "const %s *", shared->ctype));
+    return shared->symbol;
+  }
+  ConstItem *c = plan_add_const(ec->p, ec->arena, -1, ec->node->index, ec->pos);
+  if (!c) {
+    ec->oom = true;
+    return "NULL";
   }
   c->source_tensor = table_source(ec, suffix);
   c->symbol = ec->node->patched ? arena_printf(ec->arena, "K%d_band%d_%s", (int)ec->node->index, (int)ec->node->band, suffix)

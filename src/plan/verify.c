@@ -196,9 +196,93 @@ static bool check_schedule(const Model *m, Diag *d) {
   return true;
 }
 
+/* ---- views (patch bands, plan/patch.c) ------------------------------------------ */
+
+/* Byte range [*lo, *lo + bytes) of tensor id inside its storage tensor. */
+static int32_t view_range(const Model *m, int32_t id, int64_t *lo) {
+  *lo = 0;
+  int32_t s = id;
+  for (int hops = 0; s >= 0 && m->tensors[s].alias_of >= 0 && hops < m->n_tensors; hops++) {
+    *lo += (int64_t)m->tensors[s].alias_offset;
+    s = m->tensors[s].alias_of;
+  }
+  return s;
+}
+
+/* Tensor `id` (a view or a whole tensor) was written whole before position k: its bytes
+ * are covered by the outputs of earlier operators (a model input counts as written). */
+static bool written_before(const Model *m, int32_t id, int k) {
+  int64_t lo, cur;
+  const int32_t s = view_range(m, id, &lo);
+  const int64_t hi = lo + (int64_t)m->tensors[id].bytes;
+  for (int i = 0; i < m->n_inputs; i++)
+    if (tensor_storage(m, m->inputs[i]) == s) return true;
+  for (cur = lo; cur < hi;) {
+    int64_t next = cur;
+    for (int j = 0; j < k && next == cur; j++)
+      for (int o = 0; o < m->nodes[j].n_out; o++) {
+        int64_t w0;
+        const int32_t out = m->nodes[j].out[o];
+        if (out < 0 || view_range(m, out, &w0) != s) continue;
+        const int64_t w1 = w0 + (int64_t)m->tensors[out].bytes;
+        if (w0 <= cur && cur < w1) next = w1;
+      }
+    if (next == cur) return false;
+    cur = next;
+  }
+  return true;
+}
+
+/* Every view lies inside its storage tensor; a tensor written by rows (several operators
+ * writing views of it) is read only where earlier operators wrote it, and no two of its
+ * writers write the same byte (nothing overwritten after being read). */
+static bool check_views(const Model *m, Diag *d) {
+  for (int i = 0; i < m->n_tensors; i++) {
+    const Tensor *t = &m->tensors[i];
+    if (t->alias_of < 0 || t->alias_offset == 0) continue;
+    int64_t lo;
+    const int32_t s = view_range(m, i, &lo);
+    if (s < 0 || lo < 0 || lo + (int64_t)t->bytes > (int64_t)m->tensors[s].bytes)
+      return diag_error(d, "internal error: view tensor %d '%s' lies outside its storage tensor %d", i, t->name, (int)s);
+  }
+  for (int k = 0; k < m->n_nodes; k++) {
+    const Node *n = &m->nodes[k];
+    if (!n->patched) continue;
+    for (int i = 0; i < n->n_in; i++)
+      if (n->in[i] >= 0 && !tensor_is_const(&m->tensors[n->in[i]]) && !written_before(m, n->in[i], k))
+        return diag_error(d, "internal error: band operator %d (%s, band %d) reads bytes of tensor %d no operator wrote before",
+                          (int)n->index, n->opname, (int)n->band, (int)n->in[i]);
+    for (int j = 0; j < k; j++) /* disjoint writers */
+      for (int o = 0; o < m->nodes[j].n_out; o++) {
+        int64_t a0, b0;
+        const int32_t x = m->nodes[j].out[o], y = n->out[0];
+        if (x < 0 || y < 0 || view_range(m, x, &a0) != view_range(m, y, &b0)) continue;
+        if (a0 < b0 + (int64_t)m->tensors[y].bytes && b0 < a0 + (int64_t)m->tensors[x].bytes)
+          return diag_error(d, "internal error: band operator %d (%s, band %d) overwrites bytes of tensor %d written before",
+                            (int)n->index, n->opname, (int)n->band, (int)y);
+      }
+  }
+  /* the readers of a tensor written by rows read it only once every row is written */
+  bool *by_rows = arena_calloc(m->arena, (size_t)m->n_tensors + 1, sizeof(bool));
+  if (!by_rows) return diag_error(d, "out of memory while verifying the plan");
+  for (int k = 0; k < m->n_nodes; k++)
+    if (m->nodes[k].patched && m->nodes[k].n_out > 0 && m->nodes[k].out[0] >= 0 &&
+        m->tensors[m->nodes[k].out[0]].alias_of >= 0)
+      by_rows[tensor_storage(m, m->nodes[k].out[0])] = true;
+  for (int k = 0; k < m->n_nodes; k++)
+    for (int i = 0; i < m->nodes[k].n_in; i++) {
+      const int32_t x = m->nodes[k].in[i];
+      if (x >= 0 && !m->nodes[k].patched && by_rows[tensor_storage(m, x)] && !written_before(m, x, k))
+        return diag_error(d, "internal error: operator %d (%s) reads tensor %d before every band wrote it",
+                          (int)m->nodes[k].index, m->nodes[k].opname, (int)x);
+    }
+  return true;
+}
+
 bool plan_verify(const Model *m, const Plan *p, Diag *d) {
   for (int i = 0; i < p->n_arenas; i++)
     if (p->arenas[i].memory == MEM_NONE)
       return diag_error(d, "internal error: arena %s has no memory", p->arenas[i].name);
-  return check_schedule(m, d) && check_tensors(m, p, d) && check_inplace(m, p, d) && check_constants(p, d);
+  return check_schedule(m, d) && check_tensors(m, p, d) && check_inplace(m, p, d) && check_views(m, d) &&
+         check_constants(p, d);
 }

@@ -33,5 +33,6 @@ extern const UnitTest s16_mve_tests[];
 extern const UnitTest npz_tests[];
 extern const UnitTest module_types_tests[];
 extern const UnitTest rewrites_tests[];
+extern const UnitTest patch_tests[];
 
 #endif
