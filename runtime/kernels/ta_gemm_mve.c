@@ -43,6 +43,14 @@ static void gemm_ctx_init(const ta_gemm_mve_params_t *p, gemm_ctx_t *c) {
   c->act_max = vdupq_n_s32(p->act_max);
 }
 
+/* gemm_dot4x2_seg's operands, read from memory by its assembly: two windows x and y of
+ * `segs` segments of `chunks` chunks, `skip` bytes apart, against the block of `bias`. */
+typedef struct gemm_pair_t {
+  int32_t chunks, skip, segs;
+  const int32_t *bias;
+  const int8_t *x, *y;
+} gemm_pair_t;
+
 /* Four accumulators as one vector, lane i = row i of the block. */
 static GEMM_INLINE int32x4_t gemm_lanes(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
   int32x4_t v = vdupq_n_s32(a0);
@@ -127,16 +135,24 @@ static GEMM_INLINE int32x4_t gemm_dot4_seg(const gemm_ctx_t *c, const int8_t *x,
 
 /* gemm_dot4_seg for two windows at once, x and y: each weight load serves both. The
  * eight accumulators take every even register (lr too), so the loops count in odd
- * registers and reload the chunk count and skip from memory. */
-static GEMM_INLINE void gemm_dot4x2_seg(const gemm_ctx_t *c, const int8_t *x, const int8_t *y, const int8_t **wp,
-                                        const int32_t *bias, int32x4_t *ra, int32x4_t *rb) {
+ * registers and read the chunk count, skip, segment count, bias pointer and the two
+ * window addresses from memory; the sums start at the biases and leave as two vectors
+ * inside the block, so that GCC moves nothing into or out of the eight registers. */
+static GEMM_INLINE void gemm_dot4x2_seg(const gemm_pair_t *pa, const int8_t **wp, int32x4_t *ra, int32x4_t *rb) {
   const int8_t *w = *wp;
-  const int32_t seg[2] = {c->seg_chunks, c->seg_skip};
-  int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3];
-  int32_t b0 = a0, b1 = a1, b2 = a2, b3 = a3;
-  int32_t s = c->seg_n, k;
+  int32_t a0, a1, a2, a3, b0, b1, b2, b3, s, k;
+  const int8_t *xp, *yp;
   int8x16_t xv, yv, wv;
-  __asm__("1:\n\t"
+  int32x4_t va, vb;
+  __asm__("ldr %[k], %[bias]\n\t"
+          "ldrd %[a0], %[a1], [%[k]]\n\t"
+          "ldrd %[a2], %[a3], [%[k], #8]\n\t"
+          "ldrd %[b0], %[b1], [%[k]]\n\t"
+          "ldrd %[b2], %[b3], [%[k], #8]\n\t"
+          "ldr %[x], %[xa]\n\t"
+          "ldr %[y], %[ya]\n\t"
+          "ldr %[s], %[sn]\n"
+          "1:\n\t"
           "ldr %[k], %[n]\n"
           "2:\n\t"
           "vldrb.8 %q[xv], [%[x]], #16\n\t"
@@ -159,15 +175,24 @@ static GEMM_INLINE void gemm_dot4x2_seg(const gemm_ctx_t *c, const int8_t *x, co
           "add %[x], %[x], %[k]\n\t"
           "add %[y], %[y], %[k]\n\t"
           "subs %[s], %[s], #1\n\t"
-          "bne 1b"
-          : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [b0] "+Te"(b0), [b1] "+Te"(b1),
-            [b2] "+Te"(b2), [b3] "+Te"(b3), [x] "+r"(x), [y] "+r"(y), [w] "+r"(w), [s] "+r"(s), [k] "=&r"(k),
-            [xv] "=&w"(xv), [yv] "=&w"(yv), [wv] "=&w"(wv)
-          : [n] "m"(seg[0]), [skip] "m"(seg[1])
+          "bne 1b\n\t"
+          "vmov.32 %q[va][0], %[a0]\n\t"
+          "vmov.32 %q[va][1], %[a1]\n\t"
+          "vmov.32 %q[va][2], %[a2]\n\t"
+          "vmov.32 %q[va][3], %[a3]\n\t"
+          "vmov.32 %q[vb][0], %[b0]\n\t"
+          "vmov.32 %q[vb][1], %[b1]\n\t"
+          "vmov.32 %q[vb][2], %[b2]\n\t"
+          "vmov.32 %q[vb][3], %[b3]"
+          : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [b0] "=&Te"(b0), [b1] "=&Te"(b1),
+            [b2] "=&Te"(b2), [b3] "=&Te"(b3), [x] "=&r"(xp), [y] "=&r"(yp), [w] "+r"(w), [s] "=&r"(s),
+            [k] "=&r"(k), [xv] "=&w"(xv), [yv] "=&w"(yv), [wv] "=&w"(wv), [va] "=&w"(va), [vb] "=&w"(vb)
+          : [n] "m"(pa->chunks), [skip] "m"(pa->skip), [sn] "m"(pa->segs), [bias] "m"(pa->bias), [xa] "m"(pa->x),
+            [ya] "m"(pa->y), "m"(*(const int32_t(*)[4])pa->bias)
           : "cc");
   *wp = w;
-  *ra = gemm_lanes(a0, a1, a2, a3);
-  *rb = gemm_lanes(b0, b1, b2, b3);
+  *ra = va;
+  *rb = vb;
 }
 
 /* One chunk x (in a register) against the block's four rows at w. */
@@ -214,13 +239,12 @@ static GEMM_INLINE int32x4_t gemm_dot4_seg(const gemm_ctx_t *c, const int8_t *x,
   return gemm_lanes(a0, a1, a2, a3);
 }
 
-static GEMM_INLINE void gemm_dot4x2_seg(const gemm_ctx_t *c, const int8_t *x, const int8_t *y, const int8_t **wp,
-                                        const int32_t *bias, int32x4_t *ra, int32x4_t *rb) {
-  const int8_t *w = *wp;
-  int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3];
+static GEMM_INLINE void gemm_dot4x2_seg(const gemm_pair_t *pa, const int8_t **wp, int32x4_t *ra, int32x4_t *rb) {
+  const int8_t *w = *wp, *x = pa->x, *y = pa->y;
+  int32_t a0 = pa->bias[0], a1 = pa->bias[1], a2 = pa->bias[2], a3 = pa->bias[3];
   int32_t b0 = a0, b1 = a1, b2 = a2, b3 = a3;
-  for (int32_t s = c->seg_n; s > 0; s--, x += c->seg_skip, y += c->seg_skip)
-    for (int32_t k = c->seg_chunks; k > 0; k--, x += 16, y += 16, w += 64) {
+  for (int32_t s = pa->segs; s > 0; s--, x += pa->skip, y += pa->skip)
+    for (int32_t k = pa->chunks; k > 0; k--, x += 16, y += 16, w += 64) {
       const int8x16_t xv = vldrbq_s8(x), yv = vldrbq_s8(y);
       int8x16_t wv = vldrbq_s8(w);
       a0 = vmladavaq_s8(a0, xv, wv), b0 = vmladavaq_s8(b0, yv, wv);
@@ -307,17 +331,19 @@ static GEMM_INLINE void gemm_vector2_seg(const gemm_ctx_t *cp, const int8_t *x, 
   const gemm_ctx_t local = *cp;
   const gemm_ctx_t *c = &local;
   const int32_t *q = c->quant;
-  const int8_t *y = x + step;
+  gemm_pair_t pa = {c->seg_chunks, c->seg_skip, c->seg_n, q, x, x + step};
   int8_t *const end = out + (c->rows & ~3);
   int32x4_t acc_x, acc_y;
   for (; out < end; out += 4, q += 12) {
-    gemm_dot4x2_seg(c, x, y, &w, q, &acc_x, &acc_y);
+    pa.bias = q;
+    gemm_dot4x2_seg(&pa, &w, &acc_x, &acc_y);
     vstrbq_s32(out, gemm_requant4(c, q + 4, acc_x, left, fix));
     vstrbq_s32(out + c->rows, gemm_requant4(c, q + 4, acc_y, left, fix));
   }
   if (c->rows & 3) {
     const mve_pred16_t tail = vctp32q((uint32_t)(c->rows & 3));
-    gemm_dot4x2_seg(c, x, y, &w, q, &acc_x, &acc_y);
+    pa.bias = q;
+    gemm_dot4x2_seg(&pa, &w, &acc_x, &acc_y);
     vstrbq_p_s32(out, gemm_requant4(c, q + 4, acc_x, left, fix), tail);
     vstrbq_p_s32(out + c->rows, gemm_requant4(c, q + 4, acc_y, left, fix), tail);
   }
@@ -340,10 +366,8 @@ static GEMM_INLINE int8x16_t gemm_gather_chunk(const int8_t *base, const void *o
   return vldrbq_gather_offset_s8(base, vldrbq_u8((const uint8_t *)offs + 16 * k));
 }
 
-static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base, const void *offs, const int8_t *w,
-                                       int8_t *out, const int left, const int fix, const int n, const int wide) {
-  const gemm_ctx_t local = *cp;
-  const gemm_ctx_t *c = &local;
+static GEMM_INLINE void gemm_vector_xr_one(const gemm_ctx_t *c, const int8_t *base, const void *offs, const int8_t *w,
+                                           int8_t *out, const int left, const int fix, const int n, const int wide) {
   const int8x16_t x0 = gemm_gather_chunk(base, offs, 0, wide);
   const int8x16_t x1 = n > 1 ? gemm_gather_chunk(base, offs, 1, wide) : x0;
   const int8x16_t x2 = n > 2 ? gemm_gather_chunk(base, offs, 2, wide) : x0;
@@ -358,6 +382,16 @@ static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base,
     const int32x4_t acc = gemm_dot4_xr(&w, q, x0, x1, x2, x3, n);
     vstrbq_p_s32(out, gemm_requant4(c, q + 4, acc, left, fix), vctp32q((uint32_t)(c->rows & 3)));
   }
+}
+
+/* `count` windows, `step` bytes apart, whose outputs follow each other: one call (and
+ * one copy of the constants into registers) per run of pixels rather than per pixel. */
+static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base, size_t step, int32_t count,
+                                       const void *offs, const int8_t *w, int8_t *out, const int left, const int fix,
+                                       const int n, const int wide) {
+  const gemm_ctx_t local = *cp;
+  for (; count > 0; count--, base += step, out += local.rows)
+    gemm_vector_xr_one(&local, base, offs, w, out, left, fix, n, wide);
 }
 
 #if defined(__GNUC__)
@@ -382,17 +416,19 @@ GEMM_VECTOR_DEF(0, 1)
 GEMM_VECTOR_DEF(1, 0)
 GEMM_VECTOR_DEF(1, 1)
 
-typedef void (*gemm_vector_xr_fn)(const gemm_ctx_t *c, const int8_t *base, const void *offs, const int8_t *w,
-                                  int8_t *out);
+typedef void (*gemm_vector_xr_fn)(const gemm_ctx_t *c, const int8_t *base, size_t step, int32_t count,
+                                  const void *offs, const int8_t *w, int8_t *out);
 #define GEMM_HAS(bit) ((TA_GEMM_MVE_VARIANTS >> (bit)) & 1u)
 #define GEMM_VECTOR_XR_DEF(l, f, n)                                                                          \
-  static GEMM_NOINLINE void gemm_vector_xr##n##_##l##f(const gemm_ctx_t *c, const int8_t *base,               \
-                                                       const void *offs, const int8_t *w, int8_t *out) {     \
-    gemm_vector_xr(c, base, offs, w, out, l, f, n, 0);                                                       \
+  static GEMM_NOINLINE void gemm_vector_xr##n##_##l##f(const gemm_ctx_t *c, const int8_t *base, size_t step,  \
+                                                       int32_t count, const void *offs, const int8_t *w,     \
+                                                       int8_t *out) {                                        \
+    gemm_vector_xr(c, base, step, count, offs, w, out, l, f, n, 0);                                          \
   }                                                                                                          \
-  static GEMM_NOINLINE void gemm_vector_xw##n##_##l##f(const gemm_ctx_t *c, const int8_t *base,               \
-                                                       const void *offs, const int8_t *w, int8_t *out) {     \
-    gemm_vector_xr(c, base, offs, w, out, l, f, n, 1);                                                       \
+  static GEMM_NOINLINE void gemm_vector_xw##n##_##l##f(const gemm_ctx_t *c, const int8_t *base, size_t step,  \
+                                                       int32_t count, const void *offs, const int8_t *w,     \
+                                                       int8_t *out) {                                        \
+    gemm_vector_xr(c, base, step, count, offs, w, out, l, f, n, 1);                                          \
   }
 /* Only the chunk counts the module's layers use are referenced (GEMM_HAS folds). */
 #define GEMM_VECTOR_XR_DEFS(l, f)                                          \
@@ -606,7 +642,7 @@ static GEMM_INLINE int8_t *gemm_conv_gathered(const gemm_ctx_t *c, const ta_im2c
   for (; ox < end; ox++, out += c->rows) {
     const int8_t *x = gemm_gather(g, input, oy, ox, scratch);
     if (xr)
-      xr(c, x, lin, w, out);
+      xr(c, x, 0, 1, lin, w, out);
     else
       vector(c, x, w, out);
   }
@@ -618,8 +654,8 @@ static GEMM_INLINE int8_t *gemm_conv_direct(const gemm_ctx_t *c, const int8_t *x
                                             int32_t count, size_t step, gemm_vector_fn vector,
                                             gemm_vector2_fn vector2_seg, gemm_vector_xr_fn xr, const uint8_t *lin) {
   if (xr) {
-    for (; count > 0; count--, x += step, out += c->rows) xr(c, x, lin, w, out);
-    return out;
+    xr(c, x, step, count, lin, w, out);
+    return out + (size_t)count * (size_t)c->rows;
   }
   if (c->seg_n) /* pixels in pairs */
     for (; count > 1; count -= 2, x += 2 * step, out += 2 * c->rows) vector2_seg(c, x, step, w, out);
@@ -657,7 +693,7 @@ static GEMM_INLINE void gemm_conv(const gemm_ctx_t *c, const ta_im2col_geom_t *g
       if (lo < hi) {
         const int8_t *x = input + (size_t)iy0 * row_bytes + (size_t)(lo * g->stride_w - g->pad_w) * (size_t)g->in_c;
         if (xr)
-          for (int32_t ox = lo; ox < hi; ox++, x += step_x, out += rows) xin(c, x, win, w, out);
+          xin(c, x, step_x, hi - lo, win, w, out), out += (size_t)(hi - lo) * (size_t)rows;
         else {
           int32_t ox = lo;
           for (; ox + 1 < hi; ox += 2, x += 2 * step_x, out += 2 * rows) vector2_seg(c, x, step_x, w, out);
