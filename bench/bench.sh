@@ -6,6 +6,8 @@
 # instructions per inference (and per MAC), MVE instructions, flash (code / constants /
 # C library / harness), RAM (arenas, static data, measured stack peak) and compile time,
 # and bench/layers.md and bench/layers.json with the instructions of every operator.
+# Each model and core is also converted, run and checked with --memory.optimize max: the
+# arenas of both modes and the instructions max costs against the default mode.
 # bench/README.md says what each figure counts.
 # usage: bench/bench.sh BUILD_DIR CORPUS_DIR [OUT_DIR]   (BENCH_MODELS="kws ad" to select)
 TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,6 +24,8 @@ work="${TMPDIR:-/tmp}/tinyaot-bench-$$"
 ta_ensure_packages || exit 1
 [ -x "$build/tinyaot" ] || { echo "error: $build/tinyaot is missing (run make first)" >&2; exit 1; }
 mkdir -p "$work" "$outdir"
+printf '#!/bin/sh\nexec "%s" "$@" --memory.optimize max\n' "$build/tinyaot" >"$work/tinyaot_max"
+chmod +x "$work/tinyaot_max"
 compare="$build/compare"
 if [ ! -x "$compare" ]; then
   ${CC:-cc} -std=c11 -O1 "$TA_ROOT/tests/tools/compare.c" -o "$work/compare" -lm || exit 1
@@ -62,6 +66,36 @@ bench_one() { # model core
     *) status=error reason="run_case.sh exit $rc" ;;
   esac
   { [ -f "$out/figures.txt" ] && cat "$out/figures.txt"; echo "status=$status"; echo "reason=$reason"; } >"$res"
+}
+
+# The same model and core with --memory.optimize max (in-place execution with moves,
+# patch-based execution): one conversion, the measured run twice, no per-operator run ->
+# $work/<model>.<core>.max.txt (insns, arena_bytes, layer_by_layer, status= and reason=).
+bench_max() { # model core
+  model=$1 core=$2
+  dir="$corpus/models/$model"
+  out="$work/max/$core/$model"
+  res="$work/$model.$core.max.txt"
+  rc=0
+  sh "$TA_ROOT/target/run_case.sh" --core "$core" --name "$model" --model "$dir/model.tflite" \
+    --case "$dir/case_0" --out "$out" --tinyaot "$work/tinyaot_max" --build make --plugin "$plugin" \
+    --repeat 2 >"$work/$model.$core.max.log" 2>&1 || rc=$?
+  status=pass reason=""
+  if [ $rc -ne 0 ]; then
+    status=error reason="max mode: run_case.sh exit $rc"
+  else
+    mode=exact
+    grep -q '"compare": *"float32' "$dir/manifest.json" && mode=float32
+    for g in "$dir"/case_0/out*.bin; do
+      if ! msg=$("$compare" "$mode" "$g" "$out/run/$(basename "$g")" 2>&1); then
+        status=mismatch reason="max mode: $(basename "$g"): $msg"
+        break
+      fi
+    done
+  fi
+  bound=$(sed -n 's/^ *"activation_lower_bound": *\([0-9]*\).*/\1/p' "$out/module/report.json" 2>/dev/null | head -n 1)
+  { [ -f "$out/figures.txt" ] && grep -e '^insns=' -e '^arena_bytes=' "$out/figures.txt"
+    echo "layer_by_layer=$bound"; echo "status=$status"; echo "reason=$reason"; } >"$res"
 }
 
 # ---- per operator ---------------------------------------------------------------------------
@@ -134,10 +168,15 @@ for model in $models; do
   bench_one "$model" m4 &
   bench_one "$model" m55 &
   wait
+  bench_max "$model" m4 &
+  bench_max "$model" m55 &
+  wait
   for core in m4 m55; do
     echo "macs=$macs" >>"$work/$model.$core.txt"
     [ -f "$work/$core/$model/layers.txt" ] && check_layers "$model" "$core"
     echo "  $core: $(ta_get "$work/$model.$core.txt" status) $(ta_get "$work/$model.$core.txt" insns) instructions $(ta_get "$work/$model.$core.txt" reason)"
+    x="$work/$model.$core.max.txt"
+    echo "  $core max: $(ta_get "$x" status) $(ta_get "$x" insns) instructions, arenas $(ta_get "$x" arena_bytes) bytes $(ta_get "$x" reason)"
   done
 done
 
@@ -159,6 +198,7 @@ sum() { # file key... -> the sum of the keys' values (missing = 0)
 group() { # 1234567 -> 1,234,567; nothing -> -
   if [ -z "$1" ]; then echo "-"; else echo "$1" | sed ':a;s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/;ta'; fi
 }
+ratio4() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.4f", a / b; else printf "null" }'; }
 per_mac() { awk -v i="$1" -v m="$2" 'BEGIN { if (m > 0 && i > 0) printf "%.2f", i / m; else printf "null" }'; }
 json_str() { printf '"%s"' "$(echo "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
 
@@ -198,7 +238,12 @@ md="$outdir/results.md"
         "$(ta_get "$f" arena_bytes | sed 's/^$/null/')" "$(sum "$f" section.data.model section.bss.model)" \
         "$(sum "$f" section.data.libs section.bss.libs)" "$(ta_get "$f" stack_peak_bytes | sed 's/^$/null/')" \
         "$(sum "$f" section.data.harness section.bss.harness)"
-      printf '     "compile_ms": %s}' "$(ta_get "$f" convert_ms | sed 's/^$/null/')"
+      printf '     "compile_ms": %s,\n' "$(ta_get "$f" convert_ms | sed 's/^$/null/')"
+      x="$work/$model.$core.max.txt"
+      xi=$(ta_get "$x" insns)
+      printf '     "max_mode": {"status": "%s", "reason": %s, "instructions": %s, "instructions_vs_default": %s, "arenas": %s, "layer_by_layer_bound": %s}}' \
+        "$(ta_get "$x" status)" "$(json_str "$(ta_get "$x" reason)")" "${xi:-null}" "$(ratio4 "$xi" "$insns")" \
+        "$(ta_get "$x" arena_bytes | sed 's/^$/null/')" "$(ta_get "$x" layer_by_layer | sed 's/^$/null/')"
     done
   done
   echo ""
@@ -249,6 +294,25 @@ md="$outdir/results.md"
       f="$work/$model.$core.txt"
       [ -n "$(ta_get "$f" insns)" ] || continue
       echo "| $model | $(echo "$core" | tr m M) | $(group "$(sum "$f" section.vectors section.text.harness section.rodata.harness section.data.harness)") | $(group "$(sum "$f" section.rodata.case)") | $(group "$(sum "$f" section.data.harness section.bss.harness)") | $(group "$(ta_get "$f" loop_ends)") |"
+    done
+  done
+  echo
+  echo "Activation memory, default mode (above) and \`--memory.optimize max\` (in-place execution with"
+  echo "moves, patch-based execution; same case, outputs checked the same way): arenas of both modes,"
+  echo "the layer-by-layer bound (whole tensors live at once), and the instructions max costs."
+  echo
+  echo "| model | core | arenas B default | arenas B max | layer-by-layer B | instr default | instr max | max vs default | max output |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
+  for model in $models; do
+    for core in m4 m55; do
+      f="$work/$model.$core.txt"
+      x="$work/$model.$core.max.txt"
+      [ -f "$x" ] || continue
+      xs=$(ta_get "$x" status)
+      xo=exact
+      [ "$xs" = pass ] || xo="**$xs**: $(ta_get "$x" reason)"
+      cost=$(awk -v a="$(ta_get "$x" insns)" -v b="$(ta_get "$f" insns)" 'BEGIN { if (a > 0 && b > 0) printf "%+.1f %%", 100 * (a - b) / b; else printf "-" }')
+      echo "| $model | $(echo "$core" | tr m M) | $(group "$(ta_get "$f" arena_bytes)") | $(group "$(ta_get "$x" arena_bytes)") | $(group "$(ta_get "$x" layer_by_layer)") | $(group "$(ta_get "$f" insns)") | $(group "$(ta_get "$x" insns)") | $cost | $xo |"
     done
   done
   if [ -f "$baseline" ]; then

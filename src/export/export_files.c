@@ -219,9 +219,9 @@ static void json_savings(const Model *m, const Plan *p, const Module *mod, StrBu
       first = false;
     }
     if (n->inplace) {
-      sb_printf(js, "%s\n    {\"technique\": \"in_place\", \"op\": %d, \"type\": \"%s\", \"bytes\": %zu, "
+      sb_printf(js, "%s\n    {\"technique\": \"in_place\", \"op\": %d, \"step\": %d, \"type\": \"%s\", \"bytes\": %zu, "
                     "\"delta\": %lld, \"copies\": %s}",
-                first ? "" : ",", (int)n->index, n->opname, plan_inplace_saving(m, k), (long long)n->inplace_delta,
+                first ? "" : ",", (int)n->index, k, n->opname, plan_inplace_saving(m, k), (long long)n->inplace_delta,
                 inplace_copies(m, n) ? "true" : "false");
       first = false;
     }
@@ -229,8 +229,8 @@ static void json_savings(const Model *m, const Plan *p, const Module *mod, StrBu
   sb_append(js, first ? "],\n  \"live_bytes\": [" : "\n  ],\n  \"live_bytes\": [");
   for (int k = 0; k < m->n_nodes; k++) {
     const size_t live = plan_live_at(m, k), saved = plan_inplace_saving(m, k);
-    sb_printf(js, "%s\n    {\"op\": %d, \"type\": \"%s\", \"layer_by_layer\": %zu, \"reached\": %zu}", k ? "," : "",
-              (int)m->nodes[k].index, m->nodes[k].opname, live, live > saved ? live - saved : 0);
+    sb_printf(js, "%s\n    {\"step\": %d, \"op\": %d, \"type\": \"%s\", \"layer_by_layer\": %zu, \"reached\": %zu}",
+              k ? "," : "", k, (int)m->nodes[k].index, m->nodes[k].opname, live, live > saved ? live - saved : 0);
   }
   sb_append(js, m->n_nodes ? "\n  ]" : "]");
 }
