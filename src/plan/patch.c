@@ -18,7 +18,7 @@
 #include "../transform/transform.h"
 
 enum { B_ADD = 0, B_CONV_2D = 3, B_DEPTHWISE_CONV_2D = 4, B_QUANTIZE = 114 };
-enum { PATCH_MAX_OPS = 48, PATCH_ALIGN = 16, PAD_VALID = 1 };
+enum { PATCH_MAX_OPS = 24, PATCH_MAX_BANDS = 128, PATCH_ALIGN = 16, PAD_VALID = 1 };
 /* The chosen plan may recompute at most this share of the model's MACs, and must lower
  * the bound by at least 1/16 (a few bytes are not worth the halo). */
 enum { PATCH_MAX_EXTRA_PERCENT = 25 };
@@ -251,9 +251,31 @@ typedef struct Choice {
   int64_t macs;
 } Choice;
 
-/* Bound and MACs of the chain ops[0..e] run in bands of h output rows. */
-static bool evaluate(const Model *m, const ChainOp *ops, int e, int32_t h, const size_t *live, const int32_t *first,
-                     const int32_t *last, Range *need, Choice *c) {
+/* Bytes of the patched schedule that do not depend on the band height: the live peak
+ * after the chain, and what is live during it besides the chain's own tensors. */
+static void chain_outside(const Model *m, const ChainOp *ops, int e, const size_t *live, const int32_t *first,
+                          const int32_t *last, size_t *after, size_t *during) {
+  *after = *during = 0;
+  for (int k = ops[e].pos + 1; k < m->n_nodes; k++)
+    if (live[k] > *after) *after = live[k];
+  for (int k = ops[0].pos; k <= ops[e].pos; k++) {
+    size_t at = 0;
+    for (int i = 0; i < m->n_tensors; i++) {
+      const Tensor *t = &m->tensors[i];
+      if (first[i] < 0 || first[i] > k || last[i] < k || t->alias_of >= 0 || tensor_is_const(t) || t->is_variable)
+        continue;
+      bool inner = false;
+      for (int j = 0; j <= e; j++) inner |= tensor_storage(m, m->nodes[ops[j].pos].out[0]) == i;
+      if (!inner) at += al(t->bytes);
+    }
+    if (at > *during) *during = at;
+  }
+}
+
+/* Bound and MACs of the chain ops[0..e] run in bands of h output rows: after the chain,
+ * as before; during it, what else is live, the whole chain output and the band buffers. */
+static bool evaluate(const Model *m, const ChainOp *ops, int e, int32_t h, size_t after, size_t during, Range *need,
+                     Choice *c) {
   const Tensor *y = node_output(m, &m->nodes[ops[e].pos], 0);
   const int32_t rows = y->dims[1];
   size_t band_peak = 0;
@@ -269,27 +291,19 @@ static bool evaluate(const Model *m, const ChainOp *ops, int e, int32_t h, const
       if (at > band_peak) band_peak = at;
     }
   }
-  /* after the chain: as before; during it: every tensor live then but the chain's
-   * intermediates (the whole chain output added once), and the band buffers */
-  size_t est = 0, other = 0;
-  for (int k = ops[e].pos + 1; k < m->n_nodes; k++)
-    if (live[k] > est) est = live[k];
-  for (int k = ops[0].pos; k <= ops[e].pos; k++) {
-    size_t at = 0;
-    for (int i = 0; i < m->n_tensors; i++) {
-      const Tensor *t = &m->tensors[i];
-      if (first[i] < 0 || first[i] > k || last[i] < k || t->alias_of >= 0 || tensor_is_const(t) || t->is_variable)
-        continue;
-      bool inner = false;
-      for (int j = 0; j <= e; j++) inner |= tensor_storage(m, m->nodes[ops[j].pos].out[0]) == i;
-      if (!inner) at += al(t->bytes);
-    }
-    if (at > other) other = at;
-  }
-  const size_t chain = other + al(y->bytes) + band_peak;
-  if (chain > est) est = chain;
-  *c = (Choice){e, h, est, band_peak, macs};
+  const size_t chain = during + al(y->bytes) + band_peak;
+  *c = (Choice){e, h, chain > after ? chain : after, band_peak, macs};
   return true;
+}
+
+/* Band heights worth trying for `rows` output rows: 1 .. 32, then the heights that split
+ * the rows into 2 .. 8 bands; never more than PATCH_MAX_BANDS bands (compile time). */
+static bool band_height_ok(int32_t h, int32_t rows) {
+  if (h < 1 || h >= rows || (rows + h - 1) / h > PATCH_MAX_BANDS) return false;
+  if (h <= 32) return true;
+  for (int b = 2; b <= 8; b++)
+    if (h == (rows + b - 1) / b) return true;
+  return false;
 }
 
 static int64_t model_macs(const Model *m) {
@@ -436,9 +450,11 @@ bool patch_model(Model *m, int start, PatchPlan *pp, Diag *d) {
       if (!chain_closed(m, ops, e)) continue;
       int64_t once = 0;
       for (int j = 0; j <= e; j++) once += (int64_t)ops[j].out_h * ops[j].row_macs;
+      size_t after, during;
+      chain_outside(m, ops, e, live, first, last, &after, &during);
       for (int32_t h = 1; h < ops[e].out_h; h++) {
         Choice c;
-        if (!evaluate(m, ops, e, h, live, first, last, need, &c)) continue;
+        if (!band_height_ok(h, ops[e].out_h) || !evaluate(m, ops, e, h, after, during, need, &c)) continue;
         const int64_t extra = c.macs - once;
         if (extra * 100 > total_macs * PATCH_MAX_EXTRA_PERCENT || c.estimate >= from - from / 16) continue;
         /* lower bound first (2 % counts as equal), then fewer recomputed MACs */
