@@ -6,9 +6,14 @@
  * have their address taken and live in memory. */
 #if defined(__GNUC__)
 #define MVE_ALWAYS_INLINE inline __attribute__((always_inline))
+#define MVE_NOINLINE __attribute__((noinline))
 #else
 #define MVE_ALWAYS_INLINE inline
+#define MVE_NOINLINE
 #endif
+
+/* A layer that packs pixels (ta_depthwise_conv_mve.h), in a module that has one. */
+#define MVE_PACKED(p) ((((TA_DEPTHWISE_CONV_MVE_VARIANTS) >> TA_DW_MVE_BIT_PACK) & 1u) && (p)->pack > 1)
 
 /* The pixel's window: first inside tap and the inside tap counts. */
 typedef struct mve_window_t {
@@ -80,12 +85,14 @@ static int32_t mve16_pos(int32_t j) {
 static void mve16_groups_c(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win, int32_t count,
                            int32_t x_step, int8_t *out) {
   const int32_t taps = p->k_h * p->k_w;
-  for (int32_t n = 0; n < count; n++, out += p->channels) {
-    for (int32_t g = 0; 16 * g < p->channels; g++) {
+  /* pack: one 16-channel group of `pack` pixels, its own quant table */
+  const int32_t channels = MVE_PACKED(p) ? 16 : p->channels;
+  for (int32_t n = 0; n < count; n++, out += channels) {
+    for (int32_t g = 0; 16 * g < channels; g++) {
       /* the last group holds the last 16 channels */
-      const int32_t c = TA_MIN(16 * g, p->channels - 16);
+      const int32_t c = TA_MIN(16 * g, channels - 16);
       const int8_t *w = p->weights8 + (g * taps + win->first_tap) * 16;
-      const int32_t *q = p->quant + g * 48;
+      const int32_t *q = (MVE_PACKED(p) ? p->pack_quant : p->quant) + g * 48;
       for (int32_t j = 0; j < 16; j++) {
         const int32_t pos = mve16_pos(j);
         int32_t acc = win->bias[16 * g + pos];
@@ -636,8 +643,10 @@ static MVE_ALWAYS_INLINE void mve16_group(const mve16_shape_t *sh, const int8_t 
 /* Every group of `count` pixels x_step input bytes apart that share one window shape. */
 static MVE_ALWAYS_INLINE void mve16_groups(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win,
                                            int32_t count, int32_t x_step, int8_t *out, const int simple,
-                                           const int shape) {
-  const int32_t w_group = p->k_h * p->k_w * 16, whole = p->channels & ~15, rem = p->channels & 15;
+                                           const int shape, const int one) {
+  /* pack: one 16-channel group of `pack` pixels, its own quant table */
+  const int32_t channels = MVE_PACKED(p) ? 16 : p->channels;
+  const int32_t w_group = p->k_h * p->k_w * 16, whole = channels & ~15, rem = channels & 15;
   mve_out_t o;
   o.zero_point = p->output_zero_point;
   o.negative_fix = p->negative_fix;
@@ -651,7 +660,14 @@ static MVE_ALWAYS_INLINE void mve16_groups(const ta_depthwise_conv_mve_params_t 
   sh.n_kx = win->n_kx;
   sh.w_skip = (p->k_w - win->n_kx) * 16;
   const int8_t *first_w = p->weights8 + win->first_tap * 16, *pixel = win->x;
-  const int32_t *first_bias = win->bias, *quant = p->quant;
+  const int32_t *first_bias = win->bias, *quant = MVE_PACKED(p) ? p->pack_quant : p->quant;
+  if (one) { /* p->channels == 16 (every packed layer): one group per pixel, no group loop */
+    for (int32_t n = 0; n < count; n++, pixel += x_step, out += 16) {
+      const int32_t *bias = first_bias;
+      mve16_group(&sh, pixel, first_w, &bias, quant, &o, out, simple, shape);
+    }
+    return;
+  }
   for (int32_t n = 0; n < count; n++, pixel += x_step) {
     const int8_t *w = first_w, *x = pixel;
     const int32_t *q = quant, *bias = first_bias;
@@ -663,6 +679,10 @@ static MVE_ALWAYS_INLINE void mve16_groups(const ta_depthwise_conv_mve_params_t 
     }
   }
 }
+
+/* The loops the module compiled (TA_DEPTHWISE_CONV_MVE_VARIANTS; the mask is a compile-time
+ * constant, so the loops it leaves out are never referenced and not linked). */
+#define MVE_HAS(bit) ((TA_DEPTHWISE_CONV_MVE_VARIANTS >> (bit)) & 1u)
 
 /* Every group of `count` pixels x_step input bytes apart that share one window shape. */
 #define MVE_GROUPS_FN(name, simple, kx)                                                                        \
@@ -681,10 +701,19 @@ MVE_GROUPS_FN(mve_groups_g_kx2, 0, 2)
 MVE_GROUPS_FN(mve_groups_g_kx1, 0, 1)
 MVE_GROUPS_FN(mve_groups_g_any, 0, MVE_KX_ANY)
 
+/* name##_one: layers of one 16-channel group (and packed ones), compiled when
+ * TA_DW_MVE_BIT_ONE is; a loop of its own so that the group loop keeps its registers. */
 #define MVE16_GROUPS_FN(name, simple, shape)                                                             \
+  static void name##_one(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win, int32_t count,    \
+                         int32_t x_step, int8_t *out) {                                                      \
+    mve16_groups(p, win, count, x_step, out, simple, shape, 1);                                              \
+  }                                                                                                          \
   static void name(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win, int32_t count,          \
                    int32_t x_step, int8_t *out) {                                                            \
-    mve16_groups(p, win, count, x_step, out, simple, shape);                                                 \
+    if (MVE_HAS(TA_DW_MVE_BIT_ONE) && (p->channels == 16 || MVE_PACKED(p)))                                  \
+      name##_one(p, win, count, x_step, out);                                                                \
+    else                                                                                                     \
+      mve16_groups(p, win, count, x_step, out, simple, shape, 0);                                            \
   }
 MVE16_GROUPS_FN(mve16_s_full3x3, 1, MVE16_FULL3X3)
 MVE16_GROUPS_FN(mve16_s_2x3, 1, MVE16_2X3)
@@ -701,9 +730,7 @@ MVE16_GROUPS_FN(mve16_g_any, 0, MVE16_ANY)
 
 typedef mve_groups_fn mve16_groups_fn;
 
-/* The loops the module compiled (TA_DEPTHWISE_CONV_MVE_VARIANTS; the mask is a compile-time
- * constant, so the loops it leaves out are never referenced and not linked). */
-#define MVE_HAS(bit) ((TA_DEPTHWISE_CONV_MVE_VARIANTS >> (bit)) & 1u)
+/* A loop's function when the module compiled it, else NULL. */
 #define MVE_IF(bit, fn) (MVE_HAS(bit) ? (fn) : (mve_groups_fn)0)
 
 /* A switch case returning `fn` when its loop is compiled, else NULL. */
@@ -788,6 +815,22 @@ static int mve16_shape(const ta_depthwise_conv_mve_params_t *p, const mve_window
   return MVE16_ANY;
 }
 
+/* pack: a run's whole sets of `pack` pixels in the 16-channel loop (their bias at the
+ * run's border class in pack_bias), the pixels left over in 8-channel groups. Out of
+ * line, so that mve_layer's registers stay as they are for the other layers. */
+static MVE_NOINLINE void mve_run_packed(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win,
+                                        int32_t class_offset, int32_t count, int32_t x_step, int8_t *out) {
+  const int32_t done = count / p->pack * p->pack;
+  mve_window_t rest = *win;
+  rest.bias = p->pack_bias + class_offset * 16;
+  mve16_pick(p->simple, mve16_shape(p, &rest))(p, &rest, done / p->pack, x_step * p->pack, out);
+  if (done == count) return;
+  rest.bias = win->bias;
+  rest.x += done * x_step;
+  const int whole3x3 = p->k_h == 3 && p->k_w == 3 && rest.n_ky == 3 && rest.n_kx == 3;
+  mve_pick(p->simple, whole3x3, rest.n_kx)(p, &rest, count - done, x_step, out + done * p->channels);
+}
+
 /* Runs of neighbouring pixels with the same border class (so the same window shape and
  * bias) go through one call; along the rows, or down the column when the output is one
  * pixel wide. */
@@ -818,10 +861,14 @@ static void mve_layer(const ta_depthwise_conv_mve_params_t *p, const int8_t *inp
         win.first_tap = row[0] * p->k_w + col[0];
         win.n_kx = col[1] - col[0];
         win.bias = row_bias + col[2] * padded;
-        const int whole3x3 = p->k_h == 3 && p->k_w == 3 && win.n_ky == 3 && win.n_kx == 3;
-        const mve_groups_fn fn =
-            p->lanes16 ? mve16_pick(p->simple, mve16_shape(p, &win)) : mve_pick(p->simple, whole3x3, win.n_kx);
-        fn(p, &win, run, x_step, out);
+        if (MVE_PACKED(p) && run >= p->pack) {
+          mve_run_packed(p, &win, row[2] * p->col_classes + col[2], run, x_step, out);
+        } else {
+          const int whole3x3 = p->k_h == 3 && p->k_w == 3 && win.n_ky == 3 && win.n_kx == 3;
+          const mve_groups_fn fn =
+              p->lanes16 ? mve16_pick(p->simple, mve16_shape(p, &win)) : mve_pick(p->simple, whole3x3, win.n_kx);
+          fn(p, &win, run, x_step, out);
+        }
         out += run * ch;
         ox += column ? 1 : run;
       }

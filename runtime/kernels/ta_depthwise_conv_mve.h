@@ -22,6 +22,9 @@
  * 32512. The accumulators hold channels {0,4,8,12}, {2,6,10,14}, {1,5,9,13} and
  * {3,7,11,15} of the group (lane l of accumulator a: channel 4l + {0,2,1,3}[a]); the
  * per-channel tables list the 16 channels in that order.
+ * Layers of 8 channels or fewer with stride_w 1 (pack) also take the 16-channel loops:
+ * `pack` neighbouring output pixels of a row read 16 contiguous input bytes per tap, so
+ * one vector holds them all, with the weights and tables repeated per pixel.
  * Without __ARM_FEATURE_MVE the same arithmetic runs in plain C. */
 #ifndef TA_DEPTHWISE_CONV_MVE_H
 #define TA_DEPTHWISE_CONV_MVE_H
@@ -48,7 +51,13 @@ typedef struct ta_depthwise_conv_mve_params_t {
   int32_t lanes16;           /* 16-channel groups: weights8, and bias/quant with 16 per group:
                                 bias [row class][column class][groups][16], quant [groups][3][16],
                                 both in lane order */
-  const int8_t *weights8;    /* lanes16: [groups][k_h * k_w][16], channel order */
+  const int8_t *weights8;    /* lanes16: [groups][k_h * k_w][16], channel order; pack: [k_h * k_w][16] */
+  int32_t pack;              /* > 1: a layer of 16 / pack channels (stride_w 1): `pack` neighbouring pixels
+                                of a row run as one 16-channel group (lane j: channel j % channels of
+                                pixel j / channels; weights8, pack_bias and pack_quant in that lane
+                                layout); the pixels left over run in 8-channel groups */
+  const int32_t *pack_bias;  /* pack: [row class][column class][16], lane order */
+  const int32_t *pack_quant; /* pack: [3][16], lane order */
 } ta_depthwise_conv_mve_params_t;
 
 /* Loops compiled (ta_config.h): 16-channel groups, bit TA_DW_MVE_BIT16(simple, shape) with
@@ -57,11 +66,15 @@ typedef struct ta_depthwise_conv_mve_params_t {
  * whole 3x3, 1..3 = rows of that many taps, 4 = any). A window whose loop is missing runs
  * the general loop of its shape, else the plain C loop over the same tables. */
 #ifndef TA_DEPTHWISE_CONV_MVE_VARIANTS
-#define TA_DEPTHWISE_CONV_MVE_VARIANTS 0x3fffffu
+#define TA_DEPTHWISE_CONV_MVE_VARIANTS 0xffffffu
 #endif
 #define TA_DW_MVE_BIT16(simple, shape) ((simple) ? 6 + (shape) : (shape))
 #define TA_DW_MVE_BIT8(simple, shape) (12 + ((simple) ? 5 : 0) + (shape))
 #define TA_DW_MVE_SHAPE8(full3x3, n_kx) ((full3x3) ? 0 : (n_kx) >= 1 && (n_kx) <= 3 ? (int)(n_kx) : 4)
+/* The 16-channel loops also compile a loop for layers of exactly one group (16 channels,
+ * or packed); BIT_PACK: some layer packs pixels (else the kernel skips the tests). */
+#define TA_DW_MVE_BIT_ONE 22
+#define TA_DW_MVE_BIT_PACK 23
 
 void ta_depthwise_conv_mve_s8(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output);
 /* In place (issue 17): writes the output at `temp` (over the dying input, where the

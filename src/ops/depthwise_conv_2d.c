@@ -41,6 +41,10 @@ typedef struct DwTierData {
   int16_t *weights16;  /* MVE: widened */
   int8_t *weights8;    /* MVE, 16-channel groups */
   int lanes16;         /* MVE: 16-channel groups (see ta_depthwise_conv_mve.h) */
+  int pack;            /* MVE, 16 / channels: pixels per 16-channel group (ta_depthwise_conv_mve.h), else 0 */
+  int32_t *pack_bias;  /* MVE pack: [row class][column class][16] */
+  int32_t *pack_quant; /* MVE pack: [3][16] */
+  size_t pack_bias_n, pack_weights_n;
   size_t weights_n;
   int32_t *quant;
   size_t quant_n;
@@ -330,8 +334,47 @@ static bool dw_mve16_tables(PrepareCtx *pc, const DwData *d, const Tensor *filte
   return true;
 }
 
+/* Pixels per 16-channel group for a layer of fewer than 16 channels: its pixels must be
+ * neighbours in the input (stride_w 1) and in a row (out_w > 1), 16 a multiple of the
+ * channels, and no weight -128 (as dw_mve16_fits). 0: no packing. */
+static int dw_mve_pack(const DwData *d, const Tensor *filter) {
+  if (d->out_c >= 16 || 16 % d->out_c != 0 || d->w.stride != 1 || d->w.out < 2) return 0;
+  const int8_t *w = (const int8_t *)filter->data;
+  for (int64_t i = 0; i < filter->elems; i++)
+    if (w[i] == INT8_MIN) return 0;
+  return 16 / d->out_c;
+}
+
+/* The 16-lane tables of a packed layer: lane j holds channel j % channels (of pixel
+ * j / channels), at table position dw_mve16_pos(j). */
+static bool dw_mve_pack_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter, const Tensor *bias,
+                               DwTierData *t) {
+  const int32_t ch = d->out_c, taps = d->h.k * d->w.k;
+  const int8_t *w = (const int8_t *)filter->data;
+  t->pack_bias_n = (size_t)t->rows.count * t->cols.count * 16;
+  t->pack_weights_n = (size_t)taps * 16;
+  if (t->pack_bias_n > DW_MAX_TABLE || t->pack_weights_n > DW_MAX_TABLE) return false;
+  t->pack_bias = arena_calloc(pc->arena, t->pack_bias_n, sizeof(int32_t));
+  t->weights8 = arena_calloc(pc->arena, t->pack_weights_n, sizeof(int8_t));
+  t->pack_quant = arena_calloc(pc->arena, 48, sizeof(int32_t));
+  if (!t->pack_bias || !t->weights8 || !t->pack_quant) return false;
+  for (int32_t j = 0; j < 16; j++) {
+    const int32_t c = j % ch, pos = dw_mve16_pos(j);
+    for (int32_t r = 0; r < t->rows.count; r++)
+      for (int32_t k = 0; k < t->cols.count; k++)
+        t->pack_bias[((size_t)r * t->cols.count + k) * 16 + pos] = dw_class_bias(d, filter, bias, r, k, c);
+    for (int32_t tap = 0; tap < taps; tap++) t->weights8[(size_t)tap * 16 + j] = w[(size_t)tap * ch + c];
+    t->pack_quant[pos] = d->q.multiplier[c];
+    t->pack_quant[16 + pos] = dw_left_shift(d, c);
+    t->pack_quant[32 + pos] = -dw_right_shift(d, c);
+  }
+  return true;
+}
+
 static bool dw_mve_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter, const Tensor *bias, DwTierData *t) {
   if (dw_mve16_fits(d, filter)) return dw_mve16_tables(pc, d, filter, bias, t);
+  t->pack = dw_mve_pack(d, filter);
+  if (t->pack && !dw_mve_pack_tables(pc, d, filter, bias, t)) return false;
   const int32_t ch = d->out_c, taps = d->h.k * d->w.k, groups = (ch + 7) / 8, padded = groups * 8;
   const int8_t *w = (const int8_t *)filter->data;
   t->bias_n = (size_t)t->rows.count * t->cols.count * padded;
@@ -473,18 +516,20 @@ static void dw_tier_geom(char *buf, size_t cap, const DwData *d) {
 static uint32_t dw_mve_variants(const DwData *d) {
   const DwTierData *t = &d->t;
   const bool k3x3 = d->h.k == 3 && d->w.k == 3;
-  uint32_t bits = 0;
+  /* TA_DW_MVE_BIT_ONE, TA_DW_MVE_BIT_PACK */
+  uint32_t bits = ((t->lanes16 && d->out_c == 16) || t->pack ? 1u << 22 : 0) | (t->pack ? 1u << 23 : 0);
   for (int32_t r = 0; r < t->rows.count; r++)
     for (int32_t k = 0; k < t->cols.count; k++) {
       const int32_t n_ky = t->rows.hi[r] - t->rows.lo[r], n_kx = t->cols.hi[k] - t->cols.lo[k];
       int shape;
-      if (t->lanes16) {
+      if (t->lanes16 || t->pack) {
         /* 0 whole 3x3, 1 2x3, 2 3x2, 3 2x2 (rows x columns), 4 column, 5 any */
         if (d->w.k == 1) shape = 4;
         else if (k3x3 && n_ky >= 2 && n_kx >= 2) shape = n_ky == 3 ? (n_kx == 3 ? 0 : 2) : (n_kx == 3 ? 1 : 3);
         else shape = 5;
         bits |= 1u << (t->simple ? 6 + shape : shape);
-      } else {
+      }
+      if (!t->lanes16) { /* with pack: the pixels left over */
         /* 0 whole 3x3, 1..3 rows of that many taps, 4 any */
         shape = k3x3 && n_ky == 3 && n_kx == 3 ? 0 : n_kx >= 1 && n_kx <= 3 ? n_kx : 4;
         bits |= 1u << (12 + (t->simple ? 5 : 0) + shape);
@@ -505,13 +550,19 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
   if (d->tier == DW_TIER_MVE) {
     const char *weights = t->lanes16 ? em_table_i8(ec, "weights", t->weights8, t->weights_n)
                                      : em_table_i16(ec, "weights", t->weights16, t->weights_n);
+    char pack[1024] = "";
+    if (t->pack) /* the 16-lane tables of the packed pixels */
+      snprintf(pack, sizeof pack, "  .weights8 = %s,\n  .pack = %d,\n  .pack_bias = %s,\n  .pack_quant = %s,\n",
+               em_table_i8(ec, "pack_weights", t->weights8, t->pack_weights_n), t->pack,
+               em_table_i32(ec, "pack_bias", t->pack_bias, t->pack_bias_n),
+               em_table_i32(ec, "pack_quant", t->pack_quant, 48));
     em_kernel_variants(ec, "TA_DEPTHWISE_CONV_MVE_VARIANTS", dw_mve_variants(d));
     em_decl(ec,
             "static const ta_depthwise_conv_mve_params_t %s_params = {\n%s  .output_zero_point = %d,\n"
             "  .act_min = %d, .act_max = %d,\n  .negative_fix = %d,\n  .simple = %d,\n  .rows = %s,\n  .cols = %s,\n"
-            "  .bias = %s,\n  .%s = %s,\n  .quant = %s,\n  .lanes16 = %d,\n};",
+            "  .bias = %s,\n  .%s = %s,\n  .quant = %s,\n  .lanes16 = %d,\n%s};",
             name, geom, (int)d->output_zero_point, (int)d->q.act_min, (int)d->q.act_max, t->negative_fix, t->simple,
-            rows, cols, bias, t->lanes16 ? "weights8" : "weights", weights, quant, t->lanes16);
+            rows, cols, bias, t->lanes16 ? "weights8" : "weights", weights, quant, t->lanes16, pack);
     if (node->inplace) /* the output written over the dying input, then moved into place */
       em_call(ec, "ta_depthwise_conv_mve_s8_inplace", 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
               conv_inplace_temp(ec, node), em_tensor(ec, node->out[0]), em_int(ec, (int64_t)d->h.out * d->w.out * d->out_c));

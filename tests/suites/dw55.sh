@@ -1,0 +1,84 @@
+#!/bin/sh
+# int8 DEPTHWISE_CONV_2D on Cortex-M55 (ta_depthwise_conv_mve_s8, docs/kernels.md): layers of
+# 8 channels or fewer with stride_w 1 run neighbouring pixels together in the 16-channel
+# loops (pack). vww's first depthwise layer (48x48x8, 3x3, stride 1) is such a layer:
+# - converted for cortex-m55, its descriptor packs 2 pixels per group;
+# - on QEMU Cortex-M55, case 0 equals the golden and the layer runs at most 1.6
+#   instructions per MAC (2.01 with 8-channel groups, before packing);
+# - person_detect (the same 48x48x8 layer) with --memory.optimize max: operator 1 packed
+#   and in place, case 0 equal to the golden.
+# SKIP without the corpus or the cross tools.
+# usage: sh tests/suites/dw55.sh BUILD CORPUS WORKDIR
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup dw55 "$@" || { echo "FAIL dw55: no work folder"; exit 0; }
+
+dir="$corpus/models/vww"
+if [ ! -d "$dir" ]; then
+  echo "SKIP dw55: corpus absent ($dir)"
+  exit 0
+fi
+
+if ! "$build/tinyaot" convert "$dir/model.tflite" -o "$work/conv" --platform cortex-m55 >"$work/conv.log" 2>&1; then
+  echo "FAIL dw55:vww_pack_chosen: convert failed: $(tail -n 1 "$work/conv.log")"
+elif ! sed -n '/op1_depthwise_conv_2d_params = {/,/^};/p' "$work/conv/src/vww_model.c" | grep -q '\.pack = 2,'; then
+  echo "FAIL dw55:vww_pack_chosen: operator 1 (48x48x8, stride 1) does not pack 2 pixels per group"
+else
+  echo "PASS dw55:vww_pack_chosen"
+fi
+
+. "$TA_ROOT/target/lib.sh"
+if ! ta_ensure_packages >/dev/null 2>&1; then
+  echo "SKIP dw55:vww_qemu: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
+  exit 0
+fi
+plugin=$(ta_build_plugin "$build/target") || { echo "FAIL dw55:vww_qemu: instruction counter build failed"; exit 0; }
+
+# Default mode, with per-operator counts.
+out="$work/qemu"
+rc=0
+sh "$TA_ROOT/target/run_case.sh" --core m55 --name vww --model "$dir/model.tflite" --case "$dir/case_0" \
+  --out "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers >"$out.log" 2>&1 || rc=$?
+if [ $rc -ne 0 ]; then
+  echo "FAIL dw55:vww_qemu_exact: run_case.sh exit $rc"
+elif ! cmp -s "$dir/case_0/out0.bin" "$out/run/out0.bin"; then
+  echo "FAIL dw55:vww_qemu_exact: out0.bin differs from the golden"
+else
+  echo "PASS dw55:vww_qemu_exact"
+  # layers.txt: "op instructions mve loop_ends"; operator 1 has 48*48*8*9 MACs
+  insns=$(awk '$1 == 1 { print $2 }' "$out/layers.txt")
+  limit=$((48 * 48 * 8 * 9 * 16 / 10))
+  if [ -z "$insns" ]; then
+    echo "FAIL dw55:vww_pack_speed: no count for operator 1 in layers.txt"
+  elif [ "$insns" -gt "$limit" ]; then
+    echo "FAIL dw55:vww_pack_speed: operator 1 ran $insns instructions (more than $limit, 1.6 per MAC)"
+  else
+    echo "PASS dw55:vww_pack_speed ($insns instructions)"
+  fi
+fi
+
+# In place (--memory.optimize max): person_detect's first depthwise layer (48x48x8, stride 1,
+# packed like vww's) runs in place; case 0 must equal the golden.
+pd="$corpus/models/person_detect"
+if [ ! -d "$pd" ]; then
+  echo "SKIP dw55:person_detect_qemu_inplace: $pd is absent"
+  exit 0
+fi
+wrap="$work/tinyaot_max"
+printf '#!/bin/sh\nexec "%s" "$@" --memory.optimize max\n' "$build/tinyaot" >"$wrap"
+chmod +x "$wrap"
+out="$work/qemu_max"
+rc=0
+sh "$TA_ROOT/target/run_case.sh" --core m55 --name pd --model "$pd/model.tflite" --case "$pd/case_0" \
+  --out "$out" --tinyaot "$wrap" >"$out.log" 2>&1 || rc=$?
+if [ $rc -ne 0 ]; then
+  echo "FAIL dw55:person_detect_qemu_inplace: run_case.sh exit $rc"
+elif ! cmp -s "$pd/case_0/out0.bin" "$out/run/out0.bin"; then
+  echo "FAIL dw55:person_detect_qemu_inplace: out0.bin differs from the golden"
+elif ! grep -q '"in_place": {"enabled": true, "operators": \[\(1\|[0-9, ]*, 1\)[],]' "$out/module/report.json"; then
+  echo "FAIL dw55:person_detect_qemu_inplace: exact, but operator 1 did not run in place"
+elif ! sed -n '/op1[a-z0-9_]*_depthwise_conv_2d_params = {/,/^};/p' "$out/module/src/pd_model.c" | grep -q '\.pack = 2,'; then
+  echo "FAIL dw55:person_detect_qemu_inplace: exact and in place, but operator 1 does not pack pixels"
+else
+  echo "PASS dw55:person_detect_qemu_inplace"
+fi
