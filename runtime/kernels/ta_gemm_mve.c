@@ -272,6 +272,55 @@ static GEMM_INLINE void gemm_dot4x2_seg(const gemm_pair_t *pa, const int8_t **wp
 #endif
 
 /* gemm_dot4 for a depth of n <= 4 chunks already in registers. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(TA_NO_WIDE_ASM)
+/* GCC: the first chunk's products start the four sums (VMLADAV), the sums leave as one
+ * vector and the biases are added as one: no bias in the even registers. */
+#define GEMM_ASM_XFIRST(xv)                              \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"                     \
+  "vmladav.s8 %[a0], %q[" xv "], %q[wv]\n\t"            \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"                     \
+  "vmladav.s8 %[a1], %q[" xv "], %q[wv]\n\t"            \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"                     \
+  "vmladav.s8 %[a2], %q[" xv "], %q[wv]\n\t"            \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"                     \
+  "vmladav.s8 %[a3], %q[" xv "], %q[wv]\n\t"
+#define GEMM_ASM_XNEXT(xv)                               \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"                     \
+  "vmladava.s8 %[a0], %q[" xv "], %q[wv]\n\t"           \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"                     \
+  "vmladava.s8 %[a1], %q[" xv "], %q[wv]\n\t"           \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"                     \
+  "vmladava.s8 %[a2], %q[" xv "], %q[wv]\n\t"           \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"                     \
+  "vmladava.s8 %[a3], %q[" xv "], %q[wv]\n\t"
+#define GEMM_ASM_XLANES                                  \
+  "vmov.32 %q[v][0], %[a0]\n\t"                         \
+  "vmov.32 %q[v][1], %[a1]\n\t"                         \
+  "vmov.32 %q[v][2], %[a2]\n\t"                         \
+  "vmov.32 %q[v][3], %[a3]"
+#define GEMM_ASM_XOPS                                                                                      \
+  : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [w] "+r"(w), [wv] "=&w"(wv),     \
+    [v] "=&w"(v)                                                                                           \
+  : [x0] "w"(x0), [x1] "w"(x1), [x2] "w"(x2), [x3] "w"(x3)
+static GEMM_INLINE int32x4_t gemm_dot4_xr(const int8_t **wp, const int32_t *bias, int8x16_t x0, int8x16_t x1,
+                                          int8x16_t x2, int8x16_t x3, const int n) {
+  const int8_t *w = *wp;
+  int32_t a0, a1, a2, a3;
+  int8x16_t wv;
+  int32x4_t v;
+  if (n == 1)
+    __asm__(GEMM_ASM_XFIRST("x0") GEMM_ASM_XLANES GEMM_ASM_XOPS);
+  else if (n == 2)
+    __asm__(GEMM_ASM_XFIRST("x0") GEMM_ASM_XNEXT("x1") GEMM_ASM_XLANES GEMM_ASM_XOPS);
+  else if (n == 3)
+    __asm__(GEMM_ASM_XFIRST("x0") GEMM_ASM_XNEXT("x1") GEMM_ASM_XNEXT("x2") GEMM_ASM_XLANES GEMM_ASM_XOPS);
+  else
+    __asm__(GEMM_ASM_XFIRST("x0") GEMM_ASM_XNEXT("x1") GEMM_ASM_XNEXT("x2") GEMM_ASM_XNEXT("x3") GEMM_ASM_XLANES
+                GEMM_ASM_XOPS);
+  *wp = w;
+  return vaddq_s32(v, vldrwq_s32(bias));
+}
+#else
 static GEMM_INLINE int32x4_t gemm_dot4_xr(const int8_t **wp, const int32_t *bias, int8x16_t x0, int8x16_t x1,
                                           int8x16_t x2, int8x16_t x3, const int n) {
   const int8_t *w = *wp;
@@ -284,6 +333,7 @@ static GEMM_INLINE int32x4_t gemm_dot4_xr(const int8_t **wp, const int32_t *bias
   *wp = w;
   return gemm_lanes(a0, a1, a2, a3);
 }
+#endif
 
 /* TFLite's requantisation of four accumulators, multipliers at q[0..3], shifts at q[4..7]:
  *   SaturatingRoundingDoublingHighMul(acc << left, mult) equals VQRDMULH exactly
