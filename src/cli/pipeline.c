@@ -248,7 +248,7 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (!pipeline_load(c, opt, d)) return false;
   /* --memory.optimize max: the first stage may run in bands (plan/patch.c) */
   bool probed = false;
-  const int patch_start = opt->memory_max ? choose_patch_start(c, opt, portable, &probed, d) : -1;
+  const int patch_start = opt->memory_max && !opt->no_patch ? choose_patch_start(c, opt, portable, &probed, d) : -1;
   const bool patched = patch_start >= 0;
   if (probed && !pipeline_load(c, opt, d)) return false;
   if (patched && !patch_model(&c->model, patch_start, &c->patch, d)) return false;
