@@ -95,12 +95,16 @@ static const char convert_usage[] =
     "                                         'tinyaot: stats: model N B, peak heap N B (Rx), time S s,\n"
     "                                         cpu S s, max rss N KiB' (peak heap: what the compiler\n"
     "                                         held at most; docs/robustness.md gives its bound)\n"
-    "  --opt speed|size                       speed (default): the platform's DSP/MVE kernel tiers\n"
+    "  --opt speed|size|balanced[=N]          speed (default): the platform's DSP/MVE kernel tiers\n"
     "                                         with weights re-laid for them; when their tables do not\n"
-    "                                         fit a memory budget, the operators with the fewest MACs\n"
-    "                                         per table byte keep the portable kernels until they fit\n"
-    "                                         (report.md lists them); size: the portable kernels\n"
-    "                                         everywhere, weights read in place (least flash)\n"
+    "                                         fit a memory budget, the operators that lose the fewest\n"
+    "                                         estimated instructions per byte freed (the cost model,\n"
+    "                                         tables and kernel code) keep the portable kernels until\n"
+    "                                         they fit (report.md lists them); size: the portable\n"
+    "                                         kernels everywhere, weights read in place (least flash);\n"
+    "                                         balanced: per operator, the tier only where it saves at\n"
+    "                                         least N estimated instructions per byte of flash it costs\n"
+    "                                         (default N = 1; docs/kernels.md, \"Cost model\")\n"
     "optimisations (all on; each gated by operator capabilities, see docs/operators.md):\n"
     "  --no-intern                            one layer function per operator, even when several\n"
     "                                         DESCRIPTOR_DRIVEN operators share a kernel call\n"
@@ -149,6 +153,15 @@ static bool fail(Args *a, const char *fmt, const char *x) {
   fputc('\n', stderr);
   a->bad = true;
   return true;
+}
+
+/* --opt balanced[=N]: "" (N = 1) or "=N" with N > 0, instructions per byte. */
+static bool parse_balanced(const char *rest, double *ratio) {
+  if (!*rest) return *ratio = 1.0, true;
+  if (*rest != '=' || !rest[1]) return false;
+  char *end;
+  *ratio = strtod(rest + 1, &end);
+  return !*end && *ratio > 0 && *ratio < 1e12;
 }
 
 static bool is_one_of(const char *v, const char *const *list) {
@@ -293,9 +306,12 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
     else if (args_flag(a, "--strict")) opt->strict = true;
     else if (args_value(a, OPT_OPT)) {
       if (a->bad) return 2;
-      if (strcmp(a->value, "size") != 0 && strcmp(a->value, "speed") != 0)
-        fail(a, "--opt takes 'speed' or 'size', not '%s'", a->value);
       opt->opt_size = strcmp(a->value, "size") == 0;
+      opt->opt_balanced = 0.0;
+      if (strncmp(a->value, "balanced", 8) == 0 && !parse_balanced(a->value + 8, &opt->opt_balanced))
+        fail(a, "--opt balanced=N takes a number of instructions per byte above 0, not '%s'", a->value);
+      else if (strncmp(a->value, "balanced", 8) != 0 && strcmp(a->value, "size") != 0 && strcmp(a->value, "speed") != 0)
+        fail(a, "--opt takes 'speed', 'size' or 'balanced[=N]', not '%s'", a->value);
     } else if (args_flag(a, "--no-intern")) opt->no_intern = true;
     else if (args_flag(a, "--no-static-calls")) opt->no_static_calls = true;
     else if (args_flag(a, "--no-init-elision")) opt->no_init_elision = true;
@@ -535,7 +551,10 @@ int cmd_convert(int argc, char **argv) {
                       "--memory.optimize max (in-place execution; inputs may be overwritten by a run, "
                       "refill them before each run)\n", mem_name(c.module.escalated_mem),
               (unsigned long long)c.module.escalated_need_default);
-    if (c.module.n_budget_portable)
+    if (c.module.n_budget_portable && c.module.budget_mem == MEM_NONE)
+      say(&lc, "tinyaot: --opt balanced: %d operators keep the portable kernels (report.md says which)\n",
+          c.module.n_budget_portable);
+    else if (c.module.n_budget_portable)
       say(&lc, "tinyaot: %d operators keep the portable kernels so that the constants fit %s (report.md says which)\n",
           c.module.n_budget_portable, mem_name(c.module.budget_mem));
   }

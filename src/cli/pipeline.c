@@ -11,6 +11,7 @@
 #include "../load/loader.h"
 #include "../resolve/resolve.h"
 #include "../transform/transform.h"
+#include "cost_choice.h"
 
 bool pipeline_valid_identifier(const char *s) {
   if (!s || !*s || strlen(s) > 32 || !(isalpha((unsigned char)*s) || *s == '_')) return false;
@@ -179,6 +180,7 @@ typedef struct BudgetTrade {
   int n_nodes;
   MemType mem;         /* the memory that overflowed with every tier */
   uint64_t need_fast;  /* the bytes it needed then */
+  const char *choice_json; /* the cost model's candidates and choice (cost_choice_json) */
 } BudgetTrade;
 
 static void record_trade(Compilation *c, const BudgetTrade *t) {
@@ -192,6 +194,7 @@ static void record_trade(Compilation *c, const BudgetTrade *t) {
   mod->n_budget_portable = n;
   mod->budget_mem = t->mem;
   mod->budget_need_fast = t->need_fast;
+  mod->cost_choice_json = t->choice_json;
 }
 
 /* Scratch bytes of the model as loaded into c (patched or not): resolve and plan only. */
@@ -269,6 +272,7 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (!plan_activations_mode(&c->model, &c->plan, &c->platform, &c->config, inplace, d)) return false;
   c->plan.patch = patched ? &c->patch : NULL;
   mod->opt_size = opt->opt_size;
+  mod->opt_balanced = opt->opt_balanced;
   mod->intern = !opt->no_intern;
   mod->static_calls = !opt->no_static_calls;
   mod->init_elision = !opt->no_init_elision;
@@ -299,18 +303,6 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   return true;
 }
 
-/* Bytes of the tables operator `index` derived that count against memory `mem`
- * (their image there, or their pinned copy). */
-static uint64_t node_table_bytes(const Plan *p, int32_t index, MemType mem) {
-  uint64_t bytes = 0;
-  for (int i = 0; i < p->n_consts; i++) {
-    const ConstItem *k = &p->consts[i];
-    if (k->tensor_id != -1 || k->op_index != index) continue;
-    if (k->source == mem || (k->residency == RES_PIN && k->runtime == mem)) bytes += k->size;
-  }
-  return bytes;
-}
-
 /* Operators whose kernel differs without the DSP/MVE tiers: the model is loaded and
  * resolved once more, portable, and compared by operator index with `fast`. */
 static bool find_tiered(Compilation *c, ConvertOptions *opt, const Model *fast, bool *tiered, Diag *d) {
@@ -329,37 +321,15 @@ static bool find_tiered(Compilation *c, ConvertOptions *opt, const Model *fast, 
   return ok;
 }
 
-/* The per-operator cost model of --opt speed under a budget: when the tiers' tables
- * (weights re-laid or widened for the DSP/MVE kernels) overflow a memory, operators go
- * back to the portable kernels, fewest multiply-accumulates per table byte first (the
- * instructions a tier saves grow with the MACs, the bytes it costs with its tables),
- * until the tables given up cover the excess. False when nothing is left to trade. */
-static bool trade_tiers(const Compilation *c, const bool *tiered, bool *portable, int n_nodes) {
+/* --opt speed under a budget: when the tiers' tables (weights re-laid or widened for the
+ * DSP/MVE kernels) overflow a memory, operators go back to the portable kernels, fewest
+ * estimated instructions lost per byte freed first (the cost model, cost_choice.c: tables
+ * and kernel code), until the tables given up cover the excess. False when nothing is
+ * left to trade. */
+static bool trade_tiers(Compilation *c, const CostChoice *cc, bool *portable, int n_nodes) {
   const Plan *p = &c->plan;
   const uint64_t excess = p->over_need - p->budget[p->over_mem];
-  uint64_t freed = 0;
-  while (freed < excess) {
-    int best = -1;
-    uint64_t best_bytes = 0;
-    double best_ratio = 0.0;
-    for (int k = 0; k < c->model.n_nodes; k++) {
-      const Node *n = &c->model.nodes[k];
-      if (n->index < 0 || n->index >= n_nodes) continue;
-      if (!tiered[n->index] || portable[n->index]) continue;
-      const uint64_t bytes = node_table_bytes(p, n->index, p->over_mem);
-      if (bytes == 0) continue;
-      const double ratio = (double)n->macs / (double)bytes;
-      if (best < 0 || ratio < best_ratio || (ratio == best_ratio && n->index < best)) {
-        best = n->index;
-        best_bytes = bytes;
-        best_ratio = ratio;
-      }
-    }
-    if (best < 0) return freed > 0;
-    portable[best] = true;
-    freed += best_bytes;
-  }
-  return true;
+  return cost_trade(cc, p->over_mem, excess, portable, n_nodes, &c->arena);
 }
 
 /* Drops the state of a failed attempt (the arena keeps its allocations). */
@@ -385,6 +355,30 @@ static bool escalate_memory(Compilation *c, ConvertOptions *opt, Escalation *esc
   return compile_once(c, opt, NULL, esc, d) || c->plan.over;
 }
 
+/* --opt balanced: from the all-tier module, the operators whose tier saves fewer
+ * estimated instructions per byte it costs (tables and kernel code) than asked go back to
+ * the portable kernels, cheapest first (cost_choice.c), and the module is compiled again
+ * with them (going portable only frees constants and code, so it fits where the all-tier
+ * module did). The all-tier module stays when nothing moves. */
+static bool balance_tiers(Compilation *c, ConvertOptions *opt, const Diag fresh, Diag *d) {
+  if (!(c->platform.dsp || c->platform.mve)) return true;
+  const Model fast = c->model;
+  const Plan fast_plan = c->plan;
+  int index_bound = fast.n_nodes;
+  for (int k = 0; k < fast.n_nodes; k++)
+    if (fast.nodes[k].index >= index_bound) index_bound = fast.nodes[k].index + 1;
+  BudgetTrade t = {.n_nodes = index_bound, .mem = MEM_NONE};
+  t.portable = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *t.portable);
+  CostChoice cc;
+  Diag probe = fresh;
+  if (!t.portable || !cost_choice_build(c, opt, &fast, &fast_plan, &cc, &probe)) return true;
+  if (cost_balance(&cc, opt->opt_balanced, t.portable, t.n_nodes, &c->arena) == 0) return true;
+  t.choice_json = cost_choice_json(&cc, t.portable, t.n_nodes, MEM_NONE, &c->arena);
+  reset_attempt(c);
+  *d = fresh;
+  return compile_once(c, opt, &t, NULL, d);
+}
+
 bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   if (!pipeline_configure(c, opt, d)) return false;
   if (!check_options(c, opt, d)) return false;
@@ -394,7 +388,7 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   }
   const Diag fresh = *d;
   Escalation esc = {0};
-  if (compile_once(c, opt, NULL, NULL, d)) return true;
+  if (compile_once(c, opt, NULL, NULL, d)) return opt->opt_balanced <= 0 || balance_tiers(c, opt, fresh, d);
   if (c->plan.over && !opt->memory_max && !escalate_memory(c, opt, &esc, fresh, d)) return false;
   if (esc.on && !c->plan.over) return true;
   if (!c->plan.over || opt->opt_size || !(c->platform.dsp || c->platform.mve)) return false;
@@ -409,8 +403,12 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   bool *tiered = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *tiered);
   t.portable = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *t.portable);
   Diag probe = fresh;
-  if (!tiered || !t.portable || !find_tiered(c, opt, &fast, tiered, &probe)) return false;
-  for (int round = 0; round < 8 && trade_tiers(c, tiered, t.portable, t.n_nodes); round++) {
+  CostChoice cc;
+  if (!tiered || !t.portable || !find_tiered(c, opt, &fast, tiered, &probe) ||
+      !cost_choice_build(c, opt, &fast, &c->plan, &cc, &probe))
+    return false;
+  for (int round = 0; round < 8 && trade_tiers(c, &cc, t.portable, t.n_nodes); round++) {
+    t.choice_json = cost_choice_json(&cc, t.portable, t.n_nodes, t.mem, &c->arena);
     reset_attempt(c);
     *d = fresh;
     if (compile_once(c, opt, &t, &esc, d)) return true;

@@ -41,6 +41,7 @@ typedef struct ConvertOptions {
   bool no_elide_quantize; /* --no-elide-quantize: run identity QUANTIZEs (src/transform/elide_quantize.c) */
   bool memory_max;     /* --memory.optimize max: every RAM-saving technique (default: the free ones) */
   bool opt_size; /* --opt size: portable kernels only (least flash); default speed */
+  double opt_balanced; /* --opt balanced[=N]: tiers that save at least N instructions per byte (0: off) */
   bool strict;   /* --strict: ignored config keys and rules that match nothing are errors */
   int verbose;   /* --verbose N (heliaAOT): 2 prints the attributes resolved per operator/tensor */
   bool force;    /* --force: write into a non-empty folder tinyaot did not write */

@@ -11,6 +11,7 @@
 #include "../plan/patch.h"
 #include "../plan/savings.h"
 #include "export_glue.h"
+#include "export_cost.h"
 
 /* ---- shared by the glue writers (export_glue.h) ------------------------------ */
 
@@ -134,7 +135,7 @@ static void json_optimizations(const Model *m, const Module *mod, StrBuf *js) {
                 "    \"interned_operators\": %d, \"shared_bodies\": %d, \"direct_calls\": %s, \"init_functions\": %d,\n"
                 "    \"reordered\": %s, \"moved_operators\": %d, \"live_peak_before\": %zu, \"live_peak_after\": %zu,"
                 " \"live_byte_steps_before\": %llu, \"live_byte_steps_after\": %llu,\n    \"schedule\": [",
-            mod->opt_size ? "size" : "speed", mod->intern ? "true" : "false", mod->static_calls ? "true" : "false", mod->init_elision ? "true" : "false",
+            mod->opt_size ? "size" : mod->opt_balanced > 0 ? "balanced" : "speed", mod->intern ? "true" : "false", mod->static_calls ? "true" : "false", mod->init_elision ? "true" : "false",
             r->tried ? "true" : "false", mod->interned_ops, mod->call_groups, mod->direct_calls ? "true" : "false",
             mod->init_functions, r->applied ? "true" : "false", r->moved, r->before.peak, r->after.peak,
             (unsigned long long)r->before.area, (unsigned long long)r->after.area);
@@ -142,9 +143,12 @@ static void json_optimizations(const Model *m, const Module *mod, StrBuf *js) {
   sb_append(js, "],\n    \"portable_for_budget\": [");
   for (int i = 0; i < mod->n_budget_portable; i++) sb_printf(js, "%s%d", i ? ", " : "", (int)mod->budget_portable[i]);
   sb_append(js, "]");
-  if (mod->n_budget_portable)
+  if (mod->n_budget_portable && mod->budget_mem == MEM_NONE)
+    sb_printf(js, ", \"portable_by\": \"balanced\", \"instructions_per_byte\": %g", mod->opt_balanced);
+  else if (mod->n_budget_portable)
     sb_printf(js, ", \"budget_memory\": \"%s\", \"budget_needed_with_all_tiers\": %llu", mem_name(mod->budget_mem),
               (unsigned long long)mod->budget_need_fast);
+  if (mod->cost_choice_json) sb_printf(js, ",\n    \"cost_choice\": %s", mod->cost_choice_json);
   sb_append(js, "},\n");
 }
 
@@ -168,10 +172,16 @@ static void md_optimizations(const Model *m, const Module *mod, StrBuf *md) {
             mod->intern ? "on" : "off (`--no-intern`)", mod->interned_ops, mod->call_groups,
             mod->direct_calls ? "direct" : "through a table of function pointers", mod->init_functions,
             mod->init_elision ? " (stateless operators have none)" : " (init elision off)");
-  if (mod->n_budget_portable) {
+  if (mod->n_budget_portable && mod->budget_mem == MEM_NONE) {
+    sb_printf(md, "\n`--opt balanced=%g`: %d operators keep the portable kernels, their tier saving fewer estimated "
+                  "instructions per byte of tables and kernel code than that (the cost model): ",
+              mod->opt_balanced, mod->n_budget_portable);
+    for (int i = 0; i < mod->n_budget_portable; i++) sb_printf(md, "%s%d", i ? ", " : "", (int)mod->budget_portable[i]);
+    sb_append(md, ".\n");
+  } else if (mod->n_budget_portable) {
     sb_printf(md, "\nKernel tiers traded for memory: with every DSP/MVE tier the constants needed %llu bytes of %s, over "
-                  "its budget, so %d operators keep the portable kernels (fewest multiply-accumulates per byte of "
-                  "re-laid tables first): ",
+                  "its budget, so %d operators keep the portable kernels (fewest estimated instructions lost per byte "
+                  "freed first, the cost model): ",
               (unsigned long long)mod->budget_need_fast, mem_name(mod->budget_mem), mod->n_budget_portable);
     for (int i = 0; i < mod->n_budget_portable; i++) sb_printf(md, "%s%d", i ? ", " : "", (int)mod->budget_portable[i]);
     sb_append(md, ".\n");
@@ -279,6 +289,7 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
             folded_bytes, transform_elided_quantizes(m));
   /* in-place execution (--memory.optimize max, plan/inplace.c): the operators writing over a
    * dying input, and the scratch arenas' bytes against the layer-by-layer bound */
+  cost_report_json(m, p, js); /* estimated instructions per operator (resolve/cost_model.c) */
   sb_printf(js, ",\n  \"in_place\": {\"enabled\": %s, \"operators\": [", p->inplace ? "true" : "false");
   for (int k = 0, first = 1; k < m->n_nodes; k++)
     if (m->nodes[k].inplace) {
@@ -286,8 +297,8 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
       first = 0;
     }
   sb_printf(js, "], \"layer_by_layer_bound\": %zu, \"scratch_arena_bytes\": %zu}", p->lower_bound, scratch_bytes(p));
-  json_savings(m, p, mod, js);
   patch_report_json(m, p->patch, js); /* patch-based execution (plan/patch.c) */
+  json_savings(m, p, mod, js);
   sb_printf(js, ",\n  \"platform\": \"%s\",\n  \"operators\": %d,\n  \"activation_lower_bound\": %zu,\n"
                 "  \"arena_bytes\": %llu,\n  \"constant_bytes\": %zu,\n  \"allocate_arenas\": %s,\n  \"memories\": [\n",
             p->platform.name, m->n_nodes, p->lower_bound, (unsigned long long)arena_bytes(p), p->constant_bytes,
@@ -381,8 +392,9 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
     sb_printf(md, "). Scratch arenas: %zu bytes; layer-by-layer bound (whole tensors live at once): %zu bytes.\n\n",
               scratch_bytes(p), p->lower_bound);
   }
-  patch_report_md(m, p->patch, md);
   md_savings(m, p, mod, md);
+  patch_report_md(m, p->patch, md);
+  cost_report_md(m, p, md);
   sb_append(md, "## Memories\n\n| memory | used | budget |\n|---|---:|---:|\n");
   for (int mem = 0; mem < MEM_COUNT; mem++)
     if (p->platform.mem[mem].present)

@@ -34,5 +34,6 @@ extern const UnitTest npz_tests[];
 extern const UnitTest module_types_tests[];
 extern const UnitTest rewrites_tests[];
 extern const UnitTest patch_tests[];
+extern const UnitTest cost_model_tests[];
 
 #endif
