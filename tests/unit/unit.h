@@ -35,5 +35,6 @@ extern const UnitTest module_types_tests[];
 extern const UnitTest rewrites_tests[];
 extern const UnitTest patch_tests[];
 extern const UnitTest cost_model_tests[];
+extern const UnitTest ram_tests[];
 
 #endif
