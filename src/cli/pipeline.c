@@ -347,6 +347,15 @@ static void reset_attempt(Compilation *c) {
  * costs an operator its DSP/MVE speed-up (2-4x); and the trade only frees constant tables,
  * max only activations, so when max is not enough the trade runs with max kept. False
  * when the attempt fails for another reason than a budget. */
+/* The overflow involves activations: a scratch arena lives in the memory over budget, or
+ * one found no memory with room. Else (constants over) max would not help. */
+static bool activations_over(const Plan *p) {
+  for (int i = 0; i < p->n_arenas; i++)
+    if (p->arenas[i].role == AR_SCRATCH && (p->arenas[i].memory == p->over_mem || p->arenas[i].memory == MEM_NONE))
+      return true;
+  return false;
+}
+
 static bool escalate_memory(Compilation *c, ConvertOptions *opt, Escalation *esc, const Diag fresh, Diag *d) {
   *esc = (Escalation){true, c->plan.over_mem, c->plan.over_need};
   reset_attempt(c);
@@ -389,7 +398,8 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   const Diag fresh = *d;
   Escalation esc = {0};
   if (compile_once(c, opt, NULL, NULL, d)) return opt->opt_balanced <= 0 || balance_tiers(c, opt, fresh, d);
-  if (c->plan.over && !opt->memory_max && !escalate_memory(c, opt, &esc, fresh, d)) return false;
+  if (c->plan.over && !opt->memory_max && activations_over(&c->plan) && !escalate_memory(c, opt, &esc, fresh, d))
+    return false;
   if (esc.on && !c->plan.over) return true;
   if (!c->plan.over || opt->opt_size || !(c->platform.dsp || c->platform.mve)) return false;
   /* Over a budget with the kernel tiers: trade tiers for bytes, then try again. */
