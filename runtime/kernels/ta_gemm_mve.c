@@ -302,7 +302,8 @@ static GEMM_INLINE void gemm_dot4x2_seg(const gemm_pair_t *pa, const int8_t **wp
   : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [w] "+r"(w), [wv] "=&w"(wv),     \
     [v] "=&w"(v)                                                                                           \
   : [x0] "w"(x0), [x1] "w"(x1), [x2] "w"(x2), [x3] "w"(x3)
-static GEMM_INLINE int32x4_t gemm_dot4_xr(const int8_t **wp, const int32_t *bias, int8x16_t x0, int8x16_t x1,
+#define GEMM_HAS_XV 1
+static GEMM_INLINE int32x4_t gemm_dot4_xv(const int8_t **wp, const int32_t *bias, int8x16_t x0, int8x16_t x1,
                                           int8x16_t x2, int8x16_t x3, const int n) {
   const int8_t *w = *wp;
   int32_t a0, a1, a2, a3;
@@ -321,6 +322,9 @@ static GEMM_INLINE int32x4_t gemm_dot4_xr(const int8_t **wp, const int32_t *bias
   return vaddq_s32(v, vldrwq_s32(bias));
 }
 #else
+#define GEMM_HAS_XV 0
+#endif
+/* The same in C (the sums start at the biases). */
 static GEMM_INLINE int32x4_t gemm_dot4_xr(const int8_t **wp, const int32_t *bias, int8x16_t x0, int8x16_t x1,
                                           int8x16_t x2, int8x16_t x3, const int n) {
   const int8_t *w = *wp;
@@ -333,6 +337,8 @@ static GEMM_INLINE int32x4_t gemm_dot4_xr(const int8_t **wp, const int32_t *bias
   *wp = w;
   return gemm_lanes(a0, a1, a2, a3);
 }
+#if !GEMM_HAS_XV
+#define gemm_dot4_xv gemm_dot4_xr
 #endif
 
 /* TFLite's requantisation of four accumulators, multipliers at q[0..3], shifts at q[4..7]:
@@ -416,6 +422,9 @@ static GEMM_INLINE int8x16_t gemm_gather_chunk(const int8_t *base, const void *o
   return vldrbq_gather_offset_s8(base, vldrbq_u8((const uint8_t *)offs + 16 * k));
 }
 
+/* The 16-bit gathers leave GCC fewer registers: there the assembly block spills more than
+ * it saves (vww's first convolution). */
+#define GEMM_DOT4_XR(...) (wide ? gemm_dot4_xr(__VA_ARGS__) : gemm_dot4_xv(__VA_ARGS__))
 static GEMM_INLINE void gemm_vector_xr_one(const gemm_ctx_t *c, const int8_t *base, const void *offs, const int8_t *w,
                                            int8_t *out, const int left, const int fix, const int n, const int wide) {
   const int8x16_t x0 = gemm_gather_chunk(base, offs, 0, wide);
@@ -425,11 +434,11 @@ static GEMM_INLINE void gemm_vector_xr_one(const gemm_ctx_t *c, const int8_t *ba
   const int32_t *q = c->quant;
   int8_t *const end = out + (c->rows & ~3);
   for (; out < end; out += 4, q += 12) {
-    const int32x4_t acc = gemm_dot4_xr(&w, q, x0, x1, x2, x3, n);
+    const int32x4_t acc = GEMM_DOT4_XR(&w, q, x0, x1, x2, x3, n);
     vstrbq_s32(out, gemm_requant4(c, q + 4, acc, left, fix));
   }
   if (c->rows & 3) {
-    const int32x4_t acc = gemm_dot4_xr(&w, q, x0, x1, x2, x3, n);
+    const int32x4_t acc = GEMM_DOT4_XR(&w, q, x0, x1, x2, x3, n);
     vstrbq_p_s32(out, gemm_requant4(c, q + 4, acc, left, fix), vctp32q((uint32_t)(c->rows & 3)));
   }
 }
