@@ -1,0 +1,100 @@
+#!/bin/sh
+# int8 CONV_2D on Cortex-M55 (ta_conv_s8_mve; docs/kernels.md, "int8 on Cortex-M55"):
+# - windows of at most 4 chunks inside the image that span more than 256 bytes are read
+#   through 16-bit gather offsets (variant bits 7 + n of TA_GEMM_MVE_VARIANTS): the compiler
+#   names the bit for the corpus case conv_2d_int8_00 (3x3, dilation 2, 5 channels: 3 chunks)
+#   and for vww (its first convolution: 3 channels, rows 288 bytes apart: 2 chunks), and none
+#   for kws (every window within 256 bytes);
+# - conv_2d_int8_00 (cases 0-2) and vww, converted for cortex-m55 and run on QEMU
+#   mps3-an547, byte-equal to the TFLite Micro golden both with those bits and with them
+#   cleared (the windows then gathered into scratch), and fewer instructions with them
+#   (the path ran). The other loops (two windows per weight load, the byte-offset loops)
+#   run in every corpus model on QEMU (tests/run_target_tests.sh).
+# usage: sh tests/suites/cv55.sh BUILD CORPUS WORKDIR
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/target/lib.sh"
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup cv55 "$@" || { echo "FAIL cv55: no work folder"; exit 0; }
+
+if [ ! -d "$corpus/models" ]; then
+  echo "SKIP cv55: corpus absent ($corpus)"
+  exit 0
+fi
+ta_ensure_packages >/dev/null 2>&1 || { echo "FAIL cv55: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"; exit 0; }
+plugin=$(ta_build_plugin "$work/plugin") || { echo "FAIL cv55: instruction-count plugin does not build"; exit 0; }
+case00="$corpus/ops/conv_2d_int8_00_k3x3_s1_d2_same_none_c5to1"
+
+# The module's TA_GEMM_MVE_VARIANTS mask (decimal), or nothing.
+mask_of() { # module dir
+  m=$(sed -n 's/^#define C55_TA_GEMM_MVE_VARIANTS \(0x[0-9a-fA-F]*\)u$/\1/p' "$1/src/ta_config.h")
+  [ -n "$m" ] && echo $((m))
+}
+
+# Converts model `tflite` for cortex-m55 into $work/<name>/m; prints the failure reason.
+convert() { # tflite name
+  mkdir -p "$work/$2"
+  "$build/tinyaot" convert "$1" --platform cortex-m55 -o "$work/$2/m" --name c55 --prefix c55 \
+    >"$work/$2/convert.log" 2>&1 || { grep -m1 error "$work/$2/convert.log"; return 1; }
+}
+
+# The 16-bit offset bits (256 << n for n chunks) the compiler names.
+check_bits() { # name tflite expected-bits-of-0xf00
+  if ! why=$(convert "$2" "bits-$1"); then echo "FAIL cv55:bits/$1: convert: $why"; return; fi
+  mask=$(mask_of "$work/bits-$1/m")
+  [ -n "$mask" ] || { echo "FAIL cv55:bits/$1: no TA_GEMM_MVE_VARIANTS in ta_config.h"; return; }
+  got=$((mask & 0xf00))
+  if [ "$got" -ne "$3" ]; then
+    echo "FAIL cv55:bits/$1: 16-bit offset bits $(printf 0x%x "$got"), expected $(printf 0x%x "$3")"
+    return
+  fi
+  echo "PASS cv55:bits/$1 (mask $(printf 0x%x "$mask"))"
+}
+[ -d "$case00" ] && check_bits conv_2d_int8_00 "$case00/model.tflite" $((0x400)) ||
+  echo "SKIP cv55:bits/conv_2d_int8_00: not in the corpus"
+check_bits vww "$corpus/models/vww/model.tflite" $((0x200))
+check_bits kws "$corpus/models/kws/model.tflite" 0
+
+# Builds module copy `variant` of $work/<name>/m and runs `case` on QEMU Cortex-M55; prints
+# the instruction count, or the failure.
+run_variant() { # name variant case
+  d="$work/$1"
+  make -C "$d/$2" TARGET=cortex-m55 CFLAGS=-O2 >"$d/$2.build.log" 2>&1 || { echo "module build failed"; return 1; }
+  out="$d/$2.$(basename "$3")"
+  sh "$TA_ROOT/target/run_case.sh" --core m55 --name c55 --lib "$d/$2/libc55.a" --include "$d/$2/include" \
+    --case "$3" --out "$out" --plugin "$plugin" >"$out.log" 2>&1 || { echo "run_case.sh failed (see $out)"; return 1; }
+  if bad=$(ta_golden_mismatch "$3" "$out/run"); then :; else
+    echo "$bad differs from the golden"
+    return 1
+  fi
+  ta_get "$out/run/count.txt" insns
+}
+
+# Exact with the 16-bit offsets and without them (mask & ~0xf00), fewer instructions with.
+check_wide() { # name tflite case...
+  name=$1 tflite=$2
+  shift 2
+  label="cv55:wide-offsets/$name"
+  if ! why=$(convert "$tflite" "$name"); then echo "FAIL $label: convert: $why"; return; fi
+  d="$work/$name"
+  mask=$(mask_of "$d/m")
+  cp -R "$d/m" "$d/tuned" && cp -R "$d/m" "$d/narrow"
+  printf '%s\n' '#ifndef C55_TA_CONFIG_H' '#define C55_TA_CONFIG_H' \
+    "#define C55_TA_GEMM_MVE_VARIANTS $(printf 0x%xu $((mask & ~0xf00)))" \
+    "$(grep DEPTHWISE "$d/m/src/ta_config.h")" '#endif' >"$d/narrow/src/ta_config.h"
+  for c in "$@"; do
+    t=$(run_variant "$name" tuned "$c") || { echo "FAIL $label: $(basename "$c") with 16-bit offsets: $t"; return; }
+    n=$(run_variant "$name" narrow "$c") || { echo "FAIL $label: $(basename "$c") without: $n"; return; }
+    if [ "$t" -ge "$n" ]; then
+      echo "FAIL $label: $(basename "$c"): $t instructions with the 16-bit offsets, $n without: expected fewer"
+      return
+    fi
+  done
+  echo "PASS $label (exact with and without; case $(basename "$c"): $t instructions against $n)"
+}
+if [ -d "$case00" ]; then
+  check_wide conv_2d_int8_00 "$case00/model.tflite" "$case00/case_0" "$case00/case_1" "$case00/case_2"
+else
+  echo "SKIP cv55:wide-offsets/conv_2d_int8_00: not in the corpus"
+fi
+check_wide vww "$corpus/models/vww/model.tflite" "$corpus/models/vww/case_0"
+
