@@ -251,7 +251,10 @@ typedef struct gemm_asm_state_t {
  * `skip16` skips the 16-value loop when there is no such pass, `tails` adds the values
  * after the last multiple of 16, `requant_row(a)` requantises accumulator a into the byte
  * at [r5] with the rq words at [r4]. */
-#define GEMM_ASM_BLOCKS(group, skip16, tails, requant_setup, requant_row)          \
+#define GEMM_ASM_BLOCKS(group, skip16, tails, requant_setup, requant_row) \
+  GEMM_ASM_BLOCKS_BODY(skip16, group group group group, tails, requant_setup, requant_row)
+/* The same with the 16-value loop's `entry` and `body` given whole. */
+#define GEMM_ASM_BLOCKS_BODY(skip16, body, tails, requant_setup, requant_row)      \
   "ldmia r4, {r0, r1, r2, r3, r5, r6, r8, r9, r10, r11, r12}\n\t"                 \
   "push {r0, r1, r2, r3, r5, r6, r8, r9, r10, r11, r12}\n\t"                      \
   "ldr r12, " GEMM_ST_W "\n\t"                                                     \
@@ -261,7 +264,7 @@ typedef struct gemm_asm_state_t {
   "str r4, " GEMM_ST_BIAS "\n\t"                                                   \
   "ldr r6, " GEMM_ST_X0 "\n\t"                                                     \
   "ldr lr, " GEMM_ST_END16 "\n\t" skip16                                           \
-  "2:\n\t" group group group group                                                 \
+  "2:\n\t" body                                                                    \
   "cmp r6, lr\n\t"                                                                 \
   "bne 2b\n\t"                                                                     \
   "3:\n\t" tails                                                                   \
@@ -275,6 +278,17 @@ typedef struct gemm_asm_state_t {
   "cmp r5, lr\n\t"                                                                 \
   "bne 1b\n\t"                                                                     \
   "add sp, sp, #44\n\t"
+
+/* Unpacked input in whole 16-value passes (at least one): 32 values per iteration, an odd
+ * pass count entering at the second half (Duff's device), which halves the loop's compare
+ * and branch. r4 is free here (the bias pointer is stored). */
+#define GEMM_ASM_ENTRY32 \
+  "sub r4, lr, r6\n\t" \
+  "tst r4, #32\n\t"    \
+  "bne 8f\n\t"
+#define GEMM_ASM_BODY32_U \
+  GEMM_ASM_GROUP4_U GEMM_ASM_GROUP4_U GEMM_ASM_GROUP4_U GEMM_ASM_GROUP4_U "8:\n\t" GEMM_ASM_GROUP4_U \
+  GEMM_ASM_GROUP4_U GEMM_ASM_GROUP4_U GEMM_ASM_GROUP4_U
 
 /* Without a 16-value pass, the 16-value loop is skipped. */
 #define GEMM_ASM_SKIP16 \
@@ -439,17 +453,26 @@ static GEMM_ALWAYS_INLINE void gemm_blocks_run(gemm_asm_state_t *st, int variant
                                      GEMM_ASM_RQ_ROW_ZP) GEMM_ASM_BLOCKS_OPERANDS);
     break;
   case GEMM_UNPACKED16: /* whole 16-value passes only: no skip, no tail */
-    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, "", "", "", GEMM_ASM_RQ_ROW) GEMM_ASM_BLOCKS_OPERANDS);
+    __asm__ volatile(GEMM_ASM_BLOCKS_BODY(GEMM_ASM_ENTRY32, GEMM_ASM_BODY32_U, "", "", GEMM_ASM_RQ_ROW)
+                         GEMM_ASM_BLOCKS_OPERANDS);
     break;
   case GEMM_UNPACKED16 + GEMM_RQ_NEG:
-    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, "", "", GEMM_ASM_NEG_SETUP, GEMM_ASM_RQ_ROW_NEG)
-                         GEMM_ASM_BLOCKS_OPERANDS);
+    __asm__ volatile(GEMM_ASM_BLOCKS_BODY(GEMM_ASM_ENTRY32, GEMM_ASM_BODY32_U, "", GEMM_ASM_NEG_SETUP,
+                                          GEMM_ASM_RQ_ROW_NEG) GEMM_ASM_BLOCKS_OPERANDS);
     break;
   default:
-    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, "", "", GEMM_ASM_ZP_SETUP, GEMM_ASM_RQ_ROW_ZP)
-                         GEMM_ASM_BLOCKS_OPERANDS);
+    __asm__ volatile(GEMM_ASM_BLOCKS_BODY(GEMM_ASM_ENTRY32, GEMM_ASM_BODY32_U, "", GEMM_ASM_ZP_SETUP,
+                                          GEMM_ASM_RQ_ROW_ZP) GEMM_ASM_BLOCKS_OPERANDS);
     break;
   }
+}
+
+/* One copy of the block-loop variants for every caller (each inlined copy is 9 asm loops). */
+static __attribute__((noinline)) void gemm_blocks(gemm_asm_state_t *st, int variant) { gemm_blocks_run(st, variant); }
+
+/* The block-loop variant (unpacked input) for rq's requantisation mode. */
+static int gemm_unpacked_variant(const ta_gemm_dsp_params_t *p, int32_t groups) {
+  return ((groups & 3) == 0 ? GEMM_UNPACKED16 : GEMM_UNPACKED) + (p->neg_fix ? GEMM_RQ_NEG : p->rq_zp ? GEMM_RQ_ZP : 0);
 }
 
 /* gemm_rows with rq's requantisation when the clamp is int8's range and neg_fix or rq_zp
@@ -475,7 +498,7 @@ static void gemm_rows_asm(const ta_gemm_dsp_params_t *p, int32_t count, const in
         gemm_unpack(x, depth, u);
       else
         st.x0 = x, st.end16 = x + (depth & ~15), st.end4 = x + (depth & ~3);
-      gemm_blocks_run(&st, variant);
+      gemm_blocks(&st, variant);
     }
     const int32_t *w = w1, *q = q1, *bias = bias1;
     for (int8_t *o = out + 4 * blocks; o != out + rows; o++, w += groups * 2, q += 4, bias++)
@@ -519,12 +542,51 @@ static void gemm_rows_any(const ta_gemm_dsp_params_t *p, int32_t count, const in
   gemm_rows_fast(p, count, x, x_step, weights, out, 0);
 }
 
+#if GEMM_ASM
+/* Two rows of a depth-8 layer from p->k8 (the input's 4 unpacked words in r0-r3): per row
+ * the bias and weights in one LDM, 4 SMLADs, the rq words in a second LDM, the rounding. */
+#define GEMM_ASM_K8_ROW                   \
+  "ldmia %[s]!, {r4, r5, r6, r8, r9}\n\t" \
+  "smlad r4, r0, r5, r4\n\t"             \
+  "smlad r4, r1, r6, r4\n\t"             \
+  "smlad r4, r2, r8, r4\n\t"             \
+  "smlad r4, r3, r9, r4\n\t"             \
+  "ldmia %[s]!, {r5, r6, r8, r9}\n\t"     \
+  "smlal r6, r8, r4, r5\n\t"             \
+  "asr r8, r8, r9\n\t"                   \
+  "ssat r8, #8, r8\n\t"                  \
+  "strb r8, [%[o]], #1\n\t"
+
+/* Depth 8 (vww's first pointwise convolution, ad's 8-wide layer): the 8 input values stay in
+ * registers for all rows, which the block loop reloads per block with its bookkeeping. */
+static void gemm_rows_k8(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x, int32_t x_step,
+                         int8_t *out) {
+  const int32_t rows = p->rows;
+  for (; count > 0; count--, x += x_step, out += rows) {
+    const int32_t xa = gemm_load32(x), xb = gemm_load32(x + 4);
+    register int32_t e0 __asm__("r0") = gemm_sxtb16(xa);
+    register int32_t o0 __asm__("r1") = gemm_sxtb16_ror8(xa);
+    register int32_t e1 __asm__("r2") = gemm_sxtb16(xb);
+    register int32_t o1 __asm__("r3") = gemm_sxtb16_ror8(xb);
+    const int32_t *s = p->k8;
+    int8_t *o = out;
+    __asm__ volatile("1:\n\t" GEMM_ASM_K8_ROW GEMM_ASM_K8_ROW "cmp %[o], %[end]\n\t"
+                     "bne 1b\n\t"
+                     : [s] "+r"(s), [o] "+r"(o)
+                     : "r"(e0), "r"(o0), "r"(e1), "r"(o1), [end] "r"(out + rows)
+                     : "r4", "r5", "r6", "r8", "r9", "cc", "memory");
+  }
+}
+#endif
+
 /* `count` input rows `x_step` bytes apart, each giving `rows` outputs. */
 static void gemm_rows(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x, int32_t x_step,
                       const int32_t *weights, int8_t *out) {
   if (!p->rq) {
     for (; count > 0; count--, x += x_step, out += p->rows) gemm_vector(p, x, weights, out);
 #if GEMM_ASM
+  } else if (p->k8 && p->depth == 8 && p->sat8 && p->neg_fix == 0 && p->rq_zp == 0 && p->rows % 2 == 0) {
+    gemm_rows_k8(p, count, x, x_step, out);
   } else if (p->sat8 && (p->neg_fix == 0 || p->rq_zp == 0)) {
     gemm_rows_asm(p, count, x, x_step, weights, out);
 #endif
@@ -572,6 +634,91 @@ void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, co
 void ta_conv_s8_dsp_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                             const int32_t *weights, int8_t *scratch, int8_t *temp, int8_t *output, int32_t bytes) {
   ta_conv_s8_dsp(p, g, input, weights, scratch, temp);
+  ta_move_output(output, temp, bytes);
+}
+
+/* ---- Column form: windows already widened (ta_im2col_cols_s8) ---- */
+
+/* One input vector already unpacked (2 words per group of 4 values) against 4 rows. */
+static void gemm_dot4_unpacked(const int32_t *u, const int32_t *w, int32_t groups, int32_t acc[4]) {
+  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+  for (; groups > 0; groups--, u += 2, w += 8) {
+    const int32_t e = u[0], o = u[1];
+    a0 = __smlad(e, w[0], a0), a0 = __smlad(o, w[1], a0);
+    a1 = __smlad(e, w[2], a1), a1 = __smlad(o, w[3], a1);
+    a2 = __smlad(e, w[4], a2), a2 = __smlad(o, w[5], a2);
+    a3 = __smlad(e, w[6], a3), a3 = __smlad(o, w[7], a3);
+  }
+  acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+}
+
+static int32_t gemm_dot1_unpacked(const int32_t *u, const int32_t *w, int32_t groups, int32_t acc) {
+  for (; groups > 0; groups--, u += 2, w += 2) acc = __smlad(u[0], w[0], __smlad(u[1], w[1], acc));
+  return acc;
+}
+
+/* Output c of accumulator acc, with rq's constants when the layer has them. */
+static inline int8_t gemm_out_any(const ta_gemm_dsp_params_t *p, int32_t c, int32_t acc) {
+  if (!p->rq) return gemm_out(p, c, acc);
+  return gemm_clamp_fast(gemm_out_fast(p->rq + 4 * c, acc, p->neg_fix) + p->rq_zp, p->sat8, p->act_min, p->act_max);
+}
+
+/* `count` unpacked input vectors, `u_step` words apart (depth a multiple of 4). The
+ * blocks of 4 rows run the assembly block loop where rq's fast requantisation applies;
+ * else, and for the rows & 3 last rows, C. */
+static void gemm_rows_unpacked(const ta_gemm_dsp_params_t *p, int32_t count, const int32_t *u, int32_t u_step,
+                               const int32_t *weights, int8_t *out) {
+  const int32_t rows = p->rows, groups = p->depth >> 2, blocks = rows >> 2;
+  const int32_t *w1 = weights + blocks * groups * 8;
+#if GEMM_ASM
+  const int fast = p->rq && p->sat8 && (p->neg_fix == 0 || p->rq_zp == 0) && groups > 0 && blocks > 0 &&
+                   (uintptr_t)u % 4 == 0;
+  gemm_asm_state_t st;
+  const int variant = gemm_unpacked_variant(p, groups);
+  st.w = weights, st.bias = p->bias, st.q = p->rq, st.neg_fix = p->neg_fix, st.zp = p->rq_zp, st.tail = 0;
+#endif
+  for (; count > 0; count--, u += u_step, out += rows) {
+    int32_t c = 0;
+#if GEMM_ASM
+    if (fast) {
+      st.x0 = u, st.end16 = u + 2 * (groups & ~3), st.end4 = u + 2 * groups;
+      st.out = out, st.out_end = out + 4 * blocks;
+      gemm_blocks(&st, variant);
+      c = 4 * blocks;
+    }
+#endif
+    for (const int32_t *w = weights + c * groups * 2; c + 4 <= rows; c += 4, w += 8 * groups) {
+      int32_t acc[4] = {p->bias[c], p->bias[c + 1], p->bias[c + 2], p->bias[c + 3]};
+      gemm_dot4_unpacked(u, w, groups, acc);
+      for (int32_t k = 0; k < 4; k++) out[c + k] = gemm_out_any(p, c + k, acc[k]);
+    }
+    for (const int32_t *w = w1; c < rows; c++, w += 2 * groups)
+      out[c] = gemm_out_any(p, c, gemm_dot1_unpacked(u, w, groups, p->bias[c]));
+  }
+}
+
+void ta_conv_s8_dsp_cols(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                         const int32_t *weights, int8_t *scratch, int8_t *output) {
+  const size_t image = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+  const int32_t col_words = g->window >> 1, step = g->stride_w * col_words;
+  int32_t *buf = (int32_t *)(void *)scratch; /* the planner aligns scratch buffers */
+  int8_t *out = output;
+  for (int32_t b = 0; b < g->batches; b++) {
+    const int8_t *in = input + (size_t)b * image;
+    for (int32_t oy = 0; oy < g->out_h; oy++) {
+      for (int32_t ox = 0, n; ox < g->out_w; ox += n, out += (size_t)n * (size_t)p->rows) {
+        n = TA_MAX(TA_MIN(g->chunk, g->out_w - ox), 1);
+        ta_im2col_cols_s8(g, in, oy, ox * g->stride_w, (n - 1) * g->stride_w + g->k_w, buf);
+        gemm_rows_unpacked(p, n, buf, step, weights, out);
+      }
+    }
+  }
+}
+
+void ta_conv_s8_dsp_cols_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                                 const int32_t *weights, int8_t *scratch, int8_t *temp, int8_t *output,
+                                 int32_t bytes) {
+  ta_conv_s8_dsp_cols(p, g, input, weights, scratch, temp);
   ta_move_output(output, temp, bytes);
 }
 

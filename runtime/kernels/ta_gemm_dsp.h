@@ -32,6 +32,9 @@ typedef struct ta_gemm_dsp_params_t {
   int32_t rq_zp;          /* with rq: added after the shift (the zero point when not folded), else 0 */
   int32_t neg_fix;        /* with rq: INT32_MIN, or 0 where clamping hides the correction */
   int32_t sat8;           /* with rq: the clamp is [-128, 127] */
+  /* NULL, or for depth 8 with rq, sat8 and neg_fix, rq_zp 0: per row one run of 9 words, the
+   * folded bias, the row's 4 weight words (as in a block) and its 4 rq words */
+  const int32_t *k8;
 } ta_gemm_dsp_params_t;
 
 /* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */
@@ -45,5 +48,16 @@ void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, co
  * operator's in-place contract allows), then moves its `bytes` to `output`. */
 void ta_conv_s8_dsp_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                             const int32_t *weights, int8_t *scratch, int8_t *temp, int8_t *output, int32_t bytes);
+
+/* CONV_2D in column form (dil_w 1): per output row, strips of `g->chunk` output pixels;
+ * the strip's image columns widened once (ta_im2col_cols_s8, g->window values each) into
+ * `scratch` (word aligned), then each pixel's window is k_w consecutive columns read in
+ * place, stride_w columns after the previous one. The weights are re-laid in the same
+ * order (kx, ky, channel, each column zero padded to g->window), depth k_w * g->window. */
+void ta_conv_s8_dsp_cols(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                         const int32_t *weights, int8_t *scratch, int8_t *output);
+void ta_conv_s8_dsp_cols_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                                 const int32_t *weights, int8_t *scratch, int8_t *temp, int8_t *output,
+                                 int32_t bytes);
 
 #endif

@@ -179,3 +179,121 @@ const int8_t *ta_im2col_s8(const ta_im2col_geom_t *g, const int8_t *image, int32
   ta_im2col_pixels_s8(g, image, oy, ox, 1, buf);
   return buf;
 }
+
+/* ---- Column form (ta_im2col_cols_s8) ---- */
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#endif
+
+/* Bytes 0 and 2 (even) or 1 and 3 (odd) of v as two int16 halves: SXTB16 (ror 8). */
+static inline int32_t cols_even(uint32_t v) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  return (int32_t)__sxtb16(v);
+#else
+  return (int32_t)(((uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)v) |
+                   ((uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)(v >> 16) << 16));
+#endif
+}
+
+static inline int32_t cols_odd(uint32_t v) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__GNUC__)
+  int32_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+  return r;
+#else
+  return cols_even(v >> 8);
+#endif
+}
+
+/* n bytes (a multiple of 4) from src widened into dst, 2 words per 4. */
+static inline void cols_widen(const int8_t *src, int32_t n, int32_t *dst) {
+  for (; n >= 16; n -= 16, src += 16, dst += 8) {
+    const uint32_t a = im2col_load(src), b = im2col_load(src + 4), c = im2col_load(src + 8), d = im2col_load(src + 12);
+    dst[0] = cols_even(a), dst[1] = cols_odd(a), dst[2] = cols_even(b), dst[3] = cols_odd(b);
+    dst[4] = cols_even(c), dst[5] = cols_odd(c), dst[6] = cols_even(d), dst[7] = cols_odd(d);
+  }
+  for (; n > 0; n -= 4, src += 4, dst += 2) {
+    const uint32_t a = im2col_load(src);
+    dst[0] = cols_even(a), dst[1] = cols_odd(a);
+  }
+}
+
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && defined(__thumb2__) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#define COLS_ASM 1
+#else
+#define COLS_ASM 0
+#endif
+
+/* `count` columns of n bytes each, contiguous at src, widened into columns `words` words
+ * apart (n/2 words each). */
+#if COLS_ASM
+__attribute__((noinline)) /* few live registers around the assembly (a frame pointer takes r7) */
+#endif
+static void cols_widen_run(const int8_t *src, int32_t n, int32_t count, int32_t *dst, int32_t words) {
+#if COLS_ASM
+  if (n % 8 == 0 && (uintptr_t)src % 4 == 0) { /* LDM of 8 bytes, STM of their 4 words */
+    const int8_t *end = src + (size_t)count * (size_t)n, *col_end;
+    const int32_t skip = (words - (n >> 1)) * 4;
+    __asm__ volatile("1:\n\t"
+                     "add %[ce], %[s], %[n]\n\t"
+                     "2:\n\t"
+                     "ldmia %[s]!, {r0, r2}\n\t"
+                     "sxtb16 r1, r0, ror #8\n\t"
+                     "sxtb16 r0, r0\n\t"
+                     "sxtb16 r3, r2, ror #8\n\t"
+                     "sxtb16 r2, r2\n\t"
+                     "stmia %[d]!, {r0, r1, r2, r3}\n\t"
+                     "cmp %[s], %[ce]\n\t"
+                     "bne 2b\n\t"
+                     "add %[d], %[d], %[skip]\n\t"
+                     "cmp %[s], %[end]\n\t"
+                     "bne 1b\n\t"
+                     : [s] "+r"(src), [d] "+r"(dst), [ce] "=&r"(col_end)
+                     : [n] "r"(n), [end] "r"(end), [skip] "r"(skip)
+                     : "r0", "r1", "r2", "r3", "cc", "memory");
+    return;
+  }
+#endif
+  for (; count > 0; count--, src += n, dst += words) cols_widen(src, n, dst);
+}
+
+/* The columns [0, lo) and [hi, count) of a strip lie outside the image. */
+typedef struct cols_span_t {
+  int32_t ix0, lo, hi, count;
+} cols_span_t;
+
+static cols_span_t cols_span(const ta_im2col_geom_t *g, int32_t cx0, int32_t count) {
+  cols_span_t s;
+  s.ix0 = cx0 - g->pad_w, s.count = count;
+  s.lo = TA_MIN(TA_MAX(-s.ix0, 0), count);
+  s.hi = TA_MAX(TA_MIN(g->in_w - s.ix0, count), s.lo);
+  return s;
+}
+
+/* Per filter row, the strip's taps widened straight from the image row (contiguous
+ * there), each into its column. */
+static void cols_aligned(const ta_im2col_geom_t *g, const int8_t *image, int32_t iy0, cols_span_t s, int32_t *buf) {
+  const int32_t in_c = g->in_c, run = in_c >> 1, words = g->window >> 1;
+  const int32_t pad = (int32_t)(((uint32_t)g->pad_value & 0xFFFFu) | ((uint32_t)g->pad_value << 16));
+  for (int32_t ky = 0; ky < g->k_h; ky++, buf += run) {
+    const int32_t iy = iy0 + ky * g->dil_h;
+    const int inside = iy >= 0 && iy < g->in_h;
+    const int32_t lo = inside ? s.lo : s.count, hi = inside ? s.hi : s.count;
+    int32_t *dst = buf;
+    int32_t j = 0;
+    for (; j < lo; j++, dst += words)
+      for (int32_t k = 0; k < run; k++) dst[k] = pad;
+    const int8_t *src = inside ? image + ((size_t)iy * (size_t)g->in_w + (size_t)(s.ix0 + j)) * (size_t)in_c : image;
+    if (hi > j) cols_widen_run(src, in_c, hi - j, dst, words);
+    dst += (hi - j) * words, j = hi;
+    for (; j < s.count; j++, dst += words)
+      for (int32_t k = 0; k < run; k++) dst[k] = pad;
+  }
+}
+
+void ta_im2col_cols_s8(const ta_im2col_geom_t *g, const int8_t *image, int32_t oy, int32_t cx0, int32_t count,
+                       int32_t *buf) {
+  const int32_t iy0 = oy * g->stride_h - g->pad_h;
+  cols_aligned(g, image, iy0, cols_span(g, cx0, count), buf);
+}

@@ -29,4 +29,14 @@ const int8_t *ta_im2col_s8(const ta_im2col_geom_t *g, const int8_t *image, int32
 void ta_im2col_pixels_s8(const ta_im2col_geom_t *g, const int8_t *image, int32_t oy, int32_t ox, int32_t count,
                          int8_t *buf);
 
+/* Column form (the Cortex-M4 DSP tier's ta_conv_s8_dsp_cols; in_c a multiple of 4,
+ * window == k_h * in_c): the k_h taps of one image column (rows oy * stride_h - pad_h +
+ * ky * dil_h, channels in order, the zero point outside the image), widened to int16 as
+ * SXTB16 unpacks 4 bytes: per 4 values the words (x0 | x2 << 16) and (x1 | x3 << 16).
+ * Writes `count` such columns, window / 2 words each, for the padded-image columns cx0 on
+ * (image column cx - pad_w); a window with dil_w 1 is then k_w consecutive columns, whose
+ * weights the compiler lays out in that order (kx, ky, channel). */
+void ta_im2col_cols_s8(const ta_im2col_geom_t *g, const int8_t *image, int32_t oy, int32_t cx0, int32_t count,
+                       int32_t *buf);
+
 #endif

@@ -36,6 +36,7 @@ typedef struct ConvData {
   bool direct;            /* gemm: 1x1 window without padding reads the input in place */
   int32_t chunk;          /* gemm: windows gathered into scratch at once */
   int32_t window;         /* gemm: bytes from one gathered window to the next */
+  bool cols;              /* DSP gemm: column form (ta_conv_s8_dsp_cols); window = values per column */
 } ConvData;
 
 /* folded[oc] = bias[oc] - zp * sum of filter[oc], in wrapping int32 like the kernel's accumulator. */
@@ -118,6 +119,64 @@ static bool conv_prepare_window(PrepareCtx *pc, Node *node, const Tensor *in, co
 /* DSP tier: the scratch bytes gathered windows may take (at least one window). */
 #define CONV_GATHER_BYTES 1024
 
+/* DSP column form (ta_conv_s8_dsp_cols): windows with dilation 1 across and whole groups
+ * of 4 channels, whose image columns are widened once per strip of output pixels and
+ * read in place (no gather and unpacking per window). The values of one window column,
+ * or 0 when the layer keeps the gathered windows. */
+static int32_t conv_dsp_cols_values(const ConvData *d) {
+  if (d->w.dil != 1 || d->direct || d->filter_c % 4 != 0) return 0;
+  return d->h.k * d->filter_c;
+}
+
+/* The filter [oc][ky][kx][c] re-laid in column order [oc][kx][ky][c], each column padded
+ * with zero weights to `values`. */
+static int8_t *conv_cols_filter(Arena *arena, const int8_t *w, const ConvData *d, int32_t values) {
+  const int32_t k_h = d->h.k, k_w = d->w.k, c_n = d->filter_c;
+  const size_t depth = (size_t)k_w * (size_t)values;
+  int8_t *out = arena_calloc(arena, (size_t)d->out_c * depth, 1);
+  if (!out) return NULL;
+  for (int32_t oc = 0; oc < d->out_c; oc++)
+    for (int32_t ky = 0; ky < k_h; ky++)
+      for (int32_t kx = 0; kx < k_w; kx++)
+        for (int32_t c = 0; c < c_n; c++)
+          out[(size_t)oc * depth + (size_t)kx * (size_t)values + (size_t)(ky * c_n + c)] =
+              w[(((size_t)oc * (size_t)k_h + (size_t)ky) * (size_t)k_w + (size_t)kx) * (size_t)c_n + (size_t)c];
+  return out;
+}
+
+/* The DSP column form: the weights in column order, then strips of output pixels whose
+ * columns the scratch holds. A strip widens k_w - stride_w columns its neighbour widens
+ * too: as many pixels as CONV_GATHER_BYTES holds, and at least CONV_COLS_PIXELS where
+ * that takes at most CONV_COLS_BYTES_MAX (else one window). */
+#define CONV_COLS_PIXELS 8
+#define CONV_COLS_BYTES_MAX 4096
+static int32_t conv_cols_strip(const ConvData *d, int32_t col_bytes) {
+  const int32_t k_w = d->w.k, stride = d->w.stride;
+  int32_t pixels = CONV_GATHER_BYTES / col_bytes >= k_w ? (CONV_GATHER_BYTES / col_bytes - k_w) / stride + 1 : 1;
+  const int64_t wanted = ((int64_t)(CONV_COLS_PIXELS - 1) * stride + k_w) * col_bytes;
+  if (pixels < CONV_COLS_PIXELS && wanted <= CONV_COLS_BYTES_MAX) pixels = CONV_COLS_PIXELS;
+  return pixels < d->w.out ? pixels : d->w.out;
+}
+
+static bool conv_prepare_dsp_cols(PrepareCtx *pc, Node *node, const Tensor *filter, ConvData *d, int32_t values) {
+  const int8_t *w = conv_cols_filter(pc->arena, (const int8_t *)filter->data, d, values);
+  d->gemm = arena_alloc(pc->arena, sizeof *d->gemm);
+  if (!w || !d->gemm ||
+      !gemm_plan(pc->arena, GEMM_DSP, d->out_c, d->w.k * values, w, d->folded_bias, d->q.multiplier, d->q.shift, 0, 0,
+                 d->output_zero_point, d->q.act_min, d->q.act_max, d->gemm))
+    return op_error(pc, node, "out of memory");
+  const int32_t col_bytes = values * 2;
+  d->cols = true;
+  d->window = values;
+  d->chunk = conv_cols_strip(d, col_bytes);
+  node->kernel = "ta_conv_s8_dsp";
+  node->families[0] = gemm_family(GEMM_DSP);
+  node->families[1] = "im2col";
+  node->reads_scratch = true;
+  node->scratch_bytes = (size_t)((d->chunk - 1) * d->w.stride + d->w.k) * (size_t)col_bytes;
+  return true;
+}
+
 /* int8 on a DSP or MVE target: per output pixel, a matrix-vector product of the
  * window (read in place for an unpadded 1x1 window, else gathered into scratch with
  * the padding set to the input zero point, which the folded bias then cancels). */
@@ -130,12 +189,14 @@ static bool conv_prepare_tier(PrepareCtx *pc, Node *node, const Tensor *filter, 
   if (depth > (1 << 24) || d->out_c > (1 << 24) ||
       !gemm_quant_supported(d->q.multiplier, d->q.shift, 0, 0, d->out_c))
     return true;
+  d->direct = d->h.k == 1 && d->w.k == 1 && d->h.pad == 0 && d->w.pad == 0;
+  const int32_t col_values = tier == GEMM_DSP ? conv_dsp_cols_values(d) : 0;
+  if (col_values > 0) return conv_prepare_dsp_cols(pc, node, filter, d, col_values);
   d->gemm = arena_alloc(pc->arena, sizeof *d->gemm);
   if (!d->gemm || !gemm_plan(pc->arena, tier, d->out_c, (int32_t)depth, (const int8_t *)filter->data,
                              d->folded_bias, d->q.multiplier, d->q.shift, 0, 0, d->output_zero_point, d->q.act_min,
                              d->q.act_max, d->gemm))
     return op_error(pc, node, "out of memory");
-  d->direct = d->h.k == 1 && d->w.k == 1 && d->h.pad == 0 && d->w.pad == 0;
   node->kernel = tier == GEMM_MVE ? "ta_conv_s8_mve" : "ta_conv_s8_dsp";
   node->families[0] = gemm_family(tier);
   node->families[1] = "im2col";
@@ -270,12 +331,14 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
           (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
           (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point, d->direct ? 1 : 0, (int)d->chunk, (int)d->window);
   if (node->inplace) /* the output written over the dying input, then moved into place */
-    em_call(ec, em_name(ec, "ta_conv_s8_%s_inplace", gemm_suffix(d->gemm->tier)), 8, em_desc(ec, "gemm"),
+    em_call(ec, em_name(ec, "ta_conv_s8_%s%s_inplace", gemm_suffix(d->gemm->tier), d->cols ? "_cols" : ""), 8,
+            em_desc(ec, "gemm"),
             em_desc(ec, "geom"), em_tensor(ec, node->in[0]), weights, d->direct ? "NULL" : em_scratch(ec),
             conv_inplace_temp(ec, node), em_tensor(ec, node->out[0]),
             em_int(ec, (int64_t)d->h.out * d->w.out * d->out_c));
   else
-    em_call(ec, em_name(ec, "ta_conv_s8_%s", gemm_suffix(d->gemm->tier)), 6, em_desc(ec, "gemm"),
+    em_call(ec, em_name(ec, "ta_conv_s8_%s%s", gemm_suffix(d->gemm->tier), d->cols ? "_cols" : ""), 6,
+            em_desc(ec, "gemm"),
             em_desc(ec, "geom"), em_tensor(ec, node->in[0]), weights, d->direct ? "NULL" : em_scratch(ec),
             em_tensor(ec, node->out[0]));
 }

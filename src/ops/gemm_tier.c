@@ -82,6 +82,25 @@ static int32_t *gemm_dsp_requant(Arena *arena, GemmPlan *g) {
   return rq;
 }
 
+/* DSP depth 8 (ta_gemm_dsp.h k8): per row the folded bias, its 4 weight words and its 4
+ * rq words, one stream the kernel walks with the 8 input values in registers. */
+static int32_t *gemm_dsp_k8(Arena *arena, const GemmPlan *g, const int8_t *w) {
+  if (g->depth != 8 || !g->rq || g->neg_fix != 0 || g->rq_zp != 0 || !g->sat8) return NULL;
+  int32_t *k8 = arena_calloc(arena, (size_t)g->rows * 9, sizeof(int32_t));
+  if (!k8) return NULL;
+  for (int32_t r = 0; r < g->rows; r++) {
+    const int8_t *v = w + (size_t)r * 8;
+    int32_t *dst = k8 + (size_t)r * 9;
+    dst[0] = g->bias[r];
+    for (int32_t k = 0; k < 2; k++) {
+      dst[1 + 2 * k] = (int32_t)(((uint32_t)v[4 * k] & 0xFFFFu) | ((uint32_t)v[4 * k + 2] << 16));
+      dst[2 + 2 * k] = (int32_t)(((uint32_t)v[4 * k + 1] & 0xFFFFu) | ((uint32_t)v[4 * k + 3] << 16));
+    }
+    memcpy(dst + 5, g->rq + 4 * (size_t)r, 4 * sizeof(int32_t));
+  }
+  return k8;
+}
+
 /* Blocks of 4 rows (zero rows pad the last), each interleaving its rows per 16
  * values, the depth zero padded to a multiple of 16. */
 static void gemm_mve_relayout(const int8_t *w, int32_t rows, int32_t depth, int8_t *out) {
@@ -151,6 +170,7 @@ bool gemm_plan(Arena *arena, GemmTier tier, int32_t rows, int32_t depth, const i
    * it clamps away whichever way the rounding goes. */
   g->neg_fix = act_min >= output_offset ? 0 : INT32_MIN;
   g->sat8 = act_min == -128 && act_max == 127;
+  g->k8 = gemm_dsp_k8(arena, g, weights); /* NULL: the block loop (also when out of memory) */
   return true;
 }
 
@@ -193,10 +213,10 @@ const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
             "static const ta_gemm_dsp_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
             "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
             "  .bias = %s, .per_channel = %d, .mult = %s, .shift = %s,\n"
-            "  .rq = %s, .rq_zp = %d, .neg_fix = %s, .sat8 = %d,\n};",
+            "  .rq = %s, .rq_zp = %d, .neg_fix = %s, .sat8 = %d,\n  .k8 = %s,\n};",
             name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max, bias,
             g->per_channel ? 1 : 0, mult, shift, rq, (int)g->rq_zp, g->neg_fix ? "INT32_MIN" : "0",
-            g->sat8 ? 1 : 0);
+            g->sat8 ? 1 : 0, g->k8 ? em_table_i32(ec, "gemm_k8", g->k8, (size_t)g->rows * 9) : "NULL");
     return em_table_i32(ec, "gemm_weights", g->w32, g->n_w32);
   }
   em_decl(ec,

@@ -1,0 +1,77 @@
+#!/bin/sh
+# int8 CONV_2D / FULLY_CONNECTED on Cortex-M4 (ta_gemm_dsp; docs/kernels.md):
+# - the column form (ta_conv_s8_dsp_cols: windows with dilation 1 across and whole groups of
+#   4 input channels read from image columns widened once per strip of output pixels, the
+#   weights re-laid column by column) and the depth-8 path (the `k8` stream: the 8 input
+#   values in registers for every row): ic (3x3 convolutions of 16, 32, 64 channels, with and
+#   without ReLU), ad (FULLY_CONNECTED 8 -> 128) and the corpus CONV_2D cases that qualify
+#   (1x5 and 5x5 windows, stride 1 and 2, SAME and VALID padding), converted for cortex-m4 and
+#   run on QEMU mps2-an386: outputs byte-equal to the TFLite Micro golden, and the module
+#   must take the path;
+# - the same ic and ad modules built at -O0 (the C loops over the same tables, no assembly),
+#   and ad with a frame pointer: exact too.
+# usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/target/lib.sh"
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup cv4 "$@" || { echo "FAIL cv4: no work folder"; exit 0; }
+
+if [ ! -d "$corpus/models" ]; then
+  echo "SKIP cv4: corpus absent ($corpus)"
+  exit 0
+fi
+ta_ensure_packages >/dev/null 2>&1 || { echo "FAIL cv4: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"; exit 0; }
+
+# What the module must contain for this case (a fixed string).
+expected() { # name
+  case "$1" in
+    ic|conv_2d_int8_*) echo "ta_conv_s8_dsp_cols" ;;
+    ad) echo ".k8 = K" ;;
+  esac
+}
+
+# Converts `dir` for cortex-m4 into $work/<label>/m, builds it with `flags`, runs case 0.
+run_one() { # corpus dir, label, compile flags
+  dir=$1 label="cv4:$2" flags=$3
+  d="$work/$2"
+  mkdir -p "$d"
+  if ! "$build/tinyaot" convert "$dir/model.tflite" --platform cortex-m4 -o "$d/m" --name t8 --prefix t8 \
+       >"$d/convert.log" 2>&1; then
+    echo "FAIL $label: convert ($(grep -m1 error "$d/convert.log"))"
+    return
+  fi
+  want=$(expected "$(basename "$dir")")
+  if [ -n "$want" ] && ! grep -q "$want" "$d/m/src/t8_model.c"; then
+    echo "FAIL $label: the module does not take the path ($want)"
+    return
+  fi
+  if ! make -C "$d/m" TARGET=cortex-m4 CFLAGS="$flags" >"$d/build.log" 2>&1; then
+    echo "FAIL $label: module build with $flags"
+    return
+  fi
+  if ! sh "$TA_ROOT/target/run_case.sh" --core m4 --name t8 --lib "$d/m/libt8.a" --include "$d/m/include" \
+       --case "$dir/case_0" --out "$d/out" >"$d/run.log" 2>&1; then
+    echo "FAIL $label: run_case.sh failed (see $d)"
+    return
+  fi
+  if bad=$(ta_golden_mismatch "$dir/case_0" "$d/out/run"); then :; else
+    echo "FAIL $label: $bad differs from the golden"
+    return
+  fi
+  echo "PASS $label (exact, $flags)"
+  rm -rf "$d"
+}
+
+for m in ic ad; do
+  run_one "$corpus/models/$m" "$m" "-O2"
+  run_one "$corpus/models/$m" "$m-O0" "-O0"
+done
+run_one "$corpus/models/ad" "ad-fp" "-O2 -fno-omit-frame-pointer"
+# the CONV_2D cases with whole groups of 4 input channels, no dilation, a window wider than 1x1
+for c in conv_2d_int8_01_k1x5_s1_d1_valid_relu6_c8to3 conv_2d_int8_15_k5x5_s2_d1_same_relu6_c8to3; do
+  if [ -d "$corpus/ops/$c" ]; then
+    run_one "$corpus/ops/$c" "$c" "-O2"
+  else
+    echo "FAIL cv4:$c: corpus case missing"
+  fi
+done
