@@ -677,10 +677,11 @@ static void gemm_conv_setup(gemm_ctx_t *c, const ta_im2col_geom_t *g, uint8_t *l
           else /* byte t of chunk t / 16: its even bytes' offsets first, then its odd bytes' */
             win16[(t & ~15) + (t & 1) * 8 + (t & 15) / 2] = (uint16_t)at;
         }
-    for (; t < 16 * c->xr_n; t++) { /* lanes of zero weights: any byte of the window */
-      win[t] = 0;
-      win16[(t & ~15) + (t & 1) * 8 + (t & 15) / 2] = 0;
-    }
+    for (; t < 16 * c->xr_n; t++) /* lanes of zero weights: any byte of the window */
+      if (c->xr_win == 1)
+        win[t] = 0;
+      else
+        win16[(t & ~15) + (t & 1) * 8 + (t & 15) / 2] = 0;
     return;
   }
   c->xr_n = 0;
@@ -764,7 +765,7 @@ static GEMM_INLINE void gemm_conv(const gemm_ctx_t *c, const ta_im2col_geom_t *g
 }
 
 #define GEMM_CONV_MODE(l, f) \
-  gemm_conv_##l##f(&c, g, input, weights, scratch, output, offs[0], c.xr_win == 2 ? (const void *)offs16 : offs[1])
+  gemm_conv_##l##f(&c, g, input, weights, scratch, output, lin, c.xr_win == 2 ? (const void *)win.h : win.b)
 #define GEMM_CONV_DEF(l, f)                                                                                 \
   static void gemm_conv_##l##f(const gemm_ctx_t *c, const ta_im2col_geom_t *g, const int8_t *input,        \
                                const int8_t *w, int8_t *scratch, int8_t *out, const uint8_t *lin,          \
@@ -780,10 +781,13 @@ GEMM_CONV_DEF(1, 1)
 void ta_conv_s8_mve(const ta_gemm_mve_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                     const int8_t *weights, int8_t *scratch, int8_t *output) {
   gemm_ctx_t c;
-  uint8_t offs[2][16 * GEMM_XR_MAX]; /* gemm_vector_xr's byte offsets: in a gathered row, in the image */
-  uint16_t offs16[16 * GEMM_XR_MAX];  /* gemm_vector_xw's offsets in the image */
+  uint8_t lin[16 * GEMM_XR_MAX]; /* gemm_vector_xr's byte offsets in a gathered row */
+  union { /* the offsets of a window in the image: 8-bit (gemm_vector_xr) or 16-bit (gemm_vector_xw) */
+    uint8_t b[16 * GEMM_XR_MAX];
+    uint16_t h[16 * GEMM_XR_MAX];
+  } win;
   gemm_ctx_init(p, &c);
-  gemm_conv_setup(&c, g, offs[0], offs[1], offs16);
+  gemm_conv_setup(&c, g, lin, win.b, win.h);
   GEMM_MODES(GEMM_CONV_MODE);
 }
 
