@@ -25,6 +25,7 @@ static void window_terms(const Model *m, const Node *n, int64_t pixels, int64_t 
   if (!strcmp(op, "CONV_2D")) {
     if (taps > 1) f->term[COST_GATHER] = (double)(pixels * taps * w->dims[3]); /* 1x1 reads in place */
     f->term[COST_TAP_RUNS] = (double)(out_elems * taps);
+    if (w->dims[3] < 4) f->term[COST_SHALLOW_MACS] = (double)n->macs;
   } else if (!strcmp(op, "DEPTHWISE_CONV_2D")) {
     f->term[COST_TAP_RUNS] = (double)(pixels * taps);
   }

@@ -14,12 +14,17 @@
 
 /* The geometry terms every formula is a linear combination of (same order as the
  * coefficients of CostRow). */
-enum { COST_MACS, COST_OUT_ELEMS, COST_PIXELS, COST_GATHER, COST_TAP_RUNS, COST_IN_ELEMS, COST_CALL, COST_N_TERMS };
+enum {
+  COST_MACS, COST_OUT_ELEMS, COST_PIXELS, COST_GATHER, COST_TAP_RUNS, COST_SHALLOW_MACS, COST_IN_ELEMS, COST_CALL,
+  COST_N_TERMS
+};
 
 /* MACs; output elements; output pixels (elements / channels); window elements gathered (a KxK convolution's im2col copy:
  * output pixels x taps x input channels); tap runs (the innermost loops started:
  * a convolution's MACs / input channels, a depthwise convolution's output pixels x taps,
- * a pooling's output elements x window); input elements; 1 per call. */
+ * a pooling's output elements x window); the MACs of a convolution with fewer than 4
+ * input channels (a first layer: its windows are too shallow for the vector loops, which
+ * take other paths); input elements; 1 per call. */
 typedef struct CostFeatures {
   double term[COST_N_TERMS];
 } CostFeatures;

@@ -10,7 +10,7 @@
 static void test_estimate_is_the_formula(UnitState *u) {
   CHECK(u, cost_n_rows > 0);
   const CostRow *r = &cost_rows[0];
-  CostFeatures f = {{1000, 200, 30, 400, 50, 600, 1}};
+  CostFeatures f = {{1000, 200, 30, 400, 50, 70, 600, 1}};
   double want = 0.0;
   for (int i = 0; i < COST_N_TERMS; i++) want += r->coef[i] * f.term[i];
   bool fitted = false;
@@ -64,7 +64,11 @@ static void test_features_of_a_convolution(UnitState *u) {
   CHECK(u, f.term[COST_MACS] == 36864 && f.term[COST_OUT_ELEMS] == 1024 && f.term[COST_PIXELS] == 64);
   CHECK(u, f.term[COST_GATHER] == 64 * 9 * 4);    /* the window gathered per pixel */
   CHECK(u, f.term[COST_TAP_RUNS] == 1024 * 9);    /* MACs / input channels */
-  CHECK(u, f.term[COST_IN_ELEMS] == 256 && f.term[COST_CALL] == 1);
+  CHECK(u, f.term[COST_IN_ELEMS] == 256 && f.term[COST_CALL] == 1 && f.term[COST_SHALLOW_MACS] == 0);
+  ts[1].dims[3] = 3; /* a first layer's 3 input channels: its MACs count as shallow too */
+  cost_features(&m, &nodes[0], &f);
+  CHECK(u, f.term[COST_SHALLOW_MACS] == f.term[COST_MACS] && f.term[COST_GATHER] == 64 * 9 * 3);
+  ts[1].dims[3] = 4;
   cost_features(&m, &nodes[1], &f);
   CHECK(u, f.term[COST_GATHER] == 0 && f.term[COST_TAP_RUNS] == 64 * 9);
   /* more output channels: more instructions, on either kernel */
