@@ -244,7 +244,7 @@ enum { MVE_KX_ANY = 0, MVE_KX_FULL3X3 = 9 };
 /* The layer's output constants, loaded once per pixel. */
 typedef struct mve_out_t {
   int16x8_t lo, hi;
-  int32_t zero_point, negative_fix;
+  int32_t zero_point, negative_fix, no_left_shift;
   int32_t act_min, act_max, clamp;
 } mve_out_t;
 
@@ -502,6 +502,16 @@ static MVE_ALWAYS_INLINE void mve16_start(const int32_t **b, mve16_acc_t *acc) {
   "vqrdmulh.s32 %q[" a "], %q[" a "], %q[t0]\n\t"       \
   "vrshl.s32 %q[" a "], %q[" a "], %q[t1]\n\t"          \
   "vadd.i32 %q[" a "], %q[" a "], %[zp]\n\t"
+/* The same with TFLite's rounding of negative ties (t1: the negated right shifts). */
+#define MVE16_RQ_SIMPLE_FIX(a, off)                      \
+  "vldrw.32 %q[t0], [%[q], #" #off "]\n\t"              \
+  "vldrw.32 %q[t1], [%[q], #" #off " + 128]\n\t"        \
+  "vqrdmulh.s32 %q[" a "], %q[" a "], %q[t0]\n\t"       \
+  "vand %q[t0], %q[" a "], %q[t1]\n\t"                  \
+  "vshr.s32 %q[t0], %q[t0], #31\n\t"                    \
+  "vadd.i32 %q[" a "], %q[" a "], %q[t0]\n\t"           \
+  "vrshl.s32 %q[" a "], %q[" a "], %q[t1]\n\t"          \
+  "vadd.i32 %q[" a "], %q[" a "], %[zp]\n\t"
 #define MVE16_RQ_SHIFTED(a, off)                         \
   "vldrw.32 %q[t0], [%[q], #" #off " + 64]\n\t"         \
   "vldrw.32 %q[t1], [%[q], #" #off "]\n\t"              \
@@ -538,6 +548,9 @@ static MVE_ALWAYS_INLINE int8x16_t mve16_requant_group(mve16_acc_t *acc, const i
   if (simple)
     __asm__(MVE16_RQ_SIMPLE("a0", 0) MVE16_RQ_SIMPLE("a1", 16) MVE16_RQ_SIMPLE("a2", 32) MVE16_RQ_SIMPLE("a3", 48)
             MVE16_NARROW MVE16_FINISH_OPERANDS);
+  else if (o->negative_fix && o->no_left_shift) /* the general loop's common case: no vshl */
+    __asm__(MVE16_RQ_SIMPLE_FIX("a0", 0) MVE16_RQ_SIMPLE_FIX("a1", 16) MVE16_RQ_SIMPLE_FIX("a2", 32)
+            MVE16_RQ_SIMPLE_FIX("a3", 48) MVE16_NARROW MVE16_FINISH_OPERANDS);
   else if (o->negative_fix)
     __asm__(MVE16_RQ_GENERAL("a0", 0) MVE16_RQ_GENERAL("a1", 16) MVE16_RQ_GENERAL("a2", 32)
             MVE16_RQ_GENERAL("a3", 48) MVE16_NARROW MVE16_FINISH_OPERANDS);
@@ -650,6 +663,7 @@ static MVE_ALWAYS_INLINE void mve16_groups(const ta_depthwise_conv_mve_params_t 
   mve_out_t o;
   o.zero_point = p->output_zero_point;
   o.negative_fix = p->negative_fix;
+  o.no_left_shift = p->no_left_shift;
   o.act_min = p->act_min;
   o.act_max = p->act_max;
   o.clamp = p->act_min > -128 || p->act_max < 127;

@@ -12,7 +12,8 @@
  * Requantisation is TFLite's MultiplyByQuantizedMultiplier: a wrapping left shift, the
  * rounding doubling high multiply (exactly VQRDMULH), and a rounding right shift whose
  * ties go away from zero (VRSHL rounds them up: negative values are first lowered by 1
- * when the shift is not 0; skipped when every negative result is clamped anyway).
+ * when the shift is not 0; skipped when every negative result is clamped anyway). The
+ * wrapping left shift is skipped where no channel shifts left (simple, no_left_shift).
  * Layers of 16 channels or more (lanes16) go 16 channels at a time instead (when the
  * count is not a multiple of 16, the last group is the last 16 channels, overlapping the
  * group before it, so nothing is read or written past a pixel's channels): int8 weights
@@ -43,6 +44,7 @@ typedef struct ta_depthwise_conv_mve_params_t {
   int32_t act_min, act_max;
   int32_t negative_fix;      /* 0 when act_min >= output_zero_point */
   int32_t simple;            /* no left shift and no negative fix in the layer */
+  int32_t no_left_shift;     /* no left shift in the layer (the 16-channel general loops skip it) */
   const int16_t *rows;       /* [out_h][3]: first tap, end tap, class */
   const int16_t *cols;       /* [out_w][3] */
   const int32_t *bias;       /* [row class][column class][groups][8], lane order */

@@ -50,6 +50,7 @@ typedef struct DwTierData {
   size_t quant_n;
   int negative_fix;
   int simple;          /* MVE: the kernel's reduced requantisation applies (ta_depthwise_conv_mve.h) */
+  int no_left_shift;   /* MVE: no channel shifts left */
   int dsp_mode;        /* DSP: TA_DW_DSP_SIMPLE 0, NEGFIX 1 or CLAMP 2 (ta_depthwise_conv_dsp.h) */
 } DwTierData;
 
@@ -328,7 +329,7 @@ static bool dw_mve16_tables(PrepareCtx *pc, const DwData *d, const Tensor *filte
       q[0] = d->q.multiplier[c];
       q[16] = dw_left_shift(d, c);
       q[32] = -dw_right_shift(d, c);
-      if (dw_left_shift(d, c) != 0) t->simple = 0;
+      if (dw_left_shift(d, c) != 0) t->simple = t->no_left_shift = 0;
     }
   }
   return true;
@@ -397,7 +398,7 @@ static bool dw_mve_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter,
     q[0] = d->q.multiplier[c];
     q[8] = dw_left_shift(d, c);
     q[16] = -dw_right_shift(d, c);
-    if (dw_left_shift(d, c) != 0) t->simple = 0;
+    if (dw_left_shift(d, c) != 0) t->simple = t->no_left_shift = 0;
   }
   return true;
 }
@@ -421,6 +422,7 @@ static DwTier dw_select_tier(PrepareCtx *pc, const Tensor *filter, const Tensor 
   d->t.negative_fix = d->q.act_min < d->output_zero_point;
   if (pf->mve) {
     d->t.simple = !d->t.negative_fix;
+    d->t.no_left_shift = 1; /* both cleared by a left shift */
     return dw_mve_tables(pc, d, filter, bias, &d->t) ? DW_TIER_MVE : DW_TIER_PORTABLE;
   }
   d->t.dsp_mode = dw_dsp_mode(d);
@@ -559,10 +561,10 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
     em_kernel_variants(ec, "TA_DEPTHWISE_CONV_MVE_VARIANTS", dw_mve_variants(d));
     em_decl(ec,
             "static const ta_depthwise_conv_mve_params_t %s_params = {\n%s  .output_zero_point = %d,\n"
-            "  .act_min = %d, .act_max = %d,\n  .negative_fix = %d,\n  .simple = %d,\n  .rows = %s,\n  .cols = %s,\n"
-            "  .bias = %s,\n  .%s = %s,\n  .quant = %s,\n  .lanes16 = %d,\n%s};",
+            "  .act_min = %d, .act_max = %d,\n  .negative_fix = %d,\n  .simple = %d,\n  .no_left_shift = %d,\n"
+            "  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .%s = %s,\n  .quant = %s,\n  .lanes16 = %d,\n%s};",
             name, geom, (int)d->output_zero_point, (int)d->q.act_min, (int)d->q.act_max, t->negative_fix, t->simple,
-            rows, cols, bias, t->lanes16 ? "weights8" : "weights", weights, quant, t->lanes16, pack);
+            t->no_left_shift, rows, cols, bias, t->lanes16 ? "weights8" : "weights", weights, quant, t->lanes16, pack);
     if (node->inplace) /* the output written over the dying input, then moved into place */
       em_call(ec, "ta_depthwise_conv_mve_s8_inplace", 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
               conv_inplace_temp(ec, node), em_tensor(ec, node->out[0]), em_int(ec, (int64_t)d->h.out * d->w.out * d->out_c));

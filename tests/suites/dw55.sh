@@ -5,6 +5,7 @@
 # - converted for cortex-m55, its descriptor packs 2 pixels per group;
 # - on QEMU Cortex-M55, case 0 equals the golden and the layer runs at most 1.6
 #   instructions per MAC (2.01 with 8-channel groups, before packing);
+# - strww (no ReLU: the negative-tie fix, no left shift) on QEMU Cortex-M55 equals the golden;
 # - person_detect (the same 48x48x8 layer) with --memory.optimize max: operator 1 packed
 #   and in place, case 0 equal to the golden.
 # SKIP without the corpus or the cross tools.
@@ -55,6 +56,28 @@ else
   else
     echo "PASS dw55:vww_pack_speed ($insns instructions)"
   fi
+fi
+
+# strww: depthwise layers without ReLU (TFLite's rounding of negative ties) and no left
+# shift, which the 16-channel general loops requantise without the shift.
+sw="$corpus/models/strww"
+if [ -d "$sw" ]; then
+  out="$work/qemu_strww"
+  rc=0
+  sh "$TA_ROOT/target/run_case.sh" --core m55 --name strww --model "$sw/model.tflite" --case "$sw/case_0" \
+    --out "$out" --tinyaot "$build/tinyaot" >"$out.log" 2>&1 || rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "FAIL dw55:strww_qemu_exact: run_case.sh exit $rc"
+  elif ! cmp -s "$sw/case_0/out0.bin" "$out/run/out0.bin"; then
+    echo "FAIL dw55:strww_qemu_exact: out0.bin differs from the golden"
+  elif ! sed -n '/op2_depthwise_conv_2d_params = {/,/^};/p' "$out/module/src/strww_model.c" |
+       tr -d '\n' | grep -q 'negative_fix = 1, *\.simple = 0, *\.no_left_shift = 1,'; then
+    echo "FAIL dw55:strww_qemu_exact: exact, but operator 2 is not a negative-fix layer without left shifts"
+  else
+    echo "PASS dw55:strww_qemu_exact"
+  fi
+else
+  echo "SKIP dw55:strww_qemu_exact: $sw is absent"
 fi
 
 # In place (--memory.optimize max): person_detect's first depthwise layer (48x48x8, stride 1,
