@@ -213,26 +213,39 @@ static uint64_t probe_scratch(Compilation *c, const ConvertOptions *opt, const b
   return bytes;
 }
 
-/* --memory.optimize max: the chain start (node position) whose patches give the smallest
- * whole plan (in-place execution included), or -1 when no patch beats none. *probed:
- * c->model was used (reload it). */
-static int choose_patch_start(Compilation *c, const ConvertOptions *opt, const bool *portable, bool *probed,
-                              Diag *d) {
-  PatchPlan none;
-  memset(&none, 0, sizeof none);
-  c->patch = none;
-  *probed = true;
-  uint64_t best = probe_scratch(c, opt, portable, d);
-  int best_start = -1;
+/* One plan of the model (resolve and plan only) in an arena of its own, freed after, so
+ * the probes do not add up in the conversion's heap (its peak still counts theirs): the
+ * scratch bytes with the patches planned from node position `start` (-1: none), or
+ * UINT64_MAX when that start gives no patch or the plan fails. */
+static uint64_t probe_patch(Compilation *c, const ConvertOptions *opt, const bool *portable, int start, Diag *d) {
+  const Arena keep = c->arena;
+  arena_init(&c->arena);
+  c->arena.heap = keep.heap; /* counted on from the conversion's figures */
+  Diag quiet = *d;
+  uint64_t bytes = UINT64_MAX;
+  memset(&c->patch, 0, sizeof c->patch);
+  if (pipeline_load(c, opt, &quiet) &&
+      (start < 0 || (patch_model(&c->model, start, &c->patch, &quiet) && c->patch.active)))
+    bytes = probe_scratch(c, opt, portable, &quiet);
+  const size_t peak = c->arena.heap.peak;
+  arena_free(&c->arena);
+  c->arena = keep;
+  if (peak > c->arena.heap.peak) c->arena.heap.peak = peak;
+  memset(&c->model, 0, sizeof c->model);
   memset(&c->plan, 0, sizeof c->plan);
+  memset(&c->patch, 0, sizeof c->patch);
+  return bytes;
+}
+
+/* --memory.optimize max: the chain start (node position) whose patches give the smallest
+ * whole plan (in-place execution included), or -1 when no patch beats none. */
+static int choose_patch_start(Compilation *c, const ConvertOptions *opt, const bool *portable, Diag *d) {
+  uint64_t best = probe_patch(c, opt, portable, -1, d);
+  int best_start = -1;
   for (int start = 0; start < PATCH_MAX_START; start++) {
-    if (!pipeline_load(c, opt, d) || !patch_model(&c->model, start, &c->patch, d)) return -1;
-    if (!c->patch.active) continue;
-    const uint64_t with = probe_scratch(c, opt, portable, d);
-    memset(&c->plan, 0, sizeof c->plan);
+    const uint64_t with = probe_patch(c, opt, portable, start, d);
     if (with < best) best = with, best_start = start;
   }
-  c->patch = none;
   return best_start;
 }
 
@@ -248,14 +261,12 @@ typedef struct Escalation {
 static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade *trade, const Escalation *esc,
                          Diag *d) {
   const bool *portable = trade ? trade->portable : NULL;
-  if (!pipeline_load(c, opt, d)) return false;
   /* --memory.optimize max: the first stage may run in bands (plan/patch.c) */
-  bool probed = false;
-  const int patch_start = opt->memory_max && !opt->no_patch ? choose_patch_start(c, opt, portable, &probed, d) : -1;
+  const int patch_start = opt->memory_max && !opt->no_patch ? choose_patch_start(c, opt, portable, d) : -1;
   const bool patched = patch_start >= 0;
-  if (probed && !pipeline_load(c, opt, d)) return false;
+  if (!pipeline_load(c, opt, d)) return false;
+  memset(&c->patch, 0, sizeof c->patch);
   if (patched && !patch_model(&c->model, patch_start, &c->patch, d)) return false;
-  if (!patched) c->patch.active = false;
   /* --opt size: the portable kernels everywhere (weights read in place, no re-laid or
    * widened copies); speed (default): the platform's DSP/MVE tiers where they apply. */
   Platform kernels = c->platform;
