@@ -514,8 +514,311 @@ static void dsp_tails(const ta_depthwise_conv_dsp_params_t *p, const dsp_layer_t
   }
 }
 
+/* ---- Row-pair form (p->form == TA_DW_DSP_ROWPAIR): 3 taps high, stride 1 and dilation 1
+ * down, dilation 1 across, channels a multiple of 4. Per group of 4 channels, two input
+ * rows at a time are widened once into scratch as int16 pairs (row r, row r + 1) per
+ * channel and column, zeros outside the image (the border-class biases already hold the
+ * zero point's share of the inside taps, so the window never needs clipping). Output rows
+ * 2j and 2j + 1 read rows t .. t + 3 (t = 2j - pad): the pairs A = (t, t+1) and
+ * B = (t+2, t+3), in two scratch slots used in turn. Per channel and filter column, with
+ * the weights re-laid as WA = (w0, w1) and WB = (w1, w2):
+ *   upper += A . WA (SMLAD) + B.lo * WB.hi (SMLABT)
+ *   lower += A.hi * WA.lo (SMLATB) + B . WB (SMLAD)
+ * i.e. 6 multiplies in 4 instructions and two LDRDs. */
+#define RP_COL_WORDS 8 /* one scratch column: 4 channels x 2 slots */
+
+#if defined(__ARM_FEATURE_DSP)
+/* Rows r (v0) and r + 1 (v1) of 4 channels into slot words s[0], s[2], s[4], s[6]. */
+static DSP_ALWAYS_INLINE void rp_widen(int32_t v0, int32_t v1, int32_t *s) {
+  int32_t lo, hi, c0, c1, c2, c3;
+  __asm__("pkhbt %0, %2, %3, lsl #16\n\tpkhtb %1, %3, %2, asr #16" : "=&r"(lo), "=&r"(hi) : "r"(v0), "r"(v1));
+  __asm__("sxtb16 %0, %1" : "=r"(c0) : "r"(lo));
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(c1) : "r"(lo));
+  __asm__("sxtb16 %0, %1" : "=r"(c2) : "r"(hi));
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(c3) : "r"(hi));
+  s[0] = c0;
+  s[2] = c1;
+  s[4] = c2;
+  s[6] = c3;
+}
+
+/* One channel, one filter column: scratch words at byte `off` from s (slot 0, slot 1),
+ * weights WA, WB at the same offset from w. `odd`: A is slot 1. */
+#define RP_TAP_TEXT(load, off)                                                   \
+  load ", [%[s], #" #off "]\n\t"                                                 \
+  "ldrd %[wa], %[wb], [%[w], #" #off "]\n\t"                                     \
+  "smlad %[a], %[xa], %[wa], %[a]\n\t"                                           \
+  "smlabt %[a], %[xb], %[wb], %[a]\n\t"                                          \
+  "smlatb %[b], %[xa], %[wa], %[b]\n\t"                                          \
+  "smlad %[b], %[xb], %[wb], %[b]"
+#define RP_TAP(acc_a, acc_b, s, w, off, odd)                                                                         \
+  do {                                                                                                       \
+    int32_t rp_xa_, rp_xb_, rp_wa_, rp_wb_;                                                                  \
+    if (odd)                                                                                                 \
+      __asm__ volatile(RP_TAP_TEXT("ldrd %[xb], %[xa]", off)                                                 \
+                       : [a] "+r"(acc_a), [b] "+r"(acc_b), [xa] "=&r"(rp_xa_), [xb] "=&r"(rp_xb_), [wa] "=&r"(rp_wa_), \
+                         [wb] "=&r"(rp_wb_)                                                                  \
+                       : [s] "r"(s), [w] "r"(w));                                                            \
+    else                                                                                                     \
+      __asm__ volatile(RP_TAP_TEXT("ldrd %[xa], %[xb]", off)                                                 \
+                       : [a] "+r"(acc_a), [b] "+r"(acc_b), [xa] "=&r"(rp_xa_), [xb] "=&r"(rp_xb_), [wa] "=&r"(rp_wa_), \
+                         [wb] "=&r"(rp_wb_)                                                                  \
+                       : [s] "r"(s), [w] "r"(w));                                                            \
+  } while (0)
+/* The taps read the scratch the widening wrote: keep every access in program order. */
+#define RP_BARRIER() __asm__ volatile("" ::: "memory")
+
+#else
+
+static DSP_ALWAYS_INLINE void rp_widen(int32_t v0, int32_t v1, int32_t *s) {
+  for (int c = 0; c < 4; c++) s[2 * c] = dsp_pair16((int8_t)((v0 >> (8 * c)) & 0xFF), (int8_t)((v1 >> (8 * c)) & 0xFF));
+}
+
+static DSP_ALWAYS_INLINE void rp_tap(int32_t *a, int32_t *b, const int32_t *s, const int32_t *w, int odd) {
+  const int32_t xa = s[odd], xb = s[1 - odd], wa = w[0], wb = w[1];
+  *a = DSP_MAC_LO(xa, wa, *a);
+  *a = DSP_MAC_HI(xa, wa, *a);
+  *a = (int32_t)((uint32_t)*a + (uint32_t)(dsp_lo16(xb) * dsp_hi16(wb)));
+  *b = (int32_t)((uint32_t)*b + (uint32_t)(dsp_hi16(xa) * dsp_lo16(wa)));
+  *b = DSP_MAC_LO(xb, wb, *b);
+  *b = DSP_MAC_HI(xb, wb, *b);
+}
+#define RP_TAP(a, b, s, w, off, odd) rp_tap(&(a), &(b), (s) + (off) / 4, (w) + (off) / 4, (odd))
+#define RP_BARRIER() ((void)0)
+
+#endif
+
+/* Rows r and r + 1 of channels c0 .. c0 + 3 into `slot` of the inside columns [lo, hi)
+ * (rows outside the image as zeros; the columns outside it were zeroed once by rp_zero). */
+static DSP_ALWAYS_INLINE void rp_widen_rows(const ta_depthwise_conv_dsp_params_t *p, const int8_t *image, int32_t r,
+                                            int32_t lo, int32_t hi, int32_t slot, int32_t *s) {
+  const int32_t ch = p->channels, in_w = p->in_w;
+  const int in0 = r >= 0 && r < p->in_h, in1 = r + 1 >= 0 && r + 1 < p->in_h;
+  if (lo >= hi) return;
+  const int8_t *x0 = image + ((in0 ? r : 0) * in_w + lo - p->pad_w) * ch;
+  const int8_t *x1 = image + ((in1 ? r + 1 : 0) * in_w + lo - p->pad_w) * ch;
+  int32_t *end = s + hi * RP_COL_WORDS + slot;
+  s += lo * RP_COL_WORDS + slot;
+  if (in0 && in1) {
+    for (; s != end; s += RP_COL_WORDS, x0 += ch, x1 += ch) {
+      int32_t v0, v1;
+      memcpy(&v0, x0, sizeof v0);
+      memcpy(&v1, x1, sizeof v1);
+      rp_widen(v0, v1, s);
+    }
+  } else {
+    for (; s != end; s += RP_COL_WORDS, x0 += ch, x1 += ch) {
+      int32_t v0 = 0, v1 = 0;
+      if (in0) memcpy(&v0, x0, sizeof v0);
+      if (in1) memcpy(&v1, x1, sizeof v1);
+      rp_widen(v0, v1, s);
+    }
+  }
+  RP_BARRIER();
+}
+
+/* Both slots of the columns outside the image: zeros for the whole layer. */
+static void rp_zero(int32_t *s, int32_t lo, int32_t hi, int32_t sw) {
+  for (int32_t ix = 0; ix < sw; ix++)
+    if (ix < lo || ix >= hi)
+      for (int32_t k = 0; k < RP_COL_WORDS; k++) s[ix * RP_COL_WORDS + k] = 0;
+  RP_BARRIER();
+}
+
+/* Output rows 2j (out_a) and 2j + 1 (out_b, NULL past the last row) of one group. */
+static DSP_ALWAYS_INLINE void rp_rows(const ta_depthwise_conv_dsp_params_t *p, const int32_t *scratch,
+                                      const int32_t *w_group, const int32_t *bias_a, const int32_t *bias_b,
+                                      const int32_t *q, int8_t *out_a, int8_t *out_b, int odd, int mode) {
+  const int32_t ch = p->channels, k_w = p->k_w, s_step = p->stride_w * RP_COL_WORDS;
+  const int32_t act_min = p->act_min, act_max = p->act_max;
+  const int16_t *col = p->cols;
+  const int32_t *s_col = scratch;
+  for (int32_t ox = 0; ox < p->out_w; ox++, col += 3, s_col += s_step, out_a += ch, out_b += out_b ? ch : 0) {
+    const int32_t cls = col[2] * ch;
+    for (int32_t h = 0; h < 4; h += 2) {
+      const int32_t *s = s_col + 2 * h, *w = w_group + 2 * h;
+      int32_t a0 = bias_a[cls + h], a1 = bias_a[cls + h + 1];
+      int32_t b0 = bias_b[cls + h], b1 = bias_b[cls + h + 1];
+      if (k_w == 3) {
+        RP_TAP(a0, b0, s, w, 0, odd);
+        RP_TAP(a1, b1, s, w, 8, odd);
+        RP_TAP(a0, b0, s, w, 32, odd);
+        RP_TAP(a1, b1, s, w, 40, odd);
+        RP_TAP(a0, b0, s, w, 64, odd);
+        RP_TAP(a1, b1, s, w, 72, odd);
+      } else {
+        for (int32_t kx = 0; kx < k_w; kx++, s += RP_COL_WORDS, w += RP_COL_WORDS) {
+          RP_TAP(a0, b0, s, w, 0, odd);
+          RP_TAP(a1, b1, s, w, 8, odd);
+        }
+      }
+      const int32_t ra0 = dsp_requant(a0, q + 5 * h, mode, act_min, act_max);
+      const int32_t ra1 = dsp_requant(a1, q + 5 * h + 5, mode, act_min, act_max);
+      const int32_t rb0 = dsp_requant(b0, q + 5 * h, mode, act_min, act_max);
+      const int32_t rb1 = dsp_requant(b1, q + 5 * h + 5, mode, act_min, act_max);
+      out_a[h] = (int8_t)ra0;
+      out_a[h + 1] = (int8_t)ra1;
+      if (out_b) {
+        out_b[h] = (int8_t)rb0;
+        out_b[h + 1] = (int8_t)rb1;
+      }
+    }
+  }
+}
+
+#if DSP_PAIR3_IN_ASM
+/* The row-pair body of a 3-column filter as one asm block per pixel pair and group of 4
+ * channels (8 accumulators, 4 temporaries, 2 pointers: all 14 registers), the
+ * requantisation of the classic pair body after it. E / O = the A / B scratch words,
+ * WE / WO = the weights WA / WB. %14 = the lower pixel's bias (%16 the upper's). */
+#define RP_LOAD_EVEN "ldrd " DSP_E "," DSP_O
+#define RP_LOAD_ODD "ldrd " DSP_O "," DSP_E
+#define RP_ATAP(load, a, b, off)                                                                        \
+  load ",[" DSP_X ",#" off "]\nldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#" off "]\n"                      \
+  "smlad " a "," DSP_E "," DSP_WE "," a "\nsmlabt " a "," DSP_O "," DSP_WO "," a "\n"                   \
+  "smlatb " b "," DSP_E "," DSP_WE "," b "\nsmlad " b "," DSP_O "," DSP_WO "," b "\n"
+#define RP_ACOLUMN(load, o0, o1, o2, o3)                                                                \
+  RP_ATAP(load, DSP_A0, DSP_B0, o0) RP_ATAP(load, DSP_A1, DSP_B1, o1) RP_ATAP(load, DSP_A2, DSP_B2, o2) \
+  RP_ATAP(load, DSP_A3, DSP_B3, o3)
+#define RP_AWINDOW(load)                                                                                \
+  RP_ACOLUMN(load, "0", "8", "16", "24") RP_ACOLUMN(load, "32", "40", "48", "56")                       \
+  RP_ACOLUMN(load, "64", "72", "80", "88")
+/* A run of pixel pairs of one column class inside one asm loop: pointers, steps and the
+ * count live in `f` (memory operands), the 14 registers hold the pair's sums. */
+typedef struct rp_frame_t {
+  const int32_t *x, *w, *bias_a, *bias_b, *q;
+  int8_t *o0, *o1;
+  int32_t count, o_step, o1_step, s_step;
+} rp_frame_t;
+#define RP_RQ_LOAD "ldr " DSP_X ",%21\nldr " DSP_E ",%15\nldr " DSP_O ",%16\n"
+#define RP_REQUANT_SIMPLE                                                                               \
+  RP_RQ_LOAD DSP_RQ_SIMPLE(DSP_A0, DSP_B0, 0, 0, 8) DSP_RQ_SIMPLE(DSP_A1, DSP_B1, 1, 20, 28)            \
+  DSP_RQ_SIMPLE(DSP_A2, DSP_B2, 2, 40, 48) DSP_RQ_SIMPLE(DSP_A3, DSP_B3, 3, 60, 68)
+#define RP_REQUANT_NEGFIX                                                                               \
+  RP_RQ_LOAD DSP_RQ_NEGFIX(DSP_A0, DSP_B0, 0, 0, 8) DSP_RQ_NEGFIX(DSP_A1, DSP_B1, 1, 20, 28)            \
+  DSP_RQ_NEGFIX(DSP_A2, DSP_B2, 2, 40, 48) DSP_RQ_NEGFIX(DSP_A3, DSP_B3, 3, 60, 68)
+#define RP_RUN_BIAS                                                                                     \
+  "ldr " DSP_WE ",%19\nldrd " DSP_A0 "," DSP_A1 ",[" DSP_WE "]\nldrd " DSP_A2 "," DSP_A3 ",[" DSP_WE    \
+  ",#8]\nldr " DSP_WE ",%20\nldrd " DSP_B0 "," DSP_B1 ",[" DSP_WE "]\nldrd " DSP_B2 "," DSP_B3 ",["     \
+  DSP_WE ",#8]\nldr " DSP_X ",%14\nldr " DSP_WP ",%18\n"
+/* After the stores: both output pointers, the scratch column and the count advance. */
+#define RP_RUN_NEXT                                                                                     \
+  "ldr " DSP_WE ",%22\nadd " DSP_E "," DSP_E "," DSP_WE "\nstr " DSP_E ",%15\n"                         \
+  "ldr " DSP_WE ",%23\nadd " DSP_O "," DSP_O "," DSP_WE "\nstr " DSP_O ",%16\n"                         \
+  "ldr " DSP_WE ",%14\nldr " DSP_WO ",%24\nadd " DSP_WE "," DSP_WE "," DSP_WO "\nstr " DSP_WE ",%14\n"  \
+  "ldr " DSP_WE ",%17\nsubs " DSP_WE "," DSP_WE ",#1\nstr " DSP_WE ",%17\nbne 1b\n"
+#define RP_ASM(text)                                                                                    \
+  __asm__ volatile("1:\n" RP_RUN_BIAS text RP_RUN_NEXT                                                  \
+                   : "=&r"(a0), "=&r"(a1), "=&r"(a2), "=&r"(a3), "=&r"(b0), "=&r"(b1), "=&r"(b2),       \
+                     "=&r"(b3), "=&r"(e), "=&r"(o), "=&r"(we), "=&r"(wo), "=&r"(x), "=&r"(w), "+m"(f.x), \
+                     "+m"(f.o0), "+m"(f.o1), "+m"(f.count)                                              \
+                   : "m"(f.w), "m"(f.bias_a), "m"(f.bias_b), "m"(f.q), "m"(f.o_step), "m"(f.o1_step),    \
+                     "m"(f.s_step)                                                                      \
+                   : "memory", "cc")
+
+/* Output rows 2j and 2j + 1 of one group, k_w == 3, modes SIMPLE and NEGFIX: one asm loop
+ * per run of columns of one border class. */
+static __attribute__((noinline)) void rp_rows_asm(const ta_depthwise_conv_dsp_params_t *p, const int32_t *scratch,
+                                                  const int32_t *w_group, const int32_t *bias_a_row,
+                                                  const int32_t *bias_b_row, const int32_t *q, int8_t *out_a,
+                                                  int8_t *out_b, int odd, int mode) {
+  const int32_t ch = p->channels, out_w = p->out_w;
+  const int variant = 2 * (mode == TA_DW_DSP_NEGFIX) + odd;
+  int8_t sink[4];
+  rp_frame_t f;
+  f.x = scratch;
+  f.w = w_group;
+  f.q = q;
+  f.o0 = out_a;
+  f.o1 = out_b ? out_b : sink;
+  f.o_step = ch;
+  f.o1_step = out_b ? ch : 0;
+  f.s_step = p->stride_w * RP_COL_WORDS * (int32_t)sizeof(int32_t);
+  for (int32_t ox = 0; ox < out_w;) {
+    const int32_t cls = p->cols[3 * ox + 2];
+    int32_t end = ox + 1;
+    while (end < out_w && p->cols[3 * end + 2] == cls) end++;
+    f.bias_a = bias_a_row + cls * ch;
+    f.bias_b = bias_b_row + cls * ch;
+    f.count = end - ox;
+    int32_t a0, a1, a2, a3, b0, b1, b2, b3, e, o, we, wo;
+    const int32_t *x, *w;
+    switch (variant) {
+      case 0: if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_AWINDOW(RP_LOAD_EVEN) RP_REQUANT_SIMPLE); break;
+      case 1: if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_AWINDOW(RP_LOAD_ODD) RP_REQUANT_SIMPLE); break;
+      case 2: if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_AWINDOW(RP_LOAD_EVEN) RP_REQUANT_NEGFIX); break;
+      default: if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_AWINDOW(RP_LOAD_ODD) RP_REQUANT_NEGFIX); break;
+    }
+    (void)a0, (void)a1, (void)a2, (void)a3, (void)b0, (void)b1, (void)b2, (void)b3;
+    (void)e, (void)o, (void)we, (void)wo, (void)x, (void)w;
+    ox = end;
+  }
+}
+#endif
+
+/* Every group and row pair of one image; `mode` a constant after inlining. */
+static DSP_ALWAYS_INLINE void rp_image(const ta_depthwise_conv_dsp_params_t *p, const int8_t *image,
+                                       int32_t *scratch, int8_t *out_image, int mode) {
+  const int32_t ch = p->channels, row_bytes = p->out_w * ch, classes = p->col_classes * ch;
+  const int32_t sw = (p->out_w - 1) * p->stride_w + p->k_w;
+  const int32_t group_words = p->k_w * RP_COL_WORDS;
+  const int32_t lo = ta_clamp(p->pad_w, 0, sw), hi = ta_clamp(p->pad_w + p->in_w, lo, sw);
+  rp_zero(scratch, lo, hi, sw);
+  for (int32_t c = 0; c < ch; c += 4) {
+    const int32_t *w_group = p->weights + (c / 4) * group_words;
+    const int32_t *bias = p->bias + c, *q = p->quant + 5 * c;
+    rp_widen_rows(p, image + c, -p->pad_h, lo, hi, 0, scratch);
+    for (int32_t oy = 0; oy < p->out_h; oy += 2) {
+      const int odd = (oy >> 1) & 1;
+      rp_widen_rows(p, image + c, oy + 2 - p->pad_h, lo, hi, 1 - odd, scratch);
+      const int last = oy + 1 >= p->out_h;
+      const int32_t *bias_a = bias + p->rows[3 * oy + 2] * classes;
+      const int32_t *bias_b = last ? bias_a : bias + p->rows[3 * oy + 5] * classes;
+      int8_t *out_a = out_image + oy * row_bytes + c;
+      int8_t *out_b = last ? NULL : out_a + row_bytes;
+#if DSP_PAIR3_IN_ASM
+      if (mode != TA_DW_DSP_CLAMP) { /* k_w == 3: the compiler's condition for the form */
+        rp_rows_asm(p, scratch, w_group, bias_a, bias_b, q, out_a, out_b, odd, mode);
+        continue;
+      }
+#endif
+      if (odd)
+        rp_rows(p, scratch, w_group, bias_a, bias_b, q, out_a, out_b, 1, mode);
+      else
+        rp_rows(p, scratch, w_group, bias_a, bias_b, q, out_a, out_b, 0, mode);
+    }
+  }
+}
+
+#define RP_IMAGE(name, mode)                                                                                   \
+  static void name(const ta_depthwise_conv_dsp_params_t *p, const int8_t *image, int32_t *scratch,            \
+                   int8_t *out_image) {                                                                        \
+    rp_image(p, image, scratch, out_image, mode);                                                              \
+  }
+RP_IMAGE(rp_image_simple, TA_DW_DSP_SIMPLE)
+RP_IMAGE(rp_image_negfix, TA_DW_DSP_NEGFIX)
+RP_IMAGE(rp_image_clamp, TA_DW_DSP_CLAMP)
+
+static void rp_run(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input, int32_t *scratch, int8_t *output) {
+  const int mode = DSP_HAS(p->mode) ? p->mode : TA_DW_DSP_CLAMP;
+  for (int32_t b = 0; b < p->batches; b++) {
+    const int8_t *image = input + b * p->in_h * p->in_w * p->channels;
+    int8_t *out_image = output + b * p->out_h * p->out_w * p->channels;
+    if (DSP_HAS(TA_DW_DSP_SIMPLE) && mode == TA_DW_DSP_SIMPLE)
+      rp_image_simple(p, image, scratch, out_image);
+    else if (DSP_HAS(TA_DW_DSP_NEGFIX) && mode == TA_DW_DSP_NEGFIX)
+      rp_image_negfix(p, image, scratch, out_image);
+    else if (DSP_HAS(TA_DW_DSP_CLAMP))
+      rp_image_clamp(p, image, scratch, out_image);
+  }
+}
+
 void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input, const int8_t *filter,
-                              int8_t *output) {
+                              int8_t *scratch, int8_t *output) {
+  if (p->form == TA_DW_DSP_ROWPAIR) { /* the compiler sets the variant bit with the form */
+    if (DSP_HAS(TA_DW_DSP_ROWPAIR_BIT)) rp_run(p, input, (int32_t *)(void *)scratch, output); /* word aligned */
+    return;
+  }
   const int32_t ch = p->channels;
   const int32_t row_bytes = p->out_w * ch;
   dsp_layer_t l;

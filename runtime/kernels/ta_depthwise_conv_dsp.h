@@ -24,11 +24,18 @@
 #include "ta_common.h"
 
 enum { TA_DW_DSP_SIMPLE = 0, TA_DW_DSP_NEGFIX = 1, TA_DW_DSP_CLAMP = 2 };
+/* Forms: TA_DW_DSP_CLASSIC the layout above; TA_DW_DSP_ROWPAIR (3x3, stride 1 and
+ * dilation 1 down, dilation 1 across, channels a multiple of 4): weights per group of 4
+ * channels [k_w][channel][2] as scaled int16 pairs (w0, w1) and (w1, w2) of the filter
+ * column, input rows widened in pairs into scratch (see ta_depthwise_conv_dsp.c). */
+enum { TA_DW_DSP_CLASSIC = 0, TA_DW_DSP_ROWPAIR = 1 };
 
 /* Loops compiled (ta_config.h): bit TA_DW_DSP_<mode> for each requantisation mode's. A
- * layer whose mode is missing runs the CLAMP loops, exact for every layer. */
+ * layer whose mode is missing runs the CLAMP loops, exact for every layer. Bit
+ * TA_DW_DSP_ROWPAIR_BIT: the row-pair form's code (needed by every ROWPAIR layer). */
+#define TA_DW_DSP_ROWPAIR_BIT 3
 #ifndef TA_DEPTHWISE_CONV_DSP_VARIANTS
-#define TA_DEPTHWISE_CONV_DSP_VARIANTS 0x7u
+#define TA_DEPTHWISE_CONV_DSP_VARIANTS 0xFu
 #endif
 
 typedef struct ta_depthwise_conv_dsp_params_t {
@@ -41,15 +48,18 @@ typedef struct ta_depthwise_conv_dsp_params_t {
   int32_t pad_h, pad_w;
   int32_t col_classes;       /* border classes of the columns */
   int32_t act_min, act_max;
-  int32_t mode;              /* TA_DW_DSP_* */
+  int32_t mode;              /* TA_DW_DSP_SIMPLE / NEGFIX / CLAMP */
+  int32_t form;              /* TA_DW_DSP_CLASSIC / ROWPAIR */
   const int16_t *rows;       /* [out_h][3]: first tap, end tap, class */
   const int16_t *cols;       /* [out_w][3] */
   const int32_t *bias;       /* [row class][column class][channels], scaled */
-  const int32_t *weights;    /* [channels / 4][k_w][k_h][2] packed scaled int16 pairs */
+  const int32_t *weights;    /* CLASSIC: [channels / 4][k_w][k_h][2] packed scaled int16 pairs; ROWPAIR: see above */
   const int32_t *quant;      /* [channels][5] */
 } ta_depthwise_conv_dsp_params_t;
 
+/* scratch: form TA_DW_DSP_ROWPAIR only (32 * ((out_w - 1) * stride_w + k_w) bytes, word
+ * aligned), else NULL. */
 void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input, const int8_t *filter,
-                              int8_t *output);
+                              int8_t *scratch, int8_t *output);
 
 #endif

@@ -52,6 +52,7 @@ typedef struct DwTierData {
   int simple;          /* MVE: the kernel's reduced requantisation applies (ta_depthwise_conv_mve.h) */
   int no_left_shift;   /* MVE: no channel shifts left */
   int dsp_mode;        /* DSP: TA_DW_DSP_SIMPLE 0, NEGFIX 1 or CLAMP 2 (ta_depthwise_conv_dsp.h) */
+  int dsp_rowpair;     /* DSP: form TA_DW_DSP_ROWPAIR (input rows widened in pairs into scratch) */
 } DwTierData;
 
 typedef struct DwData {
@@ -251,13 +252,45 @@ static int32_t dw_dsp_pair(int32_t lo, int32_t hi, int32_t shift_lo, int32_t shi
   return (int32_t)(a | b << 16);
 }
 
-/* Weights [group][kx][ky] as scaled int16 pairs; the class biases scaled like them. The
- * quant table is built first: it checks the scaled ranges on the unscaled biases. */
+/* The DSP row-pair form (ta_depthwise_conv_dsp.h): 3x3, stride 1 and dilation 1 down,
+ * dilation 1 across, whole groups of 4 channels, mode SIMPLE or NEGFIX (its asm body).
+ * It widens every input row pair once per group and runs a loop per output row pair, so
+ * it pays from 6 output columns (QEMU M4: vww's 6-wide layers 146 k -> 120 k
+ * instructions, kws's 5-wide ones would go 207 k -> 214 k). */
+enum { DW_ROWPAIR_MIN_WIDTH = 6 };
+static bool dw_dsp_rowpair_fits(const DwData *d) {
+  return d->h.k == 3 && d->w.k == 3 && d->h.stride == 1 && d->h.dil == 1 && d->w.dil == 1 && d->out_c % 4 == 0 &&
+         d->w.out >= DW_ROWPAIR_MIN_WIDTH && d->t.dsp_mode != 2;
+}
+
+/* Its scratch: two widened row pairs of every column the windows read, 4 channels. */
+static size_t dw_dsp_rowpair_scratch(const DwData *d) {
+  return (size_t)32 * (size_t)((d->w.out - 1) * d->w.stride + d->w.k);
+}
+
+/* Row-pair weights [group][kx][channel][2]: (w0, w1) and (w1, w2) of the filter column, scaled. */
+static void dw_dsp_rowpair_weights(const DwData *d, const int8_t *w, DwTierData *t) {
+  const int32_t ch = d->out_c, kw = d->w.k;
+  for (int32_t c = 0; c < ch; c++) {
+    const int32_t shift = t->quant[5 * c + 4];
+    for (int32_t kx = 0; kx < kw; kx++) {
+      const int32_t w0 = w[(0 * kw + kx) * ch + c], w1 = w[(1 * kw + kx) * ch + c], w2 = w[(2 * kw + kx) * ch + c];
+      int32_t *dst = t->weights32 + (((size_t)(c / 4) * kw + kx) * 4 + c % 4) * 2;
+      dst[0] = dw_dsp_pair(w0, w1, shift, shift);
+      dst[1] = dw_dsp_pair(w1, w2, shift, shift);
+    }
+  }
+}
+
+/* Weights [group][kx][ky] as scaled int16 pairs (or the row-pair layout); the class biases
+ * scaled like them. The quant table is built first: it checks the scaled ranges on the
+ * unscaled biases. */
 static bool dw_dsp_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter, const Tensor *bias, DwTierData *t) {
   const int32_t ch = d->out_c, kh = d->h.k, kw = d->w.k, taps = kh * kw, groups = ch / 4;
   const int8_t *w = (const int8_t *)filter->data;
+  t->dsp_rowpair = dw_dsp_rowpair_fits(d);
   t->bias_n = (size_t)t->rows.count * t->cols.count * ch;
-  t->weights_n = (size_t)groups * taps * 2;
+  t->weights_n = t->dsp_rowpair ? (size_t)groups * kw * 8 : (size_t)groups * taps * 2;
   if (t->bias_n > DW_MAX_TABLE || t->weights_n > DW_MAX_TABLE || t->bias_n * (size_t)taps > DW_MAX_WORK) return false;
   t->bias = arena_alloc(pc->arena, (t->bias_n ? t->bias_n : 1) * sizeof(int32_t));
   t->weights32 = arena_alloc(pc->arena, (t->weights_n ? t->weights_n : 1) * sizeof(int32_t));
@@ -270,6 +303,10 @@ static bool dw_dsp_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter,
   for (size_t i = 0; i < t->bias_n; i++) {
     const int32_t shift = t->quant[5 * (i % (size_t)ch) + 4];
     t->bias[i] = (int32_t)((uint32_t)t->bias[i] << shift);
+  }
+  if (t->dsp_rowpair) {
+    dw_dsp_rowpair_weights(d, w, t);
+    return true;
   }
   for (int32_t g = 0; g < groups; g++)
     for (int32_t kx = 0; kx < kw; kx++)
@@ -474,6 +511,8 @@ static bool dw_prepare(PrepareCtx *pc, Node *node) {
   } else if (d->tier == DW_TIER_DSP) {
     node->kernel = "ta_depthwise_conv_dsp_s8";
     node->families[0] = "depthwise_conv_dsp";
+    node->reads_scratch = d->t.dsp_rowpair;
+    node->scratch_bytes = d->t.dsp_rowpair ? dw_dsp_rowpair_scratch(d) : 0;
   }
   if (d->s16dsp) {
     node->kernel = "ta_depthwise_conv_s16_dsp";
@@ -577,13 +616,16 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
   static const int32_t no_weights[1] = {0};
   const char *weights = t->weights_n ? em_table_i32(ec, "weights", t->weights32, t->weights_n)
                                      : em_table_i32(ec, "weights", no_weights, 1);
-  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", 1u << t->dsp_mode);
+  /* bit 3: the row-pair form's code (TA_DW_DSP_ROWPAIR_BIT) */
+  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", (1u << t->dsp_mode) | (t->dsp_rowpair ? 8u : 0u));
   em_decl(ec,
           "static const ta_depthwise_conv_dsp_params_t %s_params = {\n%s  .act_min = %d, .act_max = %d,\n"
-          "  .mode = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .weights = %s,\n  .quant = %s,\n};",
-          name, geom, (int)d->q.act_min, (int)d->q.act_max, t->dsp_mode, rows, cols, bias, weights, quant);
-  em_call(ec, "ta_depthwise_conv_dsp_s8", 4, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->in[1]), em_tensor(ec, node->out[0]));
+          "  .mode = %d,\n  .form = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .weights = %s,\n"
+          "  .quant = %s,\n};",
+          name, geom, (int)d->q.act_min, (int)d->q.act_max, t->dsp_mode, t->dsp_rowpair, rows, cols, bias, weights,
+          quant);
+  em_call(ec, "ta_depthwise_conv_dsp_s8", 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
+          em_tensor(ec, node->in[1]), t->dsp_rowpair ? em_scratch(ec) : "NULL", em_tensor(ec, node->out[0]));
 }
 
 /* The int16x8 Cortex-M4 tier: geometry, requantisation and widened weights. */
@@ -689,11 +731,19 @@ static bool dw_inplace(const Model *m, const Node *node, int input, InplaceAcces
   return true;
 }
 
+/* Only the DSP tier's row-pair form reads scratch (its widened input rows). */
+static bool dw_scratch_needed(const Model *m, const Node *node) {
+  (void)m;
+  const DwData *d = node->op_data;
+  return d && d->tier == DW_TIER_DSP && d->t.dsp_rowpair;
+}
+
 const OpDef op_depthwise_conv_2d = {
     .name = "DEPTHWISE_CONV_2D",
     .builtin_code = 4,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
-    .scratch_usage = SCRATCH_NO_CTX,
+    .scratch_usage = SCRATCH_CONDITIONAL,
+    .scratch_needed = dw_scratch_needed,
     .dtypes = "int8, int16x8, float32",
     .constraints = "constant filter and bias; per-channel or per-tensor symmetric int8 filters; int16 bias int64; "
                    "depth_multiplier option must equal output/input channels",

@@ -1,0 +1,80 @@
+#!/bin/sh
+# int8 DEPTHWISE_CONV_2D on Cortex-M4, the DSP tier's row-pair form (ta_depthwise_conv_dsp.h,
+# docs/kernels.md): 3x3 layers with stride 1 down and at least 6 output columns widen their
+# input rows in pairs into scratch and run SMLAD on (row, row + 1) pairs.
+# - converted for cortex-m4, vww's operator 1 (48x48x8, stride 1) takes the row-pair form and
+#   a scratch buffer; operator 3 (stride 2) and kws's operator 1 (5 columns) keep the classic;
+# - on QEMU Cortex-M4, vww case 0 equals the golden and operator 1 runs at most 2.8
+#   instructions per MAC (the classic form: 3.04);
+# (Its C loops, CLAMP and without the asm body, are run on vww by run_target_tests.sh's
+# fallback-loops checks.)
+# SKIP without the corpus or the cross tools.
+# usage: sh tests/suites/dw4.sh BUILD CORPUS WORKDIR
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup dw4 "$@" || { echo "FAIL dw4: no work folder"; exit 0; }
+
+vww="$corpus/models/vww"
+kws="$corpus/models/kws"
+if [ ! -d "$vww" ] || [ ! -d "$kws" ]; then
+  echo "SKIP dw4: corpus absent ($vww, $kws)"
+  exit 0
+fi
+
+# form_of MODULE_C OP -> the .form of operator OP's DSP depthwise descriptor
+form_of() {
+  sed -n "/op$2_depthwise_conv_2d_params = {/,/^};/p" "$1" | sed -n 's/^ *\.form = \([0-9]*\),.*/\1/p'
+}
+
+if ! "$build/tinyaot" convert "$vww/model.tflite" -o "$work/vww" --platform cortex-m4 >"$work/vww.log" 2>&1; then
+  echo "FAIL dw4:vww_rowpair_chosen: convert failed: $(tail -n 1 "$work/vww.log")"
+else
+  f1=$(form_of "$work/vww/src/vww_model.c" 1)
+  f3=$(form_of "$work/vww/src/vww_model.c" 3)
+  if [ "$f1" != 1 ]; then
+    echo "FAIL dw4:vww_rowpair_chosen: operator 1 (48x48x8, stride 1) has form '$f1', not 1 (row pair)"
+  elif [ "$f3" != 0 ]; then
+    echo "FAIL dw4:vww_rowpair_chosen: operator 3 (stride 2) has form '$f3', not 0 (classic)"
+  else
+    echo "PASS dw4:vww_rowpair_chosen"
+  fi
+fi
+if ! "$build/tinyaot" convert "$kws/model.tflite" -o "$work/kws" --platform cortex-m4 >"$work/kws.log" 2>&1; then
+  echo "FAIL dw4:kws_classic_kept: convert failed: $(tail -n 1 "$work/kws.log")"
+else
+  f=$(form_of "$work/kws/src/kws_model.c" 1)
+  if [ "$f" != 0 ]; then
+    echo "FAIL dw4:kws_classic_kept: operator 1 (5 columns) has form '$f', not 0 (classic)"
+  else
+    echo "PASS dw4:kws_classic_kept"
+  fi
+fi
+
+. "$TA_ROOT/target/lib.sh"
+if ! ta_ensure_packages >/dev/null 2>&1; then
+  echo "SKIP dw4:vww_qemu: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
+  exit 0
+fi
+plugin=$(ta_build_plugin "$build/target") || { echo "FAIL dw4:vww_qemu: instruction counter build failed"; exit 0; }
+
+out="$work/qemu"
+rc=0
+sh "$TA_ROOT/target/run_case.sh" --core m4 --name vww --model "$vww/model.tflite" --case "$vww/case_0" \
+  --out "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers >"$out.log" 2>&1 || rc=$?
+if [ $rc -ne 0 ]; then
+  echo "FAIL dw4:vww_qemu_exact: run_case.sh exit $rc"
+elif ! cmp -s "$vww/case_0/out0.bin" "$out/run/out0.bin"; then
+  echo "FAIL dw4:vww_qemu_exact: out0.bin differs from the golden"
+else
+  echo "PASS dw4:vww_qemu_exact"
+  # layers.txt: "op instructions ..."; operator 1 has 48*48*8*9 MACs
+  insns=$(awk '$1 == 1 { print $2 }' "$out/layers.txt")
+  limit=$((48 * 48 * 8 * 9 * 28 / 10))
+  if [ -z "$insns" ]; then
+    echo "FAIL dw4:vww_rowpair_speed: no count for operator 1 in layers.txt"
+  elif [ "$insns" -gt "$limit" ]; then
+    echo "FAIL dw4:vww_rowpair_speed: operator 1 ran $insns instructions (more than $limit, 2.8 per MAC)"
+  else
+    echo "PASS dw4:vww_rowpair_speed ($insns instructions)"
+  fi
+fi
