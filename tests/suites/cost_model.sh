@@ -10,8 +10,8 @@
 # - report: report.json's cost_model total equals the sum of inspect's per-operator estimates;
 # - trade: vww on Cortex-M4 under a constants budget half way between all tiers and --opt size
 #   fits it, the operators it sends to the portable kernels are the cheapest in estimated
-#   instructions lost per byte freed (report.json cost_choice against inspect's own estimates
-#   for both kernels), and the host... the module runs exactly on QEMU Cortex-M4;
+#   instructions lost per byte freed (report.json cost_choice, whose estimates must be
+#   inspect's own for both kernels), and the traded module runs exactly on QEMU Cortex-M4;
 # - balanced: every corpus model converts with --opt balanced for cortex-m4 and cortex-m55,
 #   and runs every case exactly on the host (tinyaot run --opt balanced); kws with
 #   balanced=1000 mixes tiers and portable kernels and is exact on QEMU Cortex-M55.
