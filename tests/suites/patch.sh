@@ -5,7 +5,8 @@
 #   TFLite Micro oracle) converted with --memory.optimize max runs its first stage in bands,
 #   equals the oracle on both outputs (the logits and a whole 56x56x24 tensor), and its
 #   arena_bytes is at most half its layer-by-layer bound (the default mode's
-#   activation_lower_bound, whole tensors); the default mode patches nothing;
+#   activation_lower_bound, whole tensors); the default mode patches nothing; the same
+#   model at odd sizes (41, 57, 97: asymmetric padding, a short last band) patched and exact;
 # - mcunet_vww in max mode runs in bands, exact on every corpus case, with arena_bytes at
 #   most its float input's 76,800 bytes; mcunet_det exact in max mode, arena at most its
 #   245,760-byte input (the issue's 168,512-byte target is below the input tensor alone);
@@ -86,6 +87,27 @@ else
     else
       echo "FAIL patch:mbv2_224_report: max patch '$patch', default $(json_patch "$d/default/report.json")"
     fi
+  fi
+fi
+
+# odd image sizes (asymmetric SAME padding, a last band with fewer rows): patched and exact
+if [ -x "$oracle" ]; then
+  bad="" n=0
+  for spec in 41:3 57:4 97:5; do
+    size=${spec%%:*} seed=${spec#*:} d="$work/mbv2_$size"
+    if ! make_case "mbv2_$size" "$size" "$seed"; then
+      bad="$bad $size(oracle)"
+      continue
+    fi
+    "$build/tinyaot" run "$d/model.tflite" --case "$d/case_0" --out-dir "$d/run" --memory.optimize max --keep-build "$d/kept" \
+      >"$d/run.log" 2>&1 && same_outputs "$d/case_0" "$d/run/case_0" || { bad="$bad $size(outputs)"; continue; }
+    grep -q '"patch": {"enabled": true' "$d/kept/module/report.json" 2>/dev/null || { bad="$bad $size(not patched)"; continue; }
+    n=$((n + 1))
+  done
+  if [ -z "$bad" ]; then
+    echo "PASS patch:mbv2_odd_sizes_exact ($n sizes: 41, 57, 97)"
+  else
+    echo "FAIL patch:mbv2_odd_sizes_exact:$bad"
   fi
 fi
 
