@@ -206,7 +206,8 @@ static uint64_t probe_scratch(Compilation *c, const ConvertOptions *opt, const b
   memset(&sched, 0, sizeof sched);
   if (!resolve_model_mixed(&c->model, &kernels, portable, &quiet)) return UINT64_MAX;
   if (!c->patch.active && !opt->no_reorder && !schedule_reorder(&c->model, &sched, &quiet)) return UINT64_MAX;
-  if (!plan_activations_mode(&c->model, &c->plan, &c->platform, &c->config, PLAN_INPLACE_ALL, &quiet)) return UINT64_MAX;
+  const PlanInplace inplace = opt->no_inplace ? PLAN_INPLACE_NONE : PLAN_INPLACE_ALL;
+  if (!plan_activations_mode(&c->model, &c->plan, &c->platform, &c->config, inplace, &quiet)) return UINT64_MAX;
   uint64_t bytes = 0;
   for (int i = 0; i < c->plan.n_arenas; i++)
     if (c->plan.arenas[i].role == AR_SCRATCH) bytes += c->plan.arenas[i].size;
@@ -279,7 +280,9 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (!trade && !attrs_check_unmatched(&c->config, &c->model, opt->strict, d)) return false;
   /* In-place execution: by default the contracts that cost no instruction (the output at
    * its dying input's own offset); --memory.optimize max also those that move outputs */
-  const PlanInplace inplace = opt->memory_max ? PLAN_INPLACE_ALL : PLAN_INPLACE_FREE;
+  const PlanInplace inplace = opt->no_inplace ? PLAN_INPLACE_NONE
+                              : opt->memory_max ? PLAN_INPLACE_ALL
+                                                : PLAN_INPLACE_FREE;
   if (!plan_activations_mode(&c->model, &c->plan, &c->platform, &c->config, inplace, d)) return false;
   c->plan.patch = patched ? &c->patch : NULL;
   mod->opt_size = opt->opt_size;

@@ -5,6 +5,8 @@
 #   layer-by-layer bound on the host, on cortex-m4 and on cortex-m55, no in-place operator
 #   copies its output, and the outputs are exact (host; and QEMU Cortex-M4 when the cross
 #   tools are there); kws's in-place convolutions would copy, so its default mode has none;
+# - --no-inplace: nothing runs in place in either mode (ic's default arena back at its
+#   bound), exact;
 # - max mode is never above default (every corpus model tried on the host);
 # - escalation: with a budget between the max-mode and the default arena of kws (from the
 #   compiler's own two figures) the conversion succeeds in max mode, says so on stderr and
@@ -102,6 +104,27 @@ for model in ic mcunet_det; do
     *) echo "FAIL ram:${model}_default_exact: $line" ;;
   esac
 done
+
+# ---- --no-inplace: the switch turns both modes' in-place execution off ---------------------------
+# ic without it goes below its bound (checked above); with it, neither mode runs anything in
+# place and the default arena is back at the layer-by-layer bound (no patch, no tie), exact.
+if convert ic_noinplace ic --no-inplace && convert ic_noinplace_max ic --no-inplace --memory.optimize max; then
+  rep="$work/ic_noinplace/report.json"
+  arena=$(json_num "$rep" scratch_arena_bytes) bound=$(json_num "$rep" activation_lower_bound)
+  if grep -q '"technique": "in_place"' "$rep" "$work/ic_noinplace_max/report.json"; then
+    echo "FAIL ram:no_inplace: an operator runs in place with --no-inplace"
+  elif [ -z "$arena" ] || [ "$arena" -lt "$bound" ]; then
+    echo "FAIL ram:no_inplace: default arena '$arena' below the layer-by-layer bound $bound without in-place execution"
+  else
+    line=$(TINYAOT_RUN_ARGS="--no-inplace" sh "$TA_ROOT/tests/corpus_case.sh" "$corpus/models/ic" "$build" "$work/case" 2>&1 | tail -n 1)
+    case "$line" in
+      PASS*) echo "PASS ram:no_inplace (ic default $arena >= bound $bound bytes, exact)" ;;
+      *) echo "FAIL ram:no_inplace: $line" ;;
+    esac
+  fi
+else
+  echo "FAIL ram:no_inplace: $(tail -n 1 "$work/ic_noinplace.err") $(tail -n 1 "$work/ic_noinplace_max.err")"
+fi
 
 # ---- max never above default --------------------------------------------------------------------
 worse=""
