@@ -526,6 +526,12 @@ static void dsp_tails(const ta_depthwise_conv_dsp_params_t *p, const dsp_layer_t
  *   lower += A.hi * WA.lo (SMLATB) + B . WB (SMLAD)
  * i.e. 6 multiplies in 4 instructions and two LDRDs. */
 #define RP_COL_WORDS 8 /* one scratch column: 4 channels x 2 slots */
+/* Runs of output columns of one border class (the compiler allows at most RP_MAX_RUNS). */
+#define RP_MAX_RUNS 16
+typedef struct rp_run_t {
+  int32_t count;    /* columns */
+  int32_t bias_off; /* class * channels */
+} rp_run_t;
 
 #if defined(__ARM_FEATURE_DSP)
 /* Rows r (v0) and r + 1 (v1) of 4 channels into slot words s[0], s[2], s[4], s[6]. */
@@ -721,8 +727,9 @@ typedef struct rp_frame_t {
 static __attribute__((noinline)) void rp_rows_asm(const ta_depthwise_conv_dsp_params_t *p, const int32_t *scratch,
                                                   const int32_t *w_group, const int32_t *bias_a_row,
                                                   const int32_t *bias_b_row, const int32_t *q, int8_t *out_a,
-                                                  int8_t *out_b, int odd, int mode) {
-  const int32_t ch = p->channels, out_w = p->out_w;
+                                                  int8_t *out_b, int odd, int mode, const rp_run_t *runs,
+                                                  int32_t n_runs) {
+  const int32_t ch = p->channels;
   const int variant = 2 * (mode == TA_DW_DSP_NEGFIX) + odd;
   int8_t sink[4];
   rp_frame_t f;
@@ -734,13 +741,10 @@ static __attribute__((noinline)) void rp_rows_asm(const ta_depthwise_conv_dsp_pa
   f.o_step = ch;
   f.o1_step = out_b ? ch : 0;
   f.s_step = p->stride_w * RP_COL_WORDS * (int32_t)sizeof(int32_t);
-  for (int32_t ox = 0; ox < out_w;) {
-    const int32_t cls = p->cols[3 * ox + 2];
-    int32_t end = ox + 1;
-    while (end < out_w && p->cols[3 * end + 2] == cls) end++;
-    f.bias_a = bias_a_row + cls * ch;
-    f.bias_b = bias_b_row + cls * ch;
-    f.count = end - ox;
+  for (const rp_run_t *run = runs; run != runs + n_runs; run++) {
+    f.bias_a = bias_a_row + run->bias_off;
+    f.bias_b = bias_b_row + run->bias_off;
+    f.count = run->count;
     int32_t a0, a1, a2, a3, b0, b1, b2, b3, e, o, we, wo;
     const int32_t *x, *w;
     switch (variant) {
@@ -751,7 +755,6 @@ static __attribute__((noinline)) void rp_rows_asm(const ta_depthwise_conv_dsp_pa
     }
     (void)a0, (void)a1, (void)a2, (void)a3, (void)b0, (void)b1, (void)b2, (void)b3;
     (void)e, (void)o, (void)we, (void)wo, (void)x, (void)w;
-    ox = end;
   }
 }
 #endif
@@ -764,6 +767,18 @@ static DSP_ALWAYS_INLINE void rp_image(const ta_depthwise_conv_dsp_params_t *p, 
   const int32_t group_words = p->k_w * RP_COL_WORDS;
   const int32_t lo = ta_clamp(p->pad_w, 0, sw), hi = ta_clamp(p->pad_w + p->in_w, lo, sw);
   rp_zero(scratch, lo, hi, sw);
+#if DSP_PAIR3_IN_ASM
+  rp_run_t runs[RP_MAX_RUNS];
+  int32_t n_runs = 0;
+  for (int32_t ox = 0; ox < p->out_w && n_runs < RP_MAX_RUNS; n_runs++) {
+    const int32_t cls = p->cols[3 * ox + 2];
+    int32_t end = ox + 1;
+    while (end < p->out_w && p->cols[3 * end + 2] == cls) end++;
+    runs[n_runs].count = end - ox;
+    runs[n_runs].bias_off = cls * ch;
+    ox = end;
+  }
+#endif
   for (int32_t c = 0; c < ch; c += 4) {
     const int32_t *w_group = p->weights + (c / 4) * group_words;
     const int32_t *bias = p->bias + c, *q = p->quant + 5 * c;
@@ -778,7 +793,7 @@ static DSP_ALWAYS_INLINE void rp_image(const ta_depthwise_conv_dsp_params_t *p, 
       int8_t *out_b = last ? NULL : out_a + row_bytes;
 #if DSP_PAIR3_IN_ASM
       if (mode != TA_DW_DSP_CLAMP) { /* k_w == 3: the compiler's condition for the form */
-        rp_rows_asm(p, scratch, w_group, bias_a, bias_b, q, out_a, out_b, odd, mode);
+        rp_rows_asm(p, scratch, w_group, bias_a, bias_b, q, out_a, out_b, odd, mode, runs, n_runs);
         continue;
       }
 #endif

@@ -255,12 +255,15 @@ static int32_t dw_dsp_pair(int32_t lo, int32_t hi, int32_t shift_lo, int32_t shi
 /* The DSP row-pair form (ta_depthwise_conv_dsp.h): 3x3, stride 1 and dilation 1 down,
  * dilation 1 across, whole groups of 4 channels, mode SIMPLE or NEGFIX (its asm body).
  * It widens every input row pair once per group and runs a loop per output row pair, so
- * it pays from 6 output columns (QEMU M4: vww's 6-wide layers 146 k -> 120 k
- * instructions, kws's 5-wide ones would go 207 k -> 214 k). */
-enum { DW_ROWPAIR_MIN_WIDTH = 6 };
+ * it pays from 5 output columns (QEMU M4: kws's 5-wide layers 207 k -> 201 k
+ * instructions, vww's 6-wide ones 146 k -> 114 k; vww's 3-wide one would go 83 k -> 91 k).
+ * Each run of columns of one border class is one asm loop: at most DW_ROWPAIR_MAX_RUNS. */
+enum { DW_ROWPAIR_MIN_WIDTH = 5, DW_ROWPAIR_MAX_RUNS = 16 /* RP_MAX_RUNS */ };
 static bool dw_dsp_rowpair_fits(const DwData *d) {
+  int32_t runs = 1; /* runs of output columns of one border class */
+  for (int32_t ox = 1; ox < d->w.out; ox++) runs += d->t.cols.table[3 * ox + 2] != d->t.cols.table[3 * ox - 1];
   return d->h.k == 3 && d->w.k == 3 && d->h.stride == 1 && d->h.dil == 1 && d->w.dil == 1 && d->out_c % 4 == 0 &&
-         d->w.out >= DW_ROWPAIR_MIN_WIDTH && d->t.dsp_mode != 2;
+         d->w.out >= DW_ROWPAIR_MIN_WIDTH && d->t.dsp_mode != 2 && runs <= DW_ROWPAIR_MAX_RUNS;
 }
 
 /* Its scratch: two widened row pairs of every column the windows read, 4 channels. */
