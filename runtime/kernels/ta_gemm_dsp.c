@@ -425,47 +425,62 @@ static void gemm_unpack(const int8_t *x, int32_t depth, int32_t *u) {
  * past the last multiple of 4; each with one of the three requantisations. */
 enum { GEMM_BYTES = 0, GEMM_UNPACKED = 3, GEMM_UNPACKED16 = 6, GEMM_RQ_NEG = 1, GEMM_RQ_ZP = 2 };
 
+#define GEMM_DSP_HAS(v) ((TA_GEMM_DSP_VARIANTS >> (v)) & 1u)
+
 static GEMM_ALWAYS_INLINE void gemm_blocks_run(gemm_asm_state_t *st, int variant) {
   register gemm_asm_state_t *state __asm__("r4") = st;
+  (void)state; /* every loop may be masked out */
   switch (variant) {
   case GEMM_BYTES:
-    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_R, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_BYTES, "", GEMM_ASM_RQ_ROW)
+    if (GEMM_DSP_HAS(GEMM_BYTES))
+      __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_R, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_BYTES, "", GEMM_ASM_RQ_ROW)
                          GEMM_ASM_BLOCKS_OPERANDS);
     break;
   case GEMM_BYTES + GEMM_RQ_NEG:
-    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_R, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_BYTES, GEMM_ASM_NEG_SETUP,
+    if (GEMM_DSP_HAS(GEMM_BYTES + GEMM_RQ_NEG))
+      __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_R, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_BYTES, GEMM_ASM_NEG_SETUP,
                                      GEMM_ASM_RQ_ROW_NEG) GEMM_ASM_BLOCKS_OPERANDS);
     break;
   case GEMM_BYTES + GEMM_RQ_ZP:
-    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_R, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_BYTES, GEMM_ASM_ZP_SETUP,
+    if (GEMM_DSP_HAS(GEMM_BYTES + GEMM_RQ_ZP))
+      __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_R, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_BYTES, GEMM_ASM_ZP_SETUP,
                                      GEMM_ASM_RQ_ROW_ZP) GEMM_ASM_BLOCKS_OPERANDS);
     break;
   case GEMM_UNPACKED:
-    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_UNPACKED, "", GEMM_ASM_RQ_ROW)
+    if (GEMM_DSP_HAS(GEMM_UNPACKED))
+      __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_UNPACKED, "", GEMM_ASM_RQ_ROW)
                          GEMM_ASM_BLOCKS_OPERANDS);
     break;
   case GEMM_UNPACKED + GEMM_RQ_NEG:
-    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_UNPACKED, GEMM_ASM_NEG_SETUP,
+    if (GEMM_DSP_HAS(GEMM_UNPACKED + GEMM_RQ_NEG))
+      __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_UNPACKED, GEMM_ASM_NEG_SETUP,
                                      GEMM_ASM_RQ_ROW_NEG) GEMM_ASM_BLOCKS_OPERANDS);
     break;
   case GEMM_UNPACKED + GEMM_RQ_ZP:
-    __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_UNPACKED, GEMM_ASM_ZP_SETUP,
+    if (GEMM_DSP_HAS(GEMM_UNPACKED + GEMM_RQ_ZP))
+      __asm__ volatile(GEMM_ASM_BLOCKS(GEMM_ASM_GROUP4_U, GEMM_ASM_SKIP16, GEMM_ASM_TAILS_UNPACKED, GEMM_ASM_ZP_SETUP,
                                      GEMM_ASM_RQ_ROW_ZP) GEMM_ASM_BLOCKS_OPERANDS);
     break;
   case GEMM_UNPACKED16: /* whole 16-value passes only: no skip, no tail */
-    __asm__ volatile(GEMM_ASM_BLOCKS_BODY(GEMM_ASM_ENTRY32, GEMM_ASM_BODY32_U, "", "", GEMM_ASM_RQ_ROW)
+    if (GEMM_DSP_HAS(GEMM_UNPACKED16))
+      __asm__ volatile(GEMM_ASM_BLOCKS_BODY(GEMM_ASM_ENTRY32, GEMM_ASM_BODY32_U, "", "", GEMM_ASM_RQ_ROW)
                          GEMM_ASM_BLOCKS_OPERANDS);
     break;
   case GEMM_UNPACKED16 + GEMM_RQ_NEG:
-    __asm__ volatile(GEMM_ASM_BLOCKS_BODY(GEMM_ASM_ENTRY32, GEMM_ASM_BODY32_U, "", GEMM_ASM_NEG_SETUP,
+    if (GEMM_DSP_HAS(GEMM_UNPACKED16 + GEMM_RQ_NEG))
+      __asm__ volatile(GEMM_ASM_BLOCKS_BODY(GEMM_ASM_ENTRY32, GEMM_ASM_BODY32_U, "", GEMM_ASM_NEG_SETUP,
                                           GEMM_ASM_RQ_ROW_NEG) GEMM_ASM_BLOCKS_OPERANDS);
     break;
   default:
-    __asm__ volatile(GEMM_ASM_BLOCKS_BODY(GEMM_ASM_ENTRY32, GEMM_ASM_BODY32_U, "", GEMM_ASM_ZP_SETUP,
+    if (GEMM_DSP_HAS(GEMM_UNPACKED16 + GEMM_RQ_ZP))
+      __asm__ volatile(GEMM_ASM_BLOCKS_BODY(GEMM_ASM_ENTRY32, GEMM_ASM_BODY32_U, "", GEMM_ASM_ZP_SETUP,
                                           GEMM_ASM_RQ_ROW_ZP) GEMM_ASM_BLOCKS_OPERANDS);
     break;
   }
 }
+
+static void gemm_rows_any(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x, int32_t x_step,
+                          const int32_t *weights, int8_t *out);
 
 /* One copy of the block-loop variants for every caller (each inlined copy is 9 asm loops). */
 static __attribute__((noinline)) void gemm_blocks(gemm_asm_state_t *st, int variant) { gemm_blocks_run(st, variant); }
@@ -487,6 +502,10 @@ static void gemm_rows_asm(const ta_gemm_dsp_params_t *p, int32_t count, const in
   const int unpack = groups > 0 && groups <= GEMM_UNPACK_MAX_GROUPS && blocks >= 3;
   const int variant = (unpack ? ((groups & 3) == 0 ? GEMM_UNPACKED16 : GEMM_UNPACKED) : GEMM_BYTES) +
                       (fix ? GEMM_RQ_NEG : zp ? GEMM_RQ_ZP : 0);
+  if (blocks > 0 && !GEMM_DSP_HAS(variant)) { /* not compiled: the C loops */
+    gemm_rows_any(p, count, x, x_step, weights, out);
+    return;
+  }
   int32_t u[2 * GEMM_UNPACK_MAX_GROUPS];
   gemm_asm_state_t st;
   st.w = weights, st.bias = p->bias, st.q = p->rq, st.neg_fix = fix, st.zp = zp, st.tail = depth & 3;
@@ -558,24 +577,25 @@ static void gemm_rows_any(const ta_gemm_dsp_params_t *p, int32_t count, const in
   "strb r8, [%[o]], #1\n\t"
 
 /* Depth 8 (vww's first pointwise convolution, ad's 8-wide layer): the 8 input values stay in
- * registers for all rows, which the block loop reloads per block with its bookkeeping. */
+ * registers for all rows, which the block loop reloads per block with its bookkeeping.
+ * One input vector per call: nothing else is live around the assembly (12 registers). */
+static __attribute__((noinline)) void gemm_k8_vector(const int32_t *s, const int8_t *x, int8_t *o,
+                                                     const int8_t *end) {
+  const int32_t xa = gemm_load32(x), xb = gemm_load32(x + 4);
+  register int32_t e0 __asm__("r0") = gemm_sxtb16(xa);
+  register int32_t o0 __asm__("r1") = gemm_sxtb16_ror8(xa);
+  register int32_t e1 __asm__("r2") = gemm_sxtb16(xb);
+  register int32_t o1 __asm__("r3") = gemm_sxtb16_ror8(xb);
+  __asm__ volatile("1:\n\t" GEMM_ASM_K8_ROW GEMM_ASM_K8_ROW "cmp %[o], %[end]\n\t"
+                   "bne 1b\n\t"
+                   : [s] "+r"(s), [o] "+r"(o)
+                   : "r"(e0), "r"(o0), "r"(e1), "r"(o1), [end] "r"(end)
+                   : "r4", "r5", "r6", "r8", "r9", "cc", "memory");
+}
+
 static void gemm_rows_k8(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x, int32_t x_step,
                          int8_t *out) {
-  const int32_t rows = p->rows;
-  for (; count > 0; count--, x += x_step, out += rows) {
-    const int32_t xa = gemm_load32(x), xb = gemm_load32(x + 4);
-    register int32_t e0 __asm__("r0") = gemm_sxtb16(xa);
-    register int32_t o0 __asm__("r1") = gemm_sxtb16_ror8(xa);
-    register int32_t e1 __asm__("r2") = gemm_sxtb16(xb);
-    register int32_t o1 __asm__("r3") = gemm_sxtb16_ror8(xb);
-    const int32_t *s = p->k8;
-    int8_t *o = out;
-    __asm__ volatile("1:\n\t" GEMM_ASM_K8_ROW GEMM_ASM_K8_ROW "cmp %[o], %[end]\n\t"
-                     "bne 1b\n\t"
-                     : [s] "+r"(s), [o] "+r"(o)
-                     : "r"(e0), "r"(o0), "r"(e1), "r"(o1), [end] "r"(out + rows)
-                     : "r4", "r5", "r6", "r8", "r9", "cc", "memory");
-  }
+  for (; count > 0; count--, x += x_step, out += p->rows) gemm_k8_vector(p->k8, x, out, out + p->rows);
 }
 #endif
 
@@ -671,10 +691,10 @@ static void gemm_rows_unpacked(const ta_gemm_dsp_params_t *p, int32_t count, con
   const int32_t rows = p->rows, groups = p->depth >> 2, blocks = rows >> 2;
   const int32_t *w1 = weights + blocks * groups * 8;
 #if GEMM_ASM
-  const int fast = p->rq && p->sat8 && (p->neg_fix == 0 || p->rq_zp == 0) && groups > 0 && blocks > 0 &&
-                   (uintptr_t)u % 4 == 0;
-  gemm_asm_state_t st;
   const int variant = gemm_unpacked_variant(p, groups);
+  const int fast = p->rq && p->sat8 && (p->neg_fix == 0 || p->rq_zp == 0) && groups > 0 && blocks > 0 &&
+                   (uintptr_t)u % 4 == 0 && GEMM_DSP_HAS(variant);
+  gemm_asm_state_t st;
   st.w = weights, st.bias = p->bias, st.q = p->rq, st.neg_fix = p->neg_fix, st.zp = p->rq_zp, st.tail = 0;
 #endif
   for (; count > 0; count--, u += u_step, out += rows) {

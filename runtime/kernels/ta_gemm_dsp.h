@@ -17,6 +17,14 @@
 #include "ta_common.h"
 #include "ta_im2col.h"
 
+/* Block loops compiled (ta_config.h): bit v for loop v = input form (0 the input bytes,
+ * 3 unpacked, 6 unpacked in whole 16-value passes) + requantisation (0, 1 with the
+ * negative-rounding fix, 2 with the zero point added after the shift). A layer whose loop
+ * is missing runs the C loops over the same tables (exact, slower). */
+#ifndef TA_GEMM_DSP_VARIANTS
+#define TA_GEMM_DSP_VARIANTS 0x1ffu
+#endif
+
 typedef struct ta_gemm_dsp_params_t {
   int32_t rows;           /* output values per input vector */
   int32_t depth;          /* dot-product length */

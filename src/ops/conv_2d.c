@@ -166,6 +166,7 @@ static bool conv_prepare_dsp_cols(PrepareCtx *pc, Node *node, const Tensor *filt
                  d->output_zero_point, d->q.act_min, d->q.act_max, d->gemm))
     return op_error(pc, node, "out of memory");
   const int32_t col_bytes = values * 2;
+  d->gemm->dsp_unpacked = true;
   d->cols = true;
   d->window = values;
   d->chunk = conv_cols_strip(d, col_bytes);

@@ -190,6 +190,18 @@ static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const ch
   return em_table_i8(ec, "gemm_weights", g->w8, blocks * 4 * (size_t)((g->depth + 15) & ~15));
 }
 
+/* The DSP block loop the kernel runs for this layer (ta_gemm_dsp.c: gemm_rows_asm, or
+ * gemm_rows_unpacked for the column form), as its TA_GEMM_DSP_VARIANTS bit; -1: none (C
+ * requantisation, the depth-8 stream, or no block of 4 rows). */
+static int gemm_dsp_variant(const GemmPlan *g) {
+  const int32_t groups = (g->depth + 3) / 4, blocks = g->rows / 4;
+  if (!g->rq || !g->sat8 || (g->neg_fix != 0 && g->rq_zp != 0) || blocks == 0 || groups == 0) return -1;
+  if (!g->dsp_unpacked && g->k8 && g->depth == 8 && g->rows % 2 == 0) return -1;
+  const bool unpacked = g->dsp_unpacked || (groups <= 160 && blocks >= 3); /* GEMM_UNPACK_MAX_GROUPS */
+  const int form = unpacked ? ((groups & 3) == 0 ? 6 : 3) : 0;
+  return form + (g->neg_fix ? 1 : g->rq_zp ? 2 : 0);
+}
+
 void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span) {
   /* ta_conv_s8_mve may read windows of n <= 4 chunks through byte offsets (bit 3 + n),
    * and those inside the image that span more than 256 bytes through 16-bit ones (bit 7 + n). */
@@ -208,6 +220,8 @@ const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
   const char *mult = em_table_i32(ec, "gemm_mult", g->mult, g->n_quant);
   const char *shift = em_table_i32(ec, "gemm_shift", g->shift, g->n_quant);
   if (g->tier == GEMM_DSP) {
+    const int variant = gemm_dsp_variant(g);
+    if (variant >= 0) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << variant);
     const char *rq = g->rq ? em_table_i32(ec, "gemm_rq", g->rq, (size_t)g->rows * 4) : "NULL";
     em_decl(ec,
             "static const ta_gemm_dsp_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"

@@ -28,6 +28,7 @@ typedef struct GemmPlan {
   int32_t rq_zp;          /* DSP with rq: the zero point when rq could not fold it, else 0 */
   bool sat8;              /* DSP with rq: the clamp is int8's whole range */
   int32_t *k8;            /* DSP depth 8 (rq, sat8, no neg_fix / rq_zp): 9 words per row, or NULL */
+  bool dsp_unpacked;      /* DSP: the kernel reads unpacked input (CONV_2D's column form) */
   int32_t *mve_quant;     /* MVE: per block of 4 rows, 4 biases, 4 multipliers, 4 shifts */
   bool mve_left_shift;    /* MVE: some shift is > 0 */
   int32_t output_offset, act_min, act_max;

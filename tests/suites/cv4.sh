@@ -9,7 +9,8 @@
 #   run on QEMU mps2-an386: outputs byte-equal to the TFLite Micro golden, and the module
 #   must take the path;
 # - the same ic and ad modules built at -O0 (the C loops over the same tables, no assembly),
-#   and ad with a frame pointer: exact too.
+#   ad with a frame pointer, and ic with no block loop compiled (TA_GEMM_DSP_VARIANTS 0,
+#   where the module names the loops its layers take): exact too.
 # usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -45,6 +46,10 @@ run_one() { # corpus dir, label, compile flags
     echo "FAIL $label: the module does not take the path ($want)"
     return
   fi
+  if [ "${4:-}" = mask0 ]; then # no block loop compiled: the layers fall back to the C loops
+    printf '%s\n' '#ifndef T8_TA_CONFIG_H' '#define T8_TA_CONFIG_H' '#define T8_TA_GEMM_DSP_VARIANTS 0x0u' '#endif' \
+      >"$d/m/src/ta_config.h"
+  fi
   if ! make -C "$d/m" TARGET=cortex-m4 CFLAGS="$flags" >"$d/build.log" 2>&1; then
     echo "FAIL $label: module build with $flags"
     return
@@ -58,7 +63,7 @@ run_one() { # corpus dir, label, compile flags
     echo "FAIL $label: $bad differs from the golden"
     return
   fi
-  echo "PASS $label (exact, $flags)"
+  echo "PASS $label (exact, $flags${4:+, $4})"
   rm -rf "$d"
 }
 
@@ -67,6 +72,7 @@ for m in ic ad; do
   run_one "$corpus/models/$m" "$m-O0" "-O0"
 done
 run_one "$corpus/models/ad" "ad-fp" "-O2 -fno-omit-frame-pointer"
+run_one "$corpus/models/ic" "ic-mask0" "-O2" mask0
 # the CONV_2D cases with whole groups of 4 input channels, no dilation, a window wider than 1x1
 for c in conv_2d_int8_01_k1x5_s1_d1_valid_relu6_c8to3 conv_2d_int8_15_k5x5_s2_d1_same_relu6_c8to3; do
   if [ -d "$corpus/ops/$c" ]; then
