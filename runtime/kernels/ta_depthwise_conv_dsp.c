@@ -828,12 +828,9 @@ static void rp_run(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input,
   }
 }
 
-void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input, const int8_t *filter,
-                              int8_t *scratch, int8_t *output) {
-  if (p->form == TA_DW_DSP_ROWPAIR) { /* the compiler sets the variant bit with the form */
-    if (DSP_HAS(TA_DW_DSP_ROWPAIR_BIT)) rp_run(p, input, (int32_t *)(void *)scratch, output); /* word aligned */
-    return;
-  }
+/* The classic form; a band of row pairs runs column by column, at most max_pairs deep. */
+static void dsp_classic(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input, const int8_t *filter,
+                        int8_t *output, int32_t max_pairs) {
   const int32_t ch = p->channels;
   const int32_t row_bytes = p->out_w * ch;
   dsp_layer_t l;
@@ -880,7 +877,7 @@ void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int
       if (pair && asm_kind != DSP_ASM_NONE) {
         /* A band of such pairs, column by column: the asm runs down the band. */
         int32_t pairs = 1;
-        while (oy + 2 * pairs + 1 < p->out_h && row[6 * pairs + 1] - row[6 * pairs] == p->k_h &&
+        while (pairs < max_pairs && oy + 2 * pairs + 1 < p->out_h && row[6 * pairs + 1] - row[6 * pairs] == p->k_h &&
                row[6 * pairs + 4] - row[6 * pairs + 3] == p->k_h)
           pairs++;
         for (int32_t ox = 0; ox < p->out_w; ox++) {
@@ -915,4 +912,19 @@ void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int
       oy += pair ? 2 : 1;
     }
   }
+}
+
+void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input, const int8_t *filter,
+                              int8_t *scratch, int8_t *output) {
+  if (p->form == TA_DW_DSP_ROWPAIR) { /* the compiler sets the variant bit with the form */
+    if (DSP_HAS(TA_DW_DSP_ROWPAIR_BIT)) rp_run(p, input, (int32_t *)(void *)scratch, output); /* word aligned */
+    return;
+  }
+  dsp_classic(p, input, filter, output, INT32_MAX);
+}
+
+void ta_depthwise_conv_dsp_s8_inplace(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input,
+                                      const int8_t *filter, int8_t *temp, int8_t *output, int32_t bytes) {
+  dsp_classic(p, input, filter, temp, 1);
+  ta_move_output(output, temp, bytes);
 }

@@ -62,4 +62,11 @@ typedef struct ta_depthwise_conv_dsp_params_t {
 void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input, const int8_t *filter,
                               int8_t *scratch, int8_t *output);
 
+/* In place (--memory.optimize max), form CLASSIC only: the layer written into `temp`, which
+ * overlaps the dying input, at most one row pair per column pass (so after writing a pixel
+ * the kernel reads only windows from the next column of the row above on: the contract the
+ * compiler declares), then moved to `output` (bytes long). */
+void ta_depthwise_conv_dsp_s8_inplace(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input,
+                                      const int8_t *filter, int8_t *temp, int8_t *output, int32_t bytes);
+
 #endif

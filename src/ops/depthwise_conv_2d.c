@@ -629,8 +629,13 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
           "  .quant = %s,\n};",
           name, geom, (int)d->q.act_min, (int)d->q.act_max, t->dsp_mode, t->dsp_rowpair, rows, cols, bias, weights,
           quant);
-  em_call(ec, "ta_depthwise_conv_dsp_s8", 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
-          em_tensor(ec, node->in[1]), t->dsp_rowpair ? em_scratch(ec) : "NULL", em_tensor(ec, node->out[0]));
+  if (node->inplace) /* classic form only (dw_inplace): written over the dying input, then moved */
+    em_call(ec, "ta_depthwise_conv_dsp_s8_inplace", 6, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
+            em_tensor(ec, node->in[1]), conv_inplace_temp(ec, node), em_tensor(ec, node->out[0]),
+            em_int(ec, (int64_t)d->h.out * d->w.out * d->out_c));
+  else
+    em_call(ec, "ta_depthwise_conv_dsp_s8", 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
+            em_tensor(ec, node->in[1]), t->dsp_rowpair ? em_scratch(ec) : "NULL", em_tensor(ec, node->out[0]));
 }
 
 /* The int16x8 Cortex-M4 tier: geometry, requantisation and widened weights. */
@@ -723,16 +728,20 @@ static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
 
 /* In-place contract: int8, one batch. The portable kernel writes each pixel after reading
  * its window; the MVE tier runs a row's pixels of one border class together (channel
- * groups outer), or, one pixel wide, a column's. The DSP tier runs bands of row pairs
- * column by column (a lower row is written before an upper row's next window is read):
- * it declares nothing, like int16 and float. */
+ * groups outer), or, one pixel wide, a column's. The DSP tier's classic form, in place,
+ * runs one row pair column by column (ta_depthwise_conv_dsp_s8_inplace): after writing
+ * pixel (y + 1, x) it reads windows from pixel (y, x + 1) on, a group of one output row.
+ * Its row-pair form widens every row of a channel group first: it declares nothing, like
+ * int16 and float. */
 static bool dw_inplace(const Model *m, const Node *node, int input, InplaceAccess *acc) {
   (void)m;
   const DwData *d = node->op_data;
-  if (input != 0 || !d || d->kernel != DW_S8 || d->batches != 1 || d->tier == DW_TIER_DSP) return false;
+  if (input != 0 || !d || d->kernel != DW_S8 || d->batches != 1) return false;
+  if (d->tier == DW_TIER_DSP && d->t.dsp_rowpair) return false;
   const bool mve = d->tier == DW_TIER_MVE;
   const bool column = mve && d->w.out == 1;
-  conv_inplace_access(&d->h, &d->w, d->in_c, d->out_c, column ? d->h.out : 1, mve && !column, acc);
+  const int32_t group = d->tier == DW_TIER_DSP ? d->w.out : column ? d->h.out : 1;
+  conv_inplace_access(&d->h, &d->w, d->in_c, d->out_c, group, mve && !column, acc);
   return true;
 }
 
