@@ -85,7 +85,8 @@ static const char convert_usage[] =
     "                                         (default: folded into the convolution's padding)\n"
     "  --no-elide-quantize                    run identity QUANTIZEs and DEQUANTIZE->QUANTIZE round\n"
     "                                         trips (default: their output shares the input's bytes)\n"
-    "  --no-patch                             --memory.optimize max without patch-based execution (the\n"
+    "  --no-concat-views                      CONCATENATION copies its inputs (default: along an outer\n"
+    "                                         axis, with one quantization, they are written in place)\n"    "  --no-patch                             --memory.optimize max without patch-based execution (the\n"
     "                                         first stage in row bands, docs/memory.md)\n"
     "  --no-inplace                           no operator writes over its input (default: those that\n"
     "                                         copy nothing; max: all with an in-place contract)\n"
@@ -147,7 +148,7 @@ static const char *const CONVERT_KNOWN[] = {
     "--memory.constraints", "--memory.tensors", "--memory.allocate-arenas", "--no-memory.allocate-arenas",
     "--memory.auto-hydrate-constants", "--no-memory.auto-hydrate-constants", "--memory.dump-residency-json",
     "--no-memory.dump-residency-json", "--operators", "--verbose", "--force", "--no-force", "--log-file",
-    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--no-patch", "--no-inplace", "--memory.optimize", NULL};
+    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--no-concat-views", "--no-patch", "--no-inplace", "--memory.optimize", NULL};
 
 static bool fail(Args *a, const char *fmt, const char *x) {
   fputs("tinyaot: error: ", stderr);
@@ -322,6 +323,7 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
     else if (args_flag(a, "--no-patch")) opt->no_patch = true;
     else if (args_flag(a, "--no-inplace")) opt->no_inplace = true;
     else if (args_flag(a, "--no-elide-quantize")) opt->no_elide_quantize = true;
+    else if (args_flag(a, "--no-concat-views")) opt->no_concat_views = true;
     else if (args_value(a, OPT_MEMORY_OPTIMIZE)) {
       if (a->bad) return 2;
       if (strcmp(a->value, "max") != 0 && strcmp(a->value, "default") != 0)

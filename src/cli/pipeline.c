@@ -257,6 +257,21 @@ typedef struct Escalation {
   uint64_t need;  /* the bytes it needed then */
 } Escalation;
 
+/* CONCATENATIONs whose inputs can be written straight into their slices of the output
+ * (transform/concat_views.c), in the schedule as fixed: each is kept as views only where the
+ * live peak does not grow (an input produced long before the concatenation would hold the
+ * whole output from then on). */
+static void view_concats(Model *m) {
+  LiveProfile best = schedule_profile(m);
+  for (int k = 0; k < m->n_nodes; k++) {
+    if (!transform_concat_viewable(m, k)) continue;
+    transform_concat_view(m, k, true);
+    const LiveProfile with = schedule_profile(m);
+    if (with.peak > best.peak) transform_concat_view(m, k, false);
+    else best = with;
+  }
+}
+
 /* One attempt at everything after configuration; with `trade`, its operators keep the
  * portable kernels; `esc` (or NULL) is recorded for the report. */
 static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade *trade, const Escalation *esc,
@@ -276,6 +291,7 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   Module *mod = &c->module;
   /* bands are not reordered: the schedule's producer map knows one writer per tensor */
   if (!opt->no_reorder && !patched && !schedule_reorder(&c->model, &mod->schedule, d)) return false;
+  if (!opt->no_concat_views) view_concats(&c->model);
   /* rules naming nothing: once, on the first attempt (warnings; errors with --strict) */
   if (!trade && !attrs_check_unmatched(&c->config, &c->model, opt->strict, d)) return false;
   /* In-place execution: by default the contracts that cost no instruction (the output at

@@ -39,6 +39,7 @@ typedef struct ConvertOptions {
   bool no_fold_pad;    /* --no-fold-pad: keep explicit PADs before convolutions (src/transform/fold_pad.c) */
   bool no_inplace;     /* --no-inplace: no in-place execution in either mode (src/plan/inplace.c) */
   bool no_patch;       /* --no-patch: max mode without patch-based execution (src/plan/patch.c) */
+  bool no_concat_views; /* --no-concat-views: CONCATENATION copies (src/transform/concat_views.c) */
   bool no_elide_quantize; /* --no-elide-quantize: run identity QUANTIZEs (src/transform/elide_quantize.c) */
   bool memory_max;     /* --memory.optimize max: every RAM-saving technique (default: the free ones) */
   bool opt_size; /* --opt size: portable kernels only (least flash); default speed */

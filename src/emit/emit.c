@@ -1041,7 +1041,8 @@ static void add_families(const Node *n, Module *mod) {
 }
 
 static void collect_families(const Model *m, Module *mod) {
-  for (int k = 0; k < m->n_nodes; k++) add_families(&m->nodes[k], mod);
+  for (int k = 0; k < m->n_nodes; k++) /* an alias runs no kernel: its family ships only for others */
+    if (!m->nodes[k].is_alias) add_families(&m->nodes[k], mod);
   /* Operators of IF/WHILE subgraphs run inside their operator's layer (em_inline). */
   for (int s = 1; s < m->n_subgraphs; s++)
     for (int k = 0; k < m->subgraphs[s].n_nodes; k++)

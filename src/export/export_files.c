@@ -285,8 +285,10 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
   int folds;
   size_t folded_bytes;
   transform_fold_summary(m, &folds, &folded_bytes);
-  sb_printf(js, ",\n  \"rewrites\": {\"pad_folds\": %d, \"padded_bytes_removed\": %zu, \"quantizes_elided\": %d}", folds,
-            folded_bytes, transform_elided_quantizes(m));
+  sb_printf(js,
+            ",\n  \"rewrites\": {\"pad_folds\": %d, \"padded_bytes_removed\": %zu, \"quantizes_elided\": %d, "
+            "\"concats_viewed\": %d}",
+            folds, folded_bytes, transform_elided_quantizes(m), transform_concat_viewed(m));
   /* in-place execution (--memory.optimize max, plan/inplace.c): the operators writing over a
    * dying input, and the scratch arenas' bytes against the layer-by-layer bound */
   cost_report_json(m, p, js); /* estimated instructions per operator (resolve/cost_model.c) */
@@ -382,6 +384,9 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
   if (transform_elided_quantizes(m))
     sb_printf(md, "Rewrites: %d QUANTIZE(s) that change no byte share their input's storage (elide_quantize; "
                   "--no-elide-quantize runs them).\n\n", transform_elided_quantizes(m));
+  if (transform_concat_viewed(m))
+    sb_printf(md, "Rewrites: %d CONCATENATION(s) run no code: their inputs are written straight into their "
+                  "slices of the output (concat_views; --no-concat-views copies).\n\n", transform_concat_viewed(m));
   int in_place = 0;
   for (int k = 0; k < m->n_nodes; k++) in_place += m->nodes[k].inplace;
   if (in_place) {

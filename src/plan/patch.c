@@ -71,7 +71,8 @@ static bool chain_geometry(const Model *m, const Node *n, ChainOp *c) {
       n->n_in < 1 || n->in[0] < 0)
     return false;
   const Tensor *x = node_input(m, n, 0), *y = node_output(m, n, 0);
-  if (!rank4_batch1(x) || !rank4_batch1(y) || x->data || y->is_variable || y->type != TT_INT8)
+  if (!rank4_batch1(x) || !rank4_batch1(y) || x->data || y->is_variable || y->type != TT_INT8 ||
+      y->alias_of >= 0) /* a view already (a CONCATENATION's input) */
     return false;
   c->n_act = 1;
   c->act_slot[0] = 0;

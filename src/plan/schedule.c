@@ -155,11 +155,23 @@ static bool permute(Model *m, const int32_t *order) {
   return true;
 }
 
+/* A storage tensor written by several operators (a CONCATENATION's inputs as views of its
+ * output): the greedy order knows one producer per storage tensor, so such a model keeps
+ * its order. */
+static bool several_writers(const Model *m) {
+  for (int k = 0; k < m->n_nodes; k++)
+    for (int o = 0; o < m->nodes[k].n_out; o++)
+      if (m->nodes[k].out[o] >= 0 && m->tensors[m->nodes[k].out[o]].alias_of >= 0 && !m->nodes[k].is_alias &&
+          tensor_storage(m, m->nodes[k].out[o]) != m->nodes[k].out[o])
+        return true;
+  return false;
+}
+
 bool schedule_reorder(Model *m, ScheduleReport *r, Diag *d) {
   memset(r, 0, sizeof *r);
   r->tried = true;
   r->before = r->after = schedule_profile(m);
-  if (m->n_nodes < 2) return true;
+  if (m->n_nodes < 2 || several_writers(m)) return true;
   Greedy g;
   int32_t *order = arena_calloc(m->arena, (size_t)m->n_nodes + 1, sizeof(int32_t));
   if (!order || !setup(&g, m)) return diag_error(d, "out of memory while scheduling");

@@ -32,6 +32,12 @@ size_t transform_fold_bytes(const Model *m, const Node *n);
  * DEQUANTIZE of a round trip); transform_elided_quantizes counts them afterwards. */
 int transform_elide_quantize(Model *m);
 int transform_elided_quantizes(const Model *m);
+/* concat_views.c: can CONCATENATION node k run as views (its inputs written into their
+ * slices of its output)? transform_concat_view switches that on or back off;
+ * transform_concat_viewed counts the nodes that run as views. */
+bool transform_concat_viewable(const Model *m, int k);
+void transform_concat_view(Model *m, int k, bool on);
+int transform_concat_viewed(const Model *m);
 /* The tensor whose storage `id` uses (follows alias chains). */
 int32_t tensor_storage(const Model *m, int32_t id);
 

@@ -658,11 +658,21 @@ static int gen_reshape(Model *m, Rng *r, int x) {
 static int gen_concat(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
   int axis = rnd(r, t->rank);
+  if (chance(r, 40)) /* the outermost axis that is not 1: the inputs may become views */
+    for (axis = 0; axis < t->rank - 1 && t->dims[axis] == 1;) axis++;
   int32_t dims[MAX_RANK];
   memcpy(dims, t->dims, sizeof dims);
   dims[axis] = range(r, 1, 4);
   int b = input_tensor(m, r, t->type, t->rank, dims);
   copy_quant(m, b, x);
+  if ((t->type == T_I8 || t->type == T_F32) && chance(r, 50)) {
+    /* a computed second input, which the compiler may write straight into its slice of
+     * the output (src/transform/concat_views.c) */
+    int c = same_shape_out(m, b);
+    copy_quant(m, c, b);
+    m->t[c].nonneg = true;
+    b = unary_op(m, OP_RELU, OT_NONE, NULL, b, c);
+  }
   dims[axis] += t->dims[axis];
   int y = like(m, x, t->rank, dims);
   copy_quant(m, y, x);
