@@ -84,13 +84,32 @@ done
 # Feature suites: every tests/suites/*.sh is run as `sh SUITE BUILD CORPUS WORKDIR` and prints
 # "PASS name" / "FAIL name: why" / "SKIP name: why" lines (a suite that needs the corpus
 # reports SKIP itself when it is absent).
+# They run in $TA_SUITE_LANES lanes side by side (default 2: most wait on QEMU or one
+# compiler at a time), each lane its suites in turn; the reports follow in name order.
+lanes=${TA_SUITE_LANES:-2}
+lane=0
+while [ $lane -lt "$lanes" ]; do
+  (
+    i=0
+    for suite in tests/suites/*.sh; do
+      [ -f "$suite" ] || continue
+      if [ $((i % lanes)) -eq $lane ]; then
+        sname=$(basename "$suite" .sh)
+        mkdir -p "$work/suite_$sname"
+        sh "$suite" "$build" "$corpus" "$work/suite_$sname" >"$work/suite_$sname.out" 2>&1
+        echo $? >"$work/suite_$sname.rc"
+      fi
+      i=$((i + 1))
+    done
+  ) &
+  lane=$((lane + 1))
+done
+wait
 for suite in tests/suites/*.sh; do
   [ -f "$suite" ] || continue
   sname=$(basename "$suite" .sh)
   echo "== suite $sname"
-  mkdir -p "$work/suite_$sname"
-  sh "$suite" "$build" "$corpus" "$work/suite_$sname" >"$work/suite_$sname.out" 2>&1
-  src=$?
+  src=$(cat "$work/suite_$sname.rc" 2>/dev/null || echo 1)
   grep -E '^(PASS|FAIL|SKIP) ' "$work/suite_$sname.out" >>"$results"
   grep -E '^(FAIL|SKIP) ' "$work/suite_$sname.out" | tail -n 30
   echo "$sname: $(grep -c '^PASS' "$work/suite_$sname.out") passed, $(grep -c '^FAIL' "$work/suite_$sname.out") failed"
