@@ -742,6 +742,7 @@ static bool dw_inplace(const Model *m, const Node *node, int input, InplaceAcces
   const bool column = mve && d->w.out == 1;
   const int32_t group = d->tier == DW_TIER_DSP ? d->w.out : column ? d->h.out : 1;
   conv_inplace_access(&d->h, &d->w, d->in_c, d->out_c, group, mve && !column, acc);
+  acc->slower = d->tier == DW_TIER_DSP; /* its bands shrink to one row pair */
   return true;
 }
 

@@ -61,6 +61,8 @@ typedef struct InplaceAccess {
   bool moves;      /* the emitted code can write a temporary output and move it into
                     * place (Node.inplace with any delta); false: delta 0 only, the
                     * output at the input's own offset */
+  bool slower;     /* the in-place kernel runs slower even when nothing moves (the
+                    * Cortex-M4 DSP depthwise, one row pair per pass): max mode only */
 } InplaceAccess;
 
 typedef struct OpDef {

@@ -133,7 +133,7 @@ static int build_groups(Model *m, const InplaceInterval *iv, int n, const bool *
     int xi = slot[tensor_storage(m, m->nodes[k].in[input])], yi = slot[tensor_storage(m, m->nodes[k].out[0])];
     if (xi < 0 || yi < 0 || mem[yi].group != yi) continue;
     int64_t bound = inplace_max_delta(h, &acc);
-    if (bound == INT64_MIN || (bound < 0 && (!acc.moves || no_move[k]))) continue;
+    if (bound == INT64_MIN || (bound < 0 && (!acc.moves || no_move[k])) || (acc.slower && no_move[k])) continue;
     const int g = mem[xi].group;
     if (bound >= 0) {
       /* direct: the kernel writes the output at the input's own offset */
@@ -355,6 +355,11 @@ size_t inplace_place(Model *m, InplaceInterval *iv, int n, bool moves, int *n_ti
   size_t size = SIZE_MAX;
   if (no_move && unsnapped) {
     memset(no_move, 0, bb);
+    for (int k = 0; !moves && k < m->n_nodes; k++) { /* not free: slower even in place */
+      int input;
+      InplaceAccess acc;
+      if (inplace_pair(m, k, &input, &acc) && acc.slower) no_move[k] = true;
+    }
     /* Without `moves`, a moved tie stays only where its output ends on its temporary (the
      * wrapper then copies nothing: free); the others are forbidden one round at a time and
      * the arena placed again, until every move left is free. Each round forbids at least

@@ -88,6 +88,19 @@ for platform in host cortex-m4 cortex-m55; do
     echo "PASS ram:ic_default_$platform ($arena < $bound bytes, nothing copied)"
   fi
 done
+# vww on cortex-m4: the 1x1 expansion (op 2) runs in place for free; the DSP depthwise's
+# contract (slower in place: one row pair per pass) is max-only and must not cost that tie
+if convert vww_m4 vww --platform cortex-m4; then
+  rep="$work/vww_m4/report.json"
+  arena=$(json_num "$rep" scratch_arena_bytes) bound=$(json_num "$rep" activation_lower_bound)
+  if [ -n "$arena" ] && [ "$arena" -lt "$bound" ] && [ "$(report_check "$rep" default)" = ok ]; then
+    echo "PASS ram:vww_default_cortex-m4 ($arena < $bound bytes)"
+  else
+    echo "FAIL ram:vww_default_cortex-m4: scratch arenas '$arena', bound $bound, $(report_check "$rep" default)"
+  fi
+else
+  echo "FAIL ram:vww_default_cortex-m4: $(tail -n 1 "$work/vww_m4.err")"
+fi
 if convert kws_default kws && [ "$(report_check "$work/kws_default/report.json" default)" = ok ]; then
   if grep -q '"technique": "in_place"' "$work/kws_default/report.json"; then
     echo "FAIL ram:kws_default: an operator runs in place in default mode (each of kws's would copy)"
