@@ -67,14 +67,7 @@ fi
 plugin=$(ta_build_plugin "$build/target") || { echo "FAIL dw4:vww_qemu: instruction counter build failed"; exit 0; }
 
 out="$work/qemu"
-rc=0
-sh "$TA_ROOT/target/run_case.sh" --core m4 --name vww --model "$vww/model.tflite" --case "$vww/case_0" \
-  --out "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers >"$out.log" 2>&1 || rc=$?
-if [ $rc -ne 0 ]; then
-  echo "FAIL dw4:vww_qemu_exact: run_case.sh exit $rc"
-elif ! cmp -s "$vww/case_0/out0.bin" "$out/run/out0.bin"; then
-  echo "FAIL dw4:vww_qemu_exact: out0.bin differs from the golden"
-else
+if suite_qemu_exact dw4:vww_qemu_exact m4 "$vww" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
   echo "PASS dw4:vww_qemu_exact"
   # layers.txt: "op instructions ..."; operator 1 has 48*48*8*9 MACs
   insns=$(awk '$1 == 1 { print $2 }' "$out/layers.txt")

@@ -37,14 +37,7 @@ plugin=$(ta_build_plugin "$build/target") || { echo "FAIL dw55:vww_qemu: instruc
 
 # Default mode, with per-operator counts.
 out="$work/qemu"
-rc=0
-sh "$TA_ROOT/target/run_case.sh" --core m55 --name vww --model "$dir/model.tflite" --case "$dir/case_0" \
-  --out "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers >"$out.log" 2>&1 || rc=$?
-if [ $rc -ne 0 ]; then
-  echo "FAIL dw55:vww_qemu_exact: run_case.sh exit $rc"
-elif ! cmp -s "$dir/case_0/out0.bin" "$out/run/out0.bin"; then
-  echo "FAIL dw55:vww_qemu_exact: out0.bin differs from the golden"
-else
+if suite_qemu_exact dw55:vww_qemu_exact m55 "$dir" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
   echo "PASS dw55:vww_qemu_exact"
   # layers.txt: "op instructions mve loop_ends"; operator 1 has 48*48*8*9 MACs
   insns=$(awk '$1 == 1 { print $2 }' "$out/layers.txt")

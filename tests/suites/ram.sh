@@ -221,13 +221,8 @@ if ! ta_ensure_packages >/dev/null 2>&1; then
 fi
 dir="$corpus/models/ic"
 out="$work/qemu_m4"
-rc=0
-sh "$TA_ROOT/target/run_case.sh" --core m4 --name ic --model "$dir/model.tflite" --case "$dir/case_0" \
-  --out "$out" --tinyaot "$tinyaot" >"$out.log" 2>&1 || rc=$?
-if [ $rc -ne 0 ]; then
-  echo "FAIL ram:ic_qemu_m4: run_case.sh exit $rc"
-elif ! cmp -s "$dir/case_0/out0.bin" "$out/run/out0.bin"; then
-  echo "FAIL ram:ic_qemu_m4: out0.bin differs from the golden"
+if ! suite_qemu_exact ram:ic_qemu_m4 m4 "$dir" "$out" --tinyaot "$tinyaot"; then
+  : # the FAIL line is printed
 elif ! grep -q '"technique": "in_place"' "$out/module/report.json"; then
   echo "FAIL ram:ic_qemu_m4: exact, but no operator ran in place in default mode"
 else
