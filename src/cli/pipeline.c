@@ -333,22 +333,13 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   return true;
 }
 
-/* Operators whose kernel differs without the DSP/MVE tiers: the model is loaded and
- * resolved once more, portable, and compared by operator index with `fast`. */
-static bool find_tiered(Compilation *c, ConvertOptions *opt, const Model *fast, bool *tiered, Diag *d) {
-  Model keep = c->model;
-  Platform plain = c->platform;
-  plain.dsp = plain.mve = false;
-  bool ok = pipeline_load(c, opt, d) && resolve_model(&c->model, &plain, d);
-  /* both models went through the same rewrites (a folded PAD leaves a gap in the
-   * operator indices), so the k-th nodes carry the same index */
-  for (int k = 0; ok && k < fast->n_nodes && k < c->model.n_nodes; k++) {
-    const Node *f = &fast->nodes[k];
-    const Node *q = &c->model.nodes[k];
-    if (q->index == f->index) tiered[f->index] = f->kernel && q->kernel && strcmp(f->kernel, q->kernel) != 0;
-  }
-  c->model = keep;
-  return ok;
+/* One past the largest operator index of m: the size of tables by operator index, which
+ * rewrites that drop operators (a folded PAD) leave sparse. */
+static int node_index_bound(const Model *m) {
+  int bound = m->n_nodes;
+  for (int k = 0; k < m->n_nodes; k++)
+    if (m->nodes[k].index >= bound) bound = m->nodes[k].index + 1;
+  return bound;
 }
 
 /* --opt speed under a budget: when the tiers' tables (weights re-laid or widened for the
@@ -370,13 +361,6 @@ static void reset_attempt(Compilation *c) {
   memset(&c->model, 0, sizeof c->model);
 }
 
-/* Default mode over a budget: compile again with --memory.optimize max, whose in-place
- * execution (the moves included) may take the activations below the layer-by-layer bound.
- * Tried before trading kernel tiers: max costs a few percent of instructions on the
- * operators that move (+8.9 % on KWS, Cortex-M55, the worst measured), a traded tier
- * costs an operator its DSP/MVE speed-up (2-4x); and the trade only frees constant tables,
- * max only activations, so when max is not enough the trade runs with max kept. False
- * when the attempt fails for another reason than a budget. */
 /* The overflow involves activations: a scratch arena lives in the memory over budget, or
  * one found no memory with room. Else (constants over) max would not help. */
 static bool activations_over(const Plan *p) {
@@ -386,6 +370,13 @@ static bool activations_over(const Plan *p) {
   return false;
 }
 
+/* Default mode over a budget: compile again with --memory.optimize max, whose in-place
+ * execution (the moves included) may take the activations below the layer-by-layer bound.
+ * Tried before trading kernel tiers: max costs a few percent of instructions on the
+ * operators that move (+8.9 % on KWS, Cortex-M55, the worst measured), a traded tier
+ * costs an operator its DSP/MVE speed-up (2-4x); and the trade only frees constant tables,
+ * max only activations, so when max is not enough the trade runs with max kept. False
+ * when the attempt fails for another reason than a budget. */
 static bool escalate_memory(Compilation *c, ConvertOptions *opt, Escalation *esc, const Diag fresh, Diag *d) {
   *esc = (Escalation){true, c->plan.over_mem, c->plan.over_need};
   reset_attempt(c);
@@ -403,10 +394,7 @@ static bool balance_tiers(Compilation *c, ConvertOptions *opt, const Diag fresh,
   if (!(c->platform.dsp || c->platform.mve)) return true;
   const Model fast = c->model;
   const Plan fast_plan = c->plan;
-  int index_bound = fast.n_nodes;
-  for (int k = 0; k < fast.n_nodes; k++)
-    if (fast.nodes[k].index >= index_bound) index_bound = fast.nodes[k].index + 1;
-  BudgetTrade t = {.n_nodes = index_bound, .mem = MEM_NONE};
+  BudgetTrade t = {.n_nodes = node_index_bound(&fast), .mem = MEM_NONE};
   t.portable = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *t.portable);
   CostChoice cc;
   Diag probe = fresh;
@@ -435,18 +423,11 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   /* Over a budget with the kernel tiers: trade tiers for bytes, then try again. */
   const Diag over = *d; /* if nothing fits, this names what did not fit with every tier */
   const Model fast = c->model;
-  /* by operator index, which rewrites that drop operators leave sparse */
-  int index_bound = fast.n_nodes;
-  for (int k = 0; k < fast.n_nodes; k++)
-    if (fast.nodes[k].index >= index_bound) index_bound = fast.nodes[k].index + 1;
-  BudgetTrade t = {.n_nodes = index_bound, .mem = c->plan.over_mem, .need_fast = c->plan.over_need};
-  bool *tiered = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *tiered);
+  BudgetTrade t = {.n_nodes = node_index_bound(&fast), .mem = c->plan.over_mem, .need_fast = c->plan.over_need};
   t.portable = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *t.portable);
   Diag probe = fresh;
-  CostChoice cc;
-  if (!tiered || !t.portable || !find_tiered(c, opt, &fast, tiered, &probe) ||
-      !cost_choice_build(c, opt, &fast, &c->plan, &cc, &probe))
-    return false;
+  CostChoice cc; /* which operators have a tier, and what each costs (cost_choice.c) */
+  if (!t.portable || !cost_choice_build(c, opt, &fast, &c->plan, &cc, &probe)) return false;
   for (int round = 0; round < 8 && trade_tiers(c, &cc, t.portable, t.n_nodes); round++) {
     t.choice_json = cost_choice_json(&cc, t.portable, t.n_nodes, t.mem, &c->arena);
     reset_attempt(c);

@@ -161,8 +161,7 @@ static bool permute(Model *m, const int32_t *order) {
 static bool several_writers(const Model *m) {
   for (int k = 0; k < m->n_nodes; k++)
     for (int o = 0; o < m->nodes[k].n_out; o++)
-      if (m->nodes[k].out[o] >= 0 && m->tensors[m->nodes[k].out[o]].alias_of >= 0 && !m->nodes[k].is_alias &&
-          tensor_storage(m, m->nodes[k].out[o]) != m->nodes[k].out[o])
+      if (m->nodes[k].out[o] >= 0 && m->tensors[m->nodes[k].out[o]].alias_of >= 0 && !m->nodes[k].is_alias)
         return true;
   return false;
 }
