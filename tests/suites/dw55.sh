@@ -56,13 +56,8 @@ fi
 sw="$corpus/models/strww"
 if [ -d "$sw" ]; then
   out="$work/qemu_strww"
-  rc=0
-  sh "$TA_ROOT/target/run_case.sh" --core m55 --name strww --model "$sw/model.tflite" --case "$sw/case_0" \
-    --out "$out" --tinyaot "$build/tinyaot" >"$out.log" 2>&1 || rc=$?
-  if [ $rc -ne 0 ]; then
-    echo "FAIL dw55:strww_qemu_exact: run_case.sh exit $rc"
-  elif ! cmp -s "$sw/case_0/out0.bin" "$out/run/out0.bin"; then
-    echo "FAIL dw55:strww_qemu_exact: out0.bin differs from the golden"
+  if ! suite_qemu_exact dw55:strww_qemu_exact m55 "$sw" "$out" --tinyaot "$build/tinyaot"; then
+    : # the FAIL line is printed
   elif ! sed -n '/op2_depthwise_conv_2d_params = {/,/^};/p' "$out/module/src/strww_model.c" |
        tr -d '\n' | grep -q 'negative_fix = 1, *\.simple = 0, *\.no_left_shift = 1,'; then
     echo "FAIL dw55:strww_qemu_exact: exact, but operator 2 is not a negative-fix layer without left shifts"
@@ -84,16 +79,11 @@ wrap="$work/tinyaot_max"
 printf '#!/bin/sh\nexec "%s" "$@" --memory.optimize max\n' "$build/tinyaot" >"$wrap"
 chmod +x "$wrap"
 out="$work/qemu_max"
-rc=0
-sh "$TA_ROOT/target/run_case.sh" --core m55 --name pd --model "$pd/model.tflite" --case "$pd/case_0" \
-  --out "$out" --tinyaot "$wrap" >"$out.log" 2>&1 || rc=$?
-if [ $rc -ne 0 ]; then
-  echo "FAIL dw55:person_detect_qemu_inplace: run_case.sh exit $rc"
-elif ! cmp -s "$pd/case_0/out0.bin" "$out/run/out0.bin"; then
-  echo "FAIL dw55:person_detect_qemu_inplace: out0.bin differs from the golden"
+if ! suite_qemu_exact dw55:person_detect_qemu_inplace m55 "$pd" "$out" --tinyaot "$wrap"; then
+  : # the FAIL line is printed
 elif ! grep -q '"in_place": {"enabled": true, "operators": \[\(1\|[0-9, ]*, 1\)[],]' "$out/module/report.json"; then
   echo "FAIL dw55:person_detect_qemu_inplace: exact, but operator 1 did not run in place"
-elif ! sed -n '/op1[a-z0-9_]*_depthwise_conv_2d_params = {/,/^};/p' "$out/module/src/pd_model.c" | grep -q '\.pack = 2,'; then
+elif ! sed -n '/op1[a-z0-9_]*_depthwise_conv_2d_params = {/,/^};/p' "$out/module/src/person_detect_model.c" | grep -q '\.pack = 2,'; then
   echo "FAIL dw55:person_detect_qemu_inplace: exact and in place, but operator 1 does not pack pixels"
 else
   echo "PASS dw55:person_detect_qemu_inplace"
