@@ -61,42 +61,90 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
 #endif
 
 #if G16_ASM && TA_S16_DSP_RQ_ASM
-/* A block of 4 rows for a depth that is a multiple of 8, in the high-word form, as one
- * block: the first pair's products start the sums (SMUAD), the loop runs 4 pairs per
- * iteration, then the requantisation of the 4 rows with the weight registers as its
- * temporaries. One register (named rq) holds the input pair in the loop, then the
- * requantisation table's address, read from the "m" operand rqm. */
+/* A block of 4 rows for a depth that is a multiple of 8 (word-aligned input), in the
+ * high-word form, as one block: LDRD fetches two input pairs, each against one LDM of the
+ * 4 rows' weight words; the first pair's products start the sums (SMUAD), the loop runs 4
+ * pairs per iteration, then the requantisation of the 4 rows with the weight registers as
+ * its temporaries. One register (named rq) holds the first input pair in the loop, then
+ * the requantisation table's address, read from the "m" operand rqm. */
+#define G16_ASM_HALF(op, xr)                      \
+  "ldmia %[w]!, {%[lo], %[hh], %[m], %[s]}\n\t"   \
+  op(a0, xr, lo) op(a1, xr, hh) op(a2, xr, m) op(a3, xr, s)
+#define G16_SMUAD(a, xr, wr) "smuad %[" #a "], %[" #xr "], %[" #wr "]\n\t"
+#define G16_SMLAD(a, xr, wr) "smlad %[" #a "], %[" #xr "], %[" #wr "], %[" #a "]\n\t"
+#if defined(__clang__)
+/* clang finds no registers for the second input pair: one LDR per pair there */
 #define G16_ASM_FIRST                             \
-  "ldr %[rq], [%[x]], #4\n\t"                     \
-  "ldmia %[w]!, {%[lo], %[hh], %[m], %[s]}\n\t"   \
-  "smuad %[a0], %[rq], %[lo]\n\t"                 \
-  "smuad %[a1], %[rq], %[hh]\n\t"                 \
-  "smuad %[a2], %[rq], %[m]\n\t"                  \
-  "smuad %[a3], %[rq], %[s]\n\t"
+  "ldr %[rq], [%[x]], #4\n\t" G16_ASM_HALF(G16_SMUAD, rq) \
+  "ldr %[rq], [%[x]], #4\n\t" G16_ASM_HALF(G16_SMLAD, rq)
 #define G16_ASM_NEXT                              \
-  "ldr %[rq], [%[x]], #4\n\t"                     \
-  "ldmia %[w]!, {%[lo], %[hh], %[m], %[s]}\n\t"   \
-  "smlad %[a0], %[rq], %[lo], %[a0]\n\t"          \
-  "smlad %[a1], %[rq], %[hh], %[a1]\n\t"          \
-  "smlad %[a2], %[rq], %[m], %[a2]\n\t"           \
-  "smlad %[a3], %[rq], %[s], %[a3]\n\t"
+  "ldr %[rq], [%[x]], #4\n\t" G16_ASM_HALF(G16_SMLAD, rq) \
+  "ldr %[rq], [%[x]], #4\n\t" G16_ASM_HALF(G16_SMLAD, rq)
+#define G16_X1_OPERAND
+#else
+#define G16_ASM_FIRST                             \
+  "ldrd %[rq], %[x1], [%[x]], #8\n\t"            \
+  G16_ASM_HALF(G16_SMUAD, rq) G16_ASM_HALF(G16_SMLAD, x1)
+#define G16_ASM_NEXT                              \
+  "ldrd %[rq], %[x1], [%[x]], #8\n\t"            \
+  G16_ASM_HALF(G16_SMLAD, rq) G16_ASM_HALF(G16_SMLAD, x1)
+#define G16_X1_OPERAND [x1] "=&r"(xv1),
+#endif
 #define G16_ASM_BLOCK(one, sat_ins)                                                                                  \
-  __asm__ volatile(G16_ASM_FIRST G16_ASM_NEXT G16_ASM_NEXT G16_ASM_NEXT                                        \
+  __asm__ volatile(G16_ASM_FIRST G16_ASM_NEXT                                                                  \
                    "cmp %[x], %[end]\n\t"                                                                      \
                    "beq 2f\n\t"                                                                                \
-                   "1:\n\t" G16_ASM_NEXT G16_ASM_NEXT G16_ASM_NEXT G16_ASM_NEXT                                 \
+                   "1:\n\t" G16_ASM_NEXT G16_ASM_NEXT                                                           \
                    "cmp %[x], %[end]\n\t"                                                                      \
                    "bne 1b\n\t"                                                                                \
                    "2:\n\t"                                                                                    \
                    "ldr %[rq], %[rqm]\n\t" one(a0, 0, 8, sat_ins) one(a1, 16, 24, sat_ins)                   \
                    one(a2, 32, 40, sat_ins) one(a3, 48, 56, sat_ins)                                            \
                    : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "+&r"(xp), [w] "+&r"(w), \
-                     [rq] "=&r"(xv), [lo] "=&r"(w0), [hh] "=&r"(w1), [m] "=&r"(w2), [s] "=&r"(w3)               \
+                     [rq] "=&r"(xv), G16_X1_OPERAND [lo] "=&r"(w0), [hh] "=&r"(w1), [m] "=&r"(w2),            \
+                     [s] "=&r"(w3)                                                                              \
                    : [end] "r"(end), [rqm] "m"(rq)                                                              \
                    : "cc", "memory")
+/* Every full block of 4 rows of one input vector in one asm statement (sat 1 or 2: the
+ * clamp is one instruction): the block above, then the 4 outputs stored and the next block
+ * started from the loop state kept in memory operands (input start, table and output
+ * pointers, the weights' end), so no C glue runs between blocks. */
+#define G16_ASM_ROWS(one, sat_ins)                                                                                   \
+  __asm__ volatile("0:\n\t"                                                                                    \
+                   "ldr %[x], %[xm]\n\t" G16_ASM_FIRST G16_ASM_NEXT                                             \
+                   "cmp %[x], %[end]\n\t"                                                                      \
+                   "beq 2f\n\t"                                                                                \
+                   "1:\n\t" G16_ASM_NEXT G16_ASM_NEXT                                                           \
+                   "cmp %[x], %[end]\n\t"                                                                      \
+                   "bne 1b\n\t"                                                                                \
+                   "2:\n\t"                                                                                    \
+                   "ldr %[rq], %[rqm]\n\t" one(a0, 0, 8, sat_ins) one(a1, 16, 24, sat_ins)                   \
+                   one(a2, 32, 40, sat_ins) one(a3, 48, 56, sat_ins)                                            \
+                   "add %[rq], %[rq], #64\n\t"                                                                 \
+                   "str %[rq], %[rqm]\n\t"                                                                     \
+                   "ldr %[rq], %[om]\n\t"                                                                      \
+                   "strh %[a0], [%[rq]], #2\n\t"                                                               \
+                   "strh %[a1], [%[rq]], #2\n\t"                                                               \
+                   "strh %[a2], [%[rq]], #2\n\t"                                                               \
+                   "strh %[a3], [%[rq]], #2\n\t"                                                               \
+                   "str %[rq], %[om]\n\t"                                                                      \
+                   "ldr %[lo], %[wem]\n\t"                                                                     \
+                   "cmp %[w], %[lo]\n\t"                                                                       \
+                   "bne 0b\n\t"                                                                                \
+                   : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "=&r"(xp), [w] "+&r"(w), \
+                     [rq] "=&r"(xv), G16_X1_OPERAND [lo] "=&r"(w0), [hh] "=&r"(w1), [m] "=&r"(w2),              \
+                     [s] "=&r"(w3), [rqm] "+m"(rq), [om] "+m"(o)                                                \
+                   : [end] "r"(end), [xm] "m"(x0), [wem] "m"(wend)                                              \
+                   : "cc", "memory")
 #define G16_HAS_BLOCK 1
+#if defined(__clang__)
+#define G16_HAS_ROWS 0 /* clang finds no registers for it: the blocks one by one */
+#else
+#define G16_HAS_ROWS 1
+#endif
 #else
 #define G16_HAS_BLOCK 0
+#define G16_HAS_ROWS 0
 #endif
 
 /* Two int16 values as one word; unaligned-safe, a single LDR on these cores. */
@@ -162,18 +210,37 @@ static G16_ALWAYS_INLINE void g16_vector_mode(const ta_gemm_s16_dsp_params_t *p,
   const int32_t depth = p->depth, rows = p->rows, acc64 = p->acc64; /* locals too */
   const int32_t pairs = (depth + 1) >> 1, full = rows & ~3;
   int32_t r = 0;
+#if G16_HAS_ROWS
+  if (hi && sat && full && !acc64 && (depth & 7) == 0 && ((uintptr_t)(const void *)x & 3u) == 0) {
+    const int16_t *x0 = x, *xp, *end = x + depth;
+    const int32_t *rq = q.rq, *wend = w + full * pairs;
+    int16_t *o = out;
+    register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
+    int32_t a0, a1, a2, a3, xv1;
+    const int32_t *xv;
+    if (hi == 2 && sat == 1) G16_ASM_ROWS(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1);
+    else if (hi == 2) G16_ASM_ROWS(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2);
+    else if (sat == 1) G16_ASM_ROWS(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1);
+    else G16_ASM_ROWS(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2);
+    (void)xp, (void)xv, (void)xv1, (void)w0, (void)w1, (void)w2, (void)w3, (void)a0, (void)a1, (void)a2, (void)a3;
+    (void)rq, (void)o;
+    r = full; /* w is at the single rows now */
+  }
+#endif
   for (; r < full; r += 4, w += 4 * pairs) {
     if (acc64) {
       for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_dsp_output64(&q, r + i, g16_dot64(x, w + i, depth, 4));
       continue;
     }
 #if G16_HAS_BLOCK
-    if (hi && (depth & 7) == 0) {
+    /* (sat 1 and 2 took G16_ASM_ROWS above where it is compiled; unaligned input the C loop) */
+    if (hi && (!G16_HAS_ROWS || !sat) && (depth & 7) == 0 && ((uintptr_t)(const void *)x & 3u) == 0) {
       const int16_t *xp = x, *end = x + depth;
       const int32_t *rq = q.rq + 4 * r;
       register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
       int32_t a0, a1, a2, a3;
       const int32_t *xv;
+      int32_t xv1;
       if (hi == 2 && sat == 1) G16_ASM_BLOCK(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1);
       else if (hi == 2 && sat == 2) G16_ASM_BLOCK(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2);
       else if (sat == 1) G16_ASM_BLOCK(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1);
@@ -184,7 +251,7 @@ static G16_ALWAYS_INLINE void g16_vector_mode(const ta_gemm_s16_dsp_params_t *p,
         a0 = ta_clamp(a0, q.act_min, q.act_max), a1 = ta_clamp(a1, q.act_min, q.act_max);
         a2 = ta_clamp(a2, q.act_min, q.act_max), a3 = ta_clamp(a3, q.act_min, q.act_max);
       }
-      (void)xv, (void)w0, (void)w1, (void)w2, (void)w3;
+      (void)xv, (void)xv1, (void)w0, (void)w1, (void)w2, (void)w3;
       out[r] = (int16_t)a0, out[r + 1] = (int16_t)a1, out[r + 2] = (int16_t)a2, out[r + 3] = (int16_t)a3;
       w -= 4 * pairs; /* the asm advanced w by the block; the loop steps it again */
       continue;
@@ -259,8 +326,56 @@ G16_VECTOR_DEF(2, 2)
 #define g16_vector_22 g16_vector_12 /* not compiled: form 1, the same integers */
 #endif
 
+#if G16_ASM && TA_S16_DSP_HAS(9)
+/* Depth 8 (params.stream): the 8 input values stay in 4 registers for every row; per row
+ * one LDM of its 4 weight words, SMUAD and 3 SMLAD, one LDM of its requantisation words
+ * (k low, k high, mult, shift), SMLAL, the shift (form 1) and the saturation: 11 or 12
+ * instructions per output, the same integers as the blocks. */
+#define G16_STREAM_FIN21 "ssat %[a], #16, %[k1]\n\t"
+#define G16_STREAM_FIN22 "usat %[a], #15, %[k1]\n\t"
+#define G16_STREAM_FIN11 "asr %[a], %[k1], %[k3]\n\t" "ssat %[a], #16, %[a]\n\t"
+#define G16_STREAM_FIN12 "asr %[a], %[k1], %[k3]\n\t" "usat %[a], #15, %[a]\n\t"
+#define G16_STREAM_ASM(fin)                                                                                      \
+  __asm__ volatile("1:\n\t"                                                                                      \
+                   "ldmia %[w]!, {%[k0], %[k1], %[k2], %[k3]}\n\t"                                               \
+                   "smuad %[a], %[x0], %[k0]\n\t"                                                                \
+                   "smlad %[a], %[x1], %[k1], %[a]\n\t"                                                          \
+                   "smlad %[a], %[x2], %[k2], %[a]\n\t"                                                          \
+                   "smlad %[a], %[x3], %[k3], %[a]\n\t"                                                          \
+                   "ldmia %[w]!, {%[k0], %[k1], %[k2], %[k3]}\n\t"                                               \
+                   "smlal %[k0], %[k1], %[a], %[k2]\n\t" fin                                                     \
+                   "strh %[a], [%[o]], #2\n\t"                                                                   \
+                   "cmp %[w], %[end]\n\t"                                                                        \
+                   "bne 1b\n\t"                                                                                  \
+                   : [a] "=&r"(a), [w] "+&r"(w), [o] "+&r"(out), [k0] "=&r"(k0), [k1] "=&r"(k1), [k2] "=&r"(k2), \
+                     [k3] "=&r"(k3)                                                                              \
+                   : [x0] "r"(x0), [x1] "r"(x1), [x2] "r"(x2), [x3] "r"(x3), [end] "r"(end)                      \
+                   : "cc", "memory")
+static G16_NOINLINE void g16_stream(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, int16_t *out) {
+  const int32_t x0 = g16_load_pair(x), x1 = g16_load_pair(x + 2), x2 = g16_load_pair(x + 4),
+                x3 = g16_load_pair(x + 6);
+  const int32_t *w = p->stream, *end = w + 8 * p->rows;
+  register int32_t k0 __asm__("r8"), k1 __asm__("r9"), k2 __asm__("r10"), k3 __asm__("r11");
+  int32_t a;
+  if (p->q.hi == 2 && p->q.sat == 1) G16_STREAM_ASM(G16_STREAM_FIN21);
+  else if (p->q.hi == 2) G16_STREAM_ASM(G16_STREAM_FIN22);
+  else if (p->q.sat == 1) G16_STREAM_ASM(G16_STREAM_FIN11);
+  else G16_STREAM_ASM(G16_STREAM_FIN12);
+  (void)a, (void)k0, (void)k1, (void)k2, (void)k3;
+}
+#define G16_HAS_STREAM 1
+#else
+#define G16_HAS_STREAM 0
+#endif
+
 #define G16_VECTOR_CALL(hi, sat) g16_vector_##hi##sat(p, x, w, out)
 static void g16_vector(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w, int16_t *out) {
+#if G16_HAS_STREAM
+  if (p->stream) { /* the compiler sets it only for depth 8, form 1 or 2, sat 1 or 2 */
+    g16_stream(p, x, out);
+    return;
+  }
+#endif
   TA_S16_DSP_MODES(&p->q, G16_VECTOR_CALL);
 }
 

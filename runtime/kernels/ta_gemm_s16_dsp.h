@@ -26,9 +26,10 @@
 
 /* Loops specialised per requantisation form: bit 3 * hi + sat (ta_s16_dsp_requant_t). The
  * generic clamp (sat 0) of forms 0 and 1 is always compiled and exact for every layer; a
- * layer of form 2 whose loop is not compiled runs form 1's (the same integers). */
+ * layer of form 2 whose loop is not compiled runs form 1's (the same integers). Bit 9: the
+ * depth-8 stream of the matrix kernel (ta_gemm_s16_dsp_params_t.stream). */
 #ifndef TA_S16_DSP_VARIANTS
-#define TA_S16_DSP_VARIANTS 0x1ffu
+#define TA_S16_DSP_VARIANTS 0x3ffu
 #endif
 #define TA_S16_DSP_HAS(bit) ((((TA_S16_DSP_VARIANTS) | 0x9u) >> (bit)) & 1u)
 
@@ -155,6 +156,11 @@ typedef struct ta_gemm_s16_dsp_params_t {
   int32_t depth;         /* dot-product length */
   ta_s16_dsp_requant_t q;
   int32_t acc64;         /* 1: dot products summed in int64 */
+  const int32_t *stream; /* depth 8 in the high-word form with a one-instruction clamp (sat 1
+                            or 2), else NULL: per row its 4 weight words (as in the blocks)
+                            then its 4 requantisation words, read in one pass with the 8
+                            input values held in 4 registers (bit 9 of TA_S16_DSP_VARIANTS;
+                            without it the blocks run) */
 } ta_gemm_s16_dsp_params_t;
 
 /* CONV_2D window geometry (NHWC input, zero padding: int16 zero point is 0). */

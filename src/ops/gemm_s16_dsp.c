@@ -90,17 +90,43 @@ bool s16_requant_plan(Arena *arena, int32_t rows, const Tensor *bias, const int3
   return true;
 }
 
-const char *s16_requant_emit(EmitCtx *ec, const S16Requant *q) {
-  const char *table = em_table_i32(ec, "rq16", q->rq, (size_t)q->rows * 4);
-  /* the clamp as one saturation where the range allows (ta_s16_dsp_requant_t.sat) */
-  const int sat = q->act_min == -32768 && q->act_max == 32767 ? 1 : q->act_min == 0 && q->act_max == 32767 ? 2 : 0;
-  /* the high-word form with every shift 0 is form 2: the result is the high word itself */
+/* The clamp as one saturation where the range allows (ta_s16_dsp_requant_t.sat). */
+static int s16_requant_sat(const S16Requant *q) {
+  return q->act_min == -32768 && q->act_max == 32767 ? 1 : q->act_min == 0 && q->act_max == 32767 ? 2 : 0;
+}
+
+/* The high-word form with every shift 0 is form 2: the result is the high word itself. */
+static int s16_requant_form(const S16Requant *q) {
   int form = q->hi ? 2 : 0;
   for (int32_t r = 0; r < q->rows && form == 2; r++)
     if (q->shift[r] != 0) form = 1;
+  return form;
+}
+
+const char *s16_requant_emit(EmitCtx *ec, const S16Requant *q) {
+  const char *table = em_table_i32(ec, "rq16", q->rq, (size_t)q->rows * 4);
+  const int sat = s16_requant_sat(q), form = s16_requant_form(q);
   em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", 1u << (3 * form + sat));
   return em_name(ec, "{ .rq = %s, .hi = %d, .act_min = %d, .act_max = %d, .sat = %d }", table, form,
                  (int)q->act_min, (int)q->act_max, sat);
+}
+
+/* Depth 8 in the high-word form with a one-instruction clamp: the kernel's stream, per row
+ * its 4 weight words then k low, k high, mult, shift (ta_gemm_s16_dsp_params_t.stream);
+ * g->stream stays NULL otherwise. False only when out of memory. */
+static bool gemm_s16_plan_stream(Arena *arena, GemmS16Plan *g) {
+  if (g->depth != 8 || !g->q.hi || s16_requant_sat(&g->q) == 0) return true;
+  g->stream = arena_calloc(arena, (size_t)g->rows * 8, sizeof(int32_t));
+  if (!g->stream) return false;
+  const int32_t full = g->rows & ~3;
+  for (int32_t r = 0; r < g->rows; r++) {
+    /* the row's 4 pairs in gemm_s16_relayout's order: blocks of 4 rows, then single rows */
+    const int32_t *block = g->w32 + (size_t)(r < full ? r & ~3 : r) * 4;
+    const int32_t width = r < full ? 4 : 1, slot = r < full ? (r & 3) : 0;
+    for (int32_t p = 0; p < 4; p++) g->stream[8 * r + p] = block[p * width + slot];
+    for (int32_t i = 0; i < 4; i++) g->stream[8 * r + 4 + i] = g->q.rq[4 * r + i];
+  }
+  return true;
 }
 
 bool gemm_s16_dsp_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *weights, const Tensor *bias,
@@ -125,6 +151,7 @@ bool gemm_s16_dsp_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *
   g->w32 = arena_calloc(arena, g->n_w32, sizeof(int32_t));
   if (!g->w32) return false;
   gemm_s16_relayout(weights, rows, depth, g->w32);
+  if (!gemm_s16_plan_stream(arena, g)) return false;
   *out = g;
   return true;
 }
@@ -132,10 +159,15 @@ bool gemm_s16_dsp_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *
 const char *gemm_s16_dsp_emit_params(EmitCtx *ec, const GemmS16Plan *g) {
   const char *name = em_op_name(ec);
   const char *q = s16_requant_emit(ec, &g->q);
+  const char *stream = "0";
+  if (g->stream) {
+    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", 1u << 9);
+    stream = em_table_i32(ec, "gemm16_stream", g->stream, (size_t)g->rows * 8);
+  }
   em_decl(ec,
           "static const ta_gemm_s16_dsp_params_t %s_gemm16 = {\n  .rows = %d, .depth = %d,\n  .q = %s,\n"
-          "  .acc64 = %d,\n};",
-          name, (int)g->rows, (int)g->depth, q, g->q.acc64 ? 1 : 0);
+          "  .acc64 = %d,\n  .stream = %s,\n};",
+          name, (int)g->rows, (int)g->depth, q, g->q.acc64 ? 1 : 0, stream);
   return em_table_i32(ec, "gemm16_weights", g->w32, g->n_w32);
 }
 

@@ -23,6 +23,8 @@ typedef struct GemmS16Plan {
   int32_t *w32;          /* weights widened to int16 pairs, blocks of 4 rows then single rows */
   size_t n_w32;
   S16Requant q;
+  int32_t *stream;       /* depth 8, high-word form, sat 1 or 2: per row 4 weight words and
+                            4 requantisation words; else NULL */
 } GemmS16Plan;
 
 /* True when the platform has the DSP extension and no MVE (the M4 tier). */
