@@ -90,6 +90,11 @@ static const char convert_usage[] =
     "                                         first stage in row bands, docs/memory.md)\n"
     "  --no-inplace                           no operator writes over its input (default: those that\n"
     "                                         copy nothing; max: all with an in-place contract)\n"
+    "  --integer-io                           a float input whose only reader is a QUANTIZE becomes\n"
+    "                                         that integer tensor, a float output made by a DEQUANTIZE\n"
+    "                                         its integer input (both operators dropped): the application\n"
+    "                                         quantizes/dequantizes with <prefix>_input_info[i] /\n"
+    "                                         _output_info[i] scale and zero_point (docs/memory.md)\n"
     "  --memory.optimize default|max          max: every RAM-saving technique (issue 17), in-place\n"
     "                                         and patch-based execution (the first stage in row bands)\n"
     "                                         included; default: those that cost no speed (over a\n"
@@ -148,7 +153,7 @@ static const char *const CONVERT_KNOWN[] = {
     "--memory.constraints", "--memory.tensors", "--memory.allocate-arenas", "--no-memory.allocate-arenas",
     "--memory.auto-hydrate-constants", "--no-memory.auto-hydrate-constants", "--memory.dump-residency-json",
     "--no-memory.dump-residency-json", "--operators", "--verbose", "--force", "--no-force", "--log-file",
-    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--no-concat-views", "--no-patch", "--no-inplace", "--memory.optimize", NULL};
+    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--no-concat-views", "--no-patch", "--no-inplace", "--memory.optimize", "--integer-io", NULL};
 
 static bool fail(Args *a, const char *fmt, const char *x) {
   fputs("tinyaot: error: ", stderr);
@@ -324,6 +329,7 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
     else if (args_flag(a, "--no-inplace")) opt->no_inplace = true;
     else if (args_flag(a, "--no-elide-quantize")) opt->no_elide_quantize = true;
     else if (args_flag(a, "--no-concat-views")) opt->no_concat_views = true;
+    else if (args_flag(a, "--integer-io")) opt->integer_io = true;
     else if (args_value(a, OPT_MEMORY_OPTIMIZE)) {
       if (a->bad) return 2;
       if (strcmp(a->value, "max") != 0 && strcmp(a->value, "default") != 0)

@@ -164,7 +164,7 @@ bool pipeline_load(Compilation *c, const ConvertOptions *opt, Diag *d) {
   if (!load_model(&c->arena, opt->model_path, data, size, &c->model, d)) return false;
   /* fold_pad is on in both --memory.optimize modes: it removes a copy, so it saves time too */
   TransformOptions topt = {.alias_reshapes = !opt->no_alias, .fold_pad = !opt->no_fold_pad,
-                           .elide_quantize = !opt->no_elide_quantize};
+                           .elide_quantize = !opt->no_elide_quantize, .integer_io = opt->integer_io};
   return transform_model(&c->model, &topt, d);
 }
 

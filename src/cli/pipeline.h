@@ -41,6 +41,7 @@ typedef struct ConvertOptions {
   bool no_patch;       /* --no-patch: max mode without patch-based execution (src/plan/patch.c) */
   bool no_concat_views; /* --no-concat-views: CONCATENATION copies (src/transform/concat_views.c) */
   bool no_elide_quantize; /* --no-elide-quantize: run identity QUANTIZEs (src/transform/elide_quantize.c) */
+  bool integer_io;     /* --integer-io: integer tensors instead of float I/O around QUANTIZE/DEQUANTIZE (src/transform/integer_io.c) */
   bool memory_max;     /* --memory.optimize max: every RAM-saving technique (default: the free ones) */
   bool opt_size; /* --opt size: portable kernels only (least flash); default speed */
   double opt_balanced; /* --opt balanced[=N]: tiers that save at least N instructions per byte (0: off) */

@@ -289,6 +289,7 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
             ",\n  \"rewrites\": {\"pad_folds\": %d, \"padded_bytes_removed\": %zu, \"quantizes_elided\": %d, "
             "\"concats_viewed\": %d}",
             folds, folded_bytes, transform_elided_quantizes(m), transform_concat_viewed(m));
+  integer_io_report_json(m, js); /* --integer-io (transform/integer_io.c) */
   /* in-place execution (--memory.optimize max, plan/inplace.c): the operators writing over a
    * dying input, and the scratch arenas' bytes against the layer-by-layer bound */
   cost_report_json(m, p, js); /* estimated instructions per operator (resolve/cost_model.c) */
@@ -381,6 +382,7 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
   if (folds) /* graph rewrites (docs/memory.md); the bound above is the one the rewritten graph reaches */
     sb_printf(md, "Rewrites: %d explicit PAD(s) folded into convolutions (fold_pad; --no-fold-pad keeps them): "
                   "%zu bytes of padded tensors never exist.\n\n", folds, folded_bytes);
+  integer_io_report_md(m, md);
   if (transform_elided_quantizes(m))
     sb_printf(md, "Rewrites: %d QUANTIZE(s) that change no byte share their input's storage (elide_quantize; "
                   "--no-elide-quantize runs them).\n\n", transform_elided_quantizes(m));

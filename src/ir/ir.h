@@ -112,6 +112,9 @@ typedef struct Model {
    * which the loader evaluates at compile time (src/load/resources.c). */
   int n_subgraphs;
   Subgraph *subgraphs;
+  /* --integer-io (transform/integer_io.c): per input, then per output, the float tensor
+   * the integer one replaced, or -1; NULL when no I/O was made integer. */
+  int32_t *integer_io_from;
 } Model;
 
 const char *tensor_type_name(TensorType t);      /* "int8" */

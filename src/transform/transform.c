@@ -38,6 +38,8 @@ bool transform_model(Model *m, const TransformOptions *opt, Diag *d) {
 
 bool transform_model_stats(Model *m, const TransformOptions *opt, TransformStats *stats, Diag *d) {
   (void)d;
+  /* integer I/O first: the QUANTIZE it drops is no identity for elide_quantize to share */
+  if (opt->integer_io) transform_integer_io(m);
   /* folds first: a folded PAD's output no longer exists for an alias to share */
   const int folded = opt->fold_pad ? transform_fold_pads(m) : 0;
   const int elided = opt->elide_quantize ? transform_elide_quantize(m) : 0;

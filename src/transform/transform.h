@@ -10,6 +10,8 @@ typedef struct TransformOptions {
   bool alias_reshapes; /* RESHAPE / SQUEEZE / EXPAND_DIMS share their input's storage */
   bool fold_pad;       /* PAD/PADV2 with the zero point folded into the convolutions reading it */
   bool elide_quantize; /* identity QUANTIZE and DEQUANTIZE->QUANTIZE round trips share storage, run nothing */
+  bool integer_io;     /* --integer-io: a float input's leading QUANTIZE and a float output's trailing
+                        * DEQUANTIZE are dropped, the integer tensors become the model's I/O */
 } TransformOptions;
 
 /* What the rewrites did, for the report. */
@@ -38,6 +40,16 @@ int transform_elided_quantizes(const Model *m);
 bool transform_concat_viewable(const Model *m, int k);
 void transform_concat_view(Model *m, int k, bool on);
 int transform_concat_viewed(const Model *m);
+/* integer_io.c: makes the model's float I/O integer where a QUANTIZE / DEQUANTIZE is all
+ * that stands between (see the file); returns how many inputs and outputs changed.
+ * transform_integer_io_from(m, io): for input io (< n_inputs) or output io - n_inputs,
+ * the float tensor it replaced, or -1. */
+int transform_integer_io(Model *m);
+int32_t transform_integer_io_from(const Model *m, int io);
+/* report.json "integer_io" and a report.md paragraph; nothing when no I/O was made integer. */
+struct StrBuf;
+void integer_io_report_json(const Model *m, struct StrBuf *js);
+void integer_io_report_md(const Model *m, struct StrBuf *md);
 /* The tensor whose storage `id` uses (follows alias chains). */
 int32_t tensor_storage(const Model *m, int32_t id);
 
