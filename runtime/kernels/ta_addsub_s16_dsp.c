@@ -94,6 +94,65 @@ static AS16_ALWAYS_INLINE int16_t as16_one_fast(int32_t x1, int32_t x2, int32_t 
   return (int16_t)ta_clamp(as16_rescale_n((int32_t)((uint32_t)r << 1), mo, no, ro), lo, hi);
 }
 
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && defined(__thumb2__) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+/* The fast form in assembly where the clamp is one instruction (act range int16's whole
+ * range: SSAT 16; [0, 32767]: USAT 15), one element per step, the same integers as
+ * as16_one_fast: the rescaled input x = a << 16 (LDRSH, LSL), its addend
+ * 2^(n-1) + (x >> 31) and SMMLAR, the shift; the exact input's b << 14 added to it
+ * (`comb`: add, sub, or rsb when the exact input is the first of a SUB); the output's
+ * addend from r << 1, SMMLAR, the shift, the saturation. */
+#define AS16_STEP(comb, sat)                             \
+  "ldrsh %[x], [%[po]], #2\n\t"                         \
+  "lsl %[x], %[x], #16\n\t"                             \
+  "add %[acc], %[rd], %[x], asr #31\n\t"                \
+  "smmlar %[x], %[x], %[m], %[acc]\n\t"                 \
+  "ldrsh %[acc], [%[pe]], #2\n\t"                       \
+  "asr %[x], %[x], %[n]\n\t"                            \
+  comb                                                  \
+  "lsl %[x], %[x], #1\n\t"                              \
+  "add %[acc], %[ro], %[x], asr #31\n\t"                \
+  "smmlar %[x], %[x], %[mo], %[acc]\n\t"                \
+  "asr %[x], %[x], %[no]\n\t" sat                       \
+  "strh %[x], [%[o]], #2\n\t"
+#define AS16_ADD "add %[x], %[x], %[acc], lsl #14\n\t"
+#define AS16_SUB "sub %[x], %[x], %[acc], lsl #14\n\t"
+#define AS16_RSB "rsb %[x], %[x], %[acc], lsl #14\n\t"
+#define AS16_SSAT "ssat %[x], #16, %[x]\n\t"
+#define AS16_USAT "usat %[x], #15, %[x]\n\t"
+#define AS16_LOOP(comb, sat)                                                                                   \
+  __asm__ volatile("1:\n\t" AS16_STEP(comb, sat) "cmp %[o], %[end]\n\t"                                        \
+                   "bne 1b\n\t"                                                                                 \
+                   : [po] "+&r"(po), [pe] "+&r"(pe), [o] "+&r"(o), [x] "=&r"(x), [acc] "=&r"(acc)              \
+                   : [m] "r"(m), [rd] "r"(round), [n] "r"(n), [mo] "r"(mo), [ro] "r"(ro), [no] "r"(no),         \
+                     [end] "r"(end)                                                                            \
+                   : "cc", "memory")
+#define AS16_HAS_ASM 1
+/* count > 0 elements; `exact` names the input read as b << 14 */
+static void as16_fast_asm(const ta_addsub_params_t *p, const int16_t *in1, const int16_t *in2, int16_t *out,
+                          int32_t count, int subtract, int exact, int sat) {
+  const int32_t m = exact == 1 ? p->in2_multiplier : p->in1_multiplier;
+  const int32_t n = -(exact == 1 ? p->in2_shift : p->in1_shift), round = (int32_t)(1u << (n - 1));
+  const int32_t mo = p->out_multiplier, no = -p->out_shift, ro = (int32_t)(1u << (no - 1));
+  const int16_t *po = exact == 1 ? in2 : in1, *pe = exact == 1 ? in1 : in2;
+  int16_t *o = out;
+  const int16_t *end = out + count;
+  int32_t x, acc;
+  if (!subtract) {
+    if (sat == 1) AS16_LOOP(AS16_ADD, AS16_SSAT);
+    else AS16_LOOP(AS16_ADD, AS16_USAT);
+  } else if (exact == 2) {
+    if (sat == 1) AS16_LOOP(AS16_SUB, AS16_SSAT);
+    else AS16_LOOP(AS16_SUB, AS16_USAT);
+  } else {
+    if (sat == 1) AS16_LOOP(AS16_RSB, AS16_SSAT);
+    else AS16_LOOP(AS16_RSB, AS16_USAT);
+  }
+  (void)x, (void)acc;
+}
+#else
+#define AS16_HAS_ASM 0
+#endif
+
 static AS16_ALWAYS_INLINE void as16_run_fast(const ta_addsub_params_t *p, const int16_t *in1, const int16_t *in2,
                                              int16_t *out, int subtract, int exact) {
   const int32_t m = exact == 1 ? p->in2_multiplier : p->in1_multiplier;
@@ -101,6 +160,13 @@ static AS16_ALWAYS_INLINE void as16_run_fast(const ta_addsub_params_t *p, const 
   const int32_t mo = p->out_multiplier, no = -p->out_shift, ro = (int32_t)(1u << (no - 1));
   const int32_t lo = p->act_min, hi = p->act_max, count = p->bc.dims[0];
   int32_t i = 0;
+#if AS16_HAS_ASM
+  const int sat = lo == -32768 && hi == 32767 ? 1 : lo == 0 && hi == 32767 ? 2 : 0;
+  if (sat && count > 0) {
+    as16_fast_asm(p, in1, in2, out, count, subtract, exact, sat);
+    return;
+  }
+#endif
   for (; i + 2 <= count; i += 2) {
     const int32_t w1 = as16_load(in1 + i), w2 = as16_load(in2 + i);
     out[i] = as16_one_fast(as16_lo(w1), as16_lo(w2), m, n, round, mo, no, ro, lo, hi, subtract, exact);
