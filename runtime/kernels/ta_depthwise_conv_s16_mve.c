@@ -16,6 +16,15 @@ static void d16m_range(int32_t start, int32_t dil, int32_t k, int32_t size, int3
 }
 
 #if defined(D16M_MVE)
+/* The output columns [*lo, *hi) whose windows (span: last tap's offset) lie inside [0, size). */
+static void d16m_inner(int32_t pad, int32_t stride, int32_t span, int32_t size, int32_t out, int32_t *lo,
+                       int32_t *hi) {
+  int32_t a = 0, b = out;
+  while (a < out && a * stride - pad < 0) a++;
+  while (b > a && (b - 1) * stride - pad + span >= size) b--;
+  *lo = a, *hi = b;
+}
+
 /* A compiler barrier (no instruction) on the sums: keeps GCC from computing all nine
  * taps' products first, which spills them to the stack (MVE has 8 vector registers). */
 #if defined(__GNUC__)
@@ -23,6 +32,7 @@ static void d16m_range(int32_t start, int32_t dil, int32_t k, int32_t size, int3
 #else
 #define D16M_BARRIER() ((void)0)
 #endif
+#define D16M_INLINE static inline __attribute__((always_inline))
 
 /* One tap of a block: the even and odd channels' products added to ae and ao. */
 #define D16M_TAP(xp, wp)                                 \
@@ -34,80 +44,59 @@ static void d16m_range(int32_t start, int32_t dil, int32_t k, int32_t size, int3
     D16M_BARRIER();                                      \
   } while (0)
 
-/* The fold requantisation of a block's even and odd sums, narrowed back into channel
- * order; the store predicated to the channels left. */
-static inline void d16m_store(const int32_t *rq, int32x4_t ae, int32x4_t ao, int32x4_t vmin, int32x4_t vmax,
-                              int16_t *out, int32_t left) {
-  const int32x4_t ye = vmaxq_s32(vminq_s32(vrmulhq_s32(ae, vldrwq_s32(rq + 8)), vmax), vmin);
-  const int32x4_t yo = vmaxq_s32(vminq_s32(vrmulhq_s32(ao, vldrwq_s32(rq + 12)), vmax), vmin);
+/* The requantisation of 4 lanes' sums: the fold (VRMULH by m), plus with `wide` the wide
+ * form's part (ta_gemm_s16_mve.h; wq: reduced, then k high, k low and 32 - t 8 words
+ * apart), clamped. */
+D16M_INLINE int32x4_t d16m_half(int32x4_t acc, const int32_t *m, const int32_t *wq, int32x4_t vmin, int32x4_t vmax,
+                                const int wide) {
+  int32x4_t y = vrmulhq_s32(acc, vldrwq_s32(m));
+  if (wide) {
+    const int32x4_t red = vldrwq_s32(wq), kl = vldrwq_s32(wq + 16);
+    const uint32x4_t s = vaddq_u32(vreinterpretq_u32_s32(vmulq_s32(acc, red)), vreinterpretq_u32_s32(kl));
+    int32x4_t h = vaddq_s32(vmulhq_s32(acc, red), vldrwq_s32(wq + 8));
+    h = vaddq_m_n_s32(h, h, 1, vcmphiq_u32(vreinterpretq_u32_s32(kl), s)); /* the carry out of kl + P low */
+    y = vaddq_s32(y, vshlq_s32(h, vldrwq_s32(wq + 24)));
+  }
+  return vmaxq_s32(vminq_s32(y, vmax), vmin);
+}
+
+/* A block's even and odd sums requantised, narrowed back into channel order; the store
+ * predicated to the channels left. */
+D16M_INLINE void d16m_store(const int32_t *rq, const int32_t *wq, int32x4_t ae, int32x4_t ao, int32x4_t vmin,
+                            int32x4_t vmax, int16_t *out, int32_t left, const int wide) {
   int16x8_t y = vdupq_n_s16(0);
-  y = vmovnbq_s32(y, ye);
-  y = vmovntq_s32(y, yo);
-  vstrhq_p_s16(out, y, vctp16q((uint32_t)left));
+  y = vmovnbq_s32(y, d16m_half(ae, rq + 8, wq, vmin, vmax, wide));
+  y = vmovntq_s32(y, d16m_half(ao, rq + 12, wq + 4, vmin, vmax, wide));
+  if (left >= 8) vstrhq_s16(out, y);
+  else vstrhq_p_s16(out, y, vctp16q((uint32_t)left));
 }
 
-/* A whole 3x3 window inside the image, fold form: the nine taps of each whole block of 8
- * channels as straight-line code; returns the channels done. */
-static int32_t d16m_pixel3x3(const ta_depthwise_s16_mve_params_t *p, const int16_t *x0, const int8_t *w0,
-                             int16_t *out) {
-  const int32_t ch = p->channels, dy = p->dil_h * p->in_w * ch, dx = p->dil_w * ch;
+/* The blocks of one output pixel from channel c on, over nky x nkx taps inside the image:
+ * x0 the first tap's input (channel 0), w0 the filter at that tap (block 0). Whole blocks
+ * unpredicated, the last partial one predicated; `general` channels in TFLite's int64 form. */
+D16M_INLINE void d16m_blocks(const ta_depthwise_s16_mve_params_t *p, const int16_t *x0, const int8_t *w0, int32_t c,
+                             int32_t nky, int32_t nkx, int16_t *out, const int wide) {
+  const int32_t ch = p->channels, row = p->dil_h * p->in_w * ch, xstep = p->dil_w * ch, taps = p->k_h * p->k_w;
+  const int32_t wrow = p->k_w * 8;
   const int32x4_t vmin = vdupq_n_s32(p->act_min), vmax = vdupq_n_s32(p->act_max);
-  const int32_t *rq = p->rq;
-  int32_t c = 0;
-  for (; c + 8 <= ch; c += 8, rq += 16, x0 += 8, w0 += 72) {
-    int32x4_t ae = vldrwq_s32(rq), ao = vldrwq_s32(rq + 4);
-    const int16_t *x = x0;
-    D16M_TAP(x, w0);
-    D16M_TAP(x + dx, w0 + 8);
-    D16M_TAP(x + 2 * dx, w0 + 16);
-    x += dy;
-    D16M_TAP(x, w0 + 24);
-    D16M_TAP(x + dx, w0 + 32);
-    D16M_TAP(x + 2 * dx, w0 + 40);
-    x += dy;
-    D16M_TAP(x, w0 + 48);
-    D16M_TAP(x + dx, w0 + 56);
-    D16M_TAP(x + 2 * dx, w0 + 64);
-    d16m_store(rq, ae, ao, vmin, vmax, out + c, 8);
-  }
-  return c;
-}
-
-/* One output pixel: every block of 8 channels over the taps inside the image; whole
- * blocks unpredicated, the last partial one predicated. */
-static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in, const int8_t *filter,
-                       int32_t iy0, int32_t ix0, int32_t ky0, int32_t ky1, int32_t kx0, int32_t kx1, int16_t *out) {
-  const int32_t ch = p->channels, row = p->in_w * ch, taps = p->k_h * p->k_w, n = kx1 - kx0;
-  const int32_t xstep = p->dil_w * ch;
-  const int32x4_t vmin = vdupq_n_s32(p->act_min), vmax = vdupq_n_s32(p->act_max);
-  const int32_t *rq = p->rq;
-  const int16_t *x0 = in + (iy0 + ky0 * p->dil_h) * row + (ix0 + kx0 * p->dil_w) * ch;
-  const int8_t *w0 = filter + (ky0 * p->k_w + kx0) * 8;
-  int32_t c = 0;
-  if (p->k_h == 3 && p->k_w == 3 && ky1 - ky0 == 3 && n == 3 && !p->general) {
-    c = d16m_pixel3x3(p, x0, w0, out);
-    rq += 2 * c, x0 += c, w0 += taps * c;
-  }
-  for (; c < ch; c += 8, rq += 16, x0 += 8, w0 += taps * 8) {
+  const int32_t *rq = p->rq + 2 * c, *wq = wide ? p->wide + 4 * c : NULL;
+  x0 += c, w0 += taps * c;
+  for (; c < ch; c += 8, rq += 16, wq += wide ? 32 : 0, x0 += 8, w0 += taps * 8) {
     int32x4_t ae = vldrwq_s32(rq), ao = vldrwq_s32(rq + 4);
     const int16_t *xr = x0;
     const int8_t *wr = w0;
     if (c + 8 <= ch) {
-      for (int32_t ky = ky0; ky < ky1; ky++, xr += p->dil_h * row, wr += p->k_w * 8) {
+      for (int32_t ky = nky; ky > 0; ky--, xr += row, wr += wrow) {
         const int16_t *x = xr;
         const int8_t *w = wr;
-        for (int32_t k = n; k > 0; k--, x += xstep, w += 8) {
-          const int16x8_t xv = vldrhq_s16(x), wv = vldrbq_s16(w);
-          ae = vaddq_s32(ae, vmullbq_int_s16(xv, wv));
-          ao = vaddq_s32(ao, vmulltq_int_s16(xv, wv));
-        }
+        for (int32_t k = nkx; k > 0; k--, x += xstep, w += 8) D16M_TAP(x, w);
       }
     } else {
       const mve_pred16_t pr = vctp16q((uint32_t)(ch - c));
-      for (int32_t ky = ky0; ky < ky1; ky++, xr += p->dil_h * row, wr += p->k_w * 8) {
+      for (int32_t ky = nky; ky > 0; ky--, xr += row, wr += wrow) {
         const int16_t *x = xr;
         const int8_t *w = wr;
-        for (int32_t k = n; k > 0; k--, x += xstep, w += 8) {
+        for (int32_t k = nkx; k > 0; k--, x += xstep, w += 8) {
           const int16x8_t xv = vldrhq_z_s16(x, pr), wv = vldrbq_s16(w);
           ae = vaddq_s32(ae, vmullbq_int_s16(xv, wv));
           ao = vaddq_s32(ao, vmulltq_int_s16(xv, wv));
@@ -121,7 +110,75 @@ static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in
         out[c + i] = ta_s16_mve_general(p->general + 4 * (c + i), sums[4 * (i & 1) + (i >> 1)], p->act_min, p->act_max);
       continue;
     }
-    d16m_store(rq, ae, ao, vmin, vmax, out + c, ch - c);
+    d16m_store(rq, wq, ae, ao, vmin, vmax, out + c, ch - c, wide);
+  }
+}
+
+/* `n` output pixels of one row whose 3x3 windows lie inside the image (x: the first one's
+ * top left tap), fold form: the nine taps of each whole block of 8 channels as
+ * straight-line code, a last partial block through d16m_blocks. */
+D16M_INLINE void d16m_run3x3(const ta_depthwise_s16_mve_params_t *p, const int16_t *x, const int8_t *filter,
+                             int32_t n, int16_t *out, const int wide) {
+  const int32_t ch = p->channels, dy = p->dil_h * p->in_w * ch, dx = p->dil_w * ch, step = p->stride_w * ch;
+  const int32_t whole = ch & ~7;
+  const int32x4_t vmin = vdupq_n_s32(p->act_min), vmax = vdupq_n_s32(p->act_max);
+  for (; n > 0; n--, x += step, out += ch) {
+    const int32_t *rq = p->rq, *wq = p->wide;
+    const int16_t *x0 = x;
+    const int8_t *w0 = filter;
+    for (int32_t c = 0; c < whole; c += 8, rq += 16, wq += wide ? 32 : 0, x0 += 8, w0 += 72) {
+      int32x4_t ae = vldrwq_s32(rq), ao = vldrwq_s32(rq + 4);
+      const int16_t *xt = x0;
+      D16M_TAP(xt, w0);
+      D16M_TAP(xt + dx, w0 + 8);
+      D16M_TAP(xt + 2 * dx, w0 + 16);
+      xt += dy;
+      D16M_TAP(xt, w0 + 24);
+      D16M_TAP(xt + dx, w0 + 32);
+      D16M_TAP(xt + 2 * dx, w0 + 40);
+      xt += dy;
+      D16M_TAP(xt, w0 + 48);
+      D16M_TAP(xt + dx, w0 + 56);
+      D16M_TAP(xt + 2 * dx, w0 + 64);
+      d16m_store(rq, wq, ae, ao, vmin, vmax, out + c, 8, wide);
+    }
+    if (whole < ch) d16m_blocks(p, x, filter, whole, 3, 3, out, wide);
+  }
+}
+
+/* The layer; `wide` a constant of each copy. Per output row: the border pixels work out
+ * their tap range, the inner ones (whole window inside) run as one loop. */
+D16M_INLINE void d16m_layer(const ta_depthwise_s16_mve_params_t *p, const int16_t *input, const int8_t *filter,
+                            int16_t *output, const int wide) {
+  const int32_t ch = p->channels, row = p->in_w * ch, image = p->in_h * row;
+  int32_t ix_lo, ix_hi; /* the inner output columns [ix_lo, ix_hi) */
+  d16m_inner(p->pad_w, p->stride_w, p->dil_w * (p->k_w - 1), p->in_w, p->out_w, &ix_lo, &ix_hi);
+  const int run3x3 = p->k_h == 3 && p->k_w == 3 && !p->general;
+  for (int32_t b = 0; b < p->batches; b++) {
+    const int16_t *in = input + b * image;
+    for (int32_t oy = 0; oy < p->out_h; oy++) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      int32_t ky0, ky1;
+      d16m_range(iy0, p->dil_h, p->k_h, p->in_h, &ky0, &ky1);
+      const int16_t *xrow = in + (iy0 + ky0 * p->dil_h) * row;
+      const int8_t *wrow = filter + ky0 * p->k_w * 8;
+      for (int32_t ox = 0; ox < p->out_w;) {
+        const int32_t ix0 = ox * p->stride_w - p->pad_w;
+        if (ox == ix_lo && ix_lo < ix_hi) {
+          const int16_t *x = xrow + ix0 * ch;
+          if (run3x3 && ky1 - ky0 == 3) d16m_run3x3(p, x, filter, ix_hi - ix_lo, output, wide);
+          else
+            for (int32_t i = ix_lo; i < ix_hi; i++, x += p->stride_w * ch)
+              d16m_blocks(p, x, wrow, 0, ky1 - ky0, p->k_w, output + (i - ix_lo) * ch, wide);
+          output += (ix_hi - ix_lo) * ch, ox = ix_hi;
+          continue;
+        }
+        int32_t kx0, kx1;
+        d16m_range(ix0, p->dil_w, p->k_w, p->in_w, &kx0, &kx1);
+        d16m_blocks(p, xrow + (ix0 + kx0 * p->dil_w) * ch, wrow + kx0 * 8, 0, ky1 - ky0, kx1 - kx0, output, wide);
+        output += ch, ox++;
+      }
+    }
   }
 }
 #else
@@ -142,15 +199,20 @@ static void d16m_pixel(const ta_depthwise_s16_mve_params_t *p, const int16_t *in
       out[c] = ta_s16_mve_general(p->general + 4 * c, acc, p->act_min, p->act_max);
       continue;
     }
-    const int32_t y = (int32_t)(((int64_t)acc * rq[8 + 4 * odd + lane] + ((int64_t)1 << 31)) >> 32);
+    int32_t y = (int32_t)(((int64_t)acc * rq[8 + 4 * odd + lane] + ((int64_t)1 << 31)) >> 32);
+    const int32_t *wq = p->wide ? p->wide + (c / 8) * 32 + 4 * odd + lane : NULL;
+    if (wq && wq[0] != 0) { /* the wide form: TFLite's floor((k + acc * reduced) / 2^t) */
+      const int64_t k = (int64_t)(((uint64_t)(uint32_t)wq[8] << 32) | (uint32_t)wq[16]);
+      y = (int32_t)((k + (int64_t)acc * wq[0]) >> (32 - wq[24]));
+    }
     out[c] = (int16_t)ta_clamp(y, p->act_min, p->act_max);
   }
 }
-#endif
 
-void ta_depthwise_conv_s16_mve(const ta_depthwise_s16_mve_params_t *p, const int16_t *input, const int8_t *filter,
-                               int16_t *output) {
+static void d16m_layer(const ta_depthwise_s16_mve_params_t *p, const int16_t *input, const int8_t *filter,
+                       int16_t *output, const int wide) {
   const int32_t image = p->in_h * p->in_w * p->channels;
+  (void)wide; /* d16m_pixel looks at each channel */
   for (int32_t b = 0; b < p->batches; b++) {
     const int16_t *in = input + b * image;
     for (int32_t oy = 0; oy < p->out_h; oy++) {
@@ -165,4 +227,11 @@ void ta_depthwise_conv_s16_mve(const ta_depthwise_s16_mve_params_t *p, const int
       }
     }
   }
+}
+#endif
+
+void ta_depthwise_conv_s16_mve(const ta_depthwise_s16_mve_params_t *p, const int16_t *input, const int8_t *filter,
+                               int16_t *output) {
+  if (p->wide) d16m_layer(p, input, filter, output, 1);
+  else d16m_layer(p, input, filter, output, 0);
 }

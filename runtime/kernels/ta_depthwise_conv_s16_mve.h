@@ -16,7 +16,13 @@
  * ((bias + dot) * reduced + 2^(t-1)) >> t. The clamped lanes are narrowed back into
  * channel order (VMOVNB/VMOVNT). Where a channel fails those bounds but 2^15 * sum over
  * taps |w| < 2^31 still holds, the sums start at 0 and each is requantised in TFLite's
- * own int64 form (`general`, ta_gemm_s16_mve.h). Only compiled when the target has MVE. */
+ * own int64 form (`general`, ta_gemm_s16_mve.h). Channels with t > 32 (a tiny scale beside a
+ * large bias; the sums from 0 inside int32) take the `wide` form of ta_gemm_s16_mve.h in
+ * their lanes instead (bias and m 0 there, the wide words 0 in the fold lanes, so the two
+ * parts add), which keeps such a layer on the vector requantisation.
+ * Windows inside the image run as one loop over the row's inner output pixels (3x3: the
+ * nine taps straight-line); only border pixels work out their tap range. Only compiled
+ * when the target has MVE. */
 #ifndef TA_DEPTHWISE_CONV_S16_MVE_H
 #define TA_DEPTHWISE_CONV_S16_MVE_H
 #include "ta_common.h"
@@ -30,6 +36,8 @@ typedef struct ta_depthwise_s16_mve_params_t {
   int32_t act_min, act_max;
   const int32_t *general; /* NULL, or per channel k low, k high, reduced, t (the rq
                              bias lanes then 0) */
+  const int32_t *wide;    /* NULL, or per block of 8 channels 32 words in the rq lane order:
+                             reduced, k high, k low, 32 - t (0 for fold channels) */
 } ta_depthwise_s16_mve_params_t;
 
 /* filter: [ceil(channels / 8)][k_h * k_w][8] int8. */

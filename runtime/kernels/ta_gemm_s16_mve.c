@@ -144,66 +144,99 @@ static __attribute__((noinline)) void g16m_rows8(const int16_t *xp, const int8_t
   } while (0)
 
 #if G16M_WIDE_ASM
-/* One block of the pair's sums (see g16m_vector2) in assembly: s runs of run[0] >= 1
- * chunks, run[1] bytes from a run's end to the next one's start; the sums start at the
- * block's biases; sums[0..3] are x's, sums[4..7] y's. */
-static __attribute__((noinline)) void g16m_pair_runs(const int16_t *xp, const int16_t *yp, const int8_t *wp,
-                                                     int32_t s, const int32_t run[2], const int32_t *bias,
-                                                     int32_t sums[8]) {
-  int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3], c0 = a0, c1 = a1, c2 = a2, c3 = a3, k;
-  const int32_t seg[2] = {run[0], run[1]};
-  int16x8_t xv, yv, wv;
-  __asm__("1:\n\t"
-          "ldr %[k], %[n]\n"
-          "2:\n\t"
-          "vldrh.s16 %q[xv], [%[x]], #16\n\t"
-          "vldrh.s16 %q[yv], [%[y]], #16\n\t"
-          "vldrb.s16 %q[wv], [%[w]], #8\n\t"
-          "vmladava.s16 %[a0], %q[xv], %q[wv]\n\t"
-          "vmladava.s16 %[c0], %q[yv], %q[wv]\n\t"
-          "vldrb.s16 %q[wv], [%[w]], #8\n\t"
-          "vmladava.s16 %[a1], %q[xv], %q[wv]\n\t"
-          "vmladava.s16 %[c1], %q[yv], %q[wv]\n\t"
-          "vldrb.s16 %q[wv], [%[w]], #8\n\t"
-          "vmladava.s16 %[a2], %q[xv], %q[wv]\n\t"
-          "vmladava.s16 %[c2], %q[yv], %q[wv]\n\t"
-          "vldrb.s16 %q[wv], [%[w]], #8\n\t"
-          "vmladava.s16 %[a3], %q[xv], %q[wv]\n\t"
-          "vmladava.s16 %[c3], %q[yv], %q[wv]\n\t"
-          "subs %[k], %[k], #1\n\t"
-          "bne 2b\n\t"
-          "ldr %[k], %[skip]\n\t"
-          "add %[x], %[x], %[k]\n\t"
-          "add %[y], %[y], %[k]\n\t"
-          "subs %[s], %[s], #1\n\t"
-          "bne 1b"
-          : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [c0] "+Te"(c0), [c1] "+Te"(c1),
-            [c2] "+Te"(c2), [c3] "+Te"(c3), [x] "+r"(xp), [y] "+r"(yp), [w] "+l"(wp), [s] "+r"(s),
-            [k] "=&r"(k), [xv] "=&w"(xv), [yv] "=&w"(yv), [wv] "=&w"(wv)
-          : [n] "m"(seg[0]), [skip] "m"(seg[1])
-          : "cc");
-  sums[0] = a0, sums[1] = a1, sums[2] = a2, sums[3] = a3, sums[4] = c0, sums[5] = c1, sums[6] = c2, sums[7] = c3;
+/* What the pair loop reads through one register (it needs all the others). */
+typedef struct g16m_pair_ctl_t {
+  const int16_t *x, *y; /* the pair's first values */
+  int32_t chunks;       /* whole chunks per run */
+  int32_t *end;         /* past the last block's sums */
+  int32_t segs, left;   /* runs per vector; runs left (the loop's own counter) */
+  int32_t skip;         /* bytes from a run's end to the next run's start */
+} g16m_pair_ctl_t;
+
+/* The pair's sums of consecutive blocks in assembly, no call per block: sums holds per
+ * block x's 4 sums then y's, set to the rows' biases; the loop loads a block's eight with
+ * one LDM into the even registers VMLADAVA needs, walks the runs (each weight load serves
+ * both vectors) and stores them back with one STM; w walks the blocks' weights in order. */
+static __attribute__((noinline)) void g16m_pair_all(g16m_pair_ctl_t *ctl, const int8_t *w, int32_t *sums) {
+  register g16m_pair_ctl_t *c __asm__("r9") = ctl;
+  register const int8_t *wp __asm__("r1") = w;
+  register int32_t *sp_ __asm__("r11") = sums;
+  __asm__ volatile("1:\n\t"
+                   "ldm %[s], {r0, r2, r4, r6, r8, r10, r12, lr}\n\t"
+                   "ldr r3, [%[c]]\n\t"
+                   "ldr r5, [%[c], #4]\n\t"
+                   "ldr r7, [%[c], #16]\n\t"
+                   "str r7, [%[c], #20]\n"
+                   "2:\n\t"
+                   "ldr r7, [%[c], #8]\n"
+                   "3:\n\t"
+                   "vldrh.s16 q0, [r3], #16\n\t"
+                   "vldrh.s16 q1, [r5], #16\n\t"
+                   "vldrb.s16 q2, [%[w]], #8\n\t"
+                   "vmladava.s16 r0, q0, q2\n\t"
+                   "vmladava.s16 r8, q1, q2\n\t"
+                   "vldrb.s16 q2, [%[w]], #8\n\t"
+                   "vmladava.s16 r2, q0, q2\n\t"
+                   "vmladava.s16 r10, q1, q2\n\t"
+                   "vldrb.s16 q2, [%[w]], #8\n\t"
+                   "vmladava.s16 r4, q0, q2\n\t"
+                   "vmladava.s16 r12, q1, q2\n\t"
+                   "vldrb.s16 q2, [%[w]], #8\n\t"
+                   "vmladava.s16 r6, q0, q2\n\t"
+                   "vmladava.s16 lr, q1, q2\n\t"
+                   "subs r7, r7, #1\n\t"
+                   "bne 3b\n\t"
+                   "ldr r7, [%[c], #20]\n\t"
+                   "subs r7, r7, #1\n\t"
+                   "beq 4f\n\t"
+                   "str r7, [%[c], #20]\n\t"
+                   "ldr r7, [%[c], #24]\n\t"
+                   "add r3, r3, r7\n\t"
+                   "add r5, r5, r7\n\t"
+                   "b 2b\n"
+                   "4:\n\t"
+                   "stm %[s]!, {r0, r2, r4, r6, r8, r10, r12, lr}\n\t"
+                   "ldr r7, [%[c], #12]\n\t"
+                   "cmp %[s], r7\n\t"
+                   "bne 1b"
+                   : [s] "+r"(sp_), [w] "+l"(wp)
+                   : [c] "r"(c)
+                   : "r0", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "cc",
+                     "memory");
 }
 #endif
 
 #if G16M_WIDE_ASM
-/* g16m_vector2's blocks through g16m_pair_runs; `wide` a constant of each copy. */
+enum { G16M_PAIR_BLOCKS = 8 }; /* blocks per g16m_pair_all call (its sums on the stack) */
+
+/* g16m_vector2's blocks through g16m_pair_all, G16M_PAIR_BLOCKS at a time, then their
+ * requantisation; `wide` a constant of each copy. */
 static inline __attribute__((always_inline)) void g16m_pair_blocks(const ta_gemm_s16_mve_params_t *p,
                                                                    const int16_t *x, const int16_t *y, int32_t segs,
                                                                    const int32_t run[2], const int8_t *w, int16_t *ox,
                                                                    int16_t *oy, const int wide) {
   const int32_t rows = p->rows, block_bytes = 4 * p->stride;
   const int32x4_t lo = vdupq_n_s32(p->act_min), hi = vdupq_n_s32(p->act_max);
-  for (int32_t r = 0; r < rows; r += 4, w += block_bytes) {
-    int32_t sums[8];
-    g16m_pair_runs(x, y, w, segs, run, p->bias + r, sums);
-    const int32x4_t vx = g16m_rq4(p, r, vldrwq_s32(sums), lo, hi, wide);
-    const int32x4_t vy = g16m_rq4(p, r, vldrwq_s32(sums + 4), lo, hi, wide);
-    if (rows - r >= 4) {
-      vstrhq_s32(ox + r, vx), vstrhq_s32(oy + r, vy);
-    } else {
-      const mve_pred16_t rp = vctp32q((uint32_t)(rows - r));
-      vstrhq_p_s32(ox + r, vx, rp), vstrhq_p_s32(oy + r, vy, rp);
+  int32_t sums[8 * G16M_PAIR_BLOCKS];
+  g16m_pair_ctl_t ctl = {x, y, run[0], sums, segs, segs, run[1]};
+  for (int32_t r0 = 0; r0 < rows; r0 += 4 * G16M_PAIR_BLOCKS, w += G16M_PAIR_BLOCKS * block_bytes) {
+    const int32_t n = TA_MIN(rows - r0, 4 * G16M_PAIR_BLOCKS);
+    for (int32_t i = 0; i < n; i += 4) {
+      const int32x4_t b = vldrwq_s32(p->bias + r0 + i);
+      vstrwq_s32(sums + 2 * i, b), vstrwq_s32(sums + 2 * i + 4, b);
+    }
+    ctl.end = sums + 2 * ((n + 3) & ~3);
+    g16m_pair_all(&ctl, w, sums);
+    for (int32_t i = 0; i < n; i += 4) {
+      const int32_t r = r0 + i;
+      const int32x4_t vx = g16m_rq4(p, r, vldrwq_s32(sums + 2 * i), lo, hi, wide);
+      const int32x4_t vy = g16m_rq4(p, r, vldrwq_s32(sums + 2 * i + 4), lo, hi, wide);
+      if (rows - r >= 4) {
+        vstrhq_s32(ox + r, vx), vstrhq_s32(oy + r, vy);
+      } else {
+        const mve_pred16_t rp = vctp32q((uint32_t)(rows - r));
+        vstrhq_p_s32(ox + r, vx, rp), vstrhq_p_s32(oy + r, vy, rp);
+      }
     }
   }
 }
@@ -434,6 +467,33 @@ static void g16m_gather(const ta_conv_s16_mve_geom_t *g, const int16_t *in, int3
   }
 }
 
+/* Gather loads for windows inside the image (MVE): per depth index k < stride its input's
+ * offset from the window's first tap, in int16 values (u16; lanes past depth 0). Up to
+ * G16M_MAX_OFFS values, the window's span below 2^16; else 0 (no gather loads). */
+#if defined(G16M_MVE)
+enum { G16M_MAX_OFFS = 64 };
+static int32_t g16m_offsets(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_geom_t *g, uint16_t *offs) {
+  const int32_t row = g->in_w * g->in_c;
+  const int64_t span = (int64_t)(g->k_h - 1) * g->dil_h * row + (int64_t)(g->k_w - 1) * g->dil_w * g->in_c + g->in_c;
+  if (p->stride > G16M_MAX_OFFS || span > 65535) return 0;
+  int32_t k = 0;
+  for (int32_t ky = 0; ky < g->k_h; ky++)
+    for (int32_t kx = 0; kx < g->k_w; kx++)
+      for (int32_t c = 0; c < g->in_c; c++) offs[k++] = (uint16_t)(ky * g->dil_h * row + kx * g->dil_w * g->in_c + c);
+  for (; k < p->stride; k++) offs[k] = 0;
+  return 1;
+}
+
+/* A window inside the image (x: its first tap) into dst with one gather load per 8 values;
+ * the lanes past depth loaded as 0. */
+static void g16m_gather_window(const int16_t *x, const uint16_t *offs, int32_t depth, int16_t *dst) {
+  int32_t k = 0;
+  for (; k + 8 <= depth; k += 8) vstrhq_s16(dst + k, vldrhq_gather_shifted_offset_s16(x, vldrhq_u16(offs + k)));
+  if (k < depth)
+    vstrhq_s16(dst + k, vldrhq_gather_shifted_offset_z_s16(x, vldrhq_u16(offs + k), vctp16q((uint32_t)(depth - k))));
+}
+#endif
+
 /* Whether the windows of output pixels (oy, ox) and (oy, ox + 1) lie inside the image. */
 static int g16m_pair_inside(const ta_conv_s16_mve_geom_t *g, int32_t oy, int32_t ox) {
   const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
@@ -487,6 +547,10 @@ void ta_conv_s16_mve(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_ge
     g16m_conv_direct(p, g, input, weights, output);
     return;
   }
+#if defined(G16M_MVE)
+  uint16_t offs[G16M_MAX_OFFS];
+  const int gathers = p->bias && !runs && !g->direct && g16m_offsets(p, g, offs);
+#endif
   if (!g->direct) {
     memset(window + p->depth, 0, sizeof(int16_t) * (size_t)(p->stride - p->depth));
     memset(window + p->stride + p->depth, 0, sizeof(int16_t) * (size_t)(p->stride - p->depth));
@@ -504,8 +568,16 @@ void ta_conv_s16_mve(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_ge
           }
         } else if (p->bias && ox + 1 < g->out_w && !g->direct) {
           /* both windows gathered, each padded to the stride (zero weights there) */
-          g16m_gather(g, in, oy, ox, window);
-          g16m_gather(g, in, oy, ox + 1, window + p->stride);
+#if defined(G16M_MVE)
+          if (gathers && g16m_pair_inside(g, oy, ox)) {
+            g16m_gather_window(x, offs, p->depth, window);
+            g16m_gather_window(x + pair_step, offs, p->depth, window + p->stride);
+          } else
+#endif
+          {
+            g16m_gather(g, in, oy, ox, window);
+            g16m_gather(g, in, oy, ox + 1, window + p->stride);
+          }
           g16m_vector2(p, window, window + p->stride, 1, p->stride >> 3, 0, 0, weights, output, output + rows);
           if (p->n_fix) {
             g16m_fix(p, window, 1, p->depth >> 3, 0, p->depth & 7, weights, output);

@@ -661,14 +661,16 @@ static void dw_emit_s16_mve(EmitCtx *ec, const Node *node, const DwData *d) {
   const char *rq = em_table_i32(ec, "dw16m_rq", d->s16mve->rq, d->s16mve->n_rq);
   const char *general =
       d->s16mve->general ? em_table_i32(ec, "dw16m_general", d->s16mve->general, (size_t)d->out_c * 4) : "NULL";
+  const char *wide =
+      d->s16mve->wide ? em_table_i32(ec, "dw16m_wide", d->s16mve->wide, (size_t)(d->out_c + 7) / 8 * 32) : "NULL";
   em_decl(ec,
           "static const ta_depthwise_s16_mve_params_t %s_dw16m = {\n  .batches = %d, .in_h = %d, .in_w = %d,"
           " .channels = %d,\n  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"
           " .dil_h = %d, .dil_w = %d, .pad_h = %d, .pad_w = %d,\n  .rq = %s, .act_min = %d, .act_max = %d,"
-          " .general = %s,\n};",
+          " .general = %s,\n  .wide = %s,\n};",
           name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->out_c, (int)d->h.out, (int)d->w.out,
           (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
-          (int)d->h.pad, (int)d->w.pad, rq, (int)d->q.act_min, (int)d->q.act_max, general);
+          (int)d->h.pad, (int)d->w.pad, rq, (int)d->q.act_min, (int)d->q.act_max, general, wide);
   const char *weights = em_table_i8(ec, "dw16m_weights", d->s16mve->w8, d->s16mve->n_w8);
   em_call(ec, "ta_depthwise_conv_s16_mve", 4, em_desc(ec, "dw16m"), em_tensor(ec, node->in[0]), weights,
           em_tensor(ec, node->out[0]));

@@ -155,6 +155,23 @@ const char *gemm_s16_mve_emit_params(EmitCtx *ec, const GemmS16MvePlan *g) {
   return em_table_i8(ec, "gemm16m_weights", g->w8, (size_t)((g->rows + 3) & ~3) * (size_t)g->stride);
 }
 
+/* Depthwise: every channel in the fold form or, with t > 32, the wide form (bias and m 0),
+ * its words in the block's lane order (ta_depthwise_conv_s16_mve.h: per block of 8
+ * channels reduced, k high, k low, 32 - t, 8 words each, even channels' lanes first).
+ * False when a channel fits neither. */
+static bool dw_s16_fold_wide_plan(const Tensor *bias, int32_t channels, const int32_t *mult, const int32_t *shift,
+                                  const int64_t *abs_sums, int32_t *b, int32_t *m, int32_t *wide) {
+  for (int32_t c = 0; c < channels; c++) {
+    if (s16_fold_row(bias, c, mult[c], shift[c], abs_sums[c], &b[c], &m[c])) continue;
+    int32_t q[16] = {0};
+    if (!s16_wide_row(bias, c, mult[c], shift[c], abs_sums[c], q)) return false;
+    int32_t *lane = wide + (size_t)(c / 8) * 32 + 4 * (c & 1) + ((c & 7) >> 1);
+    lane[0] = q[0], lane[8] = q[4], lane[16] = q[8], lane[24] = q[12];
+    b[c] = 0, m[c] = 0;
+  }
+  return true;
+}
+
 bool dw_s16_mve_plan(Arena *arena, int32_t channels, int32_t taps, const int8_t *filter, const Tensor *bias,
                      const int32_t *mult, const int32_t *shift, DwS16MvePlan **out) {
   *out = NULL;
@@ -170,15 +187,20 @@ bool dw_s16_mve_plan(Arena *arena, int32_t channels, int32_t taps, const int8_t 
       const int32_t v = filter[(size_t)t * (size_t)channels + (size_t)c];
       sums[c] += v < 0 ? -v : v;
     }
+  const int32_t blocks = (channels + 7) / 8;
   if (!s16_fold_plan(bias, channels, mult, shift, 0, 0, sums, b, m)) {
-    /* TFLite's int64 form per channel over int32 sums from 0, where those cannot wrap */
-    if (!(d->general = arena_calloc(arena, (size_t)channels * 4, sizeof(int32_t)))) return false;
-    for (int32_t c = 0; c < channels; c++) {
-      if (sums[c] * 32768 > INT32_MAX || !s16_general_row(bias, c, mult[c], shift[c], d->general + 4 * c)) return true;
-      b[c] = 0, m[c] = 0;
+    if (!(d->wide = arena_calloc(arena, (size_t)blocks * 32, sizeof(int32_t)))) return false;
+    if (!dw_s16_fold_wide_plan(bias, channels, mult, shift, sums, b, m, d->wide)) {
+      /* TFLite's int64 form per channel over int32 sums from 0, where those cannot wrap */
+      d->wide = NULL;
+      if (!(d->general = arena_calloc(arena, (size_t)channels * 4, sizeof(int32_t)))) return false;
+      for (int32_t c = 0; c < channels; c++) {
+        if (sums[c] * 32768 > INT32_MAX || !s16_general_row(bias, c, mult[c], shift[c], d->general + 4 * c))
+          return true;
+        b[c] = 0, m[c] = 0;
+      }
     }
   }
-  const int32_t blocks = (channels + 7) / 8;
   d->n_rq = (size_t)blocks * 16;
   d->rq = arena_calloc(arena, d->n_rq, sizeof(int32_t));
   if (!d->rq) return false;

@@ -35,13 +35,16 @@ bool gemm_s16_mve_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *
 /* Emits the params descriptor "<op>_gemm16m" and its tables; returns the weights' symbol. */
 const char *gemm_s16_mve_emit_params(EmitCtx *ec, const GemmS16MvePlan *g);
 
-/* DEPTHWISE_CONV_2D, depth multiplier 1: the fold requantisation only, per block of 8
- * channels (ta_depthwise_conv_s16_mve.h). */
+/* DEPTHWISE_CONV_2D, depth multiplier 1: the fold requantisation per block of 8 channels,
+ * channels with t > 32 in the wide form, else TFLite's int64 form for the whole layer
+ * (ta_depthwise_conv_s16_mve.h). */
 typedef struct DwS16MvePlan {
   int32_t *rq;                 /* [ceil(channels / 8)][16] */
   size_t n_rq;
   int8_t *w8;                  /* [ceil(channels / 8)][taps][8], zero padded */
   int32_t *general;            /* NULL, or per channel k low, k high, reduced, t */
+  int32_t *wide;               /* NULL, or per block of 8 channels 32 words: the wide form of
+                                  channels with t > 32 (ta_depthwise_conv_s16_mve.h) */
   size_t n_w8;
 } DwS16MvePlan;
 

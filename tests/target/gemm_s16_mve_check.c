@@ -3,7 +3,7 @@
  * (their plain-C paths, renamed ref_*; tests/unit/test_s16_mve.c proves those equal to
  * TFLite's 16x8 reference over the planner's tables), bare metal on QEMU mps3-an547, run
  * by tests/suites/s16-m55.sh. Random geometries (1x1 direct, 3x3 with and without padding
- * and stride, 1 to 16 input channels, 1 to 13 rows), random tables in the fold form with
+ * and stride, 1 to 16 input channels, 1 to 13 or 30 to 40 rows), random tables in the fold form with
  * some rows in the wide form and some in the int64 fix list (or the whole layer in
  * TFLite's int64 form), random inputs with the int16 extremes. Prints checked= and
  * mismatches=, exits 0 only without a mismatch. */
@@ -22,7 +22,7 @@ void ref_depthwise_conv_s16_mve(const ta_depthwise_s16_mve_params_t *p, const in
 
 uint32_t ta_bench_sp_at_call; /* startup.S writes it (unused here) */
 
-enum { ROUNDS = 400, MAX_IN = 8 * 8 * 20, MAX_ROWS = 16, MAX_DEPTH = 144, MAX_OUT = 9 * 9 * 20 };
+enum { ROUNDS = 400, MAX_IN = 8 * 8 * 20, MAX_ROWS = 40, MAX_DEPTH = 144, MAX_OUT = 9 * 9 * 40 };
 
 static uint32_t rng_state = 0x9e3779b9u;
 static uint32_t rng(void) {
@@ -99,7 +99,8 @@ static void conv_case(void) {
   if (g.in_h + 2 * g.pad_h < k || g.in_w + 2 * g.pad_w < k) g.pad_h = g.pad_w = 1, g.in_h = g.in_w = TA_MAX(g.in_h, 3);
   g.out_h = (g.in_h + 2 * g.pad_h - k) / g.stride_h + 1, g.out_w = (g.in_w + 2 * g.pad_w - k) / g.stride_w + 1;
   g.direct = k == 1 && g.pad_h == 0;
-  p.rows = rng_range(1, 13), p.depth = k * k * g.in_c, p.stride = (p.depth + 7) & ~7;
+  p.rows = rng() % 4u ? rng_range(1, 13) : rng_range(30, 40); /* above 32: several pair-loop calls */
+  p.depth = k * k * g.in_c, p.stride = (p.depth + 7) & ~7;
   p.act_min = rng() % 2u ? -32768 : rng_range(-32768, 0), p.act_max = rng() % 2u ? 32767 : rng_range(0, 32767);
   fill_tables(&p, p.rows);
   fill_input(g.in_h * g.in_w * g.in_c);
@@ -121,7 +122,7 @@ static void conv_case(void) {
 
 static void dw_case(void) {
   ta_depthwise_s16_mve_params_t p;
-  static int32_t dw_rq[16 * 3], dw_general[4 * 20];
+  static int32_t dw_rq[16 * 3], dw_general[4 * 20], dw_wide[32 * 3];
   static int8_t filter[3 * 9 * 8];
   const int32_t k = rng() % 3u ? 3 : 2;
   p.batches = 1, p.in_h = rng_range(2, 8), p.in_w = rng_range(2, 8), p.channels = rng_range(1, 20);
@@ -130,8 +131,19 @@ static void dw_case(void) {
   p.out_h = (p.in_h + 2 * p.pad_h - k) / p.stride_h + 1, p.out_w = (p.in_w + 2 * p.pad_w - k) / p.stride_w + 1;
   p.act_min = rng() % 2u ? -32768 : rng_range(-32768, 0), p.act_max = rng() % 2u ? 32767 : rng_range(0, 32767);
   for (int32_t i = 0; i < 16 * 3; i++) dw_rq[i] = i % 16 < 8 ? rng_range(-100000, 100000) : rng_range(1 << 16, 1 << 30);
-  p.rq = dw_rq, p.general = NULL;
-  if (rng() % 4u == 0) {
+  p.rq = dw_rq, p.general = NULL, p.wide = NULL;
+  if (rng() % 3u == 0) { /* some channels in the wide form (bias and m 0 there) */
+    memset(dw_wide, 0, sizeof dw_wide);
+    for (int32_t c = 0; c < p.channels; c++) {
+      if (rng() % 3u) continue;
+      int32_t *lane = dw_wide + (c / 8) * 32 + 4 * (c & 1) + ((c & 7) >> 1);
+      int32_t *blk = dw_rq + (c / 8) * 16;
+      blk[4 * (c & 1) + ((c & 7) >> 1)] = 0, blk[8 + 4 * (c & 1) + ((c & 7) >> 1)] = 0;
+      lane[0] = rng_range(1, 32767), lane[8] = rng_range(-100000, 100000), lane[16] = (int32_t)rng();
+      lane[24] = -rng_range(1, 30);
+    }
+    p.wide = dw_wide;
+  } else if (rng() % 4u == 0) {
     for (int32_t c = 0; c < p.channels; c++) {
       dw_general[4 * c] = (int32_t)rng(), dw_general[4 * c + 1] = rng_range(-1000, 1000);
       dw_general[4 * c + 2] = rng_range(1, 32767), dw_general[4 * c + 3] = rng_range(16, 40);

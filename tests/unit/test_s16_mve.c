@@ -115,7 +115,8 @@ static void test_s16_mve_gemm_int64_sums(UnitState *u) {
 
 /* A 3x3 depthwise layer, padding 1, on a 5x4 image of 11 channels (a block of 8 and a
  * partial one); checks every output against the reference, or that the planner refuses. */
-static void mve_dw_case(UnitState *u, int64_t bias_scale, int32_t w_lim, int want_general, int want_refused) {
+static void mve_dw_case(UnitState *u, int64_t bias_scale, int32_t w_lim, int want_general, int want_refused,
+                        int want_wide) {
   enum { H = 5, W = 4, C = 11, K = 3 };
   int8_t f[K * K * C];
   int16_t in[H * W * C], out[H * W * C];
@@ -128,6 +129,7 @@ static void mve_dw_case(UnitState *u, int64_t bias_scale, int32_t w_lim, int wan
   for (int32_t c = 0; c < C; c++) {
     bias[c] = (int64_t)mve_rand(&r, -100000, 100000) * bias_scale;
     mult[c] = mve_rand(&r, 1 << 30, 0x7FFFFFFF), shift[c] = -mve_rand(&r, 2, 17);
+    if (want_wide && c % 3 == 1) shift[c] = -mve_rand(&r, 18, 30); /* t > 32: the wide form */
   }
   const Tensor bt = mve_bias(bias_bytes, bias, C);
   Arena a;
@@ -137,8 +139,9 @@ static void mve_dw_case(UnitState *u, int64_t bias_scale, int32_t w_lim, int wan
   CHECK(u, (d == NULL) == (want_refused != 0));
   if (d) {
     CHECK(u, (d->general != NULL) == (want_general != 0));
+    CHECK(u, (d->wide != NULL) == (want_wide != 0));
     const ta_depthwise_s16_mve_params_t p = {1, H, W, C, H, W, K, K, 1, 1, 1, 1, 1, 1, d->rq, -32768, 32767,
-                                             d->general};
+                                             d->general, d->wide};
     ta_depthwise_conv_s16_mve(&p, in, d->w8, out);
     int bad = 0;
     for (int32_t oy = 0; oy < H; oy++)
@@ -159,12 +162,13 @@ static void mve_dw_case(UnitState *u, int64_t bias_scale, int32_t w_lim, int wan
 }
 
 static void test_s16_mve_depthwise(UnitState *u) {
-  mve_dw_case(u, 1, 127, 0, 0);        /* fold */
-  mve_dw_case(u, 100000, 127, 1, 0);   /* bias beyond the fold bound: TFLite's int64 form */
+  mve_dw_case(u, 1, 127, 0, 0, 0);        /* fold */
+  mve_dw_case(u, 100000, 127, 1, 0, 0);   /* bias beyond the fold bound: TFLite's int64 form */
+  mve_dw_case(u, 1000, 127, 0, 0, 1);     /* some channels with t > 32: fold and wide lanes */
 }
 static void test_s16_mve_depthwise_refused(UnitState *u) {
   /* 9 taps of |w| <= 127 cannot leave int32 sums; a bias of 2^48 is beyond the int64 form's 2^47 */
-  mve_dw_case(u, (int64_t)1 << 40, 127, 0, 1);
+  mve_dw_case(u, (int64_t)1 << 40, 127, 0, 1, 0);
 }
 
 const UnitTest s16_mve_tests[] = {
