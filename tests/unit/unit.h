@@ -36,5 +36,6 @@ extern const UnitTest rewrites_tests[];
 extern const UnitTest patch_tests[];
 extern const UnitTest cost_model_tests[];
 extern const UnitTest ram_tests[];
+extern const UnitTest integer_io_tests[];
 
 #endif
