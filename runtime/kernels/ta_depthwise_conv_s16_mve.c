@@ -146,6 +146,91 @@ D16M_INLINE void d16m_run3x3(const ta_depthwise_s16_mve_params_t *p, const int16
   }
 }
 
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(TA_NO_WIDE_ASM)
+#define D16M_ASM 1
+/* One tap in the assembly loop: 8 channels at [%[t]] against the filter at w + off. */
+#define D16M_ASM_TAP(off)                              \
+  "vldrh.s16 %q[xv], [%[t]]\n\t"                       \
+  "vldrb.s16 %q[wv], [%[w], #" #off "]\n\t"            \
+  "vmullb.s16 %q[pv], %q[xv], %q[wv]\n\t"              \
+  "vadd.i32 %q[ae], %q[ae], %q[pv]\n\t"                \
+  "vmullt.s16 %q[pv], %q[xv], %q[wv]\n\t"              \
+  "vadd.i32 %q[ao], %q[ao], %q[pv]\n\t"
+
+/* n >= 1 output pixels of one whole block of 8 channels, 3x3 windows inside the image, fold
+ * form, in assembly (GCC alone reloads the tap offsets from the stack): x the first pixel's
+ * top left tap, w the block's 9 taps, rq its 16 words; d: tap step, row step, pixel step
+ * and output step in bytes. */
+static __attribute__((noinline)) void d16m_block3x3(const int16_t *x, const int8_t *w, const int32_t *rq,
+                                                     int16_t *out, int32_t n, const int32_t d[4], int32_t act_min,
+                                                     int32_t act_max) {
+  const int32_t dx = d[0], dy = d[1], dy2 = 2 * d[1], step = d[2], ostep = d[3];
+  const int32x4_t vmin = vdupq_n_s32(act_min), vmax = vdupq_n_s32(act_max);
+  const int16_t *t;
+  int32x4_t ae, ao, pv;
+  int16x8_t xv, wv;
+  __asm__ volatile("1:\n\t"
+                   "vldrw.32 %q[ae], [%[rq]]\n\t"
+                   "vldrw.32 %q[ao], [%[rq], #16]\n\t"
+                   "mov %[t], %[x]\n\t"
+                   D16M_ASM_TAP(0)
+                   "add %[t], %[t], %[dx]\n\t"
+                   D16M_ASM_TAP(8)
+                   "add %[t], %[t], %[dx]\n\t"
+                   D16M_ASM_TAP(16)
+                   "add %[t], %[x], %[dy]\n\t"
+                   D16M_ASM_TAP(24)
+                   "add %[t], %[t], %[dx]\n\t"
+                   D16M_ASM_TAP(32)
+                   "add %[t], %[t], %[dx]\n\t"
+                   D16M_ASM_TAP(40)
+                   "add %[t], %[x], %[dy2]\n\t"
+                   D16M_ASM_TAP(48)
+                   "add %[t], %[t], %[dx]\n\t"
+                   D16M_ASM_TAP(56)
+                   "add %[t], %[t], %[dx]\n\t"
+                   D16M_ASM_TAP(64)
+                   "vldrw.32 %q[pv], [%[rq], #32]\n\t"
+                   "vrmulh.s32 %q[ae], %q[ae], %q[pv]\n\t"
+                   "vldrw.32 %q[pv], [%[rq], #48]\n\t"
+                   "vrmulh.s32 %q[ao], %q[ao], %q[pv]\n\t"
+                   "vmin.s32 %q[ae], %q[ae], %q[vmax]\n\t"
+                   "vmax.s32 %q[ae], %q[ae], %q[vmin]\n\t"
+                   "vmin.s32 %q[ao], %q[ao], %q[vmax]\n\t"
+                   "vmax.s32 %q[ao], %q[ao], %q[vmin]\n\t"
+                   "vmovnb.i32 %q[xv], %q[ae]\n\t"
+                   "vmovnt.i32 %q[xv], %q[ao]\n\t"
+                   "vstrh.16 %q[xv], [%[out]]\n\t"
+                   "add %[out], %[out], %[ostep]\n\t"
+                   "add %[x], %[x], %[step]\n\t"
+                   "subs %[n], %[n], #1\n\t"
+                   "bne 1b"
+                   : [x] "+r"(x), [out] "+r"(out), [n] "+r"(n), [t] "=&r"(t), [ae] "=&w"(ae), [ao] "=&w"(ao),
+                     [pv] "=&w"(pv), [xv] "=&w"(xv), [wv] "=&w"(wv)
+                   : [w] "l"(w), [rq] "r"(rq), [dx] "r"(dx), [dy] "r"(dy), [dy2] "r"(dy2), [step] "r"(step),
+                     [ostep] "r"(ostep), [vmin] "w"(vmin), [vmax] "w"(vmax)
+                   : "cc", "memory");
+}
+#else
+#define D16M_ASM 0
+#endif
+
+/* `n` inner 3x3 pixels of a row (fold form), block by block through d16m_block3x3; a last
+ * partial block per pixel through d16m_blocks. */
+static void d16m_run3x3_blocks(const ta_depthwise_s16_mve_params_t *p, const int16_t *x, const int8_t *filter,
+                               int32_t n, int16_t *out) {
+#if D16M_ASM
+  const int32_t ch = p->channels, whole = ch & ~7;
+  const int32_t d[4] = {2 * p->dil_w * ch, 2 * p->dil_h * p->in_w * ch, 2 * p->stride_w * ch, 2 * ch};
+  for (int32_t c = 0; c < whole; c += 8)
+    d16m_block3x3(x + c, filter + 9 * c, p->rq + 2 * c, out + c, n, d, p->act_min, p->act_max);
+  if (whole < ch)
+    for (int32_t i = 0; i < n; i++) d16m_blocks(p, x + i * p->stride_w * ch, filter, whole, 3, 3, out + i * ch, 0);
+#else
+  d16m_run3x3(p, x, filter, n, out, 0);
+#endif
+}
+
 /* The layer; `wide` a constant of each copy. Per output row: the border pixels work out
  * their tap range, the inner ones (whole window inside) run as one loop. */
 D16M_INLINE void d16m_layer(const ta_depthwise_s16_mve_params_t *p, const int16_t *input, const int8_t *filter,
@@ -166,7 +251,8 @@ D16M_INLINE void d16m_layer(const ta_depthwise_s16_mve_params_t *p, const int16_
         const int32_t ix0 = ox * p->stride_w - p->pad_w;
         if (ox == ix_lo && ix_lo < ix_hi) {
           const int16_t *x = xrow + ix0 * ch;
-          if (run3x3 && ky1 - ky0 == 3) d16m_run3x3(p, x, filter, ix_hi - ix_lo, output, wide);
+          if (run3x3 && ky1 - ky0 == 3 && D16M_ASM && !wide) d16m_run3x3_blocks(p, x, filter, ix_hi - ix_lo, output);
+          else if (run3x3 && ky1 - ky0 == 3) d16m_run3x3(p, x, filter, ix_hi - ix_lo, output, wide);
           else
             for (int32_t i = ix_lo; i < ix_hi; i++, x += p->stride_w * ch)
               d16m_blocks(p, x, wrow, 0, ky1 - ky0, p->k_w, output + (i - ix_lo) * ch, wide);

@@ -441,6 +441,23 @@ void ta_gemm_s16_mve(const ta_gemm_s16_mve_params_t *p, int32_t count, const int
     g16m_fix(p, input + i * p->depth, 1, p->depth >> 3, 0, p->depth & 7, weights, output + i * p->rows);
 }
 
+#if defined(G16M_MVE)
+/* n int16 values copied (src) or zeroed (src NULL) with vector loads and stores, the last
+ * partial vector predicated: short runs (a tap's few channels) cost no library call. */
+static inline void g16m_copy(int16_t *dst, const int16_t *src, int32_t n) {
+  for (; n >= 8; n -= 8, dst += 8, src = src ? src + 8 : NULL) vstrhq_s16(dst, src ? vldrhq_s16(src) : vdupq_n_s16(0));
+  if (n > 0) {
+    const mve_pred16_t p = vctp16q((uint32_t)n);
+    vstrhq_p_s16(dst, src ? vldrhq_z_s16(src, p) : vdupq_n_s16(0), p);
+  }
+}
+#else
+static inline void g16m_copy(int16_t *dst, const int16_t *src, int32_t n) {
+  if (src) memcpy(dst, src, sizeof(int16_t) * (size_t)n);
+  else memset(dst, 0, sizeof(int16_t) * (size_t)n);
+}
+#endif
+
 /* Copies the window of output pixel (oy, ox) into x, taps outside the image as 0 (the
  * int16 zero point); whole window rows at once where they lie inside. */
 static void g16m_gather(const ta_conv_s16_mve_geom_t *g, const int16_t *in, int32_t oy, int32_t ox, int16_t *x) {
@@ -450,19 +467,17 @@ static void g16m_gather(const ta_conv_s16_mve_geom_t *g, const int16_t *in, int3
   for (int32_t ky = 0; ky < g->k_h; ky++, x += row_len) {
     const int32_t iy = iy0 + g->dil_h * ky;
     if (iy < 0 || iy >= g->in_h) {
-      memset(x, 0, sizeof(int16_t) * (size_t)row_len);
+      g16m_copy(x, NULL, row_len);
       continue;
     }
     const int16_t *src = in + iy * g->in_w * g->in_c;
     if (row_inside) {
-      memcpy(x, src + ix0 * g->in_c, sizeof(int16_t) * (size_t)row_len);
+      g16m_copy(x, src + ix0 * g->in_c, row_len);
       continue;
     }
     for (int32_t kx = 0; kx < g->k_w; kx++) {
       const int32_t ix = ix0 + g->dil_w * kx;
-      int16_t *dst = x + kx * g->in_c;
-      if (ix < 0 || ix >= g->in_w) memset(dst, 0, sizeof(int16_t) * (size_t)g->in_c);
-      else memcpy(dst, src + ix * g->in_c, sizeof(int16_t) * (size_t)g->in_c);
+      g16m_copy(x + kx * g->in_c, ix < 0 || ix >= g->in_w ? NULL : src + ix * g->in_c, g->in_c);
     }
   }
 }
