@@ -599,10 +599,160 @@ static void gemm_rows_k8(const ta_gemm_dsp_params_t *p, int32_t count, const int
 }
 #endif
 
+/* ---- Pairs: two input vectors against two rows at a time (p->pairs) ---- */
+
+/* The pair loops' TA_GEMM_DSP_VARIANTS bits (depth a multiple of 16, of 64), and the deepest
+ * pair they unpack on the stack (the compiler keeps the pair stream to depth <= 4 *
+ * GEMM_PAIR_MAX_GROUPS). */
+#define GEMM_PAIRS 9
+#define GEMM_PAIRS64 10
+#define GEMM_PAIR_MAX_GROUPS 80
+
+/* Per group of 4 values the words SXTB16 makes of input a (x0,x2 and x1,x3), then b's:
+ * one LDM then fetches a group of both vectors. depth is a multiple of 4. */
+static void gemm_unpack_pair(const int8_t *a, const int8_t *b, int32_t depth, int32_t *u) {
+  for (const int8_t *end = a + depth; a != end; a += 4, b += 4, u += 4) {
+    const int32_t xa = gemm_load32(a), xb = gemm_load32(b);
+    u[0] = gemm_sxtb16(xa), u[1] = gemm_sxtb16_ror8(xa);
+    u[2] = gemm_sxtb16(xb), u[3] = gemm_sxtb16_ror8(xb);
+  }
+}
+
+/* The pair loop in C (unoptimised builds, or the assembly not compiled): every row pair of
+ * the stream s against the unpacked pair u; a's outputs at oa, b's at ob. */
+static void gemm_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u, const int32_t *s, int8_t *oa, int8_t *ob) {
+  const int32_t groups = p->depth >> 2;
+  for (int32_t r = 0; r < p->rows; r += 2) {
+    int32_t a0 = s[0], a1 = s[1], b0 = s[2], b1 = s[3];
+    s += 4;
+    for (int32_t g = 0; g < groups; g++, s += 4) {
+      const int32_t *x = u + 4 * g;
+      a0 = __smlad(x[0], s[0], a0), a0 = __smlad(x[1], s[1], a0);
+      a1 = __smlad(x[0], s[2], a1), a1 = __smlad(x[1], s[3], a1);
+      b0 = __smlad(x[2], s[0], b0), b0 = __smlad(x[3], s[1], b0);
+      b1 = __smlad(x[2], s[2], b1), b1 = __smlad(x[3], s[3], b1);
+    }
+    oa[r] = gemm_clamp_fast(gemm_out_fast(s, a0, 0), 1, 0, 0);
+    ob[r] = gemm_clamp_fast(gemm_out_fast(s, b0, 0), 1, 0, 0);
+    oa[r + 1] = gemm_clamp_fast(gemm_out_fast(s + 4, a1, 0), 1, 0, 0);
+    ob[r + 1] = gemm_clamp_fast(gemm_out_fast(s + 4, b1, 0), 1, 0, 0);
+    s += 8;
+  }
+}
+
+#if GEMM_ASM
+/* One group of both vectors (r4, r5 = a; r6, r8 = b) against both rows (r9, r10 = row 0;
+ * r11, r12 = row 1): 8 SMLADs for 2 LDMs, accumulators a0 r0, a1 r1, b0 r2, b1 r3. */
+#define GEMM_ASM_PAIR_GROUP            \
+  "ldmia lr!, {r4, r5, r6, r8}\n\t"    \
+  "ldmia r7!, {r9, r10, r11, r12}\n\t" \
+  "smlad r0, r4, r9, r0\n\t"           \
+  "smlad r0, r5, r10, r0\n\t"          \
+  "smlad r1, r4, r11, r1\n\t"          \
+  "smlad r1, r5, r12, r1\n\t"          \
+  "smlad r2, r6, r9, r2\n\t"           \
+  "smlad r2, r8, r10, r2\n\t"          \
+  "smlad r3, r6, r11, r3\n\t"          \
+  "smlad r3, r8, r12, r3\n\t"
+#define GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP
+/* gemm_out_fast + the int8 saturation of accumulator `acc` into `dst`, the row's rq words
+ * at r7 (`wb` "!" steps past them: the row's second output, a's, which steps r5 too). */
+#define GEMM_ASM_PAIR_RQ(acc, dst, wb)       \
+  "ldmia r7" wb ", {r8, r9, r10, r11}\n\t"   \
+  "smlal r9, r10, " acc ", r8\n\t"           \
+  "asr r10, r10, r11\n\t"                    \
+  "ssat r10, #8, r10\n\t"                    \
+  "strb r10, " dst "\n\t"
+
+/* What the pair loop reads, copied onto the stack (offsets from sp in the assembly). */
+typedef struct gemm_pair_state_t {
+  const int32_t *s;          /* [sp, #0]: the stream */
+  const int32_t *u, *u_end;  /* [sp, #4], [sp, #8]: the unpacked pair and its end */
+  int32_t odd;               /* [sp, #12]: depth / 16 odd: the first pass enters at its second half */
+  int8_t *out, *out_end;     /* [sp, #16], [sp, #20]: a's outputs */
+  int32_t b_off;             /* [sp, #24]: b's outputs from a's (0 when b is a) */
+} gemm_pair_state_t;
+
+/* Every row pair of the stream in one loop, `body` a pass over the depth entered by `entry`.
+ * It needs 14 registers: r7 too, which it saves and restores itself (it may be the frame
+ * pointer; nothing here addresses through it). */
+#define GEMM_ASM_PAIRS(entry, body)                                                                     \
+  "push {r7}\n\t"                                                                                       \
+  "ldmia r4, {r0, r1, r2, r3, r5, r6, r8}\n\t"                                                          \
+  "push {r0, r1, r2, r3, r5, r6, r8}\n\t"                                                               \
+  "mov r7, r0\n\t"                                                                                      \
+  "1:\n\t"                                                                                              \
+  "ldmia r7!, {r0, r1, r2, r3}\n\t"                                                                     \
+  "ldr lr, [sp, #4]\n\t" entry "2:\n\t" body                                                            \
+  "ldr r9, [sp, #8]\n\t"                                                                                \
+  "cmp lr, r9\n\t"                                                                                      \
+  "bne 2b\n\t"                                                                                          \
+  "ldr r5, [sp, #16]\n\t"                                                                               \
+  "ldr r6, [sp, #24]\n\t" GEMM_ASM_PAIR_RQ("r2", "[r5, r6]", "") GEMM_ASM_PAIR_RQ("r0", "[r5], #1", "!") \
+  GEMM_ASM_PAIR_RQ("r3", "[r5, r6]", "") GEMM_ASM_PAIR_RQ("r1", "[r5], #1", "!")                          \
+  "str r5, [sp, #16]\n\t"                                                                               \
+  "ldr lr, [sp, #20]\n\t"                                                                               \
+  "cmp r5, lr\n\t"                                                                                      \
+  "bne 1b\n\t"                                                                                          \
+  "add sp, sp, #28\n\t"                                                                                 \
+  "pop {r7}\n\t"
+#define GEMM_ASM_PAIRS_OPERANDS \
+  : "+r"(state) : : "r0", "r1", "r2", "r3", "r5", "r6", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory"
+
+/* 32 values per pass, an odd count of 16-value passes entering at the second half (Duff's
+ * device) ... */
+static __attribute__((noinline)) void gemm_pairs_asm(gemm_pair_state_t *st) {
+  register gemm_pair_state_t *state __asm__("r4") = st;
+  __asm__ volatile(GEMM_ASM_PAIRS("ldr r9, [sp, #12]\n\t"
+                                  "cmp r9, #0\n\t"
+                                  "bne 8f\n\t",
+                                  GEMM_ASM_PAIR_GROUPS4 "8:\n\t" GEMM_ASM_PAIR_GROUPS4) GEMM_ASM_PAIRS_OPERANDS);
+}
+
+/* ... and 64 values per pass, no entry test, for a depth of whole 64-value passes (kws's 1x1
+ * layers: one pass). */
+static __attribute__((noinline)) void gemm_pairs64_asm(gemm_pair_state_t *st) {
+  register gemm_pair_state_t *state __asm__("r4") = st;
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4
+                                          GEMM_ASM_PAIR_GROUPS4) GEMM_ASM_PAIRS_OPERANDS);
+}
+#endif
+
+/* `count` input vectors `x_step` bytes apart, in pairs (an odd last one paired with itself,
+ * its outputs written twice with the same values); both unpacked before any output of the
+ * pair is written, which the in-place contract relies on. */
+static void gemm_rows_pairs(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x, int32_t x_step,
+                            const int32_t *stream, int8_t *out) {
+  const int32_t rows = p->rows, depth = p->depth;
+  int32_t u[4 * GEMM_PAIR_MAX_GROUPS];
+  for (; count > 0; count -= 2) {
+    const int single = count == 1;
+    int8_t *ob = single ? out : out + rows;
+    gemm_unpack_pair(x, single ? x : x + x_step, depth, u);
+#if GEMM_ASM
+    const int whole64 = depth % 64 == 0; /* the compiler names the loop this depth takes */
+    if (GEMM_DSP_HAS(whole64 ? GEMM_PAIRS64 : GEMM_PAIRS)) {
+      gemm_pair_state_t st;
+      st.s = stream, st.u = u, st.u_end = u + depth, st.odd = (depth >> 4) & 1;
+      st.out = out, st.out_end = out + rows, st.b_off = (int32_t)(ob - out);
+      if (whole64 && GEMM_DSP_HAS(GEMM_PAIRS64))
+        gemm_pairs64_asm(&st);
+      else if (GEMM_DSP_HAS(GEMM_PAIRS))
+        gemm_pairs_asm(&st);
+    } else
+#endif
+      gemm_pairs_c(p, u, stream, out, ob);
+    if (single) break;
+    x += 2 * x_step, out += 2 * rows;
+  }
+}
+
 /* `count` input rows `x_step` bytes apart, each giving `rows` outputs. */
 static void gemm_rows(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x, int32_t x_step,
                       const int32_t *weights, int8_t *out) {
-  if (!p->rq) {
+  if (p->pairs) {
+    gemm_rows_pairs(p, count, x, x_step, weights, out);
+  } else if (!p->rq) {
     for (; count > 0; count--, x += x_step, out += p->rows) gemm_vector(p, x, weights, out);
 #if GEMM_ASM
   } else if (p->k8 && p->depth == 8 && p->sat8 && p->neg_fix == 0 && p->rq_zp == 0 && p->rows % 2 == 0) {

@@ -19,10 +19,11 @@
 
 /* Block loops compiled (ta_config.h): bit v for loop v = input form (0 the input bytes,
  * 3 unpacked, 6 unpacked in whole 16-value passes) + requantisation (0, 1 with the
- * negative-rounding fix, 2 with the zero point added after the shift). A layer whose loop
- * is missing runs the C loops over the same tables (exact, slower). */
+ * negative-rounding fix, 2 with the zero point added after the shift); bits 9 and 10 the
+ * pair loops (`pairs`; depth a multiple of 16, of 64). A layer whose loop is missing runs
+ * the C loops over the same tables (exact, slower). */
 #ifndef TA_GEMM_DSP_VARIANTS
-#define TA_GEMM_DSP_VARIANTS 0x1ffu
+#define TA_GEMM_DSP_VARIANTS 0x7ffu
 #endif
 
 typedef struct ta_gemm_dsp_params_t {
@@ -43,6 +44,12 @@ typedef struct ta_gemm_dsp_params_t {
   /* NULL, or for depth 8 with rq, sat8 and neg_fix, rq_zp 0: per row one run of 9 words, the
    * folded bias, the row's 4 weight words (as in a block) and its 4 rq words */
   const int32_t *k8;
+  /* 1: the weights argument is the pair stream (two input vectors against two rows at a
+   * time, CONV_2D with 2 pixels or more per call): depth a multiple of 16, rows even, rq's
+   * requantisation with sat8, neg_fix 0 and rq_zp 0; per pair of rows the two folded biases
+   * twice (the 4 accumulators in one LDM), per group of 4 depth values both rows' two words
+   * (as in a block), then both rows' 4 rq words. bias and rq are then unused (NULL). */
+  int32_t pairs;
 } ta_gemm_dsp_params_t;
 
 /* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */

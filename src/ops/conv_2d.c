@@ -213,6 +213,10 @@ static bool conv_prepare_tier(PrepareCtx *pc, Node *node, const Tensor *filter, 
     if (CONV_GATHER_BYTES / d->window > 1)
       d->chunk = CONV_GATHER_BYTES / d->window < d->w.out ? CONV_GATHER_BYTES / d->window : d->w.out;
   }
+  /* DSP: two pixels against two output channels per step where the layer has pixels to pair */
+  if (tier == GEMM_DSP && (int64_t)d->h.out * d->w.out >= 2 &&
+      !gemm_dsp_use_pairs(pc->arena, d->gemm, (const int8_t *)filter->data))
+    return op_error(pc, node, "out of memory");
   node->reads_scratch = !d->direct;
   node->scratch_bytes = d->direct ? 0 : (size_t)d->window * (size_t)d->chunk;
   return true;
@@ -429,13 +433,14 @@ static void conv_emit(EmitCtx *ec, const Model *m, const Node *node) {
 
 /* In-place contract: int8, one batch, not grouped. The portable kernel writes each pixel
  * after reading its window; the DSP tier gathers windows before it writes them, or reads
- * a 1x1 pixel while writing it; the MVE tier runs pixels in pairs. The int16 and float
+ * a 1x1 pixel while writing it, or (its pair loop) reads two pixels before writing them,
+ * like the MVE tier, which runs pixels in pairs. The int16 and float
  * tiers declare nothing. */
 static bool conv_inplace(const Model *m, const Node *node, int input, InplaceAccess *acc) {
   (void)m;
   const ConvData *d = node->op_data;
   if (input != 0 || !d || d->kernel != CONV_S8 || d->batches != 1 || d->groups != 1) return false;
-  const int32_t group = d->gemm && d->gemm->tier == GEMM_MVE ? 2 : 1;
+  const int32_t group = d->gemm && (d->gemm->tier == GEMM_MVE || d->gemm->pairs) ? 2 : 1;
   conv_inplace_access(&d->h, &d->w, d->in_c, d->out_c, group, false, acc);
   return true;
 }

@@ -101,6 +101,41 @@ static int32_t *gemm_dsp_k8(Arena *arena, const GemmPlan *g, const int8_t *w) {
   return k8;
 }
 
+/* The deepest layer the DSP pair loop unpacks on its stack (ta_gemm_dsp.c GEMM_PAIR_MAX_GROUPS). */
+#define GEMM_DSP_PAIR_MAX_DEPTH 320
+
+/* The pair loop computes 8 SMLADs per 2 LDMs (the block loop 8 per 3) from 2 pixels
+ * unpacked side by side; it keeps only rq's ReLU/int8 requantisation. */
+static bool gemm_dsp_pairs_fit(const GemmPlan *g) {
+  return g->tier == GEMM_DSP && !g->dsp_unpacked && g->rq && g->sat8 && g->neg_fix == 0 && g->rq_zp == 0 &&
+         g->rows % 2 == 0 && g->depth % 16 == 0 && g->depth >= 16 && g->depth <= GEMM_DSP_PAIR_MAX_DEPTH;
+}
+
+/* Per pair of rows: both biases twice (one LDM starts both vectors' accumulators), per group of 4 values both rows' SXTB16-ordered words, both
+ * rows' rq words. */
+bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights) {
+  if (!gemm_dsp_pairs_fit(g)) return true;
+  const int32_t groups = g->depth / 4, per_pair = 4 + 4 * groups + 8;
+  int32_t *s = arena_calloc(arena, (size_t)(g->rows / 2) * (size_t)per_pair, sizeof(int32_t));
+  if (!s) return false;
+  for (int32_t r = 0; r < g->rows; r += 2) {
+    int32_t *dst = s + (size_t)(r / 2) * (size_t)per_pair;
+    dst[0] = dst[2] = g->bias[r], dst[1] = dst[3] = g->bias[r + 1];
+    for (int32_t k = 0; k < 2; k++) {
+      const int8_t *v = weights + (size_t)(r + k) * (size_t)g->depth;
+      for (int32_t q = 0; q < groups; q++) {
+        const int8_t *x = v + 4 * q;
+        dst[4 + 4 * q + 2 * k] = (int32_t)(((uint32_t)x[0] & 0xFFFFu) | ((uint32_t)x[2] << 16));
+        dst[5 + 4 * q + 2 * k] = (int32_t)(((uint32_t)x[1] & 0xFFFFu) | ((uint32_t)x[3] << 16));
+      }
+      memcpy(dst + 4 + 4 * groups + 4 * k, g->rq + 4 * (size_t)(r + k), 4 * sizeof(int32_t));
+    }
+  }
+  g->pairs = s;
+  g->n_pairs = (size_t)(g->rows / 2) * (size_t)per_pair;
+  return true;
+}
+
 /* Blocks of 4 rows (zero rows pad the last), each interleaving its rows per 16
  * values, the depth zero padded to a multiple of 16. */
 static void gemm_mve_relayout(const int8_t *w, int32_t rows, int32_t depth, int8_t *out) {
@@ -194,6 +229,7 @@ static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const ch
  * gemm_rows_unpacked for the column form), as its TA_GEMM_DSP_VARIANTS bit; -1: none (C
  * requantisation, the depth-8 stream, or no block of 4 rows). */
 static int gemm_dsp_variant(const GemmPlan *g) {
+  if (g->pairs) return g->depth % 64 == 0 ? 10 : 9; /* GEMM_PAIRS64, GEMM_PAIRS */
   const int32_t groups = (g->depth + 3) / 4, blocks = g->rows / 4;
   if (!g->rq || !g->sat8 || (g->neg_fix != 0 && g->rq_zp != 0) || blocks == 0 || groups == 0) return -1;
   if (!g->dsp_unpacked && g->k8 && g->depth == 8 && g->rows % 2 == 0) return -1;
@@ -216,21 +252,24 @@ void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span
 const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
   const char *name = em_op_name(ec);
   if (g->tier == GEMM_MVE) return gemm_mve_emit_params(ec, g, name);
-  const char *bias = em_table_i32(ec, "gemm_bias", g->bias, g->n_bias);
+  const char *bias = g->pairs ? "NULL" : em_table_i32(ec, "gemm_bias", g->bias, g->n_bias);
   const char *mult = em_table_i32(ec, "gemm_mult", g->mult, g->n_quant);
   const char *shift = em_table_i32(ec, "gemm_shift", g->shift, g->n_quant);
   if (g->tier == GEMM_DSP) {
     const int variant = gemm_dsp_variant(g);
     if (variant >= 0) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << variant);
-    const char *rq = g->rq ? em_table_i32(ec, "gemm_rq", g->rq, (size_t)g->rows * 4) : "NULL";
+    /* the pair stream carries the biases and rq words itself */
+    const char *rq = g->rq && !g->pairs ? em_table_i32(ec, "gemm_rq", g->rq, (size_t)g->rows * 4) : "NULL";
     em_decl(ec,
             "static const ta_gemm_dsp_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
             "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
             "  .bias = %s, .per_channel = %d, .mult = %s, .shift = %s,\n"
-            "  .rq = %s, .rq_zp = %d, .neg_fix = %s, .sat8 = %d,\n  .k8 = %s,\n};",
-            name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max, bias,
-            g->per_channel ? 1 : 0, mult, shift, rq, (int)g->rq_zp, g->neg_fix ? "INT32_MIN" : "0",
-            g->sat8 ? 1 : 0, g->k8 ? em_table_i32(ec, "gemm_k8", g->k8, (size_t)g->rows * 9) : "NULL");
+            "  .rq = %s, .rq_zp = %d, .neg_fix = %s, .sat8 = %d,\n  .k8 = %s, .pairs = %d,\n};",
+            name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max,
+            bias, g->per_channel ? 1 : 0, mult, shift, rq, (int)g->rq_zp,
+            g->neg_fix ? "INT32_MIN" : "0", g->sat8 ? 1 : 0,
+            g->k8 ? em_table_i32(ec, "gemm_k8", g->k8, (size_t)g->rows * 9) : "NULL", g->pairs ? 1 : 0);
+    if (g->pairs) return em_table_i32(ec, "gemm_pairs", g->pairs, g->n_pairs);
     return em_table_i32(ec, "gemm_weights", g->w32, g->n_w32);
   }
   em_decl(ec,

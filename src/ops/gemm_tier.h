@@ -29,6 +29,8 @@ typedef struct GemmPlan {
   bool sat8;              /* DSP with rq: the clamp is int8's whole range */
   int32_t *k8;            /* DSP depth 8 (rq, sat8, no neg_fix / rq_zp): 9 words per row, or NULL */
   bool dsp_unpacked;      /* DSP: the kernel reads unpacked input (CONV_2D's column form) */
+  int32_t *pairs;         /* DSP pair stream (ta_gemm_dsp.h `pairs`), or NULL: then the weights table */
+  size_t n_pairs;
   int32_t *mve_quant;     /* MVE: per block of 4 rows, 4 biases, 4 multipliers, 4 shifts */
   bool mve_left_shift;    /* MVE: some shift is > 0 */
   int32_t output_offset, act_min, act_max;
@@ -42,6 +44,11 @@ GemmTier gemm_tier_for(const Platform *platform);
 bool gemm_plan(Arena *arena, GemmTier tier, int32_t rows, int32_t depth, const int8_t *weights,
                const int32_t *bias, const int32_t *mult, const int32_t *shift, int32_t scalar_mult,
                int32_t scalar_shift, int32_t output_offset, int32_t act_min, int32_t act_max, GemmPlan *g);
+
+/* DSP: lays out the pair stream (two input vectors against two rows per step) when the
+ * layer qualifies (see ta_gemm_dsp.h `pairs`); for callers with 2 vectors or more per call
+ * (CONV_2D). `weights` as given to gemm_plan. False only when out of memory. */
+bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights);
 
 /* The optimised kernels' requantisation is proven exact for multipliers >= 0 and
  * shifts in [-31, 30] (TFLite's own range in practice); other nodes stay portable. */

@@ -10,7 +10,11 @@
 #   must take the path;
 # - the same ic and ad modules built at -O0 (the C loops over the same tables, no assembly),
 #   ad with a frame pointer, and ic with no block loop compiled (TA_GEMM_DSP_VARIANTS 0,
-#   where the module names the loops its layers take): exact too.
+#   where the module names the loops its layers take): exact too;
+# - the pair loop (`pairs`: 2 pixels against 2 output channels per step, kws's and vww's
+#   1x1 convolutions, an odd pixel count in kws): kws and vww at -O2 must take it and be exact,
+#   kws also at -O0 and with a frame pointer, with the loop not compiled (its C form), and in
+#   --memory.optimize max (the pair's two pixels read before either is written).
 # usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -28,6 +32,7 @@ expected() { # name
   case "$1" in
     ic|conv_2d_int8_*) echo "ta_conv_s8_dsp_cols" ;;
     ad) echo ".k8 = K" ;;
+    kws|vww) echo ".pairs = 1" ;;
   esac
 }
 
@@ -36,7 +41,10 @@ run_one() { # corpus dir, label, compile flags
   dir=$1 label="cv4:$2" flags=$3
   d="$work/$2"
   mkdir -p "$d"
-  if ! "$build/tinyaot" convert "$dir/model.tflite" --platform cortex-m4 -o "$d/m" --name t8 --prefix t8 \
+  opts=
+  [ "${4:-}" = max ] && opts="--memory.optimize max"
+  # shellcheck disable=SC2086 # opts: several words or none
+  if ! "$build/tinyaot" convert "$dir/model.tflite" --platform cortex-m4 -o "$d/m" --name t8 --prefix t8 $opts \
        >"$d/convert.log" 2>&1; then
     echo "FAIL $label: convert ($(grep -m1 error "$d/convert.log"))"
     return
@@ -73,6 +81,12 @@ for m in ic ad; do
 done
 run_one "$corpus/models/ad" "ad-fp" "-O2 -fno-omit-frame-pointer"
 run_one "$corpus/models/ic" "ic-mask0" "-O2" mask0
+run_one "$corpus/models/kws" "kws" "-O2"
+run_one "$corpus/models/kws" "kws-O0" "-O0"
+run_one "$corpus/models/kws" "kws-fp" "-O2 -fno-omit-frame-pointer"
+run_one "$corpus/models/kws" "kws-mask0" "-O2" mask0
+run_one "$corpus/models/kws" "kws-max" "-O2" max
+run_one "$corpus/models/vww" "vww" "-O2"
 # the CONV_2D cases with whole groups of 4 input channels, no dilation, a window wider than 1x1
 for c in conv_2d_int8_01_k1x5_s1_d1_valid_relu6_c8to3 conv_2d_int8_15_k5x5_s2_d1_same_relu6_c8to3; do
   if [ -d "$corpus/ops/$c" ]; then
