@@ -689,57 +689,72 @@ static DSP_ALWAYS_INLINE void rp_rows(const ta_depthwise_conv_dsp_params_t *p, c
 #define RP_AWINDOW(load)                                                                                \
   RP_ACOLUMN(load, "0", "8", "16", "24") RP_ACOLUMN(load, "32", "40", "48", "56")                       \
   RP_ACOLUMN(load, "64", "72", "80", "88")
-/* A run of pixel pairs of one column class inside one asm loop: pointers, steps and the
- * count live in `f` (memory operands), the 14 registers hold the pair's sums. */
+/* A run of pixel pairs of one column class inside one asm loop: the scratch pointer X
+ * stays in its register for the run; the output pointer, steps and the count live in `f`
+ * (memory operands), the other 13 registers hold the pair's sums and temporaries. */
 typedef struct rp_frame_t {
   const int32_t *x, *w, *bias_a, *bias_b, *q;
-  int8_t *o0, *o1;
-  int32_t count, o_step, o1_step, s_step;
+  int8_t *o0;
+  int32_t count, o_step, o1_off, s_step;
 } rp_frame_t;
-#define RP_RQ_LOAD "ldr " DSP_X ",%21\nldr " DSP_E ",%15\nldr " DSP_O ",%16\n"
+/* Requantisation with WP = the quant records: WO takes the addend, then the right shift;
+ * NEGFIX's corrected addend goes to E (free after the window, before the stores). */
+#define RP_RQ_TAIL(a, b, right)                                                                         \
+  "ldr " DSP_WO ",[" DSP_WP ",#" #right "]\nasr " a "," a "," DSP_WO "\nasr " b "," b "," DSP_WO "\n"   \
+  "ssat " a ",#8," a "\nssat " b ",#8," b "\n"
+#define RP_RQ_SIMPLE(a, b, mult, right)                                                                 \
+  "ldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#" #mult "]\nsmmlar " a "," a "," DSP_WE "," DSP_WO "\n"      \
+  "smmlar " b "," b "," DSP_WE "," DSP_WO "\n" RP_RQ_TAIL(a, b, right)
+#define RP_RQ_FIX(acc)                                                                                  \
+  "add " DSP_E "," DSP_WO "," acc ",asr #31\nsmmlar " acc "," acc "," DSP_WE "," DSP_E "\n"
+#define RP_RQ_NEGFIX(a, b, mult, right)                                                                 \
+  "ldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#" #mult "]\n" RP_RQ_FIX(a) RP_RQ_FIX(b) RP_RQ_TAIL(a, b, right)
+/* E = the upper pixel, O = E + o1_off the lower one (o1_off 0 for a last lone row: each
+ * lower byte is stored first, then overwritten by the upper one). */
+#define RP_STORE2(a, b, i) "strb " b ",[" DSP_O ",#" #i "]\nstrb " a ",[" DSP_E ",#" #i "]\n"
+#define RP_STORES                                                                                       \
+  "ldr " DSP_E ",%15\nldr " DSP_O ",%22\nadd " DSP_O "," DSP_O "," DSP_E "\n"                           \
+  RP_STORE2(DSP_A0, DSP_B0, 0) RP_STORE2(DSP_A1, DSP_B1, 1) RP_STORE2(DSP_A2, DSP_B2, 2)                \
+  RP_STORE2(DSP_A3, DSP_B3, 3)
 #define RP_REQUANT_SIMPLE                                                                               \
-  RP_RQ_LOAD DSP_RQ_SIMPLE(DSP_A0, DSP_B0, 0, 0, 8) DSP_RQ_SIMPLE(DSP_A1, DSP_B1, 1, 20, 28)            \
-  DSP_RQ_SIMPLE(DSP_A2, DSP_B2, 2, 40, 48) DSP_RQ_SIMPLE(DSP_A3, DSP_B3, 3, 60, 68)
+  "ldr " DSP_WP ",%20\n" RP_RQ_SIMPLE(DSP_A0, DSP_B0, 0, 8) RP_RQ_SIMPLE(DSP_A1, DSP_B1, 20, 28)        \
+  RP_RQ_SIMPLE(DSP_A2, DSP_B2, 40, 48) RP_RQ_SIMPLE(DSP_A3, DSP_B3, 60, 68) RP_STORES
 #define RP_REQUANT_NEGFIX                                                                               \
-  RP_RQ_LOAD DSP_RQ_NEGFIX(DSP_A0, DSP_B0, 0, 0, 8) DSP_RQ_NEGFIX(DSP_A1, DSP_B1, 1, 20, 28)            \
-  DSP_RQ_NEGFIX(DSP_A2, DSP_B2, 2, 40, 48) DSP_RQ_NEGFIX(DSP_A3, DSP_B3, 3, 60, 68)
+  "ldr " DSP_WP ",%20\n" RP_RQ_NEGFIX(DSP_A0, DSP_B0, 0, 8) RP_RQ_NEGFIX(DSP_A1, DSP_B1, 20, 28)        \
+  RP_RQ_NEGFIX(DSP_A2, DSP_B2, 40, 48) RP_RQ_NEGFIX(DSP_A3, DSP_B3, 60, 68) RP_STORES
 #define RP_RUN_BIAS                                                                                     \
-  "ldr " DSP_WE ",%19\nldrd " DSP_A0 "," DSP_A1 ",[" DSP_WE "]\nldrd " DSP_A2 "," DSP_A3 ",[" DSP_WE    \
-  ",#8]\nldr " DSP_WE ",%20\nldrd " DSP_B0 "," DSP_B1 ",[" DSP_WE "]\nldrd " DSP_B2 "," DSP_B3 ",["     \
-  DSP_WE ",#8]\nldr " DSP_X ",%14\nldr " DSP_WP ",%18\n"
-/* After the stores: both output pointers, the scratch column and the count advance. */
+  "ldr " DSP_WE ",%18\nldrd " DSP_A0 "," DSP_A1 ",[" DSP_WE "]\nldrd " DSP_A2 "," DSP_A3 ",[" DSP_WE    \
+  ",#8]\nldr " DSP_WE ",%19\nldrd " DSP_B0 "," DSP_B1 ",[" DSP_WE "]\nldrd " DSP_B2 "," DSP_B3 ",["     \
+  DSP_WE ",#8]\nldr " DSP_WP ",%17\n"
+/* After the stores: the output pointer, the scratch column and the count advance. */
 #define RP_RUN_NEXT                                                                                     \
-  "ldr " DSP_WE ",%22\nadd " DSP_E "," DSP_E "," DSP_WE "\nstr " DSP_E ",%15\n"                         \
-  "ldr " DSP_WE ",%23\nadd " DSP_O "," DSP_O "," DSP_WE "\nstr " DSP_O ",%16\n"                         \
-  "ldr " DSP_WE ",%14\nldr " DSP_WO ",%24\nadd " DSP_WE "," DSP_WE "," DSP_WO "\nstr " DSP_WE ",%14\n"  \
-  "ldr " DSP_WE ",%17\nsubs " DSP_WE "," DSP_WE ",#1\nstr " DSP_WE ",%17\nbne 1b\n"
+  "ldr " DSP_WE ",%21\nadd " DSP_E "," DSP_E "," DSP_WE "\nstr " DSP_E ",%15\n"                         \
+  "ldr " DSP_WE ",%23\nadd " DSP_X "," DSP_X "," DSP_WE "\n"                                            \
+  "ldr " DSP_WE ",%16\nsubs " DSP_WE "," DSP_WE ",#1\nstr " DSP_WE ",%16\nbne 1b\n"
 #define RP_ASM(text)                                                                                    \
-  __asm__ volatile("1:\n" RP_RUN_BIAS text RP_RUN_NEXT                                                  \
+  __asm__ volatile("ldr " DSP_X ",%14\n1:\n" RP_RUN_BIAS text RP_RUN_NEXT "str " DSP_X ",%14\n"         \
                    : "=&r"(a0), "=&r"(a1), "=&r"(a2), "=&r"(a3), "=&r"(b0), "=&r"(b1), "=&r"(b2),       \
                      "=&r"(b3), "=&r"(e), "=&r"(o), "=&r"(we), "=&r"(wo), "=&r"(x), "=&r"(w), "+m"(f.x), \
-                     "+m"(f.o0), "+m"(f.o1), "+m"(f.count)                                              \
-                   : "m"(f.w), "m"(f.bias_a), "m"(f.bias_b), "m"(f.q), "m"(f.o_step), "m"(f.o1_step),    \
+                     "+m"(f.o0), "+m"(f.count)                                                          \
+                   : "m"(f.w), "m"(f.bias_a), "m"(f.bias_b), "m"(f.q), "m"(f.o_step), "m"(f.o1_off),     \
                      "m"(f.s_step)                                                                      \
                    : "memory", "cc")
 
-/* Output rows 2j and 2j + 1 of one group, k_w == 3, modes SIMPLE and NEGFIX: one asm loop
- * per run of columns of one border class. */
+/* Output rows 2j and 2j + 1 (out_b NULL: none) of one group, k_w == 3, modes SIMPLE and
+ * NEGFIX: one asm loop per run of columns of one border class. */
 static __attribute__((noinline)) void rp_rows_asm(const ta_depthwise_conv_dsp_params_t *p, const int32_t *scratch,
                                                   const int32_t *w_group, const int32_t *bias_a_row,
                                                   const int32_t *bias_b_row, const int32_t *q, int8_t *out_a,
                                                   int8_t *out_b, int odd, int mode, const rp_run_t *runs,
                                                   int32_t n_runs) {
-  const int32_t ch = p->channels;
   const int variant = 2 * (mode == TA_DW_DSP_NEGFIX) + odd;
-  int8_t sink[4];
   rp_frame_t f;
   f.x = scratch;
   f.w = w_group;
   f.q = q;
   f.o0 = out_a;
-  f.o1 = out_b ? out_b : sink;
-  f.o_step = ch;
-  f.o1_step = out_b ? ch : 0;
+  f.o_step = p->channels;
+  f.o1_off = out_b ? (int32_t)(out_b - out_a) : 0;
   f.s_step = p->stride_w * RP_COL_WORDS * (int32_t)sizeof(int32_t);
   for (const rp_run_t *run = runs; run != runs + n_runs; run++) {
     f.bias_a = bias_a_row + run->bias_off;
@@ -917,7 +932,13 @@ static void dsp_classic(const ta_depthwise_conv_dsp_params_t *p, const int8_t *i
 void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input, const int8_t *filter,
                               int8_t *scratch, int8_t *output) {
   if (p->form == TA_DW_DSP_ROWPAIR) { /* the compiler sets the variant bit with the form */
-    if (DSP_HAS(TA_DW_DSP_ROWPAIR_BIT)) rp_run(p, input, (int32_t *)(void *)scratch, output); /* word aligned */
+    if (!DSP_HAS(TA_DW_DSP_ROWPAIR_BIT)) return;
+    if (scratch) {
+      rp_run(p, input, (int32_t *)(void *)scratch, output); /* word aligned */
+    } else { /* a narrow layer: its rows fit on the stack (the compiler checked the width) */
+      int32_t local[TA_DW_DSP_STACK_BYTES / 4];
+      rp_run(p, input, local, output);
+    }
     return;
   }
   dsp_classic(p, input, filter, output, INT32_MAX);

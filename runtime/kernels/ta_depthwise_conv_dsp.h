@@ -58,7 +58,9 @@ typedef struct ta_depthwise_conv_dsp_params_t {
 } ta_depthwise_conv_dsp_params_t;
 
 /* scratch: form TA_DW_DSP_ROWPAIR only (32 * ((out_w - 1) * stride_w + k_w) bytes, word
- * aligned), else NULL. */
+ * aligned), else NULL; NULL for that form too when those bytes are at most
+ * TA_DW_DSP_STACK_BYTES: the kernel then keeps them on its stack. */
+#define TA_DW_DSP_STACK_BYTES 256
 void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input, const int8_t *filter,
                               int8_t *scratch, int8_t *output);
 

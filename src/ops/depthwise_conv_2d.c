@@ -38,6 +38,8 @@ typedef struct DwTierData {
   int32_t *bias;       /* per (row class, column class), tier layout */
   size_t bias_n;
   int32_t *weights32;  /* DSP: packed int16 pairs */
+  int32_t *classic32;  /* DSP row-pair form on the stack: the classic layout too (run in place) */
+  size_t classic_n;
   int16_t *weights16;  /* MVE: widened */
   int8_t *weights8;    /* MVE, 16-channel groups */
   int lanes16;         /* MVE: 16-channel groups (see ta_depthwise_conv_mve.h) */
@@ -53,6 +55,7 @@ typedef struct DwTierData {
   int no_left_shift;   /* MVE: no channel shifts left */
   int dsp_mode;        /* DSP: TA_DW_DSP_SIMPLE 0, NEGFIX 1 or CLAMP 2 (ta_depthwise_conv_dsp.h) */
   int dsp_rowpair;     /* DSP: form TA_DW_DSP_ROWPAIR (input rows widened in pairs into scratch) */
+  int dsp_rowpair_stack; /* its widened rows fit on the kernel's stack (TA_DW_DSP_STACK_BYTES) */
 } DwTierData;
 
 typedef struct DwData {
@@ -256,11 +259,16 @@ static int32_t dw_dsp_pair(int32_t lo, int32_t hi, int32_t shift_lo, int32_t shi
  * dilation 1 across, whole groups of 4 channels, mode SIMPLE or NEGFIX (its asm body).
  * It widens every input row pair once per group and runs a loop per output row pair, so
  * it pays from 5 output columns (QEMU M4: vww's 6-wide layers 146 k -> 114 k instructions;
- * vww's 3-wide one would go 83 k -> 91 k). From 6: kws's 5-wide layers would gain 3 %
- * (207 k -> 201 k) but its 224-byte scratch lands on kws's arena peak (16,000 -> 16,224
- * bytes), and RAM is worth more than under 1 % of the model's instructions.
+ * vww's 3-wide one would go 83 k -> 91 k).
+ * Its scratch would land on kws's arena peak (5 wide: 224 bytes, 16,000 -> 16,224), so up
+ * to DW_ROWPAIR_STACK_BYTES the kernel keeps it on its stack instead (no arena scratch);
+ * such a layer also keeps the classic form's weights, which it runs in place (dw_inplace).
  * Each run of columns of one border class is one asm loop: at most DW_ROWPAIR_MAX_RUNS. */
-enum { DW_ROWPAIR_MIN_WIDTH = 6, DW_ROWPAIR_MAX_RUNS = 16 /* RP_MAX_RUNS */ };
+enum {
+  DW_ROWPAIR_MIN_WIDTH = 5,
+  DW_ROWPAIR_MAX_RUNS = 16,     /* RP_MAX_RUNS */
+  DW_ROWPAIR_STACK_BYTES = 256  /* TA_DW_DSP_STACK_BYTES */
+};
 static bool dw_dsp_rowpair_fits(const DwData *d) {
   int32_t runs = 1; /* runs of output columns of one border class */
   for (int32_t ox = 1; ox < d->w.out; ox++) runs += d->t.cols.table[3 * ox + 2] != d->t.cols.table[3 * ox - 1];
@@ -287,6 +295,24 @@ static void dw_dsp_rowpair_weights(const DwData *d, const int8_t *w, DwTierData 
   }
 }
 
+/* The classic layout [group][kx][ky] of scaled int16 pairs (w[c], w[c+2]), (w[c+1], w[c+3]). */
+static void dw_dsp_classic_weights(const DwData *d, const int8_t *w, const int32_t *quant, int32_t *out) {
+  const int32_t ch = d->out_c, kh = d->h.k, kw = d->w.k, groups = ch / 4;
+  for (int32_t g = 0; g < groups; g++)
+    for (int32_t kx = 0; kx < kw; kx++)
+      for (int32_t ky = 0; ky < kh; ky++) {
+        const int32_t c = 4 * g;
+        const int8_t *wt = w + (size_t)(ky * kw + kx) * ch + c;
+        const int32_t *s = quant + 5 * c + 4; /* shifts of channels c.. c + 3, 5 words apart */
+        int32_t *dst = out + (((size_t)g * kw + kx) * kh + ky) * 2;
+        dst[0] = dw_dsp_pair(wt[0], wt[2], s[0], s[10]);
+        dst[1] = dw_dsp_pair(wt[1], wt[3], s[5], s[15]);
+      }
+}
+
+/* The row-pair form's widened rows live in the scratch arena (else on the kernel's stack). */
+static bool dw_dsp_arena_scratch(const DwData *d) { return d->t.dsp_rowpair && !d->t.dsp_rowpair_stack; }
+
 /* Weights [group][kx][ky] as scaled int16 pairs (or the row-pair layout); the class biases
  * scaled like them. The quant table is built first: it checks the scaled ranges on the
  * unscaled biases. */
@@ -294,8 +320,10 @@ static bool dw_dsp_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter,
   const int32_t ch = d->out_c, kh = d->h.k, kw = d->w.k, taps = kh * kw, groups = ch / 4;
   const int8_t *w = (const int8_t *)filter->data;
   t->dsp_rowpair = dw_dsp_rowpair_fits(d);
+  t->dsp_rowpair_stack = t->dsp_rowpair && dw_dsp_rowpair_scratch(d) <= DW_ROWPAIR_STACK_BYTES;
   t->bias_n = (size_t)t->rows.count * t->cols.count * ch;
-  t->weights_n = t->dsp_rowpair ? (size_t)groups * kw * 8 : (size_t)groups * taps * 2;
+  t->classic_n = (size_t)groups * taps * 2;
+  t->weights_n = t->dsp_rowpair ? (size_t)groups * kw * 8 : t->classic_n;
   if (t->bias_n > DW_MAX_TABLE || t->weights_n > DW_MAX_TABLE || t->bias_n * (size_t)taps > DW_MAX_WORK) return false;
   t->bias = arena_alloc(pc->arena, (t->bias_n ? t->bias_n : 1) * sizeof(int32_t));
   t->weights32 = arena_alloc(pc->arena, (t->weights_n ? t->weights_n : 1) * sizeof(int32_t));
@@ -309,20 +337,16 @@ static bool dw_dsp_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter,
     const int32_t shift = t->quant[5 * (i % (size_t)ch) + 4];
     t->bias[i] = (int32_t)((uint32_t)t->bias[i] << shift);
   }
-  if (t->dsp_rowpair) {
-    dw_dsp_rowpair_weights(d, w, t);
+  if (!t->dsp_rowpair) {
+    dw_dsp_classic_weights(d, w, t->quant, t->weights32);
     return true;
   }
-  for (int32_t g = 0; g < groups; g++)
-    for (int32_t kx = 0; kx < kw; kx++)
-      for (int32_t ky = 0; ky < kh; ky++) {
-        const int32_t c = 4 * g;
-        const int8_t *wt = w + (size_t)(ky * kw + kx) * ch + c;
-        const int32_t *s = t->quant + 5 * c + 4; /* shifts of channels c.. c + 3, 5 words apart */
-        int32_t *dst = t->weights32 + (((size_t)g * kw + kx) * kh + ky) * 2;
-        dst[0] = dw_dsp_pair(wt[0], wt[2], s[0], s[10]);
-        dst[1] = dw_dsp_pair(wt[1], wt[3], s[5], s[15]);
-      }
+  dw_dsp_rowpair_weights(d, w, t);
+  if (t->dsp_rowpair_stack) { /* emitted instead when the layer runs in place */
+    t->classic32 = arena_alloc(pc->arena, (t->classic_n ? t->classic_n : 1) * sizeof(int32_t));
+    if (!t->classic32) return false;
+    dw_dsp_classic_weights(d, w, t->quant, t->classic32);
+  }
   return true;
 }
 
@@ -516,8 +540,8 @@ static bool dw_prepare(PrepareCtx *pc, Node *node) {
   } else if (d->tier == DW_TIER_DSP) {
     node->kernel = "ta_depthwise_conv_dsp_s8";
     node->families[0] = "depthwise_conv_dsp";
-    node->reads_scratch = d->t.dsp_rowpair;
-    node->scratch_bytes = d->t.dsp_rowpair ? dw_dsp_rowpair_scratch(d) : 0;
+    node->reads_scratch = dw_dsp_arena_scratch(d);
+    node->scratch_bytes = dw_dsp_arena_scratch(d) ? dw_dsp_rowpair_scratch(d) : 0;
   }
   if (d->s16dsp) {
     node->kernel = "ta_depthwise_conv_s16_dsp";
@@ -619,23 +643,25 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
   }
   /* A layer without a full group of 4 channels has no packed weights; one entry keeps C99 happy. */
   static const int32_t no_weights[1] = {0};
-  const char *weights = t->weights_n ? em_table_i32(ec, "weights", t->weights32, t->weights_n)
-                                     : em_table_i32(ec, "weights", no_weights, 1);
+  /* In place, a row-pair layer runs the classic form (dw_inplace) with its classic weights. */
+  const int rowpair = t->dsp_rowpair && !node->inplace;
+  const int32_t *w32 = t->dsp_rowpair && !rowpair ? t->classic32 : t->weights32;
+  const size_t w_n = t->dsp_rowpair && !rowpair ? t->classic_n : t->weights_n;
+  const char *weights = w_n ? em_table_i32(ec, "weights", w32, w_n) : em_table_i32(ec, "weights", no_weights, 1);
   /* bit 3: the row-pair form's code (TA_DW_DSP_ROWPAIR_BIT) */
-  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", (1u << t->dsp_mode) | (t->dsp_rowpair ? 8u : 0u));
+  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", (1u << t->dsp_mode) | (rowpair ? 8u : 0u));
   em_decl(ec,
           "static const ta_depthwise_conv_dsp_params_t %s_params = {\n%s  .act_min = %d, .act_max = %d,\n"
           "  .mode = %d,\n  .form = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .weights = %s,\n"
           "  .quant = %s,\n};",
-          name, geom, (int)d->q.act_min, (int)d->q.act_max, t->dsp_mode, t->dsp_rowpair, rows, cols, bias, weights,
-          quant);
+          name, geom, (int)d->q.act_min, (int)d->q.act_max, t->dsp_mode, rowpair, rows, cols, bias, weights, quant);
   if (node->inplace) /* classic form only (dw_inplace): written over the dying input, then moved */
     em_call(ec, "ta_depthwise_conv_dsp_s8_inplace", 6, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
             em_tensor(ec, node->in[1]), conv_inplace_temp(ec, node), em_tensor(ec, node->out[0]),
             em_int(ec, (int64_t)d->h.out * d->w.out * d->out_c));
   else
     em_call(ec, "ta_depthwise_conv_dsp_s8", 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
-            em_tensor(ec, node->in[1]), t->dsp_rowpair ? em_scratch(ec) : "NULL", em_tensor(ec, node->out[0]));
+            em_tensor(ec, node->in[1]), dw_dsp_arena_scratch(d) ? em_scratch(ec) : "NULL", em_tensor(ec, node->out[0]));
 }
 
 /* The int16x8 Cortex-M4 tier: geometry, requantisation and widened weights. */
@@ -733,13 +759,14 @@ static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
  * groups outer), or, one pixel wide, a column's. The DSP tier's classic form, in place,
  * runs one row pair column by column (ta_depthwise_conv_dsp_s8_inplace): after writing
  * pixel (y + 1, x) it reads windows from pixel (y, x + 1) on, a group of one output row.
- * Its row-pair form widens every row of a channel group first: it declares nothing, like
- * int16 and float. */
+ * Its row-pair form widens every row of a channel group first: with its rows in the scratch
+ * arena it declares nothing, like int16 and float; with them on the stack the layer keeps
+ * the classic weights too and in place runs the classic form (dw_emit_tier). */
 static bool dw_inplace(const Model *m, const Node *node, int input, InplaceAccess *acc) {
   (void)m;
   const DwData *d = node->op_data;
   if (input != 0 || !d || d->kernel != DW_S8 || d->batches != 1) return false;
-  if (d->tier == DW_TIER_DSP && d->t.dsp_rowpair) return false;
+  if (d->tier == DW_TIER_DSP && dw_dsp_arena_scratch(d)) return false;
   const bool mve = d->tier == DW_TIER_MVE;
   const bool column = mve && d->w.out == 1;
   const int32_t group = d->tier == DW_TIER_DSP ? d->w.out : column ? d->h.out : 1;
@@ -748,11 +775,12 @@ static bool dw_inplace(const Model *m, const Node *node, int input, InplaceAcces
   return true;
 }
 
-/* Only the DSP tier's row-pair form reads scratch (its widened input rows). */
+/* Only the DSP tier's row-pair form reads scratch (its widened input rows), when they do
+ * not fit on its stack. */
 static bool dw_scratch_needed(const Model *m, const Node *node) {
   (void)m;
   const DwData *d = node->op_data;
-  return d && d->tier == DW_TIER_DSP && d->t.dsp_rowpair;
+  return d && d->tier == DW_TIER_DSP && dw_dsp_arena_scratch(d);
 }
 
 const OpDef op_depthwise_conv_2d = {
