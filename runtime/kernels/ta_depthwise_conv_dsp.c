@@ -740,36 +740,45 @@ typedef struct rp_frame_t {
                      "m"(f.s_step)                                                                      \
                    : "memory", "cc")
 
-/* Output rows 2j and 2j + 1 (out_b NULL: none) of one group, k_w == 3, modes SIMPLE and
- * NEGFIX: one asm loop per run of columns of one border class. */
-static __attribute__((noinline)) void rp_rows_asm(const ta_depthwise_conv_dsp_params_t *p, const int32_t *scratch,
-                                                  const int32_t *w_group, const int32_t *bias_a_row,
-                                                  const int32_t *bias_b_row, const int32_t *q, int8_t *out_a,
-                                                  int8_t *out_b, int odd, int mode, const rp_run_t *runs,
-                                                  int32_t n_runs) {
-  const int variant = 2 * (mode == TA_DW_DSP_NEGFIX) + odd;
+/* Every row pair of one group (channels c .. c + 3: image, bias, out at channel c), k_w == 3,
+ * modes SIMPLE and NEGFIX: the widening of the next input row pair, then one asm loop per
+ * run of columns of one border class; one call per group keeps the set-up out of the rows. */
+static __attribute__((noinline)) void rp_group_asm(const ta_depthwise_conv_dsp_params_t *p, const int8_t *image,
+                                                   int32_t *scratch, const int32_t *w_group, const int32_t *bias,
+                                                   const int32_t *q, int8_t *out, int mode, const rp_run_t *runs,
+                                                   int32_t n_runs, int32_t lo, int32_t hi) {
+  const int32_t ch = p->channels, row_bytes = p->out_w * ch, classes = p->col_classes * ch;
+  const int negfix = mode == TA_DW_DSP_NEGFIX;
   rp_frame_t f;
-  f.x = scratch;
   f.w = w_group;
   f.q = q;
-  f.o0 = out_a;
-  f.o_step = p->channels;
-  f.o1_off = out_b ? (int32_t)(out_b - out_a) : 0;
+  f.o_step = ch;
   f.s_step = p->stride_w * RP_COL_WORDS * (int32_t)sizeof(int32_t);
-  for (const rp_run_t *run = runs; run != runs + n_runs; run++) {
-    f.bias_a = bias_a_row + run->bias_off;
-    f.bias_b = bias_b_row + run->bias_off;
-    f.count = run->count;
-    int32_t a0, a1, a2, a3, b0, b1, b2, b3, e, o, we, wo;
-    const int32_t *x, *w;
-    switch (variant) {
-      case 0: if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_AWINDOW(RP_LOAD_EVEN) RP_REQUANT_SIMPLE); break;
-      case 1: if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_AWINDOW(RP_LOAD_ODD) RP_REQUANT_SIMPLE); break;
-      case 2: if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_AWINDOW(RP_LOAD_EVEN) RP_REQUANT_NEGFIX); break;
-      default: if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_AWINDOW(RP_LOAD_ODD) RP_REQUANT_NEGFIX); break;
+  rp_widen_rows(p, image, -p->pad_h, lo, hi, 0, scratch);
+  for (int32_t oy = 0; oy < p->out_h; oy += 2) {
+    const int odd = (oy >> 1) & 1;
+    rp_widen_rows(p, image, oy + 2 - p->pad_h, lo, hi, 1 - odd, scratch);
+    const int last = oy + 1 >= p->out_h;
+    const int32_t *bias_a = bias + p->rows[3 * oy + 2] * classes;
+    const int32_t *bias_b = last ? bias_a : bias + p->rows[3 * oy + 5] * classes;
+    f.x = scratch;
+    f.o0 = out + oy * row_bytes;
+    f.o1_off = last ? 0 : row_bytes;
+    for (const rp_run_t *run = runs; run != runs + n_runs; run++) {
+      f.bias_a = bias_a + run->bias_off;
+      f.bias_b = bias_b + run->bias_off;
+      f.count = run->count;
+      int32_t a0, a1, a2, a3, b0, b1, b2, b3, e, o, we, wo;
+      const int32_t *x, *w;
+      switch (2 * negfix + odd) {
+        case 0: if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_AWINDOW(RP_LOAD_EVEN) RP_REQUANT_SIMPLE); break;
+        case 1: if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_AWINDOW(RP_LOAD_ODD) RP_REQUANT_SIMPLE); break;
+        case 2: if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_AWINDOW(RP_LOAD_EVEN) RP_REQUANT_NEGFIX); break;
+        default: if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_AWINDOW(RP_LOAD_ODD) RP_REQUANT_NEGFIX); break;
+      }
+      (void)a0, (void)a1, (void)a2, (void)a3, (void)b0, (void)b1, (void)b2, (void)b3;
+      (void)e, (void)o, (void)we, (void)wo, (void)x, (void)w;
     }
-    (void)a0, (void)a1, (void)a2, (void)a3, (void)b0, (void)b1, (void)b2, (void)b3;
-    (void)e, (void)o, (void)we, (void)wo, (void)x, (void)w;
   }
 }
 #endif
@@ -797,6 +806,12 @@ static DSP_ALWAYS_INLINE void rp_image(const ta_depthwise_conv_dsp_params_t *p, 
   for (int32_t c = 0; c < ch; c += 4) {
     const int32_t *w_group = p->weights + (c / 4) * group_words;
     const int32_t *bias = p->bias + c, *q = p->quant + 5 * c;
+#if DSP_PAIR3_IN_ASM
+    if (mode != TA_DW_DSP_CLAMP) { /* k_w == 3: the compiler's condition for the form */
+      rp_group_asm(p, image + c, scratch, w_group, bias, q, out_image + c, mode, runs, n_runs, lo, hi);
+      continue;
+    }
+#endif
     rp_widen_rows(p, image + c, -p->pad_h, lo, hi, 0, scratch);
     for (int32_t oy = 0; oy < p->out_h; oy += 2) {
       const int odd = (oy >> 1) & 1;
@@ -806,12 +821,6 @@ static DSP_ALWAYS_INLINE void rp_image(const ta_depthwise_conv_dsp_params_t *p, 
       const int32_t *bias_b = last ? bias_a : bias + p->rows[3 * oy + 5] * classes;
       int8_t *out_a = out_image + oy * row_bytes + c;
       int8_t *out_b = last ? NULL : out_a + row_bytes;
-#if DSP_PAIR3_IN_ASM
-      if (mode != TA_DW_DSP_CLAMP) { /* k_w == 3: the compiler's condition for the form */
-        rp_rows_asm(p, scratch, w_group, bias_a, bias_b, q, out_a, out_b, odd, mode, runs, n_runs);
-        continue;
-      }
-#endif
       if (odd)
         rp_rows(p, scratch, w_group, bias_a, bias_b, q, out_a, out_b, 1, mode);
       else
