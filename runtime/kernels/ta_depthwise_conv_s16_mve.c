@@ -71,6 +71,82 @@ D16M_INLINE void d16m_store(const int32_t *rq, const int32_t *wq, int32x4_t ae, 
   else vstrhq_p_s16(out, y, vctp16q((uint32_t)left));
 }
 
+/* The assembly loops (GCC, optimising, no frame pointer: ta_common.h's TA_NO_WIDE_ASM). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(TA_NO_WIDE_ASM)
+#define D16M_ASM 1
+#else
+#define D16M_ASM 0
+#endif
+
+#if D16M_ASM
+/* The geometry d16m_pixel_asm reads: taps per window row and rows inside the image, the
+ * steps in bytes from a tap to the next, from a row's end to the next row's first tap (input
+ * and filter), and from a block's filter to the next block's. */
+typedef struct d16m_taps_t {
+  int32_t nky, nkx, dx, dy_skip, w_skip, w_block;
+} d16m_taps_t;
+
+/* nb >= 1 whole blocks of 8 channels of one output pixel over nky x nkx taps (fold form) in
+ * assembly: x the first tap's input (the first block's channels), w that tap's filter of the
+ * first block, rq its 16 words; each block's sums requantised, narrowed and stored. */
+static __attribute__((noinline)) void d16m_pixel_asm(const int16_t *x, const int8_t *w, const int32_t *rq,
+                                                      int16_t *out, int32_t nb, const d16m_taps_t *d,
+                                                      int32_t act_min, int32_t act_max) {
+  const int32x4_t vmin = vdupq_n_s32(act_min), vmax = vdupq_n_s32(act_max);
+  const int16_t *t;
+  const int8_t *wt;
+  int32_t ky, kx;
+  int32x4_t ae, ao, pv;
+  int16x8_t xv, wv;
+  __asm__ volatile("1:\n\t"
+                   "vldrw.32 %q[ae], [%[rq]]\n\t"
+                   "vldrw.32 %q[ao], [%[rq], #16]\n\t"
+                   "mov %[t], %[x]\n\t"
+                   "mov %[wt], %[w]\n\t"
+                   "ldr %[ky], [%[d]]\n"
+                   "2:\n\t"
+                   "ldr %[kx], [%[d], #4]\n"
+                   "3:\n\t"
+                   "vldrh.s16 %q[xv], [%[t]]\n\t"
+                   "vldrb.s16 %q[wv], [%[wt]], #8\n\t"
+                   "vmullb.s16 %q[pv], %q[xv], %q[wv]\n\t"
+                   "vadd.i32 %q[ae], %q[ae], %q[pv]\n\t"
+                   "vmullt.s16 %q[pv], %q[xv], %q[wv]\n\t"
+                   "vadd.i32 %q[ao], %q[ao], %q[pv]\n\t"
+                   "add %[t], %[t], %[dx]\n\t"
+                   "subs %[kx], %[kx], #1\n\t"
+                   "bne 3b\n\t"
+                   "ldr %[kx], [%[d], #12]\n\t"
+                   "add %[t], %[t], %[kx]\n\t"
+                   "ldr %[kx], [%[d], #16]\n\t"
+                   "add %[wt], %[wt], %[kx]\n\t"
+                   "subs %[ky], %[ky], #1\n\t"
+                   "bne 2b\n\t"
+                   "vldrw.32 %q[pv], [%[rq], #32]\n\t"
+                   "vrmulh.s32 %q[ae], %q[ae], %q[pv]\n\t"
+                   "vldrw.32 %q[pv], [%[rq], #48]\n\t"
+                   "vrmulh.s32 %q[ao], %q[ao], %q[pv]\n\t"
+                   "vmin.s32 %q[ae], %q[ae], %q[vmax]\n\t"
+                   "vmax.s32 %q[ae], %q[ae], %q[vmin]\n\t"
+                   "vmin.s32 %q[ao], %q[ao], %q[vmax]\n\t"
+                   "vmax.s32 %q[ao], %q[ao], %q[vmin]\n\t"
+                   "vmovnb.i32 %q[xv], %q[ae]\n\t"
+                   "vmovnt.i32 %q[xv], %q[ao]\n\t"
+                   "vstrh.16 %q[xv], [%[out]], #16\n\t"
+                   "add %[x], %[x], #16\n\t"
+                   "ldr %[kx], [%[d], #20]\n\t"
+                   "add %[w], %[w], %[kx]\n\t"
+                   "add %[rq], %[rq], #64\n\t"
+                   "subs %[nb], %[nb], #1\n\t"
+                   "bne 1b"
+                   : [x] "+r"(x), [w] "+r"(w), [rq] "+r"(rq), [out] "+r"(out), [nb] "+r"(nb), [t] "=&r"(t),
+                     [wt] "=&l"(wt), [ky] "=&r"(ky), [kx] "=&r"(kx), [ae] "=&w"(ae),
+                     [ao] "=&w"(ao), [pv] "=&w"(pv), [xv] "=&w"(xv), [wv] "=&w"(wv)
+                   : [d] "r"(d), [dx] "r"(d->dx), [vmin] "w"(vmin), [vmax] "w"(vmax)
+                   : "cc", "memory");
+}
+#endif
+
 /* The blocks of one output pixel from channel c on, over nky x nkx taps inside the image:
  * x0 the first tap's input (channel 0), w0 the filter at that tap (block 0). Whole blocks
  * unpredicated, the last partial one predicated; `general` channels in TFLite's int64 form. */
@@ -81,6 +157,17 @@ D16M_INLINE void d16m_blocks(const ta_depthwise_s16_mve_params_t *p, const int16
   const int32x4_t vmin = vdupq_n_s32(p->act_min), vmax = vdupq_n_s32(p->act_max);
   const int32_t *rq = p->rq + 2 * c, *wq = wide ? p->wide + 4 * c : NULL;
   x0 += c, w0 += taps * c;
+#if D16M_ASM
+  if (!wide && !p->general && c + 8 <= ch && nky > 0 && nkx > 0) {
+    /* a one-column filter's rows are one run of taps (its weights are consecutive) */
+    const int col = p->k_w == 1 && nkx == 1;
+    const d16m_taps_t d = {col ? 1 : nky, col ? nky : nkx, 2 * (col ? row : xstep),
+                           col ? 0 : 2 * (row - nkx * xstep), col ? 0 : 8 * (p->k_w - nkx), 8 * taps};
+    const int32_t nb = (ch - c) >> 3;
+    d16m_pixel_asm(x0, w0, rq, out + c, nb, &d, p->act_min, p->act_max);
+    c += 8 * nb, rq += 16 * nb, x0 += 8 * nb, w0 += taps * 8 * nb;
+  }
+#endif
   for (; c < ch; c += 8, rq += 16, wq += wide ? 32 : 0, x0 += 8, w0 += taps * 8) {
     int32x4_t ae = vldrwq_s32(rq), ao = vldrwq_s32(rq + 4);
     const int16_t *xr = x0;
@@ -146,8 +233,7 @@ D16M_INLINE void d16m_run3x3(const ta_depthwise_s16_mve_params_t *p, const int16
   }
 }
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(TA_NO_WIDE_ASM)
-#define D16M_ASM 1
+#if D16M_ASM
 /* One tap in the assembly loop: 8 channels at [%[t]] against the filter at w + off. */
 #define D16M_ASM_TAP(off)                              \
   "vldrh.s16 %q[xv], [%[t]]\n\t"                       \
@@ -211,8 +297,6 @@ static __attribute__((noinline)) void d16m_block3x3(const int16_t *x, const int8
                      [ostep] "r"(ostep), [vmin] "w"(vmin), [vmax] "w"(vmax)
                    : "cc", "memory");
 }
-#else
-#define D16M_ASM 0
 #endif
 
 /* `n` inner 3x3 pixels of a row (fold form), block by block through d16m_block3x3; a last

@@ -126,9 +126,11 @@ static void dw_case(void) {
   static int8_t filter[3 * 9 * 8];
   const int32_t k = rng() % 3u ? 3 : 2;
   p.batches = 1, p.in_h = rng_range(2, 8), p.in_w = rng_range(2, 8), p.channels = rng_range(1, 20);
-  p.k_h = p.k_w = k, p.dil_h = p.dil_w = 1, p.stride_h = rng_range(1, 2), p.stride_w = rng_range(1, 2);
+  p.k_h = p.k_w = k;
+  if (rng() % 4u == 0) p.k_w = 1, p.k_h = rng_range(2, 5), p.in_h = TA_MAX(p.in_h, 5); /* one-column filters */
+  p.dil_h = p.dil_w = 1, p.stride_h = rng_range(1, 2), p.stride_w = rng_range(1, 2);
   p.pad_h = p.pad_w = rng_range(0, 1);
-  p.out_h = (p.in_h + 2 * p.pad_h - k) / p.stride_h + 1, p.out_w = (p.in_w + 2 * p.pad_w - k) / p.stride_w + 1;
+  p.out_h = (p.in_h + 2 * p.pad_h - p.k_h) / p.stride_h + 1, p.out_w = (p.in_w + 2 * p.pad_w - p.k_w) / p.stride_w + 1;
   p.act_min = rng() % 2u ? -32768 : rng_range(-32768, 0), p.act_max = rng() % 2u ? 32767 : rng_range(0, 32767);
   for (int32_t i = 0; i < 16 * 3; i++) dw_rq[i] = i % 16 < 8 ? rng_range(-100000, 100000) : rng_range(1 << 16, 1 << 30);
   p.rq = dw_rq, p.general = NULL, p.wide = NULL;
@@ -153,7 +155,8 @@ static void dw_case(void) {
   }
   memset(filter, 0, sizeof filter);
   for (int32_t c = 0; c < p.channels; c++)
-    for (int32_t t = 0; t < k * k; t++) filter[((c / 8) * k * k + t) * 8 + c % 8] = (int8_t)rng_range(-20, 20);
+    for (int32_t t = 0; t < p.k_h * p.k_w; t++)
+      filter[((c / 8) * p.k_h * p.k_w + t) * 8 + c % 8] = (int8_t)rng_range(-20, 20);
   fill_input(p.in_h * p.in_w * p.channels);
   ref_depthwise_conv_s16_mve(&p, input, filter, want);
   ta_depthwise_conv_s16_mve(&p, input, filter, got);
