@@ -86,7 +86,11 @@ static const char convert_usage[] =
     "  --no-elide-quantize                    run identity QUANTIZEs and DEQUANTIZE->QUANTIZE round\n"
     "                                         trips (default: their output shares the input's bytes)\n"
     "  --no-concat-views                      CONCATENATION copies its inputs (default: along an outer\n"
-    "                                         axis, with one quantization, they are written in place)\n"    "  --no-patch                             --memory.optimize max without patch-based execution (the\n"
+    "                                         axis, with one quantization, they are written in place)\n"
+    "  --no-slice-views                       SPLIT/SPLIT_V/UNPACK/SLICE/STRIDED_SLICE copy their outputs\n"
+    "                                         (default: an output that is one contiguous range of the\n"
+    "                                         input, with its quantization, is read there in place)\n"
+    "  --no-patch                             --memory.optimize max without patch-based execution (the\n"
     "                                         first stage in row bands, docs/memory.md)\n"
     "  --no-inplace                           no operator writes over its input (default: those that\n"
     "                                         copy nothing; max: all with an in-place contract)\n"
@@ -153,7 +157,7 @@ static const char *const CONVERT_KNOWN[] = {
     "--memory.constraints", "--memory.tensors", "--memory.allocate-arenas", "--no-memory.allocate-arenas",
     "--memory.auto-hydrate-constants", "--no-memory.auto-hydrate-constants", "--memory.dump-residency-json",
     "--no-memory.dump-residency-json", "--operators", "--verbose", "--force", "--no-force", "--log-file",
-    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--no-concat-views", "--no-patch", "--no-inplace", "--memory.optimize", "--integer-io", NULL};
+    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--no-concat-views", "--no-slice-views", "--no-patch", "--no-inplace", "--memory.optimize", "--integer-io", NULL};
 
 static bool fail(Args *a, const char *fmt, const char *x) {
   fputs("tinyaot: error: ", stderr);
@@ -329,6 +333,7 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
     else if (args_flag(a, "--no-inplace")) opt->no_inplace = true;
     else if (args_flag(a, "--no-elide-quantize")) opt->no_elide_quantize = true;
     else if (args_flag(a, "--no-concat-views")) opt->no_concat_views = true;
+    else if (args_flag(a, "--no-slice-views")) opt->no_slice_views = true;
     else if (args_flag(a, "--integer-io")) opt->integer_io = true;
     else if (args_value(a, OPT_MEMORY_OPTIMIZE)) {
       if (a->bad) return 2;

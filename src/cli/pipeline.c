@@ -272,6 +272,20 @@ static void view_concats(Model *m) {
   }
 }
 
+/* SPLIT / SLICE-like operators whose outputs can be views of their input
+ * (transform/slice_views.c), likewise kept only where the live peak does not grow (the
+ * input then lives until its views' last reader). */
+static void view_slices(Model *m) {
+  LiveProfile best = schedule_profile(m);
+  for (int k = 0; k < m->n_nodes; k++) {
+    if (!transform_slice_viewable(m, k)) continue;
+    transform_slice_view(m, k, true);
+    const LiveProfile with = schedule_profile(m);
+    if (with.peak > best.peak) transform_slice_view(m, k, false);
+    else best = with;
+  }
+}
+
 /* One attempt at everything after configuration; with `trade`, its operators keep the
  * portable kernels; `esc` (or NULL) is recorded for the report. */
 static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade *trade, const Escalation *esc,
@@ -292,6 +306,7 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   /* bands are not reordered: the schedule's producer map knows one writer per tensor */
   if (!opt->no_reorder && !patched && !schedule_reorder(&c->model, &mod->schedule, d)) return false;
   if (!opt->no_concat_views) view_concats(&c->model);
+  if (!opt->no_slice_views) view_slices(&c->model);
   /* rules naming nothing: once, on the first attempt (warnings; errors with --strict) */
   if (!trade && !attrs_check_unmatched(&c->config, &c->model, opt->strict, d)) return false;
   /* In-place execution: by default the contracts that cost no instruction (the output at

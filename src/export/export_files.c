@@ -287,8 +287,8 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
   transform_fold_summary(m, &folds, &folded_bytes);
   sb_printf(js,
             ",\n  \"rewrites\": {\"pad_folds\": %d, \"padded_bytes_removed\": %zu, \"quantizes_elided\": %d, "
-            "\"concats_viewed\": %d}",
-            folds, folded_bytes, transform_elided_quantizes(m), transform_concat_viewed(m));
+            "\"concats_viewed\": %d, \"slices_viewed\": %d}",
+            folds, folded_bytes, transform_elided_quantizes(m), transform_concat_viewed(m), transform_slice_viewed(m));
   integer_io_report_json(m, js); /* --integer-io (transform/integer_io.c) */
   /* in-place execution (--memory.optimize max, plan/inplace.c): the operators writing over a
    * dying input, and the scratch arenas' bytes against the layer-by-layer bound */
@@ -389,6 +389,9 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
   if (transform_concat_viewed(m))
     sb_printf(md, "Rewrites: %d CONCATENATION(s) run no code: their inputs are written straight into their "
                   "slices of the output (concat_views; --no-concat-views copies).\n\n", transform_concat_viewed(m));
+  if (transform_slice_viewed(m))
+    sb_printf(md, "Rewrites: %d SPLIT/SLICE-like operator(s) run no code: their outputs are read in place as "
+                  "views of the input (slice_views; --no-slice-views copies).\n\n", transform_slice_viewed(m));
   int in_place = 0;
   for (int k = 0; k < m->n_nodes; k++) in_place += m->nodes[k].inplace;
   if (in_place) {

@@ -279,10 +279,48 @@ static bool check_views(const Model *m, Diag *d) {
   return true;
 }
 
+/* ---- slicing operators run as views (transform/slice_views.c) ------------------- */
+
+static bool is_slicing_code(int32_t c) { return c == 45 || c == 49 || c == 65 || c == 88 || c == 102; }
+
+/* A slicing operator that runs no code: each output lies inside its input's bytes, in the
+ * input's storage (not a constant or state), no operator at or after it writes that
+ * storage (a view reads the bytes when its readers run, not when the copy would have),
+ * and no operator binding subgraphs to its inputs reads a view. */
+static bool check_slice_views(const Model *m, Diag *d) {
+  for (int k = 0; k < m->n_nodes; k++) {
+    const Node *n = &m->nodes[k];
+    if (!n->is_alias || !is_slicing_code(n->builtin_code)) continue;
+    const int32_t x = n->n_in > 1 && n->builtin_code == 49 ? n->in[1] : n->n_in > 0 ? n->in[0] : -1;
+    int64_t x0 = 0;
+    const int32_t s = x >= 0 ? view_range(m, x, &x0) : -1;
+    bool ok = s >= 0 && !tensor_is_const(&m->tensors[s]) && !m->tensors[s].is_variable;
+    for (int o = 0; ok && o < n->n_out; o++) {
+      int64_t y0;
+      const int32_t y = n->out[o];
+      ok = y >= 0 && view_range(m, y, &y0) == s && y0 >= x0 &&
+           y0 + (int64_t)m->tensors[y].bytes <= x0 + (int64_t)m->tensors[x].bytes && !m->tensors[y].is_output;
+      for (int j = 0; ok && j < m->n_nodes; j++) {
+        const Node *r = &m->nodes[j];
+        const bool binds = r->builtin_code == 118 || r->builtin_code == 119 || r->builtin_code == 129;
+        for (int i = 0; ok && binds && i < r->n_in; i++) ok = r->in[i] != y;
+      }
+    }
+    for (int j = k; ok && j < m->n_nodes; j++)
+      for (int o = 0; ok && o < m->nodes[j].n_out; o++)
+        ok = m->nodes[j].out[o] < 0 || m->nodes[j].is_alias || /* an alias writes nothing */
+             tensor_storage(m, m->nodes[j].out[o]) != s;
+    if (!ok)
+      return diag_error(d, "internal error: operator %d (%s) runs as views of tensor %d where its bytes may change or "
+                        "lie elsewhere before its outputs are read", (int)n->index, n->opname, (int)x);
+  }
+  return true;
+}
+
 bool plan_verify(const Model *m, const Plan *p, Diag *d) {
   for (int i = 0; i < p->n_arenas; i++)
     if (p->arenas[i].memory == MEM_NONE)
       return diag_error(d, "internal error: arena %s has no memory", p->arenas[i].name);
   return check_schedule(m, d) && check_tensors(m, p, d) && check_inplace(m, p, d) && check_views(m, d) &&
-         check_constants(p, d);
+         check_slice_views(m, d) && check_constants(p, d);
 }

@@ -40,6 +40,12 @@ int transform_elided_quantizes(const Model *m);
 bool transform_concat_viewable(const Model *m, int k);
 void transform_concat_view(Model *m, int k, bool on);
 int transform_concat_viewed(const Model *m);
+/* slice_views.c: can SPLIT / SPLIT_V / UNPACK / SLICE / STRIDED_SLICE node k run as views
+ * (every output one contiguous range of its input, read in place)? transform_slice_view
+ * switches that on or back off; transform_slice_viewed counts the nodes that run as views. */
+bool transform_slice_viewable(const Model *m, int k);
+void transform_slice_view(Model *m, int k, bool on);
+int transform_slice_viewed(const Model *m);
 /* integer_io.c: makes the model's float I/O integer where a QUANTIZE / DEQUANTIZE is all
  * that stands between (see the file); returns how many inputs and outputs changed.
  * transform_integer_io_from(m, io): for input io (< n_inputs) or output io - n_inputs,

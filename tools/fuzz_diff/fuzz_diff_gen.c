@@ -755,20 +755,32 @@ static int gen_transpose(Model *m, Rng *r, int x) {
   return binary_op(m, OP_TRANSPOSE, OT_TRANSPOSE, fbw_table(), x, p, y);
 }
 
+/* The outermost axis of t that is not 1 (the last when all are): a split there cuts the
+ * input into contiguous byte ranges, which the compiler may read in place as views
+ * (src/transform/slice_views.c). */
+static int outer_axis(const Tensor *t) {
+  int axis = 0;
+  while (axis < t->rank - 1 && t->dims[axis] == 1) axis++;
+  return axis;
+}
+
 static int gen_slice(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
   if (t->rank > 5) return -1;
   int32_t begin[MAX_RANK], size[MAX_RANK], dims[MAX_RANK];
+  const bool contiguous = chance(r, 30); /* one byte range of x: a view (slice_views.c) */
+  const int outer = outer_axis(t);
   for (int i = 0; i < t->rank; i++) {
     begin[i] = rnd(r, t->dims[i]);
     size[i] = range(r, 1, t->dims[i] - begin[i]);
+    if (contiguous && i > outer) begin[i] = 0, size[i] = t->dims[i];
     dims[i] = size[i];
   }
   bool strided = t->rank <= 4 && chance(r, 50); /* TFLite Micro's STRIDED_SLICE: rank 4 at most */
   int32_t strides[MAX_RANK], end[MAX_RANK];
   if (strided)
     for (int i = 0; i < t->rank; i++) {
-      strides[i] = range(r, 1, 2);
+      strides[i] = contiguous ? 1 : range(r, 1, 2);
       end[i] = begin[i] + size[i];
       dims[i] = (size[i] + strides[i] - 1) / strides[i];
     }
@@ -1158,10 +1170,26 @@ static int gen_gather_nd(Model *m, Rng *r, int x) {
   return binary_op(m, OP_GATHER_ND, OT_GATHER_ND, fbw_table(), x, idx, y);
 }
 
+/* A part left over by SPLIT / UNPACK becomes a graph output, half the time (int8, float32)
+ * through a RELU: a computed reader, so the part itself is an intermediate tensor the
+ * compiler may turn into a view of the input. */
+static void part_output(Model *m, Rng *r, int part) {
+  const int type = m->t[part].type;
+  if ((type == T_I8 || type == T_F32) && chance(r, 50)) {
+    int c = same_shape_out(m, part);
+    copy_quant(m, c, part);
+    m->t[c].nonneg = true;
+    part = unary_op(m, OP_RELU, OT_NONE, NULL, part, c);
+  }
+  mark_output(m, part);
+}
+
 /* SPLIT / SPLIT_V: the chain goes on from one part; the others become graph outputs. */
 static int gen_split(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
-  int axis = rnd(r, t->rank), n = range(r, 2, 4), d = t->dims[axis];
+  int axis = rnd(r, t->rank), n = range(r, 2, 4), d;
+  if (chance(r, 40)) axis = outer_axis(t);
+  d = t->dims[axis];
   bool v = chance(r, 50);
   int32_t sizes[4];
   if (!v) {
@@ -1204,7 +1232,7 @@ static int gen_split(Model *m, Rng *r, int x) {
   op->nout = n;
   int keep = rnd(r, n);
   for (int i = 0; i < n; i++)
-    if (i != keep) mark_output(m, outs[i]);
+    if (i != keep) part_output(m, r, outs[i]);
   return outs[keep];
 }
 
@@ -1244,7 +1272,9 @@ static int gen_pack(Model *m, Rng *r, int x) {
 static int gen_unpack(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
   if (t->rank < 2) return -1;
-  int axis = rnd(r, t->rank), n = t->dims[axis];
+  int axis = rnd(r, t->rank), n;
+  if (chance(r, 40)) axis = outer_axis(t);
+  n = t->dims[axis];
   if (n > 4) return -1;
   int32_t dims[MAX_RANK];
   int rank = 0;
@@ -1263,7 +1293,7 @@ static int gen_unpack(Model *m, Rng *r, int x) {
   op->nout = n;
   int keep = rnd(r, n);
   for (int i = 0; i < n; i++)
-    if (i != keep) mark_output(m, op->out[i]);
+    if (i != keep) part_output(m, r, op->out[i]);
   return op->out[keep];
 }
 

@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPLIT / SPLIT_V / UNPACK / SLICE / STRIDED_SLICE outputs as views of their input (issue 17
+# item 2, src/transform/slice_views.c):
+# - rnnoise (3 SPLIT, 3 SPLIT_V, 3 UNPACK of computed tensors along their outer axis): every
+#   one runs as views (report.json rewrites.slices_viewed 9, no ta_split call left), its
+#   arena is strictly smaller than with --no-slice-views (which copies: slices_viewed 0),
+#   and every case is exact against the goldens with the views, the copies and max mode;
+#   on QEMU Cortex-M55 with the views, all five outputs exact;
+# - random graphs of the fuzz-diff generator (seed 9300, files 2 and 5: splits, unpacks and
+#   slices of computed tensors), exact against TensorFlow Lite Micro
+#   (../shared/oracle/tflm_ref) with the views, the copies and max mode; graph 26 of file 2
+#   alone (a SLICE of the model input, a STRIDED_SLICE of a RELU) emits no copy at all.
+# SKIP for the generated graphs without the oracle, for the QEMU run without the Arm tools.
+# usage: sh tests/suites/slice_views.sh BUILD CORPUS WORKDIR
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup slice_views "$@" || { echo "FAIL slice_views: no work folder"; exit 0; }
+json_num() { sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -n 1; }
+in_args() {
+  n=0
+  while [ -f "$1/case_0/in$n.bin" ]; do printf ' --in %s' "$1/case_0/in$n.bin"; n=$((n + 1)); done
+}
+compare="$build/compare"
+[ -x "$compare" ] || { ${CC:-cc} -std=c11 -O1 "$TA_ROOT/tests/tools/compare.c" -o "$work/compare" -lm && compare="$work/compare"; }
+
+# ---- rnnoise --------------------------------------------------------------------------
+rn="$corpus/models/rnnoise"
+if [ ! -f "$rn/model.tflite" ]; then
+  echo "SKIP slice_views:rnnoise: corpus absent ($rn)"
+else
+  for mode in views copies max; do
+    case $mode in
+      views) extra="" ;;
+      copies) extra="--no-slice-views" ;;
+      max) extra="--memory.optimize max" ;;
+    esac
+    # shellcheck disable=SC2086
+    "$build/tinyaot" convert "$rn/model.tflite" -o "$work/rn_$mode" $extra >"$work/rn_$mode.clog" 2>&1 ||
+      { echo "FAIL slice_views:rnnoise_$mode: convert failed: $(tail -n 1 "$work/rn_$mode.clog")"; continue; }
+    cases=""
+    for c in "$rn"/case_*; do cases="$cases --case $c"; done
+    # shellcheck disable=SC2086
+    if ! "$build/tinyaot" run "$rn/model.tflite" $cases --out-dir "$work/rn_got_$mode" $extra >"$work/rn_$mode.log" 2>&1; then
+      echo "FAIL slice_views:rnnoise_$mode: run failed: $(tail -n 1 "$work/rn_$mode.log")"
+      continue
+    fi
+    bad=""
+    for c in "$rn"/case_*; do
+      for ref in "$c"/out*.bin; do
+        got="$work/rn_got_$mode/$(basename "$c")/$(basename "$ref")"
+        cmp -s "$ref" "$got" || bad="$bad $(basename "$c")/$(basename "$ref")"
+      done
+    done
+    viewed=$(json_num "$work/rn_$mode/report.json" slices_viewed)
+    splits=$(grep -c "ta_split(" "$work/rn_$mode/src/rnnoise_model.c")
+    case $mode in
+      copies) ok=$([ "$viewed" = 0 ] && [ "$splits" -gt 0 ] && echo y) ;;
+      *) ok=$([ "$viewed" = 9 ] && [ "$splits" = 0 ] && echo y) ;;
+    esac
+    if [ -n "$bad" ]; then
+      echo "FAIL slice_views:rnnoise_$mode: differs from the golden:$bad"
+    elif [ "$ok" != y ]; then
+      echo "FAIL slice_views:rnnoise_$mode: slices_viewed '$viewed', ta_split calls '$splits'"
+    else
+      echo "PASS slice_views:rnnoise_$mode (exact, $viewed viewed, arena $(json_num "$work/rn_$mode/report.json" arena_bytes) bytes)"
+    fi
+  done
+  a_views=$(json_num "$work/rn_views/report.json" arena_bytes) a_copies=$(json_num "$work/rn_copies/report.json" arena_bytes)
+  if [ -n "$a_views" ] && [ -n "$a_copies" ] && [ "$a_views" -lt "$a_copies" ]; then
+    echo "PASS slice_views:rnnoise_arena ($a_views < $a_copies bytes)"
+  else
+    echo "FAIL slice_views:rnnoise_arena: views '$a_views' bytes, copies '$a_copies'"
+  fi
+  if ! command -v qemu-system-arm >/dev/null 2>&1 || ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
+    echo "SKIP slice_views:rnnoise_m55_qemu: no qemu-system-arm / arm-none-eabi-gcc"
+  elif suite_qemu_exact slice_views:rnnoise_m55_qemu m55 "$rn" "$work/rn_m55" --tinyaot "$build/tinyaot"; then
+    bad=""
+    for ref in "$rn"/case_0/out*.bin; do
+      cmp -s "$ref" "$work/rn_m55/run/$(basename "$ref")" || bad="$bad $(basename "$ref")"
+    done
+    if [ -n "$bad" ]; then echo "FAIL slice_views:rnnoise_m55_qemu: differs from the golden:$bad"
+    elif ! grep -q '"slices_viewed": 9' "$work/rn_m55/module/report.json" 2>/dev/null; then
+      echo "FAIL slice_views:rnnoise_m55_qemu: the module on QEMU did not run the views"
+    else echo "PASS slice_views:rnnoise_m55_qemu (5 outputs exact on Cortex-M55)"; fi
+  fi
+fi
+
+# ---- generated graphs -------------------------------------------------------------------
+oracle="$corpus/../oracle/tflm_ref"
+if [ ! -x "$oracle" ]; then
+  echo "SKIP slice_views:generated: oracle absent ($oracle)"
+  exit 0
+fi
+gen="$work/fuzz_diff_gen" # built here (suites may run side by side: no make in the build folder)
+${CC:-cc} -std=c11 -Wall -Wextra -Werror -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" \
+  "$TA_ROOT/tools/fbwriter.c" -o "$gen" -lm >"$work/gen.log" 2>&1 ||
+  { echo "FAIL slice_views:generated: cannot build the generator: $(tail -n 1 "$work/gen.log")"; exit 0; }
+for batch in 2 5 g26; do
+  dir="$work/b$batch"
+  file=$batch only=""
+  [ $batch = g26 ] && file=2 only="--only 26"
+  # shellcheck disable=SC2086
+  "$gen" gen 9300 $file 40 "$dir" $only >/dev/null 2>&1 || { echo "FAIL slice_views:b$batch: generator failed"; continue; }
+  # shellcheck disable=SC2046
+  if ! "$oracle" "$dir/model.tflite" $(in_args "$dir") --out-dir "$dir/ref" --quiet >"$dir/ref.log" 2>&1; then
+    echo "FAIL slice_views:b$batch: the oracle refused the file: $(tail -n 1 "$dir/ref.log")"
+    continue
+  fi
+  for mode in views copies max; do
+    case $mode in
+      views) extra="" ;;
+      copies) extra="--no-slice-views" ;;
+      max) extra="--memory.optimize max" ;;
+    esac
+    # shellcheck disable=SC2086
+    "$build/tinyaot" convert "$dir/model.tflite" -o "$dir/mod_$mode" $extra >"$dir/$mode.clog" 2>&1
+    # shellcheck disable=SC2086
+    if ! "$build/tinyaot" run "$dir/model.tflite" --case "$dir/case_0" --out-dir "$dir/got_$mode" $extra >"$dir/$mode.log" 2>&1; then
+      echo "FAIL slice_views:b${batch}_$mode: run failed: $(tail -n 1 "$dir/$mode.log")"
+      continue
+    fi
+    if ! cmp_out=$("$gen" compare "$dir" "$dir/ref" "$dir/got_$mode/case_0"); then
+      echo "FAIL slice_views:b${batch}_$mode: differs from TFLite Micro: $(echo "$cmp_out" | head -n 1)"
+      continue
+    fi
+    viewed=$(json_num "$dir/mod_$mode/report.json" slices_viewed)
+    case $mode in
+      copies) ok=$([ "$viewed" = 0 ] && echo y) ;;
+      *) ok=$([ -n "$viewed" ] && [ "$viewed" -gt 0 ] && echo y) ;;
+    esac
+    if [ "$ok" != y ]; then
+      echo "FAIL slice_views:b${batch}_$mode: slices_viewed '$viewed'"
+    else
+      echo "PASS slice_views:b${batch}_$mode (exact, $viewed viewed)"
+    fi
+  done
+done
+g="$work/bg26"
+if [ -f "$g/mod_views/report.json" ] && ! grep -q "ta_strided_copy\|ta_split" "$g"/mod_views/src/*_model.c &&
+   grep -q "ta_strided_copy" "$g"/mod_copies/src/*_model.c; then
+  echo "PASS slice_views:g26_no_copy (the SLICE and the STRIDED_SLICE emit no copy; with --no-slice-views they do)"
+else
+  echo "FAIL slice_views:g26_no_copy: a slicing copy is still emitted with the views (or none without)"
+fi
