@@ -482,20 +482,35 @@ static void g16m_gather(const ta_conv_s16_mve_geom_t *g, const int16_t *in, int3
   }
 }
 
-/* Gather loads for windows inside the image (MVE): per depth index k < stride its input's
- * offset from the window's first tap, in int16 values (u16; lanes past depth 0). Up to
- * G16M_MAX_OFFS values, the window's span below 2^16; else 0 (no gather loads). */
+/* Gather loads (MVE): per depth index k < stride its input's offset from the window's first
+ * tap, in int16 values (u16; lanes past depth 0), and its tap's row and column offsets (past
+ * depth 0x7FFF: never inside). Up to G16M_MAX_OFFS values and a window span below 2^16,
+ * else none; windows that cross the border take them too (`masked`) when the whole image
+ * is below 2^16 values: offsets from the image's start wrap in u16 and the lanes outside
+ * the image are predicated off (loaded as 0, never read). */
 #if defined(G16M_MVE)
 enum { G16M_MAX_OFFS = 64 };
-static int32_t g16m_offsets(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_geom_t *g, uint16_t *offs) {
+typedef struct g16m_taps_t {
+  uint16_t offs[G16M_MAX_OFFS];
+  int16_t ty[G16M_MAX_OFFS], tx[G16M_MAX_OFFS];
+  int32_t masked;
+} g16m_taps_t;
+
+static int32_t g16m_offsets(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_geom_t *g, g16m_taps_t *t) {
   const int32_t row = g->in_w * g->in_c;
   const int64_t span = (int64_t)(g->k_h - 1) * g->dil_h * row + (int64_t)(g->k_w - 1) * g->dil_w * g->in_c + g->in_c;
   if (p->stride > G16M_MAX_OFFS || span > 65535) return 0;
   int32_t k = 0;
   for (int32_t ky = 0; ky < g->k_h; ky++)
     for (int32_t kx = 0; kx < g->k_w; kx++)
-      for (int32_t c = 0; c < g->in_c; c++) offs[k++] = (uint16_t)(ky * g->dil_h * row + kx * g->dil_w * g->in_c + c);
-  for (; k < p->stride; k++) offs[k] = 0;
+      for (int32_t c = 0; c < g->in_c; c++, k++) {
+        t->offs[k] = (uint16_t)(ky * g->dil_h * row + kx * g->dil_w * g->in_c + c);
+        t->ty[k] = (int16_t)(ky * g->dil_h), t->tx[k] = (int16_t)(kx * g->dil_w); /* used when `masked` */
+      }
+  for (; k < p->stride; k++) t->offs[k] = 0, t->ty[k] = t->tx[k] = 0x7FFF;
+  /* the compares' operands (tap offsets, -iy0, in_h - iy0 and across) stay inside int16 */
+  t->masked = (int64_t)g->in_h * row <= 65535 && g->in_h < 8192 && g->in_w < 8192 && g->pad_h < 8192 &&
+              g->pad_w < 8192 && (int64_t)(g->k_h - 1) * g->dil_h < 8192 && (int64_t)(g->k_w - 1) * g->dil_w < 8192;
   return 1;
 }
 
@@ -506,6 +521,35 @@ static void g16m_gather_window(const int16_t *x, const uint16_t *offs, int32_t d
   for (; k + 8 <= depth; k += 8) vstrhq_s16(dst + k, vldrhq_gather_shifted_offset_s16(x, vldrhq_u16(offs + k)));
   if (k < depth)
     vstrhq_s16(dst + k, vldrhq_gather_shifted_offset_z_s16(x, vldrhq_u16(offs + k), vctp16q((uint32_t)(depth - k))));
+}
+
+/* Any window of output pixel (oy, ox) (t->masked): per 8 values one gather load from the
+ * image's start, the lanes whose tap lies outside the image (and past depth) 0. */
+static void g16m_gather_masked(const ta_conv_s16_mve_geom_t *g, const int16_t *in, const g16m_taps_t *t,
+                               int32_t oy, int32_t ox, int32_t stride, int16_t *dst) {
+  const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+  const uint16_t origin = (uint16_t)(iy0 * g->in_w * g->in_c + ix0 * g->in_c); /* mod 2^16 */
+  for (int32_t k = 0; k < stride; k += 8) {
+    const int16x8_t ty = vldrhq_s16(t->ty + k), tx = vldrhq_s16(t->tx + k);
+    mve_pred16_t in_img = vcmpgeq_n_s16(ty, (int16_t)-iy0);
+    in_img = vcmpltq_m_n_s16(ty, (int16_t)(g->in_h - iy0), in_img);
+    in_img = vcmpgeq_m_n_s16(tx, (int16_t)-ix0, in_img);
+    in_img = vcmpltq_m_n_s16(tx, (int16_t)(g->in_w - ix0), in_img);
+    const uint16x8_t off = vaddq_n_u16(vldrhq_u16(t->offs + k), origin);
+    vstrhq_s16(dst + k, vldrhq_gather_shifted_offset_z_s16(in, off, in_img));
+  }
+}
+
+/* Window (oy, ox) into dst (stride values, zero past depth): gather loads where they apply. */
+static void g16m_window(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_geom_t *g, const int16_t *in,
+                        const g16m_taps_t *t, int32_t oy, int32_t ox, int16_t *dst) {
+  const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+  if (iy0 >= 0 && ix0 >= 0 && iy0 + g->dil_h * (g->k_h - 1) < g->in_h && ix0 + g->dil_w * (g->k_w - 1) < g->in_w)
+    g16m_gather_window(in + (iy0 * g->in_w + ix0) * g->in_c, t->offs, p->depth, dst);
+  else if (t->masked)
+    g16m_gather_masked(g, in, t, oy, ox, p->stride, dst);
+  else
+    g16m_gather(g, in, oy, ox, dst);
 }
 #endif
 
@@ -563,8 +607,8 @@ void ta_conv_s16_mve(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_ge
     return;
   }
 #if defined(G16M_MVE)
-  uint16_t offs[G16M_MAX_OFFS];
-  const int gathers = p->bias && !runs && !g->direct && g16m_offsets(p, g, offs);
+  g16m_taps_t taps;
+  const int gathers = !runs && !g->direct && g16m_offsets(p, g, &taps);
 #endif
   if (!g->direct) {
     memset(window + p->depth, 0, sizeof(int16_t) * (size_t)(p->stride - p->depth));
@@ -585,8 +629,11 @@ void ta_conv_s16_mve(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_ge
           /* both windows gathered, each padded to the stride (zero weights there) */
 #if defined(G16M_MVE)
           if (gathers && g16m_pair_inside(g, oy, ox)) {
-            g16m_gather_window(x, offs, p->depth, window);
-            g16m_gather_window(x + pair_step, offs, p->depth, window + p->stride);
+            g16m_gather_window(x, taps.offs, p->depth, window);
+            g16m_gather_window(x + pair_step, taps.offs, p->depth, window + p->stride);
+          } else if (gathers) {
+            g16m_window(p, g, in, &taps, oy, ox, window);
+            g16m_window(p, g, in, &taps, oy, ox + 1, window + p->stride);
           } else
 #endif
           {
@@ -600,7 +647,11 @@ void ta_conv_s16_mve(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve_ge
           }
         } else {
           if (!g->direct) {
-            g16m_gather(g, in, oy, ox, window);
+#if defined(G16M_MVE)
+            if (gathers) g16m_window(p, g, in, &taps, oy, ox, window);
+            else
+#endif
+              g16m_gather(g, in, oy, ox, window);
             x = window;
           }
           g16m_vector(p, x, weights, output);
