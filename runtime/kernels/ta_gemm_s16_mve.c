@@ -442,20 +442,25 @@ void ta_gemm_s16_mve(const ta_gemm_s16_mve_params_t *p, int32_t count, const int
 }
 
 #if defined(G16M_MVE)
-/* n int16 values copied (src) or zeroed (src NULL) with vector loads and stores, the last
- * partial vector predicated: short runs (a tap's few channels) cost no library call. */
+/* n int16 values copied, or zeroed, with vector loads and stores, the last partial vector
+ * predicated: short runs (a tap's few channels) cost no library call. */
 static inline void g16m_copy(int16_t *dst, const int16_t *src, int32_t n) {
-  for (; n >= 8; n -= 8, dst += 8, src = src ? src + 8 : NULL) vstrhq_s16(dst, src ? vldrhq_s16(src) : vdupq_n_s16(0));
+  for (; n >= 8; n -= 8, dst += 8, src += 8) vstrhq_s16(dst, vldrhq_s16(src));
   if (n > 0) {
     const mve_pred16_t p = vctp16q((uint32_t)n);
-    vstrhq_p_s16(dst, src ? vldrhq_z_s16(src, p) : vdupq_n_s16(0), p);
+    vstrhq_p_s16(dst, vldrhq_z_s16(src, p), p);
   }
+}
+static inline void g16m_zero(int16_t *dst, int32_t n) {
+  const int16x8_t z = vdupq_n_s16(0);
+  for (; n >= 8; n -= 8, dst += 8) vstrhq_s16(dst, z);
+  if (n > 0) vstrhq_p_s16(dst, z, vctp16q((uint32_t)n));
 }
 #else
 static inline void g16m_copy(int16_t *dst, const int16_t *src, int32_t n) {
-  if (src) memcpy(dst, src, sizeof(int16_t) * (size_t)n);
-  else memset(dst, 0, sizeof(int16_t) * (size_t)n);
+  memcpy(dst, src, sizeof(int16_t) * (size_t)n);
 }
+static inline void g16m_zero(int16_t *dst, int32_t n) { memset(dst, 0, sizeof(int16_t) * (size_t)n); }
 #endif
 
 /* Copies the window of output pixel (oy, ox) into x, taps outside the image as 0 (the
@@ -467,7 +472,7 @@ static void g16m_gather(const ta_conv_s16_mve_geom_t *g, const int16_t *in, int3
   for (int32_t ky = 0; ky < g->k_h; ky++, x += row_len) {
     const int32_t iy = iy0 + g->dil_h * ky;
     if (iy < 0 || iy >= g->in_h) {
-      g16m_copy(x, NULL, row_len);
+      g16m_zero(x, row_len);
       continue;
     }
     const int16_t *src = in + iy * g->in_w * g->in_c;
@@ -477,7 +482,8 @@ static void g16m_gather(const ta_conv_s16_mve_geom_t *g, const int16_t *in, int3
     }
     for (int32_t kx = 0; kx < g->k_w; kx++) {
       const int32_t ix = ix0 + g->dil_w * kx;
-      g16m_copy(x + kx * g->in_c, ix < 0 || ix >= g->in_w ? NULL : src + ix * g->in_c, g->in_c);
+      if (ix < 0 || ix >= g->in_w) g16m_zero(x + kx * g->in_c, g->in_c);
+      else g16m_copy(x + kx * g->in_c, src + ix * g->in_c, g->in_c);
     }
   }
 }
