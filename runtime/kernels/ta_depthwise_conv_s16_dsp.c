@@ -278,6 +278,66 @@ static DW16_ALWAYS_INLINE void dw16_pixel_tall(const dw16_layer_t *l, const ta_s
   if (full < l->channels) dw16_tail_pair(l, q, x, weights, tap, rows, 1, out, hi, sat, 1);
 }
 #define DW16_FULL3 1
+
+/* A run of `count` output pixels `step` input elements apart whose 3x3 windows are
+ * complete: one function per form, so the block is compiled once per form the module
+ * uses and the run costs one call. */
+#define DW16_VHAS(bit) (((TA_S16_DSP_VARIANTS) >> (bit)) & 1u)
+#define DW16_RUN_DEF(hi, sat)                                                                                   \
+  static DW16_NOINLINE void dw16_run3_##hi##sat(const dw16_layer_t *l, const ta_s16_dsp_requant_t *q,          \
+                                                const int16_t *x, int32_t step, const int32_t *weights,         \
+                                                int16_t *out, int32_t count) {                                  \
+    for (; count > 0; count--, x += step, out += l->channels) dw16_pixel_full3(l, q, x, weights, out, hi, sat); \
+  }
+#if DW16_VHAS(3)
+DW16_RUN_DEF(1, 0)
+#endif
+#if DW16_VHAS(4)
+DW16_RUN_DEF(1, 1)
+#endif
+#if DW16_VHAS(5)
+DW16_RUN_DEF(1, 2)
+#endif
+#if DW16_VHAS(6)
+DW16_RUN_DEF(2, 0)
+#endif
+#if DW16_VHAS(7)
+DW16_RUN_DEF(2, 1)
+#endif
+#if DW16_VHAS(8)
+DW16_RUN_DEF(2, 2)
+#endif
+/* hi and sat are constants in each caller (dw16_layer's variants); only compiled forms
+ * are called (the layer functions exist for those only). */
+#define DW16_RUN3_IF(h, s)                                                                        \
+  else if (hi == h && sat == s) dw16_run3_##h##s(l, q, x, step, weights, out, count)
+static DW16_ALWAYS_INLINE void dw16_run3(const dw16_layer_t *l, const ta_s16_dsp_requant_t *q, const int16_t *x,
+                                         int32_t step, const int32_t *weights, int16_t *out, int32_t count, int hi,
+                                         int sat) {
+  if (0) {
+  }
+#if DW16_VHAS(3)
+  DW16_RUN3_IF(1, 0);
+#endif
+#if DW16_VHAS(4)
+  DW16_RUN3_IF(1, 1);
+#endif
+#if DW16_VHAS(5)
+  DW16_RUN3_IF(1, 2);
+#endif
+#if DW16_VHAS(6)
+  DW16_RUN3_IF(2, 0);
+#endif
+#if DW16_VHAS(7)
+  DW16_RUN3_IF(2, 1);
+#endif
+#if DW16_VHAS(8)
+  DW16_RUN3_IF(2, 2);
+#endif
+  else {
+    for (; count > 0; count--, x += step, out += l->channels) dw16_pixel_full3(l, q, x, weights, out, hi, sat);
+  }
+}
 #else
 #define DW16_FULL3 0
 #endif
@@ -357,16 +417,31 @@ static DW16_ALWAYS_INLINE void dw16_layer(const ta_depthwise_s16_dsp_params_t *p
       const int32_t iy0 = oy * p->stride_h - p->pad_h;
       int32_t ky_lo, ky_hi;
       dw16_taps(iy0, p->dil_h, p->k_h, p->in_h, &ky_lo, &ky_hi);
+#if DW16_FULL3
+      /* the columns whose 3x3 window is complete (the assembly block): [ox_a, ox_b) */
+      int32_t ox_a = 0, ox_b = 0;
+      if (hi && al && wide3 && p->k_h == 3 && ky_hi - ky_lo == 3) {
+        const int32_t last = p->in_w - 1 - 2 * p->dil_w + p->pad_w; /* ox * stride_w at most this */
+        ox_a = (p->pad_w + p->stride_w - 1) / p->stride_w;
+        ox_b = last < 0 ? 0 : last / p->stride_w + 1;
+        if (ox_b > p->out_w) ox_b = p->out_w;
+      }
+#endif
       for (int32_t ox = 0; ox < p->out_w; ox++, output += p->channels) {
         const int32_t ix0 = ox * p->stride_w - p->pad_w;
+#if DW16_FULL3
+        if (ox == ox_a && ox < ox_b) {
+          const int32_t count = ox_b - ox_a;
+          dw16_run3(&l, &q, in + (iy0 * p->in_w + ix0) * p->channels, p->stride_w * p->channels, weights, output,
+                    count, hi, sat);
+          ox += count - 1, output += (count - 1) * p->channels; /* the loop steps past the run */
+          continue;
+        }
+#endif
         int32_t kx_lo, kx_hi;
         dw16_taps(ix0, p->dil_w, p->k_w, p->in_w, &kx_lo, &kx_hi);
         const int16_t *x = in + ((iy0 + p->dil_h * ky_lo) * p->in_w + ix0 + p->dil_w * kx_lo) * p->channels;
 #if DW16_FULL3
-        if (hi && al && wide3 && p->k_h == 3 && ky_hi - ky_lo == 3 && kx_hi - kx_lo == 3) {
-          dw16_pixel_full3(&l, &q, x, weights, output, hi, sat);
-          continue;
-        }
         if (hi && al && p->k_w == 1 && kx_hi - kx_lo == 1 && ky_hi > ky_lo) {
           dw16_pixel_tall(&l, &q, x, weights, ky_lo, ky_hi - ky_lo, output, hi, sat);
           continue;

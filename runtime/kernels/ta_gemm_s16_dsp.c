@@ -205,35 +205,18 @@ static int64_t g16_dot64(const int16_t *x, const int32_t *w, int32_t depth, int3
 
 /* All rows for one input vector; `hi` and `sat` are constants in each inlined copy. */
 static G16_ALWAYS_INLINE void g16_vector_mode(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w,
-                                              int16_t *out, int hi, int sat) {
+                                              int16_t *out, int32_t first, int hi, int sat) {
   const ta_s16_dsp_requant_t q = p->q; /* locals: the output stores cannot change them */
   const int32_t depth = p->depth, rows = p->rows, acc64 = p->acc64; /* locals too */
   const int32_t pairs = (depth + 1) >> 1, full = rows & ~3;
-  int32_t r = 0;
-#if G16_HAS_ROWS
-  if (hi && sat && full && !acc64 && (depth & 7) == 0 && ((uintptr_t)(const void *)x & 3u) == 0) {
-    const int16_t *x0 = x, *xp, *end = x + depth;
-    const int32_t *rq = q.rq, *wend = w + full * pairs;
-    int16_t *o = out;
-    register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");
-    int32_t a0, a1, a2, a3, xv1;
-    const int32_t *xv;
-    if (hi == 2 && sat == 1) G16_ASM_ROWS(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1);
-    else if (hi == 2) G16_ASM_ROWS(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2);
-    else if (sat == 1) G16_ASM_ROWS(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1);
-    else G16_ASM_ROWS(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2);
-    (void)xp, (void)xv, (void)xv1, (void)w0, (void)w1, (void)w2, (void)w3, (void)a0, (void)a1, (void)a2, (void)a3;
-    (void)rq, (void)o;
-    r = full; /* w is at the single rows now */
-  }
-#endif
+  int32_t r = first; /* w is at row `first`, a multiple of 4 */
   for (; r < full; r += 4, w += 4 * pairs) {
     if (acc64) {
       for (int32_t i = 0; i < 4; i++) out[r + i] = ta_s16_dsp_output64(&q, r + i, g16_dot64(x, w + i, depth, 4));
       continue;
     }
 #if G16_HAS_BLOCK
-    /* (sat 1 and 2 took G16_ASM_ROWS above where it is compiled; unaligned input the C loop) */
+    /* (sat 1 and 2 took g16_rows where it is compiled; unaligned input the C loop) */
     if (hi && (!G16_HAS_ROWS || !sat) && (depth & 7) == 0 && ((uintptr_t)(const void *)x & 3u) == 0) {
       const int16_t *xp = x, *end = x + depth;
       const int32_t *rq = q.rq + 4 * r;
@@ -285,8 +268,8 @@ static G16_ALWAYS_INLINE void g16_vector_mode(const ta_gemm_s16_dsp_params_t *p,
  * its registers. */
 #define G16_VECTOR_DEF(hi, sat)                                                                             \
   static G16_NOINLINE void g16_vector_##hi##sat(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w, \
-                                   int16_t *out) {                                                         \
-    g16_vector_mode(p, x, w, out, hi, sat);                                                                 \
+                                   int16_t *out, int32_t first) {                                          \
+    g16_vector_mode(p, x, w, out, first, hi, sat);                                                          \
   }
 G16_VECTOR_DEF(0, 0)
 #if TA_S16_DSP_HAS(1)
@@ -300,12 +283,15 @@ G16_VECTOR_DEF(0, 2)
 #define g16_vector_02 g16_vector_00 /* not compiled: the generic clamp */
 #endif
 G16_VECTOR_DEF(1, 0)
-#if TA_S16_DSP_HAS(4)
+/* With g16_rows the one-instruction clamps of the high-word forms need no vector loops of
+ * their own: their full blocks run there, the rest (input not word aligned, the last rows
+ * of a count not a multiple of 4) in form 1's generic clamp, the same integers. */
+#if TA_S16_DSP_HAS(4) && !G16_HAS_ROWS
 G16_VECTOR_DEF(1, 1)
 #else
 #define g16_vector_11 g16_vector_10 /* not compiled: the generic clamp */
 #endif
-#if TA_S16_DSP_HAS(5)
+#if TA_S16_DSP_HAS(5) && !G16_HAS_ROWS
 G16_VECTOR_DEF(1, 2)
 #else
 #define g16_vector_12 g16_vector_10 /* not compiled: the generic clamp */
@@ -315,12 +301,12 @@ G16_VECTOR_DEF(2, 0)
 #else
 #define g16_vector_20 g16_vector_10 /* not compiled: form 1, the same integers */
 #endif
-#if TA_S16_DSP_HAS(7)
+#if TA_S16_DSP_HAS(7) && !G16_HAS_ROWS
 G16_VECTOR_DEF(2, 1)
 #else
 #define g16_vector_21 g16_vector_11 /* not compiled: form 1, the same integers */
 #endif
-#if TA_S16_DSP_HAS(8)
+#if TA_S16_DSP_HAS(8) && !G16_HAS_ROWS
 G16_VECTOR_DEF(2, 2)
 #else
 #define g16_vector_22 g16_vector_12 /* not compiled: form 1, the same integers */
@@ -368,13 +354,86 @@ static G16_NOINLINE void g16_stream(const ta_gemm_s16_dsp_params_t *p, const int
 #define G16_HAS_STREAM 0
 #endif
 
-#define G16_VECTOR_CALL(hi, sat) g16_vector_##hi##sat(p, x, w, out)
+#if G16_HAS_ROWS
+/* The full blocks of one vector (G16_ASM_ROWS) for form hi (1 or 2) and sat (1 or 2), in
+ * a small function of its own: the per-vector set-up of g16_vector_mode is not paid for
+ * layers of few rows per vector. */
+#define G16_ROWS_DEF(hi, sat, one, sat_ins)                                                                  \
+  static G16_NOINLINE void g16_rows_##hi##sat(const int16_t *x, const int32_t *w, const int32_t *rq,      \
+                                              int16_t *o, int32_t depth, int32_t words) {                   \
+    const int16_t *x0 = x, *xp, *end = x + depth;                                                           \
+    const int32_t *wend = w + words;                                                                        \
+    register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");            \
+    int32_t a0, a1, a2, a3, xv1;                                                                            \
+    const int32_t *xv;                                                                                      \
+    G16_ASM_ROWS(one, sat_ins);                                                                             \
+    (void)xp, (void)xv, (void)xv1, (void)w0, (void)w1, (void)w2, (void)w3;                                  \
+    (void)a0, (void)a1, (void)a2, (void)a3, (void)rq, (void)o;                                              \
+  }
+#if TA_S16_DSP_HAS(7)
+G16_ROWS_DEF(2, 1, TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1)
+#endif
+#if TA_S16_DSP_HAS(8)
+G16_ROWS_DEF(2, 2, TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2)
+#endif
+#if TA_S16_DSP_HAS(4)
+G16_ROWS_DEF(1, 1, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1)
+#endif
+#if TA_S16_DSP_HAS(5)
+G16_ROWS_DEF(1, 2, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2)
+#endif
+
+#define G16_ROWS_CALL(hi, sat) G16_ROWS_CALL_##hi##sat
+#if TA_S16_DSP_HAS(7)
+#define G16_ROWS_CALL_21 g16_rows_21(x, w, p->q.rq, out, depth, words)
+#else
+#define G16_ROWS_CALL_21 (void)0
+#endif
+#if TA_S16_DSP_HAS(8)
+#define G16_ROWS_CALL_22 g16_rows_22(x, w, p->q.rq, out, depth, words)
+#else
+#define G16_ROWS_CALL_22 (void)0
+#endif
+#if TA_S16_DSP_HAS(4)
+#define G16_ROWS_CALL_11 g16_rows_11(x, w, p->q.rq, out, depth, words)
+#else
+#define G16_ROWS_CALL_11 (void)0
+#endif
+#if TA_S16_DSP_HAS(5)
+#define G16_ROWS_CALL_12 g16_rows_12(x, w, p->q.rq, out, depth, words)
+#else
+#define G16_ROWS_CALL_12 (void)0
+#endif
+
+/* Runs the full blocks where a compiled rows loop fits the layer (form 2 may run form
+ * 1's: the same integers); returns the rows done (0: none). */
+static inline int32_t g16_rows(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w,
+                               int16_t *out) {
+  const int32_t full = p->rows & ~3, depth = p->depth, hi = p->q.hi, sat = p->q.sat;
+  if (!full || !hi || p->acc64 || (depth & 7) || ((uintptr_t)(const void *)x & 3u)) return 0;
+  const int32_t words = full * (depth >> 1);
+  if (hi == 2 && sat == 1 && TA_S16_DSP_HAS(7)) G16_ROWS_CALL(2, 1);
+  else if (hi == 2 && sat == 2 && TA_S16_DSP_HAS(8)) G16_ROWS_CALL(2, 2);
+  else if (sat == 1 && TA_S16_DSP_HAS(4)) G16_ROWS_CALL(1, 1);
+  else if (sat == 2 && TA_S16_DSP_HAS(5)) G16_ROWS_CALL(1, 2);
+  else return 0;
+  return full;
+}
+#endif
+
+#define G16_VECTOR_CALL(hi, sat) g16_vector_##hi##sat(p, x, w, out, first)
 static void g16_vector(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w, int16_t *out) {
+  int32_t first = 0;
 #if G16_HAS_STREAM
   if (p->stream) { /* the compiler sets it only for depth 8, form 1 or 2, sat 1 or 2 */
     g16_stream(p, x, out);
     return;
   }
+#endif
+#if G16_HAS_ROWS
+  first = g16_rows(p, x, w, out);
+  if (first == p->rows) return;
+  w += first * ((p->depth + 1) >> 1);
 #endif
   TA_S16_DSP_MODES(&p->q, G16_VECTOR_CALL);
 }
@@ -384,10 +443,21 @@ void ta_gemm_s16_dsp(const ta_gemm_s16_dsp_params_t *p, int32_t count, const int
   for (int32_t i = 0; i < count; i++) g16_vector(p, input + i * p->depth, weights, output + i * p->rows);
 }
 
-/* Short runs (narrow input depths) in a plain loop: a library call costs more than them. */
+/* Short runs (narrow input depths) two values per (unaligned) word: a library call costs
+ * more than them. */
+static inline void g16_copy_words(int16_t *dst, const int16_t *src, int32_t n) {
+  int32_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    int32_t v;
+    memcpy(&v, src + i, sizeof v);
+    memcpy(dst + i, &v, sizeof v);
+  }
+  if (i < n) dst[i] = src[i];
+}
+
 static inline void g16_copy(int16_t *dst, const int16_t *src, int32_t n) {
   if (n <= 8) {
-    for (int32_t i = 0; i < n; i++) dst[i] = src[i];
+    g16_copy_words(dst, src, n);
     return;
   }
 #if G16_ASM
@@ -411,6 +481,10 @@ static inline void g16_copy(int16_t *dst, const int16_t *src, int32_t n) {
     return;
   }
 #endif
+  if (n <= 32) {
+    g16_copy_words(dst, src, n);
+    return;
+  }
   memcpy(dst, src, sizeof(int16_t) * (size_t)n);
 }
 
@@ -452,6 +526,9 @@ void ta_conv_s16_dsp(const ta_gemm_s16_dsp_params_t *p, const ta_conv_s16_dsp_ge
                      const int32_t *weights, void *scratch, int16_t *output) {
   const int32_t image = g->in_h * g->in_w * g->in_c;
   int16_t *window = (int16_t *)scratch;
+  /* the compiler may pad the depth (zero weights) to whole 8-value passes: zeros there */
+  if (!g->direct)
+    for (int32_t i = g->k_h * g->k_w * g->in_c; i < p->depth; i++) window[i] = 0;
   for (int32_t b = 0; b < g->batches; b++) {
     const int16_t *in = input + b * image;
     for (int32_t oy = 0; oy < g->out_h; oy++) {

@@ -236,10 +236,12 @@ static bool conv_prepare_s16_dsp(PrepareCtx *pc, Node *node, const Tensor *filte
     return op_error(pc, node, "out of memory");
   if (!d->gemm16) return true;
   d->direct = d->h.k == 1 && d->w.k == 1 && d->h.pad == 0 && d->w.pad == 0;
+  if (!d->direct && !gemm_s16_dsp_pad_depth(pc->arena, d->gemm16, (const int8_t *)filter->data))
+    return op_error(pc, node, "out of memory");
   node->kernel = "ta_conv_s16_dsp";
   node->families[0] = "gemm_s16_dsp";
   node->reads_scratch = !d->direct;
-  node->scratch_bytes = d->direct ? 0 : (size_t)depth * sizeof(int16_t);
+  node->scratch_bytes = d->direct ? 0 : (size_t)d->gemm16->depth * sizeof(int16_t);
   return true;
 }
 
@@ -323,10 +325,14 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
   const char *name = em_op_name(ec);
   const char *weights = gemm_emit_params(ec, d->gemm);
   const int64_t row_bytes = (int64_t)d->w.in * d->in_c; /* a window's span in the image: */
+  /* bytes per window row read in place (ta_conv_s8_mve: 1x1 the whole depth, else k_w taps
+   * without horizontal dilation) */
+  const int64_t run = d->direct ? d->gemm->depth : d->w.dil == 1 ? (int64_t)d->w.k * d->in_c : 0;
   gemm_emit_conv_variants(ec, d->gemm,
                           d->direct ? 0
                                     : (int64_t)(d->h.k - 1) * d->h.dil * row_bytes +
-                                          (int64_t)(d->w.k - 1) * d->w.dil * d->in_c + d->in_c);
+                                          (int64_t)(d->w.k - 1) * d->w.dil * d->in_c + d->in_c,
+                          run > 0 && run % 16 == 0 ? (int32_t)(run / 16) : 0);
   em_decl(ec,
           "static const ta_im2col_geom_t %s_geom = {\n  .batches = %d, .in_h = %d, .in_w = %d, .in_c = %d,\n"
           "  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"

@@ -1,6 +1,8 @@
 /* int16x8 matrix-vector work on the Cortex-M4 DSP tier: selection and constants. */
 #include "gemm_s16_dsp.h"
 
+#include <string.h>
+
 #include "../resolve/quant.h"
 
 /* Set to 0 to keep the portable int16x8 kernels (e.g. to bisect a mismatch). */
@@ -154,6 +156,21 @@ bool gemm_s16_dsp_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *
   if (!gemm_s16_plan_stream(arena, g)) return false;
   *out = g;
   return true;
+}
+
+bool gemm_s16_dsp_pad_depth(Arena *arena, GemmS16Plan *g, const int8_t *weights) {
+  const int32_t padded = (g->depth + 7) & ~7;
+  if (padded == g->depth || !g->q.hi || s16_requant_sat(&g->q) == 0 || padded > (1 << 24)) return true;
+  int8_t *w = arena_calloc(arena, (size_t)g->rows * (size_t)padded, 1);
+  int32_t *w32 = arena_calloc(arena, (size_t)g->rows * (size_t)(padded / 2), sizeof(int32_t));
+  if (!w || !w32) return false;
+  for (int32_t r = 0; r < g->rows; r++)
+    memcpy(w + (size_t)r * (size_t)padded, weights + (size_t)r * (size_t)g->depth, (size_t)g->depth);
+  g->depth = padded;
+  g->w32 = w32;
+  g->n_w32 = (size_t)g->rows * (size_t)(padded / 2);
+  gemm_s16_relayout(w, g->rows, padded, g->w32);
+  return g->stream || gemm_s16_plan_stream(arena, g);
 }
 
 const char *gemm_s16_dsp_emit_params(EmitCtx *ec, const GemmS16Plan *g) {

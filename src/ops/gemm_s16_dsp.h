@@ -47,6 +47,13 @@ bool gemm_s16_dsp_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *
                        const int32_t *mult, const int32_t *shift, int32_t scalar_mult, int32_t scalar_shift,
                        int32_t act_min, int32_t act_max, GemmS16Plan **out);
 
+/* A gathered window (CONV_2D) whose depth is not a multiple of 8, in the high-word form
+ * with a one-instruction clamp: the weights re-laid at the depth rounded up to 8 (zero
+ * weights; the kernel zeros the window's tail once per call), so the layer runs the
+ * assembly blocks; g->depth becomes that depth. `weights` as given to the plan. False
+ * only when out of memory. */
+bool gemm_s16_dsp_pad_depth(Arena *arena, GemmS16Plan *g, const int8_t *weights);
+
 /* Emits the params descriptor "<op>_gemm16" and its tables; returns the weights' symbol. */
 const char *gemm_s16_dsp_emit_params(EmitCtx *ec, const GemmS16Plan *g);
 
