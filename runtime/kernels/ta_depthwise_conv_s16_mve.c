@@ -150,7 +150,7 @@ static __attribute__((noinline)) void d16m_pixel_asm(const int16_t *x, const int
 /* The blocks of one output pixel from channel c on, over nky x nkx taps inside the image:
  * x0 the first tap's input (channel 0), w0 the filter at that tap (block 0). Whole blocks
  * unpredicated, the last partial one predicated; `general` channels in TFLite's int64 form. */
-D16M_INLINE void d16m_blocks(const ta_depthwise_s16_mve_params_t *p, const int16_t *x0, const int8_t *w0, int32_t c,
+static __attribute__((noinline)) void d16m_blocks(const ta_depthwise_s16_mve_params_t *p, const int16_t *x0, const int8_t *w0, int32_t c,
                              int32_t nky, int32_t nkx, int16_t *out, const int wide) {
   const int32_t ch = p->channels, row = p->dil_h * p->in_w * ch, xstep = p->dil_w * ch, taps = p->k_h * p->k_w;
   const int32_t wrow = p->k_w * 8;
@@ -204,7 +204,7 @@ D16M_INLINE void d16m_blocks(const ta_depthwise_s16_mve_params_t *p, const int16
 /* `n` output pixels of one row whose 3x3 windows lie inside the image (x: the first one's
  * top left tap), fold form: the nine taps of each whole block of 8 channels as
  * straight-line code, a last partial block through d16m_blocks. */
-D16M_INLINE void d16m_run3x3(const ta_depthwise_s16_mve_params_t *p, const int16_t *x, const int8_t *filter,
+static void d16m_run3x3(const ta_depthwise_s16_mve_params_t *p, const int16_t *x, const int8_t *filter,
                              int32_t n, int16_t *out, const int wide) {
   const int32_t ch = p->channels, dy = p->dil_h * p->in_w * ch, dx = p->dil_w * ch, step = p->stride_w * ch;
   const int32_t whole = ch & ~7;
@@ -315,9 +315,9 @@ static void d16m_run3x3_blocks(const ta_depthwise_s16_mve_params_t *p, const int
 #endif
 }
 
-/* The layer; `wide` a constant of each copy. Per output row: the border pixels work out
+/* The layer. Per output row: the border pixels work out
  * their tap range, the inner ones (whole window inside) run as one loop. */
-D16M_INLINE void d16m_layer(const ta_depthwise_s16_mve_params_t *p, const int16_t *input, const int8_t *filter,
+static void d16m_layer(const ta_depthwise_s16_mve_params_t *p, const int16_t *input, const int8_t *filter,
                             int16_t *output, const int wide) {
   const int32_t ch = p->channels, row = p->in_w * ch, image = p->in_h * row;
   int32_t ix_lo, ix_hi; /* the inner output columns [ix_lo, ix_hi) */
@@ -402,6 +402,5 @@ static void d16m_layer(const ta_depthwise_s16_mve_params_t *p, const int16_t *in
 
 void ta_depthwise_conv_s16_mve(const ta_depthwise_s16_mve_params_t *p, const int16_t *input, const int8_t *filter,
                                int16_t *output) {
-  if (p->wide) d16m_layer(p, input, filter, output, 1);
-  else d16m_layer(p, input, filter, output, 0);
+  d16m_layer(p, input, filter, output, p->wide != NULL);
 }
