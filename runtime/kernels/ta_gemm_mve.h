@@ -27,16 +27,20 @@ typedef struct ta_gemm_mve_params_t {
   int32_t negative_fix;    /* 1 when act_min < output_offset: negative ties need TFLite's rounding */
 } ta_gemm_mve_params_t;
 
-/* Variants compiled (ta_config.h): bit 2 * left_shift + negative_fix for the loops of
- * each requantisation mode, bit 3 + n for CONV_2D's loop over n 16-value chunks read
+/* Variants compiled (ta_config.h): bit 2 * left_shift + negative_fix for CONV_2D's loops
+ * of each requantisation mode, bit 12 + the same for ta_gemm_s8_mve's (FULLY_CONNECTED:
+ * typically the one layer without activation, whose mode would otherwise double the
+ * convolution loops; a mask without bits 12-15 gives it CONV_2D's modes), bit 3 + n for CONV_2D's loop over n 16-value chunks read
  * through byte offsets (n = 1..4), bit 7 + n for the same loop reading windows that
  * span more than 256 bytes through 16-bit offsets. A layer whose mode is missing runs
  * the loops of a mode that does more (left shift and fix both exact when not needed); a
- * missing chunk count falls back to the gathered / segment loops. */
+ * missing chunk count falls back to the gathered / segment loops. Bit 16: the two-window
+ * loops over windows read in place unrolled by 3 chunks (segments of 3 chunks, 3x3 windows
+ * of 16 channels, or a multiple of 3), for the layers whose segments have such counts. */
 #ifndef TA_GEMM_MVE_VARIANTS
-#define TA_GEMM_MVE_VARIANTS 0xfffu
+#define TA_GEMM_MVE_VARIANTS 0x1ffffu
 #endif
-enum { TA_GEMM_MVE_XR_BIT = 3, TA_GEMM_MVE_XW_BIT = 7 };
+enum { TA_GEMM_MVE_XR_BIT = 3, TA_GEMM_MVE_XW_BIT = 7, TA_GEMM_MVE_FC_BIT = 12, TA_GEMM_MVE_TRIPLE_BIT = 16 };
 
 /* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */
 void ta_gemm_s8_mve(const ta_gemm_mve_params_t *p, int32_t count, const int8_t *input, const int8_t *weights,

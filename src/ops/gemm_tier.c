@@ -215,7 +215,9 @@ static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const ch
   const size_t blocks = (size_t)((g->rows + 3) / 4);
   const char *table = em_table_i32(ec, "gemm_quant", g->mve_quant, blocks * 12);
   const int left = g->mve_left_shift ? 1 : 0, fix = g->act_min < g->output_offset ? 1 : 0;
-  em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (2 * left + fix));
+  /* ta_gemm_s8_mve's mode (bit 12 +); a CONV_2D also names its own (gemm_emit_conv_variants).
+   * Harmless for a convolution: ta_gemm_s8_mve is only linked when a layer calls it. */
+  em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (12 + 2 * left + fix));
   em_decl(ec,
           "static const ta_gemm_mve_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
           "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
@@ -238,10 +240,17 @@ static int gemm_dsp_variant(const GemmPlan *g) {
   return form + (g->neg_fix ? 1 : g->rq_zp ? 2 : 0);
 }
 
-void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span) {
+void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span, int32_t seg_chunks) {
   /* ta_conv_s8_mve may read windows of n <= 4 chunks through byte offsets (bit 3 + n),
    * and those inside the image that span more than 256 bytes through 16-bit ones (bit 7 + n). */
   const int32_t chunks = (g->depth + 15) / 16;
+  if (g->tier == GEMM_MVE) /* ta_conv_s8_mve's requantisation mode (bit 2 * left_shift + fix) */
+    em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS",
+                       1u << (2 * (g->mve_left_shift ? 1 : 0) + (g->act_min < g->output_offset ? 1 : 0)));
+  /* windows read in place two at a time (more than 4 chunks) in segments of a multiple of
+   * 3 chunks: the loops unrolled by 3 (bit 16) */
+  if (g->tier == GEMM_MVE && chunks > 4 && seg_chunks > 0 && seg_chunks % 3 == 0)
+    em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << 16);
   if (g->tier == GEMM_MVE && chunks >= 1 && chunks <= 4) {
     em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (3 + chunks));
     if (window_span > 256 && window_span <= 65536)

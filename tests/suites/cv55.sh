@@ -9,7 +9,9 @@
 #   mps3-an547, byte-equal to the TFLite Micro golden both with those bits and with them
 #   cleared (the windows then gathered into scratch), and fewer instructions with them
 #   (the path ran). The other loops (two windows per weight load, the byte-offset loops)
-#   run in every corpus model on QEMU (tests/run_target_tests.sh).
+#   run in every corpus model on QEMU (tests/run_target_tests.sh);
+# - the convolution's requantisation modes are named apart from the fully connected
+#   layer's (vww, kws), and vww's Cortex-M55 code stays within its budget.
 # usage: sh tests/suites/cv55.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -54,6 +56,22 @@ check_bits() { # name tflite expected-bits-of-0xf00
 check_bits vww "$corpus/models/vww/model.tflite" $((0x200))
 check_bits kws "$corpus/models/kws/model.tflite" 0
 
+# Requantisation modes: CONV_2D's loops (bits 0-3) apart from FULLY_CONNECTED's (bits 12-15),
+# so that the one layer without activation (vww's, kws's fully connected: negative-tie fix)
+# compiles no second set of convolution loops.
+check_modes() { # name conv-modes fc-modes-included
+  mask=$(mask_of "$work/bits-$1/m")
+  [ -n "$mask" ] || { echo "FAIL cv55:modes/$1: no TA_GEMM_MVE_VARIANTS in ta_config.h"; return; }
+  if [ $((mask & 0xf)) -ne "$2" ] || [ $(((mask >> 12) & $3)) -ne "$3" ]; then
+    echo "FAIL cv55:modes/$1: convolution modes $(printf 0x%x $((mask & 0xf))), fully connected" \
+      "$(printf 0x%x $(((mask >> 12) & 0xf))), expected $(printf 0x%x "$2") and at least $(printf 0x%x "$3")"
+    return
+  fi
+  echo "PASS cv55:modes/$1 (mask $(printf 0x%x "$mask"))"
+}
+check_modes vww 1 2
+check_modes kws 1 2
+
 # Builds module copy `variant` of $work/<name>/m and runs `case` on QEMU Cortex-M55; prints
 # the instruction count, or the failure.
 run_variant() { # name variant case
@@ -97,4 +115,15 @@ else
   echo "SKIP cv55:wide-offsets/conv_2d_int8_00: not in the corpus"
 fi
 check_wide vww "$corpus/models/vww/model.tflite" "$corpus/models/vww/case_0"
+
+# vww's Cortex-M55 code (the module's .text as linked, which bench/ reports as 'code B') within
+# 0.3x TFLite Micro's engine code (../shared/baselines/tflm_cmsisnn.md: 73,637 B -> 22,091 B).
+code=$(ta_get "$work/vww/tuned.case_0/figures.txt" section.text.model 2>/dev/null)
+if [ -z "$code" ]; then
+  echo "FAIL cv55:code/vww: no code size (the wide-offsets run above failed)"
+elif [ "$code" -gt 22091 ]; then
+  echo "FAIL cv55:code/vww: $code bytes of code, budget 22091"
+else
+  echo "PASS cv55:code/vww ($code bytes, budget 22091)"
+fi
 
