@@ -136,6 +136,46 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
                      [s] "=&r"(w3), [rqm] "+m"(rq), [om] "+m"(o)                                                \
                    : [end] "r"(end), [xm] "m"(x0), [wem] "m"(wend)                                              \
                    : "cc", "memory")
+/* G16_ASM_ROWS over a window read in place: k_h segments (window rows, each a multiple
+ * of 8 values) `st` bytes apart; after each segment the input jumps by `skip` bytes and
+ * the segment's end by `st`, until the end reaches the last segment's (finm). */
+#define G16_ASM_WIN(one, sat_ins)                                                                                    \
+  __asm__ volatile("0:\n\t"                                                                                    \
+                   "ldr %[x], %[xm]\n\t"                                                                       \
+                   "ldr %[end], %[e0m]\n\t" G16_ASM_FIRST G16_ASM_NEXT                                          \
+                   "b 2f\n\t"                                                                                  \
+                   "1:\n\t" G16_ASM_NEXT G16_ASM_NEXT                                                           \
+                   "2:\n\t"                                                                                    \
+                   "cmp %[x], %[end]\n\t"                                                                      \
+                   "bne 1b\n\t"                                                                                \
+                   "ldr %[lo], %[finm]\n\t"                                                                    \
+                   "cmp %[end], %[lo]\n\t"                                                                     \
+                   "beq 3f\n\t"                                                                                \
+                   "ldr %[lo], %[skipm]\n\t"                                                                   \
+                   "add %[x], %[x], %[lo]\n\t"                                                                 \
+                   "ldr %[lo], %[stm]\n\t"                                                                     \
+                   "add %[end], %[end], %[lo]\n\t"                                                             \
+                   "b 1b\n\t"                                                                                  \
+                   "3:\n\t"                                                                                    \
+                   "ldr %[rq], %[rqm]\n\t" one(a0, 0, 8, sat_ins) one(a1, 16, 24, sat_ins)                   \
+                   one(a2, 32, 40, sat_ins) one(a3, 48, 56, sat_ins)                                            \
+                   "add %[rq], %[rq], #64\n\t"                                                                 \
+                   "str %[rq], %[rqm]\n\t"                                                                     \
+                   "ldr %[rq], %[om]\n\t"                                                                      \
+                   "strh %[a0], [%[rq]], #2\n\t"                                                               \
+                   "strh %[a1], [%[rq]], #2\n\t"                                                               \
+                   "strh %[a2], [%[rq]], #2\n\t"                                                               \
+                   "strh %[a3], [%[rq]], #2\n\t"                                                               \
+                   "str %[rq], %[om]\n\t"                                                                      \
+                   "ldr %[lo], %[wem]\n\t"                                                                     \
+                   "cmp %[w], %[lo]\n\t"                                                                       \
+                   "bne 0b\n\t"                                                                                \
+                   : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "=&r"(xp), [w] "+&r"(w), \
+                     [rq] "=&r"(xv), G16_X1_OPERAND [lo] "=&r"(w0), [hh] "=&r"(w1), [m] "=&r"(w2),              \
+                     [s] "=&r"(w3), [end] "=&r"(end), [rqm] "+m"(rq), [om] "+m"(o)                               \
+                   : [xm] "m"(x0), [wem] "m"(wend), [e0m] "m"(e0), [finm] "m"(fin), [skipm] "m"(skip),          \
+                     [stm] "m"(st)                                                                              \
+                   : "cc", "memory")
 #define G16_HAS_BLOCK 1
 #if defined(__clang__)
 #define G16_HAS_ROWS 0 /* clang finds no registers for it: the blocks one by one */
@@ -383,6 +423,39 @@ G16_ROWS_DEF(1, 1, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1)
 G16_ROWS_DEF(1, 2, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2)
 #endif
 
+#if TA_S16_DSP_HAS(10)
+/* CONV_2D: every full block of one output pixel whose window lies inside the image, read
+ * in place (G16_ASM_WIN): k_h window rows of `seg` values (a multiple of 8), `stride`
+ * values apart. The compiler names bit 10 for layers whose window rows allow it. */
+#define G16_WIN_DEF(hi, sat, one, sat_ins)                                                                   \
+  static G16_NOINLINE void g16_win_##hi##sat(const int16_t *x, const int32_t *w, const int32_t *rq,       \
+                                             int16_t *o, int32_t seg, int32_t segs, int32_t stride,        \
+                                             int32_t words) {                                              \
+    const int16_t *x0 = x, *xp, *e0 = x + seg, *fin = e0 + (segs - 1) * stride, *end;                     \
+    const int32_t skip = 2 * (stride - seg), st = 2 * stride;                                               \
+    const int32_t *wend = w + words;                                                                        \
+    register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");            \
+    int32_t a0, a1, a2, a3, xv1;                                                                            \
+    const int32_t *xv;                                                                                      \
+    G16_ASM_WIN(one, sat_ins);                                                                              \
+    (void)xp, (void)xv, (void)xv1, (void)w0, (void)w1, (void)w2, (void)w3, (void)end;                       \
+    (void)a0, (void)a1, (void)a2, (void)a3, (void)rq, (void)o;                                              \
+  }
+#if TA_S16_DSP_HAS(7)
+G16_WIN_DEF(2, 1, TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1)
+#endif
+#if TA_S16_DSP_HAS(8)
+G16_WIN_DEF(2, 2, TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2)
+#endif
+#if TA_S16_DSP_HAS(4)
+G16_WIN_DEF(1, 1, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1)
+#endif
+#if TA_S16_DSP_HAS(5)
+G16_WIN_DEF(1, 2, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2)
+#endif
+#define G16_HAS_WIN 1
+#endif
+
 #define G16_ROWS_CALL(hi, sat) G16_ROWS_CALL_##hi##sat
 #if TA_S16_DSP_HAS(7)
 #define G16_ROWS_CALL_21 g16_rows_21(x, w, p->q.rq, out, depth, words)
@@ -405,6 +478,30 @@ G16_ROWS_DEF(1, 2, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2)
 #define G16_ROWS_CALL_12 (void)0
 #endif
 
+#if G16_HAS_WIN
+#define G16_WIN_CALL(hi, sat) G16_WIN_CALL_##hi##sat
+#if TA_S16_DSP_HAS(7)
+#define G16_WIN_CALL_21 g16_win_21(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#else
+#define G16_WIN_CALL_21 (void)0
+#endif
+#if TA_S16_DSP_HAS(8)
+#define G16_WIN_CALL_22 g16_win_22(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#else
+#define G16_WIN_CALL_22 (void)0
+#endif
+#if TA_S16_DSP_HAS(4)
+#define G16_WIN_CALL_11 g16_win_11(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#else
+#define G16_WIN_CALL_11 (void)0
+#endif
+#if TA_S16_DSP_HAS(5)
+#define G16_WIN_CALL_12 g16_win_12(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#else
+#define G16_WIN_CALL_12 (void)0
+#endif
+#endif
+
 /* Runs the full blocks where a compiled rows loop fits the layer (form 2 may run form
  * 1's: the same integers); returns the rows done (0: none). */
 static inline int32_t g16_rows(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w,
@@ -418,6 +515,27 @@ static inline int32_t g16_rows(const ta_gemm_s16_dsp_params_t *p, const int16_t 
   else if (sat == 2 && TA_S16_DSP_HAS(5)) G16_ROWS_CALL(1, 2);
   else return 0;
   return full;
+}
+#endif
+
+#ifndef G16_HAS_WIN
+#define G16_HAS_WIN 0
+#endif
+
+#if G16_HAS_WIN
+/* The window of one output pixel in place where the layer allows it (every row of the
+ * vector in whole blocks); returns 0 when it does not (then gather). */
+static inline int g16_window(const ta_gemm_s16_dsp_params_t *p, const ta_conv_s16_dsp_geom_t *g, const int16_t *x,
+                             const int32_t *w, int16_t *out) {
+  const int32_t seg = g->k_w * g->in_c, stride = g->dil_h * g->in_w * g->in_c, hi = p->q.hi, sat = p->q.sat;
+  const int32_t words = p->rows * (p->depth >> 1);
+  if (((uintptr_t)(const void *)x & 3u) || !hi) return 0;
+  if (hi == 2 && sat == 1 && TA_S16_DSP_HAS(7)) G16_WIN_CALL(2, 1);
+  else if (hi == 2 && sat == 2 && TA_S16_DSP_HAS(8)) G16_WIN_CALL(2, 2);
+  else if (sat == 1 && TA_S16_DSP_HAS(4)) G16_WIN_CALL(1, 1);
+  else if (sat == 2 && TA_S16_DSP_HAS(5)) G16_WIN_CALL(1, 2);
+  else return 0;
+  return 1;
 }
 #endif
 
@@ -529,11 +647,26 @@ void ta_conv_s16_dsp(const ta_gemm_s16_dsp_params_t *p, const ta_conv_s16_dsp_ge
   /* the compiler may pad the depth (zero weights) to whole 8-value passes: zeros there */
   if (!g->direct)
     for (int32_t i = g->k_h * g->k_w * g->in_c; i < p->depth; i++) window[i] = 0;
+#if G16_HAS_WIN
+  /* windows read in place: whole blocks only, window rows of whole 8-value passes */
+  const int win = !g->direct && g->dil_w == 1 && (p->rows & 3) == 0 && !p->acc64 && p->q.sat &&
+                  ((g->k_w * g->in_c) & 7) == 0 && p->depth == g->k_h * g->k_w * g->in_c;
+#endif
   for (int32_t b = 0; b < g->batches; b++) {
     const int16_t *in = input + b * image;
     for (int32_t oy = 0; oy < g->out_h; oy++) {
+#if G16_HAS_WIN
+      const int32_t iy0 = oy * g->stride_h - g->pad_h;
+      const int rows_in = win && iy0 >= 0 && iy0 + g->dil_h * (g->k_h - 1) < g->in_h;
+#endif
       for (int32_t ox = 0; ox < g->out_w; ox++, output += p->rows) {
         const int16_t *x = in + ((oy * g->stride_h) * g->in_w + ox * g->stride_w) * g->in_c;
+#if G16_HAS_WIN
+        const int32_t ix0 = ox * g->stride_w - g->pad_w;
+        if (rows_in && ix0 >= 0 && ix0 + g->k_w <= g->in_w &&
+            g16_window(p, g, in + (iy0 * g->in_w + ix0) * g->in_c, weights, output))
+          continue;
+#endif
         if (!g->direct) {
           g16_gather(g, in, oy, ox, window);
           x = window;

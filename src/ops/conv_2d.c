@@ -358,6 +358,7 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
 static void conv_emit_s16_dsp(EmitCtx *ec, const Node *node, const ConvData *d) {
   const char *name = em_op_name(ec);
   const char *weights = gemm_s16_dsp_emit_params(ec, d->gemm16);
+  if (!d->direct) gemm_s16_dsp_emit_window(ec, d->gemm16, d->h.k, d->w.k, d->in_c, d->w.dil);
   em_decl(ec,
           "static const ta_conv_s16_dsp_geom_t %s_geom16 = {\n  .batches = %d, .in_h = %d, .in_w = %d, .in_c = %d,\n"
           "  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"

@@ -173,6 +173,14 @@ bool gemm_s16_dsp_pad_depth(Arena *arena, GemmS16Plan *g, const int8_t *weights)
   return g->stream || gemm_s16_plan_stream(arena, g);
 }
 
+void gemm_s16_dsp_emit_window(EmitCtx *ec, const GemmS16Plan *g, int32_t k_h, int32_t k_w, int32_t in_c,
+                              int32_t dil_w) {
+  const int64_t seg = (int64_t)k_w * in_c;
+  if (dil_w == 1 && (g->rows & 3) == 0 && g->q.hi && !g->q.acc64 && s16_requant_sat(&g->q) != 0 && seg % 8 == 0 &&
+      (int64_t)k_h * seg == g->depth)
+    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", 1u << 10);
+}
+
 const char *gemm_s16_dsp_emit_params(EmitCtx *ec, const GemmS16Plan *g) {
   const char *name = em_op_name(ec);
   const char *q = s16_requant_emit(ec, &g->q);

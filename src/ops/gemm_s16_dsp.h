@@ -54,6 +54,13 @@ bool gemm_s16_dsp_plan(Arena *arena, int32_t rows, int32_t depth, const int8_t *
  * only when out of memory. */
 bool gemm_s16_dsp_pad_depth(Arena *arena, GemmS16Plan *g, const int8_t *weights);
 
+/* CONV_2D with a gathered window: names the kernel's in-place window loops (bit 10 of
+ * TA_S16_DSP_VARIANTS) when the layer can take them: window rows of whole 8-value passes
+ * (dilation 1 across), whole blocks of 4 rows, the high-word form with a one-instruction
+ * clamp. Windows that cross the border are still gathered. */
+void gemm_s16_dsp_emit_window(EmitCtx *ec, const GemmS16Plan *g, int32_t k_h, int32_t k_w, int32_t in_c,
+                              int32_t dil_w);
+
 /* Emits the params descriptor "<op>_gemm16" and its tables; returns the weights' symbol. */
 const char *gemm_s16_dsp_emit_params(EmitCtx *ec, const GemmS16Plan *g);
 
