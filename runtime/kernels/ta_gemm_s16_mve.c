@@ -53,21 +53,26 @@ static inline g16m_vec_t g16m_tail(const int16_t *x, int32_t depth) {
   return vldrhq_z_s16(x + (depth & ~7), vctp16q((uint32_t)(depth & 7)));
 }
 
-/* The fold requantisation of the block of rows r..r+3 (VRMULH), plus the wide rows' part
- * (ta_gemm_s16_mve.h), clamped. */
+/* The fold requantisation of a block of 4 rows (m: their multipliers; VRMULH), plus the
+ * wide rows' part (ta_gemm_s16_mve.h; wq: the block's 16 wide words), clamped. */
+static inline __attribute__((always_inline)) int32x4_t g16m_rq4m(const int32_t *m, const int32_t *wq, int32x4_t acc,
+                                                                  int32x4_t lo, int32x4_t hi, const int wide) {
+  int32x4_t y = vrmulhq_s32(acc, vldrwq_s32(m));
+  if (wide) {
+    const int32x4_t red = vldrwq_s32(wq), kl = vldrwq_s32(wq + 8);
+    const uint32x4_t s = vaddq_u32(vreinterpretq_u32_s32(vmulq_s32(acc, red)), vreinterpretq_u32_s32(kl));
+    int32x4_t h = vaddq_s32(vmulhq_s32(acc, red), vldrwq_s32(wq + 4));
+    h = vaddq_m_n_s32(h, h, 1, vcmphiq_u32(vreinterpretq_u32_s32(kl), s)); /* the carry out of kl + P low */
+    y = vaddq_s32(y, vshlq_s32(h, vldrwq_s32(wq + 12)));
+  }
+  return vmaxq_s32(vminq_s32(y, hi), lo);
+}
+
+/* The same for the block of rows r..r+3 of p. */
 static inline __attribute__((always_inline)) int32x4_t g16m_rq4(const ta_gemm_s16_mve_params_t *p, int32_t r,
                                                                  int32x4_t acc, int32x4_t lo, int32x4_t hi,
                                                                  const int wide) {
-  int32x4_t y = vrmulhq_s32(acc, vldrwq_s32(p->mult + r));
-  if (wide) {
-    const int32_t *q = p->wide + 4 * r;
-    const int32x4_t red = vldrwq_s32(q), kl = vldrwq_s32(q + 8);
-    const uint32x4_t s = vaddq_u32(vreinterpretq_u32_s32(vmulq_s32(acc, red)), vreinterpretq_u32_s32(kl));
-    int32x4_t h = vaddq_s32(vmulhq_s32(acc, red), vldrwq_s32(q + 4));
-    h = vaddq_m_n_s32(h, h, 1, vcmphiq_u32(vreinterpretq_u32_s32(kl), s)); /* the carry out of kl + P low */
-    y = vaddq_s32(y, vshlq_s32(h, vldrwq_s32(q + 12)));
-  }
-  return vmaxq_s32(vminq_s32(y, hi), lo);
+  return g16m_rq4m(p->mult + r, wide ? p->wide + 4 * r : NULL, acc, lo, hi, wide);
 }
 
 /* The requantisation of n <= 4 sums of the block at row r, narrowing store. */
@@ -221,22 +226,26 @@ static inline __attribute__((always_inline)) void g16m_pair_blocks(const ta_gemm
   g16m_pair_ctl_t ctl = {x, y, run[0], sums, segs, segs, run[1]};
   for (int32_t r0 = 0; r0 < rows; r0 += 4 * G16M_PAIR_BLOCKS, w += G16M_PAIR_BLOCKS * block_bytes) {
     const int32_t n = TA_MIN(rows - r0, 4 * G16M_PAIR_BLOCKS);
-    for (int32_t i = 0; i < n; i += 4) {
-      const int32x4_t b = vldrwq_s32(p->bias + r0 + i);
-      vstrwq_s32(sums + 2 * i, b), vstrwq_s32(sums + 2 * i + 4, b);
+    const int32_t *b = p->bias + r0;
+    int32_t *sp = sums;
+    for (int32_t i = (n + 3) >> 2; i > 0; i--, b += 4, sp += 8) {
+      const int32x4_t v = vldrwq_s32(b);
+      vstrwq_s32(sp, v), vstrwq_s32(sp + 4, v);
     }
-    ctl.end = sums + 2 * ((n + 3) & ~3);
+    ctl.end = sp;
     g16m_pair_all(&ctl, w, sums);
-    for (int32_t i = 0; i < n; i += 4) {
-      const int32_t r = r0 + i;
-      const int32x4_t vx = g16m_rq4(p, r, vldrwq_s32(sums + 2 * i), lo, hi, wide);
-      const int32x4_t vy = g16m_rq4(p, r, vldrwq_s32(sums + 2 * i + 4), lo, hi, wide);
-      if (rows - r >= 4) {
-        vstrhq_s32(ox + r, vx), vstrhq_s32(oy + r, vy);
-      } else {
-        const mve_pred16_t rp = vctp32q((uint32_t)(rows - r));
-        vstrhq_p_s32(ox + r, vx, rp), vstrhq_p_s32(oy + r, vy, rp);
-      }
+    /* the rows' tables and outputs walked by pointer (the stores could alias p's fields) */
+    const int32_t *m = p->mult + r0, *wq = wide ? p->wide + 4 * r0 : NULL;
+    int16_t *px = ox + r0, *py = oy + r0;
+    sp = sums;
+    for (int32_t i = n >> 2; i > 0; i--, sp += 8, m += 4, wq += wide ? 16 : 0, px += 4, py += 4) {
+      vstrhq_s32(px, g16m_rq4m(m, wq, vldrwq_s32(sp), lo, hi, wide));
+      vstrhq_s32(py, g16m_rq4m(m, wq, vldrwq_s32(sp + 4), lo, hi, wide));
+    }
+    if (n & 3) {
+      const mve_pred16_t rp = vctp32q((uint32_t)(n & 3));
+      vstrhq_p_s32(px, g16m_rq4m(m, wq, vldrwq_s32(sp), lo, hi, wide), rp);
+      vstrhq_p_s32(py, g16m_rq4m(m, wq, vldrwq_s32(sp + 4), lo, hi, wide), rp);
     }
   }
 }
