@@ -504,7 +504,7 @@ static void g16m_gather(const ta_conv_s16_mve_geom_t *g, const int16_t *in, int3
  * is below 2^16 values: offsets from the image's start wrap in u16 and the lanes outside
  * the image are predicated off (loaded as 0, never read). */
 #if defined(G16M_MVE)
-enum { G16M_MAX_OFFS = 64 };
+enum { G16M_MAX_OFFS = 48 }; /* kws_a16w8: 40, vww_a16w8 and ic_a16w8: 32 */
 typedef struct g16m_taps_t {
   uint16_t offs[G16M_MAX_OFFS];
   int16_t ty[G16M_MAX_OFFS], tx[G16M_MAX_OFFS];

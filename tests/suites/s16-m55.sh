@@ -9,8 +9,10 @@
 # - ta_add_s16_mve / ta_sub_s16_mve against the portable ta_add_s16 / ta_sub_s16 on QEMU
 #   (tests/target/addsub_s16_mve_check.c: random descriptors and inputs, every tail length);
 # - the MVE loops of ta_conv_s16_mve / ta_gemm_s16_mve / ta_depthwise_conv_s16_mve against
-#   the same files built without MVE (tests/target/gemm_s16_mve_check.c: random geometries,
-#   fold / wide / fix / int64 tables);
+#   the same files built without MVE (tests/target/gemm_s16_mve_check.c: random geometries
+#   (windows gathered inside and across the border, depthwise 3x3 / 2x2 / one-column),
+#   fold / wide / fix / int64 tables), with the assembly loops and again with a frame
+#   pointer (TA_NO_WIDE_ASM: their C equivalents);
 # - the kernel files compile warning-free with GCC and clang at -O0/-Os/-O2/-O3 as C99.
 # S16_M55_CASES="pattern ..." limits the corpus directories run (shell patterns on the name).
 # usage: sh tests/suites/s16-m55.sh BUILD CORPUS WORKDIR
@@ -137,9 +139,9 @@ addsub_check
 
 # ---- the int16x8 matrix and depthwise kernels' MVE loops against their plain-C paths ----
 # shellcheck disable=SC2086
-gemm_check() {
-  label="s16-m55:gemm-kernels"
-  d="$work/gemm" common="$TA_ROOT/target/common" kernels="$TA_ROOT/runtime/kernels"
+gemm_check() { # [LABEL-SUFFIX EXTRA-CFLAGS]: the MVE side also built with those flags
+  label="s16-m55:gemm-kernels$1"
+  d="$work/gemm$1" common="$TA_ROOT/target/common" kernels="$TA_ROOT/runtime/kernels"
   mkdir -p "$d"
   arch="-mcpu=cortex-m55 -mfloat-abi=hard -mthumb"
   cflags="-O2 -std=c99 -Wall -Wextra -Werror -ffreestanding -ffunction-sections -fdata-sections -I$common -I$kernels"
@@ -149,7 +151,7 @@ gemm_check() {
     arm-none-eabi-gcc $arch -I"$common" -c "$common/startup.S" -o "$d/startup_s.o" &&
     (for f in "$common/startup.c" "$common/semihost.c" "$TA_ROOT/tests/target/gemm_s16_mve_check.c" \
               "$kernels/ta_gemm_s16_mve.c" "$kernels/ta_depthwise_conv_s16_mve.c"; do
-      arm-none-eabi-gcc $arch $cflags -c "$f" -o "$d/$(basename "$f" .c).o" || exit 1
+      arm-none-eabi-gcc $arch $cflags $2 -c "$f" -o "$d/$(basename "$f" .c).o" || exit 1
       case "$f" in
         */ta_*_s16_mve.c) arm-none-eabi-gcc -mcpu=cortex-m55+nomve -mfloat-abi=hard -mthumb $cflags $ren -c "$f" \
                             -o "$d/ref_$(basename "$f" .c).o" || exit 1 ;;
@@ -164,6 +166,8 @@ gemm_check() {
   run_check_image "$label" "$d" "outputs equal"
 }
 gemm_check
+# the C loops a build with a frame pointer takes instead of the assembly ones
+gemm_check "-frame-pointer" "-fno-omit-frame-pointer -DTA_NO_WIDE_ASM"
 
 # ---- compile flags: the kernel files at every usual level, both compilers, C99 -pedantic ----
 flags() {
