@@ -11,7 +11,9 @@
 #   (the path ran). The other loops (two windows per weight load, the byte-offset loops)
 #   run in every corpus model on QEMU (tests/run_target_tests.sh);
 # - the convolution's requantisation modes are named apart from the fully connected
-#   layer's (vww, kws), and vww's Cortex-M55 code stays within its budget.
+#   layer's (vww, kws), and vww's Cortex-M55 code stays within its budget;
+# - the two-window loop unrolled by 3 chunks (variant bit 16) is named for ic and exact
+#   with and without it there, with fewer instructions with it.
 # usage: sh tests/suites/cv55.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -87,23 +89,28 @@ run_variant() { # name variant case
   ta_get "$out/run/count.txt" insns
 }
 
-# Exact with the 16-bit offsets and without them (mask & ~0xf00), fewer instructions with.
+# Exact with the loops of `bits` and without them (mask & ~bits), fewer instructions with.
 check_wide() { # name tflite case...
-  name=$1 tflite=$2
-  shift 2
-  label="cv55:wide-offsets/$name"
+  check_loops wide-offsets 0xf00 "the 16-bit offsets" "$@"
+}
+check_loops() { # check bits what name tflite case...
+  check=$1 bits=$(($2)) what=$3 name=$4 tflite=$5
+  shift 5
+  label="cv55:$check/$name"
   if ! why=$(convert "$tflite" "$name"); then echo "FAIL $label: convert: $why"; return; fi
   d="$work/$name"
   mask=$(mask_of "$d/m")
+  [ $((mask & bits)) -ne 0 ] || { echo "FAIL $label: mask $(printf 0x%x "$mask") names none of $(printf 0x%x $bits)"; return; }
+  rm -rf "$d/tuned" "$d/narrow"
   cp -R "$d/m" "$d/tuned" && cp -R "$d/m" "$d/narrow"
   printf '%s\n' '#ifndef C55_TA_CONFIG_H' '#define C55_TA_CONFIG_H' \
-    "#define C55_TA_GEMM_MVE_VARIANTS $(printf 0x%xu $((mask & ~0xf00)))" \
+    "#define C55_TA_GEMM_MVE_VARIANTS $(printf 0x%xu $((mask & ~bits)))" \
     "$(grep DEPTHWISE "$d/m/src/ta_config.h")" '#endif' >"$d/narrow/src/ta_config.h"
   for c in "$@"; do
-    t=$(run_variant "$name" tuned "$c") || { echo "FAIL $label: $(basename "$c") with 16-bit offsets: $t"; return; }
+    t=$(run_variant "$name" tuned "$c") || { echo "FAIL $label: $(basename "$c") with $what: $t"; return; }
     n=$(run_variant "$name" narrow "$c") || { echo "FAIL $label: $(basename "$c") without: $n"; return; }
     if [ "$t" -ge "$n" ]; then
-      echo "FAIL $label: $(basename "$c"): $t instructions with the 16-bit offsets, $n without: expected fewer"
+      echo "FAIL $label: $(basename "$c"): $t instructions with $what, $n without: expected fewer"
       return
     fi
   done
@@ -115,6 +122,8 @@ else
   echo "SKIP cv55:wide-offsets/conv_2d_int8_00: not in the corpus"
 fi
 check_wide vww "$corpus/models/vww/model.tflite" "$corpus/models/vww/case_0"
+# The two-window loop unrolled by 3 chunks (bit 16): ic's 3x3 layers of 16 and 32 channels.
+check_loops unrolled-by-3 0x10000 "the unrolled loops" ic "$corpus/models/ic/model.tflite" "$corpus/models/ic/case_0"
 
 # vww's Cortex-M55 code (the module's .text as linked, which bench/ reports as 'code B') within
 # 0.3x TFLite Micro's engine code (../shared/baselines/tflm_cmsisnn.md: 73,637 B -> 22,091 B).
