@@ -614,6 +614,23 @@ static inline void g16_zero(int16_t *dst, int32_t n) {
   for (int32_t i = 0; i < n; i++) dst[i] = 0;
 }
 
+/* A window inside the image with dilation 1 across: k_h rows of row_len values, `stride`
+ * apart, copied by (unaligned) words: narrow first layers (3 channels: rows of 9 values)
+ * pay no per-row bounds or length tests. */
+static inline void g16_gather_inside(const int16_t *src, int32_t stride, int32_t row_len, int32_t k_h, int16_t *x) {
+  const int32_t words = row_len >> 1;
+  for (int32_t ky = 0; ky < k_h; ky++, src += stride, x += row_len) {
+    const int16_t *s = src;
+    int16_t *d = x;
+    for (int32_t i = 0; i < words; i++, s += 2, d += 2) {
+      int32_t v;
+      memcpy(&v, s, sizeof v);
+      memcpy(d, &v, sizeof v);
+    }
+    if (row_len & 1) *d = *s;
+  }
+}
+
 /* Copies the window of output pixel (oy, ox) into x, taps outside the image as 0 (the
  * int16 zero point); whole rows of the window at once where they lie inside. */
 static void g16_gather(const ta_conv_s16_dsp_geom_t *g, const int16_t *in, int32_t oy, int32_t ox, int16_t *x) {
@@ -668,7 +685,13 @@ void ta_conv_s16_dsp(const ta_gemm_s16_dsp_params_t *p, const ta_conv_s16_dsp_ge
           continue;
 #endif
         if (!g->direct) {
-          g16_gather(g, in, oy, ox, window);
+          const int32_t gy = oy * g->stride_h - g->pad_h, gx = ox * g->stride_w - g->pad_w;
+          if (g->dil_w == 1 && g->in_c * g->k_w <= 32 && gy >= 0 && gy + g->dil_h * (g->k_h - 1) < g->in_h &&
+              gx >= 0 && gx + g->k_w <= g->in_w)
+            g16_gather_inside(in + (gy * g->in_w + gx) * g->in_c, g->dil_h * g->in_w * g->in_c, g->k_w * g->in_c,
+                              g->k_h, window);
+          else
+            g16_gather(g, in, oy, ox, window);
           x = window;
         }
         g16_vector(p, x, weights, output);
