@@ -109,7 +109,7 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
  * clamp is one instruction): the block above, then the 4 outputs stored and the next block
  * started from the loop state kept in memory operands (input start, table and output
  * pointers, the weights' end), so no C glue runs between blocks. */
-#define G16_ASM_ROWS(one, sat_ins)                                                                                   \
+#define G16_ASM_ROWS(fin)                                                                                   \
   __asm__ volatile("0:\n\t"                                                                                    \
                    "ldr %[x], %[xm]\n\t" G16_ASM_FIRST G16_ASM_NEXT                                             \
                    "cmp %[x], %[end]\n\t"                                                                      \
@@ -118,9 +118,7 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
                    "cmp %[x], %[end]\n\t"                                                                      \
                    "bne 1b\n\t"                                                                                \
                    "2:\n\t"                                                                                    \
-                   "ldr %[rq], %[rqm]\n\t" one(a0, 0, 8, sat_ins) one(a1, 16, 24, sat_ins)                   \
-                   one(a2, 32, 40, sat_ins) one(a3, 48, 56, sat_ins)                                            \
-                   "add %[rq], %[rq], #64\n\t"                                                                 \
+                   "ldr %[rq], %[rqm]\n\t" G16_RQ4_LDM(fin)                                                   \
                    "str %[rq], %[rqm]\n\t"                                                                     \
                    "ldr %[rq], %[om]\n\t"                                                                      \
                    "strh %[a0], [%[rq]], #2\n\t"                                                               \
@@ -139,7 +137,7 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
 /* G16_ASM_ROWS over a window read in place: k_h segments (window rows, each a multiple
  * of 8 values) `st` bytes apart; after each segment the input jumps by `skip` bytes and
  * the segment's end by `st`, until the end reaches the last segment's (finm). */
-#define G16_ASM_WIN(one, sat_ins)                                                                                    \
+#define G16_ASM_WIN(fin)                                                                                    \
   __asm__ volatile("0:\n\t"                                                                                    \
                    "ldr %[x], %[xm]\n\t"                                                                       \
                    "ldr %[end], %[e0m]\n\t" G16_ASM_FIRST G16_ASM_NEXT                                          \
@@ -157,9 +155,7 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
                    "add %[end], %[end], %[lo]\n\t"                                                             \
                    "b 1b\n\t"                                                                                  \
                    "3:\n\t"                                                                                    \
-                   "ldr %[rq], %[rqm]\n\t" one(a0, 0, 8, sat_ins) one(a1, 16, 24, sat_ins)                   \
-                   one(a2, 32, 40, sat_ins) one(a3, 48, 56, sat_ins)                                            \
-                   "add %[rq], %[rq], #64\n\t"                                                                 \
+                   "ldr %[rq], %[rqm]\n\t" G16_RQ4_LDM(fin)                                                   \
                    "str %[rq], %[rqm]\n\t"                                                                     \
                    "ldr %[rq], %[om]\n\t"                                                                      \
                    "strh %[a0], [%[rq]], #2\n\t"                                                               \
@@ -176,6 +172,17 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
                    : [xm] "m"(x0), [wem] "m"(wend), [e0m] "m"(e0), [finm] "m"(fin), [skipm] "m"(skip),          \
                      [stm] "m"(st)                                                                              \
                    : "cc", "memory")
+/* The requantisation of one row in the block functions: one LDM of the channel's 4 words
+ * (k low, k high, mult, shift: the fixed ascending r8..r11) post-incrementing the table
+ * pointer, SMLAL, then (form 1) the shift, and the saturation. */
+#define G16_RQ_LDM(acc, fin)                              \
+  "ldmia %[rq]!, {%[lo], %[hh], %[m], %[s]}\n\t"         \
+  "smlal %[lo], %[hh], %[" #acc "], %[m]\n\t" fin(acc)
+#define G16_FIN_NS1(acc) "ssat %[" #acc "], #16, %[hh]\n\t"
+#define G16_FIN_NS2(acc) "usat %[" #acc "], #15, %[hh]\n\t"
+#define G16_FIN_SH1(acc) "asr %[" #acc "], %[hh], %[s]\n\tssat %[" #acc "], #16, %[" #acc "]\n\t"
+#define G16_FIN_SH2(acc) "asr %[" #acc "], %[hh], %[s]\n\tusat %[" #acc "], #15, %[" #acc "]\n\t"
+#define G16_RQ4_LDM(fin) G16_RQ_LDM(a0, fin) G16_RQ_LDM(a1, fin) G16_RQ_LDM(a2, fin) G16_RQ_LDM(a3, fin)
 #define G16_HAS_BLOCK 1
 #if defined(__clang__)
 #define G16_HAS_ROWS 0 /* clang finds no registers for it: the blocks one by one */
@@ -398,7 +405,7 @@ static G16_NOINLINE void g16_stream(const ta_gemm_s16_dsp_params_t *p, const int
 /* The full blocks of one vector (G16_ASM_ROWS) for form hi (1 or 2) and sat (1 or 2), in
  * a small function of its own: the per-vector set-up of g16_vector_mode is not paid for
  * layers of few rows per vector. */
-#define G16_ROWS_DEF(hi, sat, one, sat_ins)                                                                  \
+#define G16_ROWS_DEF(hi, sat, fin)                                                                  \
   static G16_NOINLINE void g16_rows_##hi##sat(const int16_t *x, const int32_t *w, const int32_t *rq,      \
                                               int16_t *o, int32_t depth, int32_t words) {                   \
     const int16_t *x0 = x, *xp, *end = x + depth;                                                           \
@@ -406,28 +413,28 @@ static G16_NOINLINE void g16_stream(const ta_gemm_s16_dsp_params_t *p, const int
     register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");            \
     int32_t a0, a1, a2, a3, xv1;                                                                            \
     const int32_t *xv;                                                                                      \
-    G16_ASM_ROWS(one, sat_ins);                                                                             \
+    G16_ASM_ROWS(fin);                                                                             \
     (void)xp, (void)xv, (void)xv1, (void)w0, (void)w1, (void)w2, (void)w3;                                  \
     (void)a0, (void)a1, (void)a2, (void)a3, (void)rq, (void)o;                                              \
   }
 #if TA_S16_DSP_HAS(7)
-G16_ROWS_DEF(2, 1, TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1)
+G16_ROWS_DEF(2, 1, G16_FIN_NS1)
 #endif
 #if TA_S16_DSP_HAS(8)
-G16_ROWS_DEF(2, 2, TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2)
+G16_ROWS_DEF(2, 2, G16_FIN_NS2)
 #endif
 #if TA_S16_DSP_HAS(4)
-G16_ROWS_DEF(1, 1, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1)
+G16_ROWS_DEF(1, 1, G16_FIN_SH1)
 #endif
 #if TA_S16_DSP_HAS(5)
-G16_ROWS_DEF(1, 2, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2)
+G16_ROWS_DEF(1, 2, G16_FIN_SH2)
 #endif
 
 #if TA_S16_DSP_HAS(10)
 /* CONV_2D: every full block of one output pixel whose window lies inside the image, read
  * in place (G16_ASM_WIN): k_h window rows of `seg` values (a multiple of 8), `stride`
  * values apart. The compiler names bit 10 for layers whose window rows allow it. */
-#define G16_WIN_DEF(hi, sat, one, sat_ins)                                                                   \
+#define G16_WIN_DEF(hi, sat, fin)                                                                   \
   static G16_NOINLINE void g16_win_##hi##sat(const int16_t *x, const int32_t *w, const int32_t *rq,       \
                                              int16_t *o, int32_t seg, int32_t segs, int32_t stride,        \
                                              int32_t words) {                                              \
@@ -437,21 +444,21 @@ G16_ROWS_DEF(1, 2, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2)
     register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");            \
     int32_t a0, a1, a2, a3, xv1;                                                                            \
     const int32_t *xv;                                                                                      \
-    G16_ASM_WIN(one, sat_ins);                                                                              \
+    G16_ASM_WIN(fin);                                                                              \
     (void)xp, (void)xv, (void)xv1, (void)w0, (void)w1, (void)w2, (void)w3, (void)end;                       \
     (void)a0, (void)a1, (void)a2, (void)a3, (void)rq, (void)o;                                              \
   }
 #if TA_S16_DSP_HAS(7)
-G16_WIN_DEF(2, 1, TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1)
+G16_WIN_DEF(2, 1, G16_FIN_NS1)
 #endif
 #if TA_S16_DSP_HAS(8)
-G16_WIN_DEF(2, 2, TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2)
+G16_WIN_DEF(2, 2, G16_FIN_NS2)
 #endif
 #if TA_S16_DSP_HAS(4)
-G16_WIN_DEF(1, 1, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1)
+G16_WIN_DEF(1, 1, G16_FIN_SH1)
 #endif
 #if TA_S16_DSP_HAS(5)
-G16_WIN_DEF(1, 2, TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2)
+G16_WIN_DEF(1, 2, G16_FIN_SH2)
 #endif
 #define G16_HAS_WIN 1
 #endif
