@@ -897,6 +897,19 @@ void ta_depthwise_conv_mve_s8(const ta_depthwise_conv_mve_params_t *p, const int
 
 void ta_depthwise_conv_mve_s8_inplace(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *temp,
                                       int8_t *output, int32_t bytes) {
-  mve_layer(p, input, temp);
+  if (p->out_w == 1 && p->batches == 1) {
+    /* One pixel wide, the whole column runs per channel group: in place, blocks of
+     * TA_DW_MVE_INPLACE_ROWS output rows, each a layer of its own (its rows' classes, its
+     * input rows), so nothing above a block is read once the block is written. */
+    ta_depthwise_conv_mve_params_t block = *p;
+    const int32_t in_step = p->stride_h * p->in_w * p->channels;
+    for (int32_t oy = 0; oy < p->out_h; oy += TA_DW_MVE_INPLACE_ROWS) {
+      block.out_h = p->out_h - oy < TA_DW_MVE_INPLACE_ROWS ? p->out_h - oy : TA_DW_MVE_INPLACE_ROWS;
+      block.rows = p->rows + 3 * oy;
+      mve_layer(&block, input + oy * in_step, temp + oy * p->channels);
+    }
+  } else {
+    mve_layer(p, input, temp);
+  }
   ta_move_output(output, temp, bytes);
 }

@@ -79,6 +79,11 @@ typedef struct ta_depthwise_conv_mve_params_t {
 #define TA_DW_MVE_BIT_PACK 23
 
 void ta_depthwise_conv_mve_s8(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output);
+/* In place, a one-pixel-wide layer runs its column in blocks of at most this many output
+ * rows (channel groups inside a block), so that it reads no input row above its block
+ * once it has written into it; the compiler's contract (src/ops/depthwise_conv_2d.c,
+ * dw_inplace) declares the same number. */
+#define TA_DW_MVE_INPLACE_ROWS 1
 /* In place (issue 17): writes the output at `temp` (over the dying input, where the
  * operator's in-place contract allows), then moves its `bytes` to `output`. */
 void ta_depthwise_conv_mve_s8_inplace(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *temp,

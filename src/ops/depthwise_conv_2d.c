@@ -756,12 +756,17 @@ static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
 
 /* In-place contract: int8, one batch. The portable kernel writes each pixel after reading
  * its window; the MVE tier runs a row's pixels of one border class together (channel
- * groups outer), or, one pixel wide, a column's. The DSP tier's classic form, in place,
+ * groups outer), or, one pixel wide, a column's (in place: blocks of DW_MVE_INPLACE_ROWS
+ * rows, max mode only). The DSP tier's classic form, in place,
  * runs one row pair column by column (ta_depthwise_conv_dsp_s8_inplace): after writing
  * pixel (y + 1, x) it reads windows from pixel (y, x + 1) on, a group of one output row.
  * Its row-pair form widens every row of a channel group first: with its rows in the scratch
  * arena it declares nothing, like int16 and float; with them on the stack the layer keeps
  * the classic weights too and in place runs the classic form (dw_emit_tier). */
+/* = TA_DW_MVE_INPLACE_ROWS (runtime/kernels/ta_depthwise_conv_mve.h): the rows of a
+ * one-pixel-wide MVE layer per call when it runs in place. */
+enum { DW_MVE_INPLACE_ROWS = 1 };
+
 static bool dw_inplace(const Model *m, const Node *node, int input, InplaceAccess *acc) {
   (void)m;
   const DwData *d = node->op_data;
@@ -769,9 +774,10 @@ static bool dw_inplace(const Model *m, const Node *node, int input, InplaceAcces
   if (d->tier == DW_TIER_DSP && dw_dsp_arena_scratch(d)) return false;
   const bool mve = d->tier == DW_TIER_MVE;
   const bool column = mve && d->w.out == 1;
-  const int32_t group = d->tier == DW_TIER_DSP ? d->w.out : column ? d->h.out : 1;
+  const int32_t group = d->tier == DW_TIER_DSP ? d->w.out : column ? DW_MVE_INPLACE_ROWS : 1;
   conv_inplace_access(&d->h, &d->w, d->in_c, d->out_c, group, mve && !column, acc);
-  acc->slower = d->tier == DW_TIER_DSP; /* its bands shrink to one row pair */
+  /* DSP: its bands shrink to one row pair; MVE column: its runs to DW_MVE_INPLACE_ROWS */
+  acc->slower = d->tier == DW_TIER_DSP || column;
   return true;
 }
 

@@ -9,7 +9,11 @@
 # - random graphs of the fuzz-diff generator (seed 9300, files 2 and 5: splits, unpacks and
 #   slices of computed tensors), exact against TensorFlow Lite Micro
 #   (../shared/oracle/tflm_ref) with the views, the copies and max mode; graph 26 of file 2
-#   alone (a SLICE of the model input, a STRIDED_SLICE of a RELU) emits no copy at all.
+#   alone (a SLICE of the model input, a STRIDED_SLICE of a RELU) emits no copy at all;
+# - vww's default mode below its layer-by-layer bound on Cortex-M55 and host (free
+#   in-place ties readmitted, src/plan/inplace.c), exact on host;
+# - strww in max mode on QEMU Cortex-M55: its one-pixel-wide MVE depthwise layers run in
+#   place too (every layer 0-5), exact, in no more bytes than on Cortex-M4.
 # SKIP for the generated graphs without the oracle, for the QEMU run without the Arm tools.
 # usage: sh tests/suites/slice_views.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -82,6 +86,57 @@ else
     elif ! grep -q '"slices_viewed": 9' "$work/rn_m55/module/report.json" 2>/dev/null; then
       echo "FAIL slice_views:rnnoise_m55_qemu: the module on QEMU did not run the views"
     else echo "PASS slice_views:rnnoise_m55_qemu (5 outputs exact on Cortex-M55)"; fi
+  fi
+fi
+
+# ---- free in-place ties readmitted (src/plan/inplace.c, readmit_free_ties) ----------------
+# vww's default mode on Cortex-M55 and host: the MVE / portable depthwise ties (not free)
+# once displaced the free ties of the first convolution and the 1x1 expansion, and the arena
+# stayed at the layer-by-layer bound (55,296); now below it, the expansion (op 2) in place,
+# exact on host.
+vw="$corpus/models/vww"
+if [ -f "$vw/model.tflite" ]; then
+  for p in cortex-m55 host; do
+    if ! "$build/tinyaot" convert "$vw/model.tflite" --platform $p -o "$work/vww_$p" >"$work/vww_$p.log" 2>&1; then
+      echo "FAIL slice_views:vww_default_free_ties_$p: convert failed: $(tail -n 1 "$work/vww_$p.log")"
+      continue
+    fi
+    rep="$work/vww_$p/report.json"
+    arena=$(json_num "$rep" scratch_arena_bytes) bound=$(json_num "$rep" layer_by_layer_bound)
+    ops=$(sed -n 's/.*"in_place": {[^}]*"operators": \[\([0-9, ]*\)\].*/\1/p' "$rep" | head -n 1)
+    exact=y
+    if [ $p = host ]; then
+      "$build/tinyaot" run "$vw/model.tflite" --case "$vw/case_0" --out-dir "$work/vww_got" >"$work/vww_run.log" 2>&1 &&
+        cmp -s "$vw/case_0/out0.bin" "$work/vww_got/case_0/out0.bin" || exact=n
+    fi
+    case ", $ops," in *", 2,"*) has2=y ;; *) has2=n ;; esac
+    if [ -n "$arena" ] && [ -n "$bound" ] && [ "$arena" -lt "$bound" ] && [ $has2 = y ] && [ $exact = y ]; then
+      echo "PASS slice_views:vww_default_free_ties_$p ($arena < $bound bytes, in place: $ops)"
+    else
+      echo "FAIL slice_views:vww_default_free_ties_$p: arena '$arena', bound '$bound', in place '$ops', exact $exact"
+    fi
+  done
+fi
+
+# ---- strww in max mode on Cortex-M55: one-pixel-wide MVE depthwise layers in place -------
+# (ta_depthwise_conv_mve_s8_inplace runs the column one row per call): every layer 0-5 in
+# place, the arena no larger than on Cortex-M4, exact on QEMU.
+sw="$corpus/models/strww"
+if [ -f "$sw/model.tflite" ]; then
+  printf '#!/bin/sh\nexec "%s" "$@" --memory.optimize max\n' "$build/tinyaot" >"$work/tinyaot_max"
+  chmod +x "$work/tinyaot_max"
+  "$work/tinyaot_max" convert "$sw/model.tflite" --platform cortex-m4 -o "$work/strww_m4" >/dev/null 2>&1
+  m4=$(json_num "$work/strww_m4/report.json" arena_bytes)
+  if ! command -v qemu-system-arm >/dev/null 2>&1 || ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
+    echo "SKIP slice_views:strww_m55_max_qemu: no qemu-system-arm / arm-none-eabi-gcc"
+  elif suite_qemu_exact slice_views:strww_m55_max_qemu m55 "$sw" "$work/strww_m55" --tinyaot "$work/tinyaot_max"; then
+    rep="$work/strww_m55/module/report.json"
+    arena=$(json_num "$rep" arena_bytes)
+    if grep -q '"operators": \[0, 1, 2, 3, 4, 5\]' "$rep" && [ -n "$arena" ] && [ -n "$m4" ] && [ "$arena" -le "$m4" ]; then
+      echo "PASS slice_views:strww_m55_max_qemu (exact, ops 0-5 in place, $arena <= $m4 bytes on Cortex-M4)"
+    else
+      echo "FAIL slice_views:strww_m55_max_qemu: arena '$arena' (Cortex-M4 '$m4'), in place: $(grep -o '"in_place": {[^}]*' "$rep")"
+    fi
   fi
 fi
 

@@ -37,5 +37,6 @@ extern const UnitTest patch_tests[];
 extern const UnitTest cost_model_tests[];
 extern const UnitTest ram_tests[];
 extern const UnitTest integer_io_tests[];
+extern const UnitTest slice_views_tests[];
 
 #endif
