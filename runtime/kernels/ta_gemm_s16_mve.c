@@ -158,10 +158,29 @@ typedef struct g16m_pair_ctl_t {
   int32_t skip;         /* bytes from a run's end to the next run's start */
 } g16m_pair_ctl_t;
 
+/* One chunk of both vectors against the block's 4 rows (no flags changed: the MVE
+ * instructions leave them, so a test before it still decides the branch after it). */
+#define G16M_PAIR_CHUNK                \
+  "vldrh.s16 q0, [r3], #16\n\t"        \
+  "vldrh.s16 q1, [r5], #16\n\t"        \
+  "vldrb.s16 q2, [%[w]], #8\n\t"       \
+  "vmladava.s16 r0, q0, q2\n\t"        \
+  "vmladava.s16 r8, q1, q2\n\t"        \
+  "vldrb.s16 q2, [%[w]], #8\n\t"       \
+  "vmladava.s16 r2, q0, q2\n\t"        \
+  "vmladava.s16 r10, q1, q2\n\t"       \
+  "vldrb.s16 q2, [%[w]], #8\n\t"       \
+  "vmladava.s16 r4, q0, q2\n\t"        \
+  "vmladava.s16 r12, q1, q2\n\t"       \
+  "vldrb.s16 q2, [%[w]], #8\n\t"       \
+  "vmladava.s16 r6, q0, q2\n\t"        \
+  "vmladava.s16 lr, q1, q2\n\t"
+
 /* The pair's sums of consecutive blocks in assembly, no call per block: sums holds per
  * block x's 4 sums then y's, set to the rows' biases; the loop loads a block's eight with
  * one LDM into the even registers VMLADAVA needs, walks the runs (each weight load serves
- * both vectors) and stores them back with one STM; w walks the blocks' weights in order. */
+ * both vectors; two chunks per loop test) and stores them back with one STM; w walks the
+ * blocks' weights in order. */
 static __attribute__((noinline)) void g16m_pair_all(g16m_pair_ctl_t *ctl, const int8_t *w, int32_t *sums) {
   register g16m_pair_ctl_t *c __asm__("r9") = ctl;
   register const int8_t *wp __asm__("r1") = w;
@@ -173,24 +192,17 @@ static __attribute__((noinline)) void g16m_pair_all(g16m_pair_ctl_t *ctl, const 
                    "ldr r7, [%[c], #16]\n\t"
                    "str r7, [%[c], #20]\n"
                    "2:\n\t"
-                   "ldr r7, [%[c], #8]\n"
+                   "ldr r7, [%[c], #8]\n\t"
+                   "lsrs r7, r7, #1\n\t" /* chunk pairs; carry: an odd chunk; zero: no pair */
+                   "bcc 3f\n\t"
+                   G16M_PAIR_CHUNK
+                   "beq 5f\n"
                    "3:\n\t"
-                   "vldrh.s16 q0, [r3], #16\n\t"
-                   "vldrh.s16 q1, [r5], #16\n\t"
-                   "vldrb.s16 q2, [%[w]], #8\n\t"
-                   "vmladava.s16 r0, q0, q2\n\t"
-                   "vmladava.s16 r8, q1, q2\n\t"
-                   "vldrb.s16 q2, [%[w]], #8\n\t"
-                   "vmladava.s16 r2, q0, q2\n\t"
-                   "vmladava.s16 r10, q1, q2\n\t"
-                   "vldrb.s16 q2, [%[w]], #8\n\t"
-                   "vmladava.s16 r4, q0, q2\n\t"
-                   "vmladava.s16 r12, q1, q2\n\t"
-                   "vldrb.s16 q2, [%[w]], #8\n\t"
-                   "vmladava.s16 r6, q0, q2\n\t"
-                   "vmladava.s16 lr, q1, q2\n\t"
+                   G16M_PAIR_CHUNK
+                   G16M_PAIR_CHUNK
                    "subs r7, r7, #1\n\t"
-                   "bne 3b\n\t"
+                   "bne 3b\n"
+                   "5:\n\t"
                    "ldr r7, [%[c], #20]\n\t"
                    "subs r7, r7, #1\n\t"
                    "beq 4f\n\t"
