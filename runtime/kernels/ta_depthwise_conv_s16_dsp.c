@@ -201,13 +201,53 @@ static DW16_ALWAYS_INLINE void dw16_tail_pair(const dw16_layer_t *l, const ta_s1
 #define DW16_F_ROW(w0, w1, w2, first) \
   DW16_F_LD(w0) DW16_F_NEXT first DW16_F_LD(w1) DW16_F_NEXT DW16_F_MAC4 DW16_F_LD(w2) DW16_F_MAC4
 #define DW16_F_DOWN "ldr %[lo], %[xr2]\n\tadd %[x], %[x], %[lo]\n\t"
-#define DW16_F_GROUP(one, sat_ins)                                                                              \
+/* A channel's requantisation: one LDM of its 4 words (the fixed ascending r8..r11), SMLAL,
+ * (form 1: the shift,) the saturation or move. */
+#define DW16_RQ_LDM(acc, fin)                              \
+  "ldmia %[rq]!, {%[lo], %[hh], %[m], %[s]}\n\t"          \
+  "smlal %[lo], %[hh], %[" #acc "], %[m]\n\t" fin(acc)
+#define DW16_FIN_SH0(acc) "asr %[" #acc "], %[hh], %[s]\n\t"
+#define DW16_FIN_SH1(acc) DW16_FIN_SH0(acc) TA_S16_DSP_SAT1(acc)
+#define DW16_FIN_SH2(acc) DW16_FIN_SH0(acc) TA_S16_DSP_SAT2(acc)
+#define DW16_F_GROUP(fin)                                                                                       \
   __asm__(DW16_F_ROW(0, 8, 16, DW16_F_MUL4) DW16_F_DOWN DW16_F_ROW(24, 32, 40, DW16_F_MAC4) DW16_F_DOWN           \
           DW16_F_ROW(48, 56, 64, DW16_F_MAC4)                                                                   \
-          one(a0, 0, 8, sat_ins) one(a1, 16, 24, sat_ins) one(a2, 32, 40, sat_ins) one(a3, 48, 56, sat_ins)     \
+          DW16_RQ_LDM(a0, fin) DW16_RQ_LDM(a1, fin) DW16_RQ_LDM(a2, fin) DW16_RQ_LDM(a3, fin)                   \
           : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [lo] "=&r"(lo_), [hh] "=&r"(hh_),   \
-            [m] "=&r"(m_), [s] "=&r"(s_), [x] "+r"(xp)                                                          \
-          : [xc] "r"(x_col2), [w] "r"(wg), [rq] "r"(rq), [xr2] "m"(xr2))
+            [m] "=&r"(m_), [s] "=&r"(s_), [x] "+r"(xp), [rq] "+r"(rqp)                                          \
+          : [xc] "r"(x_col2), [w] "r"(wg), [xr2] "m"(xr2))
+
+/* Every group of a pixel in one asm statement (GCC; clang finds no registers for it): the
+ * group start, the output pointer and the groups' end in memory operands, so no C runs
+ * between groups; `fin` the saturating finish of the form. */
+#define DW16_F_PIXEL(fin)                                                                                       \
+  __asm__ volatile("0:\n\t"                                                                                  \
+                   "ldr %[x], %[xgm]\n\t" DW16_F_ROW(0, 8, 16, DW16_F_MUL4) DW16_F_DOWN                      \
+                   DW16_F_ROW(24, 32, 40, DW16_F_MAC4) DW16_F_DOWN DW16_F_ROW(48, 56, 64, DW16_F_MAC4)          \
+                   DW16_RQ_LDM(a0, fin) DW16_RQ_LDM(a1, fin) DW16_RQ_LDM(a2, fin) DW16_RQ_LDM(a3, fin)          \
+                   "ldr %[x], %[om]\n\t"                                                                     \
+                   "strh %[a0], [%[x]], #2\n\t"                                                              \
+                   "strh %[a1], [%[x]], #2\n\t"                                                              \
+                   "strh %[a2], [%[x]], #2\n\t"                                                              \
+                   "strh %[a3], [%[x]], #2\n\t"                                                              \
+                   "str %[x], %[om]\n\t"                                                                     \
+                   "add %[w], %[w], #72\n\t"                                                                 \
+                   "ldr %[x], %[xgm]\n\t"                                                                    \
+                   "add %[x], %[x], #8\n\t"                                                                  \
+                   "str %[x], %[xgm]\n\t"                                                                    \
+                   "ldr %[lo], %[endm]\n\t"                                                                  \
+                   "cmp %[x], %[lo]\n\t"                                                                     \
+                   "bne 0b\n\t"                                                                              \
+                   : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [lo] "=&r"(lo_),          \
+                     [hh] "=&r"(hh_), [m] "=&r"(m_), [s] "=&r"(s_), [x] "=&r"(xp), [w] "+&r"(wg),              \
+                     [rq] "+&r"(rqp), [xgm] "+m"(xg), [om] "+m"(o)                                             \
+                   : [xc] "r"(x_col2), [xr2] "m"(xr2), [endm] "m"(xend)                                        \
+                   : "cc", "memory")
+#if defined(__clang__)
+#define DW16_HAS_F_PIXEL 0
+#else
+#define DW16_HAS_F_PIXEL 1
+#endif
 
 /* Every group of 4 channels of a pixel whose 3x3 window is complete (word-aligned input,
  * the high-word form), then the last pair. */
@@ -216,20 +256,39 @@ static DW16_ALWAYS_INLINE void dw16_pixel_full3(const dw16_layer_t *l, const ta_
                                                 int sat) {
   const int32_t full = l->channels & ~3, x_col2 = 2 * l->x_col, xr2 = 2 * l->x_row - 2 * x_col2;
   const int32_t *wg = weights, *rq = q->rq;
+#if DW16_HAS_F_PIXEL
+  if (sat && full) {
+    const int16_t *xg = x, *xend = x + full, *xp;
+    const int32_t *rqp = rq;
+    int16_t *o = out;
+    int32_t a0, a1, a2, a3;
+    register int32_t lo_ __asm__("r8"), hh_ __asm__("r9"), m_ __asm__("r10"), s_ __asm__("r11");
+    if (hi == 2 && sat == 1) DW16_F_PIXEL(TA_S16_DSP_FIN1);
+    else if (hi == 2) DW16_F_PIXEL(TA_S16_DSP_FIN2);
+    else if (sat == 1) DW16_F_PIXEL(DW16_FIN_SH1);
+    else DW16_F_PIXEL(DW16_FIN_SH2);
+    (void)lo_, (void)hh_, (void)m_, (void)s_, (void)xp, (void)a0, (void)a1, (void)a2, (void)a3;
+    (void)xg, (void)o, (void)rqp;
+    if (full < l->channels) dw16_tail_pair(l, q, x, weights, 0, 3, 3, out, hi, sat, 1);
+    return;
+  }
+#endif
   for (int32_t c = 0; c < full; c += 4, wg += 18, rq += 16) {
     const int16_t *xp = x + c;
-    int32_t a0, a1, a2, a3, lo_, hh_, m_, s_;
-    if (hi == 2 && sat == 1) DW16_F_GROUP(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN1);
-    else if (hi == 2 && sat == 2) DW16_F_GROUP(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN2);
-    else if (sat == 1) DW16_F_GROUP(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT1);
-    else if (sat == 2) DW16_F_GROUP(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT2);
+    const int32_t *rqp = rq;
+    int32_t a0, a1, a2, a3;
+    register int32_t lo_ __asm__("r8"), hh_ __asm__("r9"), m_ __asm__("r10"), s_ __asm__("r11");
+    if (hi == 2 && sat == 1) DW16_F_GROUP(TA_S16_DSP_FIN1);
+    else if (hi == 2 && sat == 2) DW16_F_GROUP(TA_S16_DSP_FIN2);
+    else if (sat == 1) DW16_F_GROUP(DW16_FIN_SH1);
+    else if (sat == 2) DW16_F_GROUP(DW16_FIN_SH2);
     else {
-      if (hi == 2) DW16_F_GROUP(TA_S16_DSP_RQ_NS, TA_S16_DSP_FIN0);
-      else DW16_F_GROUP(TA_S16_DSP_RQ_ONE, TA_S16_DSP_SAT0);
+      if (hi == 2) DW16_F_GROUP(TA_S16_DSP_FIN0);
+      else DW16_F_GROUP(DW16_FIN_SH0);
       a0 = ta_clamp(a0, q->act_min, q->act_max), a1 = ta_clamp(a1, q->act_min, q->act_max);
       a2 = ta_clamp(a2, q->act_min, q->act_max), a3 = ta_clamp(a3, q->act_min, q->act_max);
     }
-    (void)lo_, (void)hh_, (void)m_, (void)s_;
+    (void)lo_, (void)hh_, (void)m_, (void)s_, (void)rqp;
     out[c] = (int16_t)a0, out[c + 1] = (int16_t)a1, out[c + 2] = (int16_t)a2, out[c + 3] = (int16_t)a3;
   }
   if (full < l->channels) dw16_tail_pair(l, q, x, weights, 0, 3, 3, out, hi, sat, 1);
