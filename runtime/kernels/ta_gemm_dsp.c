@@ -601,27 +601,52 @@ static void gemm_rows_k8(const ta_gemm_dsp_params_t *p, int32_t count, const int
 
 /* ---- Pairs: two input vectors against two rows at a time (p->pairs) ---- */
 
-/* The pair loops' TA_GEMM_DSP_VARIANTS bits (depth a multiple of 16, of 64), and the deepest
+/* The pair loops' TA_GEMM_DSP_VARIANTS bits (depth a multiple of 16, of 64; each also with rq_zp), and the deepest
  * pair they unpack on the stack (the compiler keeps the pair stream to depth <= 4 *
  * GEMM_PAIR_MAX_GROUPS). */
 #define GEMM_PAIRS 9
 #define GEMM_PAIRS64 10
+#define GEMM_PAIRS_ZP 2 /* + either: the zero point added after the shift */
 #define GEMM_PAIR_MAX_GROUPS 80
 
+#if GEMM_ASM
+/* One group of gemm_unpack_pair: both input words (unaligned, post-incremented), unpacked,
+ * stored in one STM. */
+#define GEMM_ASM_UNPACK_PAIR               \
+  "ldr %[ea], [%[a]], #4\n\t"             \
+  "ldr %[eb], [%[b]], #4\n\t"             \
+  "sxtb16 %[oa], %[ea], ror #8\n\t"       \
+  "sxtb16 %[ea], %[ea]\n\t"               \
+  "sxtb16 %[ob], %[eb], ror #8\n\t"       \
+  "sxtb16 %[eb], %[eb]\n\t"               \
+  "stmia %[u]!, {%[ea], %[oa], %[eb], %[ob]}\n\t"
+#endif
+
 /* Per group of 4 values the words SXTB16 makes of input a (x0,x2 and x1,x3), then b's:
- * one LDM then fetches a group of both vectors. depth is a multiple of 4. */
+ * one LDM then fetches a group of both vectors. depth is a multiple of 8 (of 16 here). */
 static void gemm_unpack_pair(const int8_t *a, const int8_t *b, int32_t depth, int32_t *u) {
+#if GEMM_ASM
+  const int8_t *end = a + depth;
+  register int32_t ea __asm__("r8"), oa __asm__("r9"), eb __asm__("r10"), ob __asm__("r11");
+  __asm__ volatile("1:\n\t" GEMM_ASM_UNPACK_PAIR GEMM_ASM_UNPACK_PAIR "cmp %[a], %[end]\n\t"
+                   "bne 1b\n\t"
+                   : [a] "+r"(a), [b] "+r"(b), [u] "+r"(u), [ea] "=&r"(ea), [oa] "=&r"(oa), [eb] "=&r"(eb),
+                     [ob] "=&r"(ob)
+                   : [end] "r"(end)
+                   : "cc", "memory");
+#else
   for (const int8_t *end = a + depth; a != end; a += 4, b += 4, u += 4) {
     const int32_t xa = gemm_load32(a), xb = gemm_load32(b);
     u[0] = gemm_sxtb16(xa), u[1] = gemm_sxtb16_ror8(xa);
     u[2] = gemm_sxtb16(xb), u[3] = gemm_sxtb16_ror8(xb);
   }
+#endif
 }
 
 /* The pair loop in C (unoptimised builds, or the assembly not compiled): every row pair of
  * the stream s against the unpacked pair u; a's outputs at oa, b's at ob. */
 static void gemm_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u, const int32_t *s, int8_t *oa, int8_t *ob) {
-  const int32_t groups = p->depth >> 2;
+  const int32_t groups = p->depth >> 2, zp = p->rq_zp;
   for (int32_t r = 0; r < p->rows; r += 2) {
     int32_t a0 = s[0], a1 = s[1], b0 = s[2], b1 = s[3];
     s += 4;
@@ -632,10 +657,10 @@ static void gemm_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u, const 
       b0 = __smlad(x[2], s[0], b0), b0 = __smlad(x[3], s[1], b0);
       b1 = __smlad(x[2], s[2], b1), b1 = __smlad(x[3], s[3], b1);
     }
-    oa[r] = gemm_clamp_fast(gemm_out_fast(s, a0, 0), 1, 0, 0);
-    ob[r] = gemm_clamp_fast(gemm_out_fast(s, b0, 0), 1, 0, 0);
-    oa[r + 1] = gemm_clamp_fast(gemm_out_fast(s + 4, a1, 0), 1, 0, 0);
-    ob[r + 1] = gemm_clamp_fast(gemm_out_fast(s + 4, b1, 0), 1, 0, 0);
+    oa[r] = gemm_clamp_fast(gemm_out_fast(s, a0, 0) + zp, 1, 0, 0);
+    ob[r] = gemm_clamp_fast(gemm_out_fast(s, b0, 0) + zp, 1, 0, 0);
+    oa[r + 1] = gemm_clamp_fast(gemm_out_fast(s + 4, a1, 0) + zp, 1, 0, 0);
+    ob[r + 1] = gemm_clamp_fast(gemm_out_fast(s + 4, b1, 0) + zp, 1, 0, 0);
     s += 8;
   }
 }
@@ -656,11 +681,12 @@ static void gemm_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u, const 
   "smlad r3, r8, r12, r3\n\t"
 #define GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP
 /* gemm_out_fast + the int8 saturation of accumulator `acc` into `dst`, the row's rq words
- * at r7 (`wb` "!" steps past them: the row's second output, a's, which steps r5 too). */
-#define GEMM_ASM_PAIR_RQ(acc, dst, wb)       \
+ * at r7 (`wb` "!" steps past them: the row's second output, a's, which steps r5 too);
+ * `zp` adds the zero point (r4) after the shift, or is empty. */
+#define GEMM_ASM_PAIR_RQ(acc, dst, wb, zp)   \
   "ldmia r7" wb ", {r8, r9, r10, r11}\n\t"   \
   "smlal r9, r10, " acc ", r8\n\t"           \
-  "asr r10, r10, r11\n\t"                    \
+  "asr r10, r10, r11\n\t" zp                 \
   "ssat r10, #8, r10\n\t"                    \
   "strb r10, " dst "\n\t"
 
@@ -671,15 +697,16 @@ typedef struct gemm_pair_state_t {
   int32_t odd;               /* [sp, #12]: depth / 16 odd: the first pass enters at its second half */
   int8_t *out, *out_end;     /* [sp, #16], [sp, #20]: a's outputs */
   int32_t b_off;             /* [sp, #24]: b's outputs from a's (0 when b is a) */
+  int32_t zp;                /* [sp, #28]: p->rq_zp */
 } gemm_pair_state_t;
 
 /* Every row pair of the stream in one loop, `body` a pass over the depth entered by `entry`.
  * It needs 14 registers: r7 too, which it saves and restores itself (it may be the frame
  * pointer; nothing here addresses through it). */
-#define GEMM_ASM_PAIRS(entry, body)                                                                     \
+#define GEMM_ASM_PAIRS(entry, body, zp_setup, zp)                                                       \
   "push {r7}\n\t"                                                                                       \
-  "ldmia r4, {r0, r1, r2, r3, r5, r6, r8}\n\t"                                                          \
-  "push {r0, r1, r2, r3, r5, r6, r8}\n\t"                                                               \
+  "ldmia r4, {r0, r1, r2, r3, r5, r6, r8, r9}\n\t"                                                      \
+  "push {r0, r1, r2, r3, r5, r6, r8, r9}\n\t"                                                               \
   "mov r7, r0\n\t"                                                                                      \
   "1:\n\t"                                                                                              \
   "ldmia r7!, {r0, r1, r2, r3}\n\t"                                                                     \
@@ -688,33 +715,73 @@ typedef struct gemm_pair_state_t {
   "cmp lr, r9\n\t"                                                                                      \
   "bne 2b\n\t"                                                                                          \
   "ldr r5, [sp, #16]\n\t"                                                                               \
-  "ldr r6, [sp, #24]\n\t" GEMM_ASM_PAIR_RQ("r2", "[r5, r6]", "") GEMM_ASM_PAIR_RQ("r0", "[r5], #1", "!") \
-  GEMM_ASM_PAIR_RQ("r3", "[r5, r6]", "") GEMM_ASM_PAIR_RQ("r1", "[r5], #1", "!")                          \
+  "ldr r6, [sp, #24]\n\t" zp_setup GEMM_ASM_PAIR_RQ("r2", "[r5, r6]", "", zp)                             \
+  GEMM_ASM_PAIR_RQ("r0", "[r5], #1", "!", zp) GEMM_ASM_PAIR_RQ("r3", "[r5, r6]", "", zp)                   \
+  GEMM_ASM_PAIR_RQ("r1", "[r5], #1", "!", zp)                                                             \
   "str r5, [sp, #16]\n\t"                                                                               \
   "ldr lr, [sp, #20]\n\t"                                                                               \
   "cmp r5, lr\n\t"                                                                                      \
   "bne 1b\n\t"                                                                                          \
-  "add sp, sp, #28\n\t"                                                                                 \
+  "add sp, sp, #32\n\t"                                                                                 \
   "pop {r7}\n\t"
 #define GEMM_ASM_PAIRS_OPERANDS \
   : "+r"(state) : : "r0", "r1", "r2", "r3", "r5", "r6", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory"
 
 /* 32 values per pass, an odd count of 16-value passes entering at the second half (Duff's
- * device) ... */
+ * device), or 64 values per pass for a depth of whole 64-value passes (no entry test; kws's
+ * 1x1 layers: one pass); each without and with the zero point added after the shift. */
+#define GEMM_ASM_PAIRS_ENTRY32 \
+  "ldr r9, [sp, #12]\n\t"      \
+  "cmp r9, #0\n\t"             \
+  "bne 8f\n\t"
+#define GEMM_ASM_PAIRS_BODY32 GEMM_ASM_PAIR_GROUPS4 "8:\n\t" GEMM_ASM_PAIR_GROUPS4
+#define GEMM_ASM_PAIRS_BODY64 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4
+#define GEMM_ASM_PAIRS_ZP_SETUP "ldr r4, [sp, #28]\n\t"
+#define GEMM_ASM_PAIRS_ZP_ADD "add r10, r10, r4\n\t"
+
 static __attribute__((noinline)) void gemm_pairs_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS("ldr r9, [sp, #12]\n\t"
-                                  "cmp r9, #0\n\t"
-                                  "bne 8f\n\t",
-                                  GEMM_ASM_PAIR_GROUPS4 "8:\n\t" GEMM_ASM_PAIR_GROUPS4) GEMM_ASM_PAIRS_OPERANDS);
+  __asm__ volatile(GEMM_ASM_PAIRS(GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, "", "") GEMM_ASM_PAIRS_OPERANDS);
 }
 
-/* ... and 64 values per pass, no entry test, for a depth of whole 64-value passes (kws's 1x1
- * layers: one pass). */
 static __attribute__((noinline)) void gemm_pairs64_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4
-                                          GEMM_ASM_PAIR_GROUPS4) GEMM_ASM_PAIRS_OPERANDS);
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, "", "") GEMM_ASM_PAIRS_OPERANDS);
+}
+
+static __attribute__((noinline)) void gemm_pairs_zp_asm(gemm_pair_state_t *st) {
+  register gemm_pair_state_t *state __asm__("r4") = st;
+  __asm__ volatile(GEMM_ASM_PAIRS(GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_ZP_SETUP,
+                                  GEMM_ASM_PAIRS_ZP_ADD) GEMM_ASM_PAIRS_OPERANDS);
+}
+
+static __attribute__((noinline)) void gemm_pairs64_zp_asm(gemm_pair_state_t *st) {
+  register gemm_pair_state_t *state __asm__("r4") = st;
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS_ZP_SETUP, GEMM_ASM_PAIRS_ZP_ADD)
+                     GEMM_ASM_PAIRS_OPERANDS);
+}
+
+/* The pair loop for this variant bit, or 0 when it is not compiled (every call a constant
+ * after inlining, so that the loops not named are dropped). */
+static int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
+  switch (variant) {
+  case GEMM_PAIRS:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS)) return 0;
+    gemm_pairs_asm(st);
+    return 1;
+  case GEMM_PAIRS64:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS64)) return 0;
+    gemm_pairs64_asm(st);
+    return 1;
+  case GEMM_PAIRS + GEMM_PAIRS_ZP:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS + GEMM_PAIRS_ZP)) return 0;
+    gemm_pairs_zp_asm(st);
+    return 1;
+  default:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS64 + GEMM_PAIRS_ZP)) return 0;
+    gemm_pairs64_zp_asm(st);
+    return 1;
+  }
 }
 #endif
 
@@ -730,16 +797,11 @@ static void gemm_rows_pairs(const ta_gemm_dsp_params_t *p, int32_t count, const 
     int8_t *ob = single ? out : out + rows;
     gemm_unpack_pair(x, single ? x : x + x_step, depth, u);
 #if GEMM_ASM
-    const int whole64 = depth % 64 == 0; /* the compiler names the loop this depth takes */
-    if (GEMM_DSP_HAS(whole64 ? GEMM_PAIRS64 : GEMM_PAIRS)) {
-      gemm_pair_state_t st;
-      st.s = stream, st.u = u, st.u_end = u + depth, st.odd = (depth >> 4) & 1;
-      st.out = out, st.out_end = out + rows, st.b_off = (int32_t)(ob - out);
-      if (whole64 && GEMM_DSP_HAS(GEMM_PAIRS64))
-        gemm_pairs64_asm(&st);
-      else if (GEMM_DSP_HAS(GEMM_PAIRS))
-        gemm_pairs_asm(&st);
-    } else
+    gemm_pair_state_t st;
+    st.s = stream, st.u = u, st.u_end = u + depth, st.odd = (depth >> 4) & 1;
+    st.out = out, st.out_end = out + rows, st.b_off = (int32_t)(ob - out), st.zp = p->rq_zp;
+    /* the compiler names the loop this depth and requantisation take */
+    if (!gemm_pairs_run((depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), &st))
 #endif
       gemm_pairs_c(p, u, stream, out, ob);
     if (single) break;
@@ -750,9 +812,7 @@ static void gemm_rows_pairs(const ta_gemm_dsp_params_t *p, int32_t count, const 
 /* `count` input rows `x_step` bytes apart, each giving `rows` outputs. */
 static void gemm_rows(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x, int32_t x_step,
                       const int32_t *weights, int8_t *out) {
-  if (p->pairs) {
-    gemm_rows_pairs(p, count, x, x_step, weights, out);
-  } else if (!p->rq) {
+  if (!p->rq) {
     for (; count > 0; count--, x += x_step, out += p->rows) gemm_vector(p, x, weights, out);
 #if GEMM_ASM
   } else if (p->k8 && p->depth == 8 && p->sat8 && p->neg_fix == 0 && p->rq_zp == 0 && p->rows % 2 == 0) {
@@ -772,8 +832,13 @@ void ta_gemm_s8_dsp(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *
   gemm_rows(p, count, input, p->depth, weights, output);
 }
 
-void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
-                    const int32_t *weights, int8_t *scratch, int8_t *output) {
+typedef void gemm_rows_fn(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x, int32_t x_step,
+                          const int32_t *weights, int8_t *out);
+
+/* Per output pixel, the window (gathered into `scratch` unless direct) through `rows`
+ * (gemm_rows or gemm_rows_pairs: a module links only the one its layers call). */
+static void conv_run(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                     const int32_t *weights, int8_t *scratch, int8_t *output, gemm_rows_fn *gemm_rows) {
   const size_t image = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
   int8_t *out = output;
   for (int32_t b = 0; b < g->batches; b++) {
@@ -801,9 +866,26 @@ void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, co
   }
 }
 
+void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                    const int32_t *weights, int8_t *scratch, int8_t *output) {
+  conv_run(p, g, input, weights, scratch, output, gemm_rows);
+}
+
 void ta_conv_s8_dsp_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                             const int32_t *weights, int8_t *scratch, int8_t *temp, int8_t *output, int32_t bytes) {
   ta_conv_s8_dsp(p, g, input, weights, scratch, temp);
+  ta_move_output(output, temp, bytes);
+}
+
+void ta_conv_s8_dsp_pairs(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                          const int32_t *stream, int8_t *scratch, int8_t *output) {
+  conv_run(p, g, input, stream, scratch, output, gemm_rows_pairs);
+}
+
+void ta_conv_s8_dsp_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                                  const int32_t *stream, int8_t *scratch, int8_t *temp, int8_t *output,
+                                  int32_t bytes) {
+  ta_conv_s8_dsp_pairs(p, g, input, stream, scratch, temp);
   ta_move_output(output, temp, bytes);
 }
 

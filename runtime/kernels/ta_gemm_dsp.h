@@ -20,10 +20,10 @@
 /* Block loops compiled (ta_config.h): bit v for loop v = input form (0 the input bytes,
  * 3 unpacked, 6 unpacked in whole 16-value passes) + requantisation (0, 1 with the
  * negative-rounding fix, 2 with the zero point added after the shift); bits 9 and 10 the
- * pair loops (`pairs`; depth a multiple of 16, of 64). A layer whose loop is missing runs
- * the C loops over the same tables (exact, slower). */
+ * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp. A
+ * layer whose loop is missing runs the C loops over the same tables (exact, slower). */
 #ifndef TA_GEMM_DSP_VARIANTS
-#define TA_GEMM_DSP_VARIANTS 0x7ffu
+#define TA_GEMM_DSP_VARIANTS 0x1fffu
 #endif
 
 typedef struct ta_gemm_dsp_params_t {
@@ -44,9 +44,9 @@ typedef struct ta_gemm_dsp_params_t {
   /* NULL, or for depth 8 with rq, sat8 and neg_fix, rq_zp 0: per row one run of 9 words, the
    * folded bias, the row's 4 weight words (as in a block) and its 4 rq words */
   const int32_t *k8;
-  /* 1: the weights argument is the pair stream (two input vectors against two rows at a
-   * time, CONV_2D with 2 pixels or more per call): depth a multiple of 16, rows even, rq's
-   * requantisation with sat8, neg_fix 0 and rq_zp 0; per pair of rows the two folded biases
+  /* 1: the layer runs ta_conv_s8_dsp_pairs, its weights the pair stream (two input vectors
+   * against two rows at a time, CONV_2D with 2 pixels or more per call): depth a multiple of 16, rows even, rq's
+   * requantisation with sat8 and neg_fix 0; per pair of rows the two folded biases
    * twice (the 4 accumulators in one LDM), per group of 4 depth values both rows' two words
    * (as in a block), then both rows' 4 rq words. bias and rq are then unused (NULL). */
   int32_t pairs;
@@ -63,6 +63,13 @@ void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, co
  * operator's in-place contract allows), then moves its `bytes` to `output`. */
 void ta_conv_s8_dsp_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                             const int32_t *weights, int8_t *scratch, int8_t *temp, int8_t *output, int32_t bytes);
+
+/* CONV_2D of a layer with `pairs` set: the same, its weights the pair stream. */
+void ta_conv_s8_dsp_pairs(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                          const int32_t *stream, int8_t *scratch, int8_t *output);
+void ta_conv_s8_dsp_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                                  const int32_t *stream, int8_t *scratch, int8_t *temp, int8_t *output,
+                                  int32_t bytes);
 
 /* CONV_2D in column form (dil_w 1): per output row, strips of `g->chunk` output pixels;
  * the strip's image columns widened once (ta_im2col_cols_s8, g->window values each) into

@@ -213,8 +213,13 @@ static bool conv_prepare_tier(PrepareCtx *pc, Node *node, const Tensor *filter, 
     if (CONV_GATHER_BYTES / d->window > 1)
       d->chunk = CONV_GATHER_BYTES / d->window < d->w.out ? CONV_GATHER_BYTES / d->window : d->w.out;
   }
-  /* DSP: two pixels against two output channels per step where the layer has pixels to pair */
-  if (tier == GEMM_DSP && (int64_t)d->h.out * d->w.out >= 2 &&
+  /* DSP: two pixels against two output channels per step where the kernel's calls have
+   * pixels to pair: an even count, or enough that an odd last one paired with itself costs
+   * little (vww's 9-pixel layers would lose 0.5 %, strww's 15-pixel one gains 4 %) */
+  const int64_t per_call = d->direct && d->h.stride == 1 && d->w.stride == 1 ? (int64_t)d->h.out * d->w.out
+                           : d->direct                                       ? d->w.out
+                                                                             : d->chunk;
+  if (tier == GEMM_DSP && (per_call % 2 == 0 || per_call >= 13) &&
       !gemm_dsp_use_pairs(pc->arena, d->gemm, (const int8_t *)filter->data))
     return op_error(pc, node, "out of memory");
   node->reads_scratch = !d->direct;
@@ -341,14 +346,17 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
           name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->in_c, (int)d->h.out, (int)d->w.out,
           (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
           (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point, d->direct ? 1 : 0, (int)d->chunk, (int)d->window);
+  /* the column form and the DSP pair stream have their own entry points (only what a module
+   * calls is linked) */
+  const char *form = d->cols ? "_cols" : d->gemm->pairs ? "_pairs" : "";
   if (node->inplace) /* the output written over the dying input, then moved into place */
-    em_call(ec, em_name(ec, "ta_conv_s8_%s%s_inplace", gemm_suffix(d->gemm->tier), d->cols ? "_cols" : ""), 8,
+    em_call(ec, em_name(ec, "ta_conv_s8_%s%s_inplace", gemm_suffix(d->gemm->tier), form), 8,
             em_desc(ec, "gemm"),
             em_desc(ec, "geom"), em_tensor(ec, node->in[0]), weights, d->direct ? "NULL" : em_scratch(ec),
             conv_inplace_temp(ec, node), em_tensor(ec, node->out[0]),
             em_int(ec, (int64_t)d->h.out * d->w.out * d->out_c));
   else
-    em_call(ec, em_name(ec, "ta_conv_s8_%s%s", gemm_suffix(d->gemm->tier), d->cols ? "_cols" : ""), 6,
+    em_call(ec, em_name(ec, "ta_conv_s8_%s%s", gemm_suffix(d->gemm->tier), form), 6,
             em_desc(ec, "gemm"),
             em_desc(ec, "geom"), em_tensor(ec, node->in[0]), weights, d->direct ? "NULL" : em_scratch(ec),
             em_tensor(ec, node->out[0]));

@@ -105,9 +105,10 @@ static int32_t *gemm_dsp_k8(Arena *arena, const GemmPlan *g, const int8_t *w) {
 #define GEMM_DSP_PAIR_MAX_DEPTH 320
 
 /* The pair loop computes 8 SMLADs per 2 LDMs (the block loop 8 per 3) from 2 pixels
- * unpacked side by side; it keeps only rq's ReLU/int8 requantisation. */
+ * unpacked side by side; it keeps only rq's requantisation with an int8 clamp and no
+ * negative-rounding fix (the zero point folded or added after the shift). */
 static bool gemm_dsp_pairs_fit(const GemmPlan *g) {
-  return g->tier == GEMM_DSP && !g->dsp_unpacked && g->rq && g->sat8 && g->neg_fix == 0 && g->rq_zp == 0 &&
+  return g->tier == GEMM_DSP && !g->dsp_unpacked && g->rq && g->sat8 && g->neg_fix == 0 &&
          g->rows % 2 == 0 && g->depth % 16 == 0 && g->depth >= 16 && g->depth <= GEMM_DSP_PAIR_MAX_DEPTH;
 }
 
@@ -231,7 +232,7 @@ static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const ch
  * gemm_rows_unpacked for the column form), as its TA_GEMM_DSP_VARIANTS bit; -1: none (C
  * requantisation, the depth-8 stream, or no block of 4 rows). */
 static int gemm_dsp_variant(const GemmPlan *g) {
-  if (g->pairs) return g->depth % 64 == 0 ? 10 : 9; /* GEMM_PAIRS64, GEMM_PAIRS */
+  if (g->pairs) return (g->depth % 64 == 0 ? 10 : 9) + (g->rq_zp ? 2 : 0); /* GEMM_PAIRS64, GEMM_PAIRS (+ ZP) */
   const int32_t groups = (g->depth + 3) / 4, blocks = g->rows / 4;
   if (!g->rq || !g->sat8 || (g->neg_fix != 0 && g->rq_zp != 0) || blocks == 0 || groups == 0) return -1;
   if (!g->dsp_unpacked && g->k8 && g->depth == 8 && g->rows % 2 == 0) return -1;

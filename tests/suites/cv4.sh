@@ -12,8 +12,9 @@
 #   ad with a frame pointer, and ic with no block loop compiled (TA_GEMM_DSP_VARIANTS 0,
 #   where the module names the loops its layers take): exact too;
 # - the pair loop (`pairs`: 2 pixels against 2 output channels per step, kws's and vww's
-#   1x1 convolutions, an odd pixel count in kws): kws and vww at -O2 must take it and be exact,
-#   kws also at -O0 and with a frame pointer, with the loop not compiled (its C form), and in
+#   1x1 convolutions, an odd pixel count in kws, the zero point added after the shift in vww's
+#   deeper ones): kws and vww at -O2 must take it and be exact, kws also at -O0 and with a
+#   frame pointer, kws and vww with no assembly loop compiled (the C form), and kws in
 #   --memory.optimize max (the pair's two pixels read before either is written).
 # usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -87,6 +88,7 @@ run_one "$corpus/models/kws" "kws-fp" "-O2 -fno-omit-frame-pointer"
 run_one "$corpus/models/kws" "kws-mask0" "-O2" mask0
 run_one "$corpus/models/kws" "kws-max" "-O2" max
 run_one "$corpus/models/vww" "vww" "-O2"
+run_one "$corpus/models/vww" "vww-mask0" "-O2" mask0
 # the CONV_2D cases with whole groups of 4 input channels, no dilation, a window wider than 1x1
 for c in conv_2d_int8_01_k1x5_s1_d1_valid_relu6_c8to3 conv_2d_int8_15_k5x5_s2_d1_same_relu6_c8to3; do
   if [ -d "$corpus/ops/$c" ]; then
