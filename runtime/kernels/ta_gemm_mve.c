@@ -348,8 +348,48 @@ static GEMM_INLINE int32x4_t gemm_dot4_xv(const int8_t **wp, const int32_t *bias
   *wp = w;
   return vaddq_s32(v, vldrwq_s32(bias));
 }
+/* Two windows' n <= 2 chunks (x0, x1 and y0, y1, in registers) against the block's four
+ * rows: each weight load serves both windows (8 sums, every even register); the sums leave
+ * as two vectors, without the biases. */
+#define GEMM_ASM_X2ROW(op, i, xv, yv)                 \
+  "vldrb.8 %q[wv], [%[w]], #16\n\t"                  \
+  op " %[a" #i "], %q[" xv "], %q[wv]\n\t"           \
+  op " %[b" #i "], %q[" yv "], %q[wv]\n\t"
+#define GEMM_ASM_X2CHUNK(op, xv, yv) \
+  GEMM_ASM_X2ROW(op, 0, xv, yv) GEMM_ASM_X2ROW(op, 1, xv, yv) GEMM_ASM_X2ROW(op, 2, xv, yv) GEMM_ASM_X2ROW(op, 3, xv, yv)
+#define GEMM_ASM_X2LANES                              \
+  "vmov.32 %q[va][0], %[a0]\n\t"                     \
+  "vmov.32 %q[va][1], %[a1]\n\t"                     \
+  "vmov.32 %q[va][2], %[a2]\n\t"                     \
+  "vmov.32 %q[va][3], %[a3]\n\t"                     \
+  "vmov.32 %q[vb][0], %[b0]\n\t"                     \
+  "vmov.32 %q[vb][1], %[b1]\n\t"                     \
+  "vmov.32 %q[vb][2], %[b2]\n\t"                     \
+  "vmov.32 %q[vb][3], %[b3]"
+/* va and vb may share a register with an input: every input is read before the first move. */
+#define GEMM_ASM_X2OPS                                                                                         \
+  : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [b0] "=&Te"(b0), [b1] "=&Te"(b1),     \
+    [b2] "=&Te"(b2), [b3] "=&Te"(b3), [w] "+r"(w), [wv] "=&w"(wv), [va] "=w"(va), [vb] "=w"(vb)              \
+  : [x0] "w"(x0), [x1] "w"(x1), [y0] "w"(y0), [y1] "w"(y1)
+#define GEMM_HAS_X2 1
+static GEMM_INLINE void gemm_dot4x2_xv(const int8_t **wp, int8x16_t x0, int8x16_t x1, int8x16_t y0, int8x16_t y1,
+                                       int32x4_t *ra, int32x4_t *rb, const int n) {
+  const int8_t *w = *wp;
+  int32_t a0, a1, a2, a3, b0, b1, b2, b3;
+  int8x16_t wv;
+  int32x4_t va, vb;
+  if (n == 1)
+    __asm__(GEMM_ASM_X2CHUNK("vmladav.s8", "x0", "y0") GEMM_ASM_X2LANES GEMM_ASM_X2OPS);
+  else
+    __asm__(GEMM_ASM_X2CHUNK("vmladav.s8", "x0", "y0") GEMM_ASM_X2CHUNK("vmladava.s8", "x1", "y1")
+                GEMM_ASM_X2LANES GEMM_ASM_X2OPS);
+  *wp = w;
+  *ra = va;
+  *rb = vb;
+}
 #else
 #define GEMM_HAS_XV 0
+#define GEMM_HAS_X2 0
 #endif
 /* The same in C (the sums start at the biases). */
 static GEMM_INLINE int32x4_t gemm_dot4_xr(const int8_t **wp, const int32_t *bias, int8x16_t x0, int8x16_t x1,
@@ -494,12 +534,45 @@ static GEMM_INLINE void gemm_vector_xr_one(const gemm_ctx_t *c, const int8_t *ba
   }
 }
 
+#if GEMM_HAS_X2
+/* gemm_vector_xr_one for two windows of n <= 2 chunks through byte offsets, at a and b;
+ * b's outputs follow a's. */
+static GEMM_INLINE void gemm_vector_x2(const gemm_ctx_t *c, const int8_t *a, const int8_t *b, const uint8_t *offs,
+                                       const int8_t *w, int8_t *out, const int left, const int fix, const int n) {
+  const int8x16_t x0 = gemm_gather_chunk(a, offs, 0, 0), y0 = gemm_gather_chunk(b, offs, 0, 0);
+  const int8x16_t x1 = n > 1 ? gemm_gather_chunk(a, offs, 1, 0) : x0;
+  const int8x16_t y1 = n > 1 ? gemm_gather_chunk(b, offs, 1, 0) : y0;
+  const int32_t *q = c->quant;
+  const int32_t rows = c->rows;
+  int8_t *const end = out + (rows & ~3);
+  int32x4_t va, vb;
+  for (; out < end; out += 4, q += 12) {
+    gemm_dot4x2_xv(&w, x0, x1, y0, y1, &va, &vb, n);
+    const int32x4_t bias = vldrwq_s32(q);
+    vstrbq_s32(out, gemm_requant4(c, q + 4, vaddq_s32(va, bias), left, fix));
+    vstrbq_s32(out + rows, gemm_requant4(c, q + 4, vaddq_s32(vb, bias), left, fix));
+  }
+  if (rows & 3) {
+    const mve_pred16_t tail = vctp32q((uint32_t)(rows & 3));
+    gemm_dot4x2_xv(&w, x0, x1, y0, y1, &va, &vb, n);
+    const int32x4_t bias = vldrwq_s32(q);
+    vstrbq_p_s32(out, gemm_requant4(c, q + 4, vaddq_s32(va, bias), left, fix), tail);
+    vstrbq_p_s32(out + rows, gemm_requant4(c, q + 4, vaddq_s32(vb, bias), left, fix), tail);
+  }
+}
+#endif
+
 /* `count` windows, `step` bytes apart, whose outputs follow each other: one call (and
  * one copy of the constants into registers) per run of pixels rather than per pixel. */
 static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base, size_t step, int32_t count,
                                        const void *offs, const int8_t *w, int8_t *out, const int left, const int fix,
                                        const int n, const int wide) {
   const gemm_ctx_t local = *cp;
+#if GEMM_HAS_X2
+  if (!wide && n <= 2 && GEMM_HAS(TA_GEMM_MVE_X2_BIT + n - 1)) /* two windows per weight load */
+    for (; count > 1; count -= 2, base += 2 * step, out += 2 * local.rows)
+      gemm_vector_x2(&local, base, base + step, (const uint8_t *)offs, w, out, left, fix, n);
+#endif
   for (; count > 0; count--, base += step, out += local.rows)
     gemm_vector_xr_one(&local, base, offs, w, out, left, fix, n, wide);
 }

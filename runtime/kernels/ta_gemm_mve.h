@@ -36,11 +36,14 @@ typedef struct ta_gemm_mve_params_t {
  * the loops of a mode that does more (left shift and fix both exact when not needed); a
  * missing chunk count falls back to the gathered / segment loops. Bit 16: the two-window
  * loops over windows read in place unrolled by 3 chunks (segments of 3 chunks, 3x3 windows
- * of 16 channels, or a multiple of 3), for the layers whose segments have such counts. */
+ * of 16 channels, or a multiple of 3), for the layers whose segments have such counts.
+ * Bits 17 + n - 1 (n = 1, 2): the byte-offset loop over n chunks takes two windows per
+ * weight load (both windows' chunks in registers). */
 #ifndef TA_GEMM_MVE_VARIANTS
-#define TA_GEMM_MVE_VARIANTS 0x1ffffu
+#define TA_GEMM_MVE_VARIANTS 0x7ffffu
 #endif
-enum { TA_GEMM_MVE_XR_BIT = 3, TA_GEMM_MVE_XW_BIT = 7, TA_GEMM_MVE_FC_BIT = 12, TA_GEMM_MVE_TRIPLE_BIT = 16 };
+enum { TA_GEMM_MVE_XR_BIT = 3, TA_GEMM_MVE_XW_BIT = 7, TA_GEMM_MVE_FC_BIT = 12, TA_GEMM_MVE_TRIPLE_BIT = 16,
+       TA_GEMM_MVE_X2_BIT = 17 };
 
 /* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */
 void ta_gemm_s8_mve(const ta_gemm_mve_params_t *p, int32_t count, const int8_t *input, const int8_t *weights,

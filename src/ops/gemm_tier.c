@@ -254,6 +254,11 @@ void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span
     em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << 16);
   if (g->tier == GEMM_MVE && chunks >= 1 && chunks <= 4) {
     em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (3 + chunks));
+    /* up to 2 chunks through byte offsets: two windows per weight load (bit 17 + chunks - 1);
+     * not for 1x1 layers (vww's 8-channel one would gain 93 k instructions for 1.3 KB of code,
+     * which its budget lacks) */
+    if (chunks <= 2 && window_span > 0 && window_span <= 256)
+      em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (16 + chunks));
     if (window_span > 256 && window_span <= 65536)
       em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (7 + chunks));
   }
