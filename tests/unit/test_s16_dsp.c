@@ -71,7 +71,7 @@ static void s16_gemm_case(UnitState *u, const int32_t *shift, int32_t w_lo, int3
   if (g) {
     CHECK(u, g->q.hi == (want_hi != 0));
     CHECK(u, g->q.acc64 == (want_acc64 != 0));
-    const ta_gemm_s16_dsp_params_t p = {ROWS, depth, s16_kernel_q(&g->q), g->q.acc64 ? 1 : 0};
+    const ta_gemm_s16_dsp_params_t p = {ROWS, depth, s16_kernel_q(&g->q), g->q.acc64 ? 1 : 0, NULL};
     ta_gemm_s16_dsp(&p, 3, x, g->w32, out);
     int bad = 0;
     for (int32_t v = 0; v < 3; v++)
