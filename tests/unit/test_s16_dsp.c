@@ -221,9 +221,63 @@ static void test_s16_addsub(UnitState *u) {
   CHECK(u, !addsub_s16_dsp_fits(&d, false));
 }
 
+/* CONV_2D with a gathered window of depth 27 (3x3, 3 channels, SAME padding): the planner
+ * pads the depth to 32 with zero weights (high-word form, SSAT clamp) and ta_conv_s16_dsp
+ * zeros the window's tail; every output equals TFLite's. */
+static void test_s16_conv_padded_depth(UnitState *u) {
+  enum { H = 5, W = 4, C = 3, K = 3, DEP = K * K * C };
+  const int32_t shift[ROWS] = {-1, -5, -10, -16, -17, -20, -25};
+  static int8_t w[ROWS * DEP];
+  static int16_t in[H * W * C], out[H * W * ROWS], scratch[64];
+  int64_t bias[ROWS];
+  uint8_t bias_bytes[ROWS * 8];
+  int32_t mult[ROWS];
+  S16Rng r = {4242};
+  for (int32_t i = 0; i < ROWS * DEP; i++) w[i] = (int8_t)s16_rand(&r, -127, 127);
+  for (int32_t i = 0; i < H * W * C; i++) in[i] = (int16_t)s16_rand(&r, -32768, 32767);
+  for (int32_t i = 0; i < ROWS; i++) {
+    bias[i] = s16_rand(&r, -1000000, 1000000);
+    mult[i] = s16_rand(&r, 1 << 30, 0x7FFFFFFF);
+  }
+  for (int32_t i = 0; i < 64; i++) scratch[i] = 0x5A5A; /* garbage where the tail goes */
+  const Tensor bt = s16_bias(bias_bytes, bias, ROWS);
+  Arena a;
+  arena_init(&a);
+  GemmS16Plan *g = NULL;
+  CHECK(u, gemm_s16_dsp_plan(&a, ROWS, DEP, w, &bt, mult, shift, 0, 0, -32768, 32767, &g));
+  CHECK(u, g != NULL);
+  if (g) {
+    CHECK(u, g->q.hi);
+    CHECK(u, gemm_s16_dsp_pad_depth(&a, g, w));
+    CHECK(u, g->depth == 32);
+    ta_s16_dsp_requant_t q = s16_kernel_q(&g->q);
+    q.sat = 1;
+    const ta_gemm_s16_dsp_params_t p = {ROWS, g->depth, q, 0, NULL};
+    const ta_conv_s16_dsp_geom_t geo = {1, H, W, C, H, W, K, K, 1, 1, 1, 1, 1, 1, 0};
+    ta_conv_s16_dsp(&p, &geo, in, g->w32, scratch, out);
+    int bad = 0;
+    for (int32_t oy = 0; oy < H; oy++)
+      for (int32_t ox = 0; ox < W; ox++)
+        for (int32_t row = 0; row < ROWS; row++) {
+          int64_t acc = bias[row];
+          for (int32_t ky = 0; ky < K; ky++)
+            for (int32_t kx = 0; kx < K; kx++)
+              for (int32_t c = 0; c < C; c++) {
+                const int32_t iy = oy + ky - 1, ix = ox + kx - 1;
+                if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+                acc += (int64_t)in[(iy * W + ix) * C + c] * w[row * DEP + (ky * K + kx) * C + c];
+              }
+          if (out[(oy * W + ox) * ROWS + row] != s16_reference(acc, mult[row], shift[row], -32768, 32767)) bad++;
+        }
+    CHECK(u, bad == 0);
+  }
+  arena_free(&a);
+}
+
 const UnitTest s16_dsp_tests[] = {
     {"s16_addsub", test_s16_addsub},
     {"s16_gemm_high_word", test_s16_gemm_high_word},
+    {"s16_conv_padded_depth", test_s16_conv_padded_depth},
     {"s16_gemm_wide_shift", test_s16_gemm_wide_shift},
     {"s16_gemm_int64_sums", test_s16_gemm_int64_sums},
     {"s16_depthwise", test_s16_depthwise},
