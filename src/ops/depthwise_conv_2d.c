@@ -38,7 +38,7 @@ typedef struct DwTierData {
   int32_t *bias;       /* per (row class, column class), tier layout */
   size_t bias_n;
   int32_t *weights32;  /* DSP: packed int16 pairs */
-  int32_t *classic32;  /* DSP row-pair form on the stack: the classic layout too (run in place) */
+  int32_t *classic32;  /* DSP row-pair form kept in place (dsp_rowpair_inplace): the classic layout too */
   size_t classic_n;
   int16_t *weights16;  /* MVE: widened */
   int8_t *weights8;    /* MVE, 16-channel groups */
@@ -56,6 +56,7 @@ typedef struct DwTierData {
   int dsp_mode;        /* DSP: TA_DW_DSP_SIMPLE 0, NEGFIX 1 or CLAMP 2 (ta_depthwise_conv_dsp.h) */
   int dsp_rowpair;     /* DSP: form TA_DW_DSP_ROWPAIR (input rows widened in pairs into scratch) */
   int dsp_rowpair_stack; /* its widened rows fit on the kernel's stack (TA_DW_DSP_STACK_BYTES) */
+  int dsp_rowpair_inplace; /* and it keeps the classic form's in-place contract (dw_inplace) */
 } DwTierData;
 
 typedef struct DwData {
@@ -261,13 +262,18 @@ static int32_t dw_dsp_pair(int32_t lo, int32_t hi, int32_t shift_lo, int32_t shi
  * it pays from 5 output columns (QEMU M4: vww's 6-wide layers 146 k -> 114 k instructions;
  * vww's 3-wide one would go 83 k -> 91 k).
  * Its scratch would land on kws's arena peak (5 wide: 224 bytes, 16,000 -> 16,224), so up
- * to DW_ROWPAIR_STACK_BYTES the kernel keeps it on its stack instead (no arena scratch);
- * such a layer also keeps the classic form's weights, which it runs in place (dw_inplace).
+ * to DW_ROWPAIR_STACK_BYTES the kernel keeps it on its stack instead (no arena scratch).
+ * Such a layer narrower than DW_ROWPAIR_INPLACE_BELOW columns (kws: classic before the
+ * stack, and in place in max mode: 16,000 -> 8,704 bytes) also keeps the classic weights
+ * and contract, which it runs in place (dw_inplace); the wider ones declare nothing, as
+ * before (max mode takes every tie: vww's 6-wide layers would run in place for no byte,
+ * +190 k instructions).
  * Each run of columns of one border class is one asm loop: at most DW_ROWPAIR_MAX_RUNS. */
 enum {
   DW_ROWPAIR_MIN_WIDTH = 5,
   DW_ROWPAIR_MAX_RUNS = 16,     /* RP_MAX_RUNS */
-  DW_ROWPAIR_STACK_BYTES = 256  /* TA_DW_DSP_STACK_BYTES */
+  DW_ROWPAIR_STACK_BYTES = 256, /* TA_DW_DSP_STACK_BYTES */
+  DW_ROWPAIR_INPLACE_BELOW = 6
 };
 static bool dw_dsp_rowpair_fits(const DwData *d) {
   int32_t runs = 1; /* runs of output columns of one border class */
@@ -321,6 +327,7 @@ static bool dw_dsp_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter,
   const int8_t *w = (const int8_t *)filter->data;
   t->dsp_rowpair = dw_dsp_rowpair_fits(d);
   t->dsp_rowpair_stack = t->dsp_rowpair && dw_dsp_rowpair_scratch(d) <= DW_ROWPAIR_STACK_BYTES;
+  t->dsp_rowpair_inplace = t->dsp_rowpair_stack && d->w.out < DW_ROWPAIR_INPLACE_BELOW;
   t->bias_n = (size_t)t->rows.count * t->cols.count * ch;
   t->classic_n = (size_t)groups * taps * 2;
   t->weights_n = t->dsp_rowpair ? (size_t)groups * kw * 8 : t->classic_n;
@@ -342,7 +349,7 @@ static bool dw_dsp_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter,
     return true;
   }
   dw_dsp_rowpair_weights(d, w, t);
-  if (t->dsp_rowpair_stack) { /* emitted instead when the layer runs in place */
+  if (t->dsp_rowpair_inplace) { /* emitted instead when the layer runs in place */
     t->classic32 = arena_alloc(pc->arena, (t->classic_n ? t->classic_n : 1) * sizeof(int32_t));
     if (!t->classic32) return false;
     dw_dsp_classic_weights(d, w, t->quant, t->classic32);
@@ -760,9 +767,10 @@ static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
  * rows, max mode only). The DSP tier's classic form, in place,
  * runs one row pair column by column (ta_depthwise_conv_dsp_s8_inplace): after writing
  * pixel (y + 1, x) it reads windows from pixel (y, x + 1) on, a group of one output row.
- * Its row-pair form widens every row of a channel group first: with its rows in the scratch
- * arena it declares nothing, like int16 and float; with them on the stack the layer keeps
- * the classic weights too and in place runs the classic form (dw_emit_tier). */
+ * Its row-pair form widens every row of a channel group first: it declares nothing, like
+ * int16 and float, except on layers narrower than DW_ROWPAIR_INPLACE_BELOW with their rows
+ * on the stack, which keep the classic weights too and in place run the classic form
+ * (dw_emit_tier). */
 /* = TA_DW_MVE_INPLACE_ROWS (runtime/kernels/ta_depthwise_conv_mve.h): the rows of a
  * one-pixel-wide MVE layer per call when it runs in place. */
 enum { DW_MVE_INPLACE_ROWS = 1 };
@@ -771,7 +779,7 @@ static bool dw_inplace(const Model *m, const Node *node, int input, InplaceAcces
   (void)m;
   const DwData *d = node->op_data;
   if (input != 0 || !d || d->kernel != DW_S8 || d->batches != 1) return false;
-  if (d->tier == DW_TIER_DSP && dw_dsp_arena_scratch(d)) return false;
+  if (d->tier == DW_TIER_DSP && d->t.dsp_rowpair && !d->t.dsp_rowpair_inplace) return false;
   const bool mve = d->tier == DW_TIER_MVE;
   const bool column = mve && d->w.out == 1;
   const int32_t group = d->tier == DW_TIER_DSP ? d->w.out : column ? DW_MVE_INPLACE_ROWS : 1;

@@ -7,7 +7,8 @@
 # - kws's operator 1 (25x5x64: 5 columns) takes the row-pair form with its widened rows on
 #   the kernel's stack (NULL scratch): kws's scratch arena stays at its layer-by-layer bound;
 #   with --memory.optimize max it runs in place in the classic form (form 0, the in-place
-#   entry, no row-pair code compiled);
+#   entry, no row-pair code compiled); vww's 6-wide operator 13, on the stack too, keeps the
+#   row-pair form in max mode (no contract: in place it would save no byte);
 # - on QEMU Cortex-M4, vww case 0 equals the golden and operator 1 runs at most 2.5
 #   instructions per MAC (the classic form: 3.04); kws case 0 equals the golden and its
 #   operator 1 runs at most 2.8 instructions per MAC (the classic form: 2.88);
@@ -80,6 +81,17 @@ else
     echo "FAIL dw4:kws_max_classic_in_place: variant mask '$variants' compiles the row-pair form"
   else
     echo "PASS dw4:kws_max_classic_in_place"
+  fi
+fi
+if ! "$build/tinyaot" convert "$vww/model.tflite" -o "$work/vww_max" --platform cortex-m4 --memory.optimize max \
+  >"$work/vww_max.log" 2>&1; then
+  echo "FAIL dw4:vww_max_rowpair_kept: convert failed: $(tail -n 1 "$work/vww_max.log")"
+else
+  f=$(form_of "$work/vww_max/src/vww_model.c" 13)
+  if [ "$f" != 1 ]; then
+    echo "FAIL dw4:vww_max_rowpair_kept: operator 13 (6 columns) has form '$f' in max mode, not 1 (row pair)"
+  else
+    echo "PASS dw4:vww_max_rowpair_kept"
   fi
 fi
 
