@@ -6,6 +6,11 @@
 #   mps2-an386: outputs byte-equal to the TFLite Micro golden; where the layer qualifies
 #   (int64 bias; depthwise with multiplier 1 and an even channel count; ADD / SUB of
 #   same-shape inputs) the module must call the DSP kernel;
+# - the depth-8 stream (vww_a16w8) and the in-place windows (ic_a16w8) are named in the
+#   module's TA_S16_DSP_VARIANTS where the layers take them (not in-place windows for
+#   vww_a16w8), and the model stays exact and slower with that bit cleared;
+# - vww_a16w8, ic_a16w8 and kws_a16w8 run in at most 1.15x the instructions of their int8
+#   twins (issue 19), all six exact;
 # - the kernels compile warning-free with GCC and clang at -O0/-Os/-O2/-O3, with and
 #   without a frame pointer (their inline assembly fixes r8..r11);
 # usage: sh tests/suites/s16-m4.sh BUILD CORPUS WORKDIR
@@ -121,6 +126,99 @@ if [ -n "$plugin" ]; then
   general_check strww_a16w8
 else
   echo "FAIL s16-m4:general-loops: the QEMU instruction-counting plugin does not build"
+fi
+
+# ---- the loops named per layer: the depth-8 stream (bit 9) and in-place windows (bit 10) --
+# The compiler names bit 9 for vww_a16w8 (its 8-channel pointwise layer) and bit 10 for
+# ic_a16w8 (3x3 layers of 16..64 channels), not bit 10 for vww_a16w8 (1x1 layers and a
+# 3-channel first layer: nothing to read in place). With the bit cleared in the module's
+# ta_config.h the model must stay exact and run more instructions.
+variant_bit() { # model bit expect(1/0)
+  model=$1 bit=$2 expect=$3 dir="$corpus/models/$1"
+  label="s16-m4:variant-bit$bit/$model"
+  d="$work/bit$bit-$model"
+  mkdir -p "$d"
+  if ! "$build/tinyaot" convert "$dir/model.tflite" --platform cortex-m4 -o "$d/tuned" --name vb --prefix vb \
+       >"$d/convert.log" 2>&1; then
+    echo "FAIL $label: convert"
+    return
+  fi
+  mask=$(sed -n 's/^#define VB_TA_S16_DSP_VARIANTS \(0x[0-9a-f]*\)u$/\1/p' "$d/tuned/src/ta_config.h")
+  if [ -z "$mask" ]; then
+    echo "FAIL $label: no TA_S16_DSP_VARIANTS mask in ta_config.h"
+    return
+  fi
+  has=$(( (mask >> bit) & 1 ))
+  if [ "$has" -ne "$expect" ]; then
+    echo "FAIL $label: mask $mask, bit $bit is $has, expected $expect"
+    return
+  fi
+  if [ "$expect" -eq 0 ]; then
+    echo "PASS $label (mask $mask leaves it out)"
+    rm -rf "$d"
+    return
+  fi
+  cp -R "$d/tuned" "$d/without"
+  printf '%s\n' '#ifndef VB_TA_CONFIG_H' '#define VB_TA_CONFIG_H' \
+    "#define VB_TA_S16_DSP_VARIANTS $(printf '0x%x' $((mask & ~(1 << bit))))u" '#endif' >"$d/without/src/ta_config.h"
+  for v in tuned without; do
+    if ! make -C "$d/$v" TARGET=cortex-m4 >"$d/$v.build.log" 2>&1; then
+      echo "FAIL $label: $v module build"
+      return
+    fi
+    if ! sh "$TA_ROOT/target/run_case.sh" --core m4 --name vb --lib "$d/$v/libvb.a" --include "$d/$v/include" \
+         --case "$dir/case_0" --out "$d/$v.out" --plugin "$plugin" >"$d/$v.run.log" 2>&1; then
+      echo "FAIL $label: $v: run_case.sh failed (see $d)"
+      return
+    fi
+    if bad=$(ta_golden_mismatch "$dir/case_0" "$d/$v.out/run"); then :; else
+      echo "FAIL $label: $v: $bad differs from the golden"
+      return
+    fi
+  done
+  with=$(ta_get "$d/tuned.out/run/count.txt" insns)
+  without=$(ta_get "$d/without.out/run/count.txt" insns)
+  if [ -z "$with" ] || [ -z "$without" ] || [ "$without" -le "$with" ]; then
+    echo "FAIL $label: instructions without bit $bit ${without:-?}, with it ${with:-?}: expected more"
+    return
+  fi
+  echo "PASS $label (exact with and without it; $with against $without instructions)"
+  rm -rf "$d"
+}
+
+# ---- issue 19's Cortex-M4 target: a16w8 within 1.15x of its int8 twin -------------------
+# vww, ic and kws (the three furthest from their twins), case 0 of both variants on QEMU M4
+# with the instruction counter, outputs exact.
+twin_ratio() { # model
+  label="s16-m4:twin-ratio/$1"
+  for m in "$1" "$1_a16w8"; do
+    if ! suite_qemu_exact "$label" m4 "$corpus/models/$m" "$work/twin-$m" --tinyaot "$build/tinyaot" \
+         --plugin "$plugin"; then
+      return
+    fi
+  done
+  i8=$(ta_get "$work/twin-$1/run/count.txt" insns)
+  i16=$(ta_get "$work/twin-$1_a16w8/run/count.txt" insns)
+  if [ -z "$i8" ] || [ -z "$i16" ]; then
+    echo "FAIL $label: no instruction counts"
+    return
+  fi
+  if [ $((i16 * 100)) -gt $((i8 * 115)) ]; then
+    echo "FAIL $label: $1_a16w8 $i16 instructions against $1 $i8: above 1.15x"
+    return
+  fi
+  echo "PASS $label ($1_a16w8 $i16 against $1 $i8 instructions, both exact)"
+  rm -rf "$work/twin-$1" "$work/twin-$1_a16w8"
+}
+if [ -n "$plugin" ]; then
+  variant_bit vww_a16w8 9 1
+  variant_bit vww_a16w8 10 0
+  variant_bit ic_a16w8 10 1
+  twin_ratio vww
+  twin_ratio ic
+  twin_ratio kws
+else
+  echo "FAIL s16-m4:variant-bits: the QEMU instruction-counting plugin does not build"
 fi
 
 # ---- compile flags: the two kernel files at every usual level, both compilers ----------
