@@ -158,7 +158,7 @@ while read -r line; do say "$line"; done <"$work/line.m55"
 # A module's src/ta_config.h names the specialised loops its layers call (docs/kernels.md);
 # a loop left out must fall back to a general one with the same outputs. Here the masks
 # leave out nearly everything: depthwise MVE none (plain C loops over the MVE tables),
-# depthwise DSP only CLAMP (and the row-pair form's code, bit 3: its layers need it), gemm MVE only the mode with left shift and negative fix and no
+# depthwise DSP only CLAMP (and the row-pair and classic forms' code, bits 3 and 4: their layers need it), gemm MVE only the mode with left shift and negative fix and no
 # byte-offset gathers. kws and vww (3x3 depthwise with borders, stride 2, 1x1 and 3x3 convs,
 # FULLY_CONNECTED) must stay exact on both cores; so must a build with a frame pointer
 # (-fno-omit-frame-pointer: the C equivalents of the widest asm loops, TA_NO_WIDE_ASM).
@@ -179,7 +179,7 @@ fallback_check() { # core model
   cp -R "$d/tuned" "$d/fallback"
   cp -R "$d/tuned" "$d/framepointer"
   printf '%s\n' '#ifndef FB_TA_CONFIG_H' '#define FB_TA_CONFIG_H' '#define FB_TA_DEPTHWISE_CONV_MVE_VARIANTS 0x0u' \
-    '#define FB_TA_DEPTHWISE_CONV_DSP_VARIANTS 0xcu' '#define FB_TA_GEMM_MVE_VARIANTS 0x8u' '#endif' \
+    '#define FB_TA_DEPTHWISE_CONV_DSP_VARIANTS 0x1cu' '#define FB_TA_GEMM_MVE_VARIANTS 0x8u' '#endif' \
     >"$d/fallback/src/ta_config.h"
   for v in tuned fallback framepointer; do
     flags=-O2

@@ -950,11 +950,11 @@ void ta_depthwise_conv_dsp_s8(const ta_depthwise_conv_dsp_params_t *p, const int
     }
     return;
   }
-  dsp_classic(p, input, filter, output, INT32_MAX);
+  if (DSP_HAS(TA_DW_DSP_CLASSIC_BIT)) dsp_classic(p, input, filter, output, INT32_MAX); /* set with the form */
 }
 
 void ta_depthwise_conv_dsp_s8_inplace(const ta_depthwise_conv_dsp_params_t *p, const int8_t *input,
                                       const int8_t *filter, int8_t *temp, int8_t *output, int32_t bytes) {
-  dsp_classic(p, input, filter, temp, 1);
+  if (DSP_HAS(TA_DW_DSP_CLASSIC_BIT)) dsp_classic(p, input, filter, temp, 1); /* set with every in-place call */
   ta_move_output(output, temp, bytes);
 }

@@ -32,10 +32,12 @@ enum { TA_DW_DSP_CLASSIC = 0, TA_DW_DSP_ROWPAIR = 1 };
 
 /* Loops compiled (ta_config.h): bit TA_DW_DSP_<mode> for each requantisation mode's. A
  * layer whose mode is missing runs the CLAMP loops, exact for every layer. Bit
- * TA_DW_DSP_ROWPAIR_BIT: the row-pair form's code (needed by every ROWPAIR layer). */
+ * TA_DW_DSP_ROWPAIR_BIT: the row-pair form's code (needed by every ROWPAIR layer); bit
+ * TA_DW_DSP_CLASSIC_BIT: the classic form's (every CLASSIC layer and every in-place call). */
 #define TA_DW_DSP_ROWPAIR_BIT 3
+#define TA_DW_DSP_CLASSIC_BIT 4
 #ifndef TA_DEPTHWISE_CONV_DSP_VARIANTS
-#define TA_DEPTHWISE_CONV_DSP_VARIANTS 0xFu
+#define TA_DEPTHWISE_CONV_DSP_VARIANTS 0x1Fu
 #endif
 
 typedef struct ta_depthwise_conv_dsp_params_t {

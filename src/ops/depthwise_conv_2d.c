@@ -655,8 +655,9 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
   const int32_t *w32 = t->dsp_rowpair && !rowpair ? t->classic32 : t->weights32;
   const size_t w_n = t->dsp_rowpair && !rowpair ? t->classic_n : t->weights_n;
   const char *weights = w_n ? em_table_i32(ec, "weights", w32, w_n) : em_table_i32(ec, "weights", no_weights, 1);
-  /* bit 3: the row-pair form's code (TA_DW_DSP_ROWPAIR_BIT) */
-  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", (1u << t->dsp_mode) | (rowpair ? 8u : 0u));
+  /* bit 3: the row-pair form's code (TA_DW_DSP_ROWPAIR_BIT), bit 4 the classic form's
+   * (TA_DW_DSP_CLASSIC_BIT; also the in-place entry's): kws links only the row-pair form */
+  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", (1u << t->dsp_mode) | (rowpair ? 8u : 16u));
   em_decl(ec,
           "static const ta_depthwise_conv_dsp_params_t %s_params = {\n%s  .act_min = %d, .act_max = %d,\n"
           "  .mode = %d,\n  .form = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .weights = %s,\n"

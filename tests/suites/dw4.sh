@@ -5,7 +5,8 @@
 # - converted for cortex-m4, vww's operator 1 (48x48x8, stride 1) takes the row-pair form;
 #   vww's operator 3 (stride 2) and operator 25 (3 columns) keep the classic one;
 # - kws's operator 1 (25x5x64: 5 columns) takes the row-pair form with its widened rows on
-#   the kernel's stack (NULL scratch): kws's scratch arena stays at its layer-by-layer bound;
+#   the kernel's stack (NULL scratch): kws's scratch arena stays at its layer-by-layer bound,
+#   and its variant mask leaves the classic form's code out (bit 4);
 #   with --memory.optimize max it runs in place in the classic form (form 0, the in-place
 #   entry, no row-pair code compiled); vww's 6-wide operator 13, on the stack too, keeps the
 #   row-pair form in max mode (no contract: in place it would save no byte);
@@ -56,12 +57,15 @@ else
   bound=$(sed -n 's/.*"activation_lower_bound": *\([0-9]*\).*/\1/p' "$work/kws/report.json" | head -n 1)
   # operator 1's arguments (a row of the shared body's table or a direct call): scratch NULL
   null_scratch=$(grep -cE 'op1_depthwise_conv_2d_params, [^,]+, [^,]+, NULL,' "$work/kws/src/kws_model.c")
+  mask=$(sed -n 's/^#define KWS_TA_DEPTHWISE_CONV_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$work/kws/src/ta_config.h")
   if [ "$f" != 1 ]; then
     echo "FAIL dw4:kws_rowpair_on_stack: operator 1 (25x5x64) has form '$f', not 1 (row pair)"
   elif [ "$null_scratch" != 1 ]; then
     echo "FAIL dw4:kws_rowpair_on_stack: operator 1 is not called with a NULL scratch"
   elif [ -z "$arena" ] || [ "$arena" != "$bound" ]; then
     echo "FAIL dw4:kws_rowpair_on_stack: scratch arenas '$arena' bytes, layer-by-layer bound '$bound'"
+  elif [ -z "$mask" ] || [ $(( mask & 16 )) -ne 0 ]; then
+    echo "FAIL dw4:kws_rowpair_on_stack: variant mask '$mask' compiles the classic form (no layer takes it)"
   else
     echo "PASS dw4:kws_rowpair_on_stack (arena $arena bytes, its bound)"
   fi
@@ -77,8 +81,8 @@ else
     echo "FAIL dw4:kws_max_classic_in_place: operator 1 has form '$f' in max mode, not 0 (classic)"
   elif ! grep -q 'kws_ta_depthwise_conv_dsp_s8_inplace(' "$src"; then
     echo "FAIL dw4:kws_max_classic_in_place: no depthwise runs in place"
-  elif [ -z "$variants" ] || [ $(( variants & 8 )) -ne 0 ]; then
-    echo "FAIL dw4:kws_max_classic_in_place: variant mask '$variants' compiles the row-pair form"
+  elif [ -z "$variants" ] || [ $(( variants & 8 )) -ne 0 ] || [ $(( variants & 16 )) -eq 0 ]; then
+    echo "FAIL dw4:kws_max_classic_in_place: variant mask '$variants': the row-pair form's code, or not the classic's"
   else
     echo "PASS dw4:kws_max_classic_in_place"
   fi
