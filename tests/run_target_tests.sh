@@ -15,6 +15,8 @@
 #   DEPTHWISE_CONV_2D and FULLY_CONNECTED cases; TARGET_OPS=all runs every
 #   op directory of the corpus, ops/ and ops-new/ (`make test-full`), TARGET_OPS=none none,
 #   TARGET_OPS="equal_* less_int8_*" the op directories matching those shell patterns.
+#   TARGET_TINYAOT_ARGS="--memory.optimize max" converts the models and op cases with these
+#   options appended (their labels name them); the self-checks and fallback loops then stay out.
 TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$TA_ROOT/target/lib.sh"
 
@@ -34,6 +36,14 @@ if [ ! -d "$corpus/models" ]; then
   exit 1
 fi
 mkdir -p "$work"
+# the models' and op cases' compiler: tinyaot itself, or a wrapper appending TARGET_TINYAOT_ARGS
+model_tinyaot="$build/tinyaot" label_suffix=""
+if [ -n "${TARGET_TINYAOT_ARGS:-}" ]; then
+  model_tinyaot="$work/tinyaot_args"
+  printf '#!/bin/sh\nexec "%s" "$@" %s\n' "$build/tinyaot" "$TARGET_TINYAOT_ARGS" >"$model_tinyaot"
+  chmod +x "$model_tinyaot"
+  label_suffix="[$(echo "$TARGET_TINYAOT_ARGS" | tr " " ",")]"
+fi
 compare="$build/compare"
 if [ ! -x "$compare" ]; then
   ${CC:-cc} -std=c11 -O1 "$TA_ROOT/tests/tools/compare.c" -o "$work/compare" -lm || exit 1
@@ -148,11 +158,13 @@ flags_check() { # core
   done
   [ $fails -eq 0 ] && echo "PASS $label ($n compilations: gcc and clang, -O0 -Os -O2 -O3, frame pointer)"
 }
-flags_check m4 >"$work/line.m4" &
-flags_check m55 >"$work/line.m55" &
-wait
-while read -r line; do say "$line"; done <"$work/line.m4"
-while read -r line; do say "$line"; done <"$work/line.m55"
+if [ -z "${TARGET_TINYAOT_ARGS:-}" ]; then
+  flags_check m4 >"$work/line.m4" &
+  flags_check m55 >"$work/line.m55" &
+  wait
+  while read -r line; do say "$line"; done <"$work/line.m4"
+  while read -r line; do say "$line"; done <"$work/line.m55"
+fi
 
 # ---- the kernels' fallback loops ---------------------------------------------------------------
 # A module's src/ta_config.h names the specialised loops its layers call (docs/kernels.md);
@@ -210,6 +222,7 @@ fallback_check() { # core model
   echo "PASS $label (exact, also with a frame pointer; $fallback instructions against $tuned)"
 }
 for model in kws vww; do
+  [ -z "${TARGET_TINYAOT_ARGS:-}" ] || break # the fallback loops are checked with the default options
   if [ -n "$TARGET_MODELS" ]; then case " $TARGET_MODELS " in *" $model "*) ;; *) continue ;; esac; fi
   fallback_check m4 "$model" >"$work/line.m4" &
   fallback_check m55 "$model" >"$work/line.m55" &
@@ -221,7 +234,7 @@ done
 run_model() { # dir core
   dir=$1 core=$2
   model=$(basename "$dir")
-  label="target-$core:$(basename "$(dirname "$dir")")/$model"
+  label="target-$core:$(basename "$(dirname "$dir")")/$model$label_suffix"
   name=$(echo "$model" | tr -c 'A-Za-z0-9_\n' '_')
   case "$name" in [0-9]*) name="m_$name" ;; esac
   [ ${#name} -le 32 ] || name=op_case # module names are C identifiers of at most 32 characters
@@ -230,7 +243,7 @@ run_model() { # dir core
   [ "$core" = m55 ] && how=cmake
   rc=0
   sh "$TA_ROOT/target/run_case.sh" --core "$core" --name "$name" --model "$dir/model.tflite" --case "$dir/case_0" \
-    --out "$out" --tinyaot "$build/tinyaot" --build "$how" --plugin "$plugin" >"$work/$core.$model.log" 2>&1 || rc=$?
+    --out "$out" --tinyaot "$model_tinyaot" --build "$how" --plugin "$plugin" >"$work/$core.$model.log" 2>&1 || rc=$?
   case $rc in
     0) ;;
     10) r=$(reason_of "$out/convert.log")

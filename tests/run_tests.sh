@@ -167,6 +167,15 @@ else
   echo "== models with every optimisation off (--no-intern --no-static-calls --no-init-elision --no-reorder)"
   corpus_dirs() { for d in "$corpus"/models/*; do [ -f "$d/model.tflite" ] && echo "$d"; done; }
   TINYAOT_RUN_ARGS="--no-intern --no-static-calls --no-init-elision --no-reorder" run_corpus "$build" opts-off
+
+  # Issue 17's memory techniques keep every model exact both ways: all of them on
+  # (--memory.optimize max: in place with moves, patches, views) and every rewrite and
+  # in-place switch off (the default run is the third setting).
+  echo "== models with --memory.optimize max"
+  TINYAOT_RUN_ARGS="--memory.optimize max" run_corpus "$build" memory-max
+  echo "== models with every memory rewrite off (--no-alias --no-fold-pad --no-elide-quantize --no-concat-views --no-slice-views --no-inplace)"
+  TINYAOT_RUN_ARGS="--no-alias --no-fold-pad --no-elide-quantize --no-concat-views --no-slice-views --no-inplace" \
+    run_corpus "$build" memory-off
   corpus_dirs() { all_corpus_dirs; }
 
   echo "== placement negative control: pinned but never hydrated must not match"
