@@ -9,7 +9,8 @@
 #   model at odd sizes (41, 57, 97: asymmetric padding, a short last band) patched and exact;
 # - mcunet_vww in max mode runs in bands, exact on every corpus case, with arena_bytes at
 #   most its float input's 76,800 bytes; mcunet_det exact in max mode, arena at most its
-#   245,760-byte input (the 168,512-byte target is below the input tensor alone);
+#   245,760-byte float input (the 168,512-byte target is below that tensor alone:
+#   tests/suites/integer_io.sh checks it with --integer-io, where the input is int8);
 #   --no-patch switches patches off (mcunet_vww then needs more bytes);
 # - the small (64x64) model in max mode on QEMU Cortex-M4 and Cortex-M55 (DSP and MVE
 #   kernels on the band shapes), both outputs equal to the oracle's (SKIP without the cross
