@@ -80,6 +80,31 @@ done
 # run time, the generic clamp), the matrix kernel its generic-clamp loops; and a build with
 # a frame pointer. kws_a16w8 (3x3 depthwise, 1x1 convs) and strww_a16w8 (one-tap-wide
 # depthwise filters) must stay exact, the general loops slower than the tuned ones.
+# Builds each of D's module variants (a "framepointer" one with -fno-omit-frame-pointer, the
+# others at -O2), runs case 0 of CASE_DIR on QEMU M4 and compares with the golden; prints
+# why and fails at the first variant that does not build, run or match.
+variants_exact() { # NAME D CASE_DIR VARIANT...
+  vname=$1 vd=$2 vcase=$3
+  shift 3
+  for v in "$@"; do
+    flags=-O2
+    [ "$v" = framepointer ] && flags="-O2 -fno-omit-frame-pointer"
+    if ! make -C "$vd/$v" TARGET=cortex-m4 CFLAGS="$flags" >"$vd/$v.build.log" 2>&1; then
+      echo "$v module build"
+      return 1
+    fi
+    if ! sh "$TA_ROOT/target/run_case.sh" --core m4 --name "$vname" --lib "$vd/$v/lib$vname.a" \
+         --include "$vd/$v/include" --case "$vcase" --out "$vd/$v.out" --plugin "$plugin" >"$vd/$v.run.log" 2>&1; then
+      echo "$v: run_case.sh failed (see $vd)"
+      return 1
+    fi
+    if bad=$(ta_golden_mismatch "$vcase" "$vd/$v.out/run"); then :; else
+      echo "$v: $bad differs from the golden"
+      return 1
+    fi
+  done
+}
+
 general_check() { # model
   model=$1 dir="$corpus/models/$1"
   label="s16-m4:general-loops/$model"
@@ -94,23 +119,10 @@ general_check() { # model
   cp -R "$d/tuned" "$d/framepointer"
   printf '%s\n' '#ifndef FB_TA_CONFIG_H' '#define FB_TA_CONFIG_H' '#define FB_TA_S16_DSP_VARIANTS 0x0u' '#endif' \
     >"$d/general/src/ta_config.h"
-  for v in tuned general framepointer; do
-    flags=-O2
-    [ "$v" = framepointer ] && flags="-O2 -fno-omit-frame-pointer"
-    if ! make -C "$d/$v" TARGET=cortex-m4 CFLAGS="$flags" >"$d/$v.build.log" 2>&1; then
-      echo "FAIL $label: $v module build"
-      return
-    fi
-    if ! sh "$TA_ROOT/target/run_case.sh" --core m4 --name fb --lib "$d/$v/libfb.a" --include "$d/$v/include" \
-         --case "$dir/case_0" --out "$d/$v.out" --plugin "$plugin" >"$d/$v.run.log" 2>&1; then
-      echo "FAIL $label: $v: run_case.sh failed (see $d)"
-      return
-    fi
-    if bad=$(ta_golden_mismatch "$dir/case_0" "$d/$v.out/run"); then :; else
-      echo "FAIL $label: $v: $bad differs from the golden"
-      return
-    fi
-  done
+  if ! why=$(variants_exact fb "$d" "$dir/case_0" tuned general framepointer); then
+    echo "FAIL $label: $why"
+    return
+  fi
   tuned=$(ta_get "$d/tuned.out/run/count.txt" insns)
   general=$(ta_get "$d/general.out/run/count.txt" insns)
   if [ -z "$tuned" ] || [ -z "$general" ] || [ "$general" -le "$tuned" ]; then
@@ -161,21 +173,10 @@ variant_bit() { # model bit expect(1/0)
   cp -R "$d/tuned" "$d/without"
   printf '%s\n' '#ifndef VB_TA_CONFIG_H' '#define VB_TA_CONFIG_H' \
     "#define VB_TA_S16_DSP_VARIANTS $(printf '0x%x' $((mask & ~(1 << bit))))u" '#endif' >"$d/without/src/ta_config.h"
-  for v in tuned without; do
-    if ! make -C "$d/$v" TARGET=cortex-m4 >"$d/$v.build.log" 2>&1; then
-      echo "FAIL $label: $v module build"
-      return
-    fi
-    if ! sh "$TA_ROOT/target/run_case.sh" --core m4 --name vb --lib "$d/$v/libvb.a" --include "$d/$v/include" \
-         --case "$dir/case_0" --out "$d/$v.out" --plugin "$plugin" >"$d/$v.run.log" 2>&1; then
-      echo "FAIL $label: $v: run_case.sh failed (see $d)"
-      return
-    fi
-    if bad=$(ta_golden_mismatch "$dir/case_0" "$d/$v.out/run"); then :; else
-      echo "FAIL $label: $v: $bad differs from the golden"
-      return
-    fi
-  done
+  if ! why=$(variants_exact vb "$d" "$dir/case_0" tuned without); then
+    echo "FAIL $label: $why"
+    return
+  fi
   with=$(ta_get "$d/tuned.out/run/count.txt" insns)
   without=$(ta_get "$d/without.out/run/count.txt" insns)
   if [ -z "$with" ] || [ -z "$without" ] || [ "$without" -le "$with" ]; then
