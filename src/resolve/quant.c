@@ -94,6 +94,12 @@ bool quant_activation_range_f32(int act, float *mn, float *mx) {
 float tensor_scale(const Tensor *t) { return t->n_quant > 0 ? t->scale[0] : 0.f; }
 int32_t tensor_zero_point(const Tensor *t) { return t->n_quant > 0 ? (int32_t)t->zero_point[0] : 0; }
 
+bool tensor_same_quant(const Tensor *a, const Tensor *b) {
+  if (a->type != b->type || a->n_quant != b->n_quant) return false;
+  if (a->n_quant == 0) return true;
+  return a->n_quant == 1 && tensor_scale(a) == tensor_scale(b) && tensor_zero_point(a) == tensor_zero_point(b);
+}
+
 static uint64_t rd_le(const uint8_t *p, int n) {
   uint64_t v = 0;
   for (int i = n - 1; i >= 0; i--) v = v << 8 | p[i];

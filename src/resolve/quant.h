@@ -48,6 +48,9 @@ bool quant_activation_range_f32(int act, float *act_min, float *act_max);
 /* Per-tensor scale and zero point (element 0); 0/0 when unquantized. */
 float tensor_scale(const Tensor *t);
 int32_t tensor_zero_point(const Tensor *t);
+/* Same element type and the same (per-tensor) quantization, or none on either: the bytes
+ * of one read as the other mean the same values. */
+bool tensor_same_quant(const Tensor *a, const Tensor *b);
 /* Little-endian reads of constant data, independent of host byte order. */
 int32_t const_i32(const Tensor *t, int64_t i);
 int64_t const_i64(const Tensor *t, int64_t i);

@@ -19,12 +19,6 @@
 
 enum { BUILTIN_CONCATENATION = 2 };
 
-static bool same_quant(const Tensor *a, const Tensor *b) {
-  if (a->type != b->type || a->n_quant != b->n_quant) return false;
-  if (a->n_quant == 0) return true;
-  return a->n_quant == 1 && tensor_scale(a) == tensor_scale(b) && tensor_zero_point(a) == tensor_zero_point(b);
-}
-
 static bool aliased_by_any(const Model *m, int32_t id) {
   for (int i = 0; i < m->n_tensors; i++)
     if (m->tensors[i].alias_of == id) return true;
@@ -47,7 +41,7 @@ static bool viewable_input(const Model *m, const Node *n, int i, const Tensor *y
   const int32_t id = n->in[i];
   if (id < 0 || id >= m->n_tensors) return false;
   const Tensor *x = &m->tensors[id];
-  if (x->data || x->is_input || x->is_output || x->is_variable || x->alias_of >= 0 || !same_quant(x, y)) return false;
+  if (x->data || x->is_input || x->is_output || x->is_variable || x->alias_of >= 0 || !tensor_same_quant(x, y)) return false;
   for (int j = 0; j < n->n_in; j++)
     if (j != i && n->in[j] == id) return false;
   return !aliased_by_any(m, id) && one_writer_before(m, id, k);

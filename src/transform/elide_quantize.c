@@ -14,8 +14,7 @@ enum { BUILTIN_DEQUANTIZE = 6, BUILTIN_QUANTIZE = 114 };
 
 static bool same_integer_quant(const Tensor *a, const Tensor *b) {
   const bool integer = a->type == TT_INT8 || a->type == TT_INT16 || a->type == TT_UINT8;
-  return integer && a->type == b->type && a->n_quant == 1 && b->n_quant == 1 && a->bytes == b->bytes &&
-         tensor_scale(a) == tensor_scale(b) && tensor_zero_point(a) == tensor_zero_point(b);
+  return integer && a->n_quant == 1 && a->bytes == b->bytes && tensor_same_quant(a, b);
 }
 
 /* The storage rules of a RESHAPE alias: no state, inputs stay inputs, an input and an

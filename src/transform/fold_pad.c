@@ -54,11 +54,6 @@ static bool spatial_paddings(const Tensor *paddings, SpatialPad *sp) {
   return true;
 }
 
-static bool same_quant(const Tensor *a, const Tensor *b) {
-  return a->n_quant == 1 && b->n_quant == 1 && tensor_scale(a) == tensor_scale(b) &&
-         tensor_zero_point(a) == tensor_zero_point(b);
-}
-
 /* PAD fills with the output zero point; PADV2 with its constant_values (stored raw,
  * quantized like the output), which must be that zero point too. */
 static bool fills_zero_point(const Model *m, const Node *n, const Tensor *out) {
@@ -77,7 +72,7 @@ static bool foldable_pad(const Model *m, const Node *n, SpatialPad *sp) {
   const Tensor *in = node_input(m, n, 0), *out = node_output(m, n, 0);
   if (!in || !out || in->data || in->rank != 4 || out->rank != 4 || in->type != out->type) return false;
   if (in->type != TT_INT8 && in->type != TT_INT16) return false;
-  if (!same_quant(in, out)) return false;
+  if (in->n_quant != 1 || !tensor_same_quant(in, out)) return false;
   if (out->is_output || out->is_variable || out->is_input || in->is_variable || out->alias_of >= 0) return false;
   for (int i = 0; i < m->n_tensors; i++)
     if (m->tensors[i].alias_of == out->id) return false;

@@ -42,12 +42,6 @@ static bool is_slicing(int32_t code) {
          code == BUILTIN_STRIDED_SLICE;
 }
 
-static bool same_quant(const Tensor *a, const Tensor *b) {
-  if (a->type != b->type || a->n_quant != b->n_quant) return false;
-  if (a->n_quant == 0) return true;
-  return a->n_quant == 1 && tensor_scale(a) == tensor_scale(b) && tensor_zero_point(a) == tensor_zero_point(b);
-}
-
 /* Byte offset in the input of output o of node n, or -1 when that output is not one
  * contiguous range of it (the operators' own prepared copy plans say where it lies). */
 static int64_t output_offset(const Model *m, const Node *n, int o) {
@@ -91,7 +85,7 @@ static bool viewable_output(const Model *m, const Node *n, int o, const Tensor *
   if (id < 0 || id >= m->n_tensors) return false;
   const Tensor *y = &m->tensors[id];
   /* a model output's address is its storage's (the context's outputs[] take no offset) */
-  if (y->data || y->is_input || y->is_output || y->is_variable || y->alias_of >= 0 || !same_quant(x, y)) return false;
+  if (y->data || y->is_input || y->is_output || y->is_variable || y->alias_of >= 0 || !tensor_same_quant(x, y)) return false;
   for (int j = 0; j < n->n_out; j++)
     if (j != o && n->out[j] == id) return false;
   return output_offset(m, n, o) >= 0 && !read_by_subgraph_op(m, id);
