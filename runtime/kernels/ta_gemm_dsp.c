@@ -974,6 +974,145 @@ void ta_conv_s8_dsp_cols_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_
   ta_move_output(output, temp, bytes);
 }
 
+/* ---- FULLY_CONNECTED stream (p->fcs): one input vector, 4 rows at a time ---- */
+
+/* The stream loops' TA_GEMM_DSP_VARIANTS bits (depth a multiple of 64, rq_zp 0): without
+ * and with the negative-rounding fix. */
+#define GEMM_FCS 22
+#define GEMM_FCS_NEG 23
+
+#if GEMM_ASM
+/* One group (input words e, o) against the block's 4 rows: 2 LDMs of 2 rows' words. */
+#define GEMM_ASM_FCS_GROUP(e, o)        \
+  "ldmia lr!, {r8, r9, r10, r11}\n\t"   \
+  "smlad r0, " e ", r8, r0\n\t"         \
+  "smlad r0, " o ", r9, r0\n\t"         \
+  "smlad r1, " e ", r10, r1\n\t"        \
+  "smlad r1, " o ", r11, r1\n\t"        \
+  "ldmia lr!, {r8, r9, r10, r11}\n\t"   \
+  "smlad r2, " e ", r8, r2\n\t"         \
+  "smlad r2, " o ", r9, r2\n\t"         \
+  "smlad r3, " e ", r10, r3\n\t"        \
+  "smlad r3, " o ", r11, r3\n\t"
+/* Two groups: 4 unpacked input words in one LDM (no register is left for a loop end: it
+ * is read from the stack once per 64 values), 16 SMLADs for 5 loads. */
+#define GEMM_ASM_FCS_GROUPS2 "ldmia r12!, {r4, r5, r6, r7}\n\t" GEMM_ASM_FCS_GROUP("r4", "r5") GEMM_ASM_FCS_GROUP("r6", "r7")
+#define GEMM_ASM_FCS_PASS                                                                                        \
+  GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2      \
+  GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2
+
+/* gemm_out_fast + the int8 saturation of 2 rows (accumulators a, b; both rows' rq words
+ * in one LDM), the bytes at [r12]!. */
+#define GEMM_ASM_FCS_RQ2(a, b)                                  \
+  "ldmia lr!, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"           \
+  "smlal r5, r6, " a ", r4\n\t"                                 \
+  "asr r6, r6, r7\n\t"                                          \
+  "ssat r6, #8, r6\n\t"                                         \
+  "strb r6, [r12], #1\n\t"                                      \
+  "smlal r9, r10, " b ", r8\n\t"                                \
+  "asr r10, r10, r11\n\t"                                       \
+  "ssat r10, #8, r10\n\t"                                       \
+  "strb r10, [r12], #1\n\t"
+#define GEMM_ASM_FCS_RQ GEMM_ASM_FCS_RQ2("r0", "r1") GEMM_ASM_FCS_RQ2("r2", "r3")
+/* ... with the [acc < 0] correction (INT32_MIN in r9). */
+#define GEMM_ASM_FCS_RQ1_NEG(a)           \
+  "ldmia lr!, {r4, r5, r6, r7}\n\t"       \
+  "smlal r5, r6, " a ", r4\n\t"           \
+  "lsr r8, " a ", #31\n\t"                \
+  "smlal r5, r6, r8, r9\n\t"              \
+  "asr r6, r6, r7\n\t"                    \
+  "ssat r6, #8, r6\n\t"                   \
+  "strb r6, [r12], #1\n\t"
+#define GEMM_ASM_FCS_RQ_NEG                                                                          \
+  "mov r9, #0x80000000\n\t" GEMM_ASM_FCS_RQ1_NEG("r0") GEMM_ASM_FCS_RQ1_NEG("r1") GEMM_ASM_FCS_RQ1_NEG("r2") \
+  GEMM_ASM_FCS_RQ1_NEG("r3")
+
+/* What the stream loop reads: the stream (taken into lr), then copied onto the stack. */
+typedef struct gemm_fcs_state_t {
+  const int32_t *s;          /* the stream */
+  const int32_t *u, *u_end;  /* [sp, #0], [sp, #4]: the unpacked input and its end */
+  int8_t *out, *out_end;     /* [sp, #8], [sp, #12] */
+} gemm_fcs_state_t;
+
+/* Every block of the stream: its 4 biases in one LDM, passes of 64 values, its 4 outputs.
+ * It needs 14 registers: r7 too, which it saves and restores itself (as the pair loop). */
+#define GEMM_ASM_FCS(rq)             \
+  "push {r7}\n\t"                    \
+  "ldmia r4, {r0, r1, r2, r3, r5}\n\t" \
+  "push {r1, r2, r3, r5}\n\t"        \
+  "mov lr, r0\n\t"                   \
+  "1:\n\t"                           \
+  "ldmia lr!, {r0, r1, r2, r3}\n\t"  \
+  "ldr r12, [sp, #0]\n\t"            \
+  "2:\n\t" GEMM_ASM_FCS_PASS         \
+  "ldr r4, [sp, #4]\n\t"             \
+  "cmp r12, r4\n\t"                  \
+  "bne 2b\n\t"                       \
+  "ldr r12, [sp, #8]\n\t" rq         \
+  "str r12, [sp, #8]\n\t"            \
+  "ldr r4, [sp, #12]\n\t"            \
+  "cmp r12, r4\n\t"                  \
+  "bne 1b\n\t"                       \
+  "add sp, sp, #16\n\t"              \
+  "pop {r7}\n\t"
+#define GEMM_ASM_FCS_OPERANDS \
+  : "+r"(state) : : "r0", "r1", "r2", "r3", "r5", "r6", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory"
+
+static __attribute__((noinline)) void gemm_fcs_asm(gemm_fcs_state_t *st) {
+  register gemm_fcs_state_t *state __asm__("r4") = st;
+  __asm__ volatile(GEMM_ASM_FCS(GEMM_ASM_FCS_RQ) GEMM_ASM_FCS_OPERANDS);
+}
+
+static __attribute__((noinline)) void gemm_fcs_neg_asm(gemm_fcs_state_t *st) {
+  register gemm_fcs_state_t *state __asm__("r4") = st;
+  __asm__ volatile(GEMM_ASM_FCS(GEMM_ASM_FCS_RQ_NEG) GEMM_ASM_FCS_OPERANDS);
+}
+
+/* The stream loop for this variant bit, or 0 when it is not compiled. */
+static int gemm_fcs_run(int variant, gemm_fcs_state_t *st) {
+  if (variant == GEMM_FCS) {
+    if (!GEMM_DSP_HAS(GEMM_FCS)) return 0;
+    gemm_fcs_asm(st);
+    return 1;
+  }
+  if (!GEMM_DSP_HAS(GEMM_FCS_NEG)) return 0;
+  gemm_fcs_neg_asm(st);
+  return 1;
+}
+#endif
+
+/* The stream in C (unoptimised builds, or the loop not compiled), from the input bytes. */
+static void gemm_fcs_c(const ta_gemm_dsp_params_t *p, const int8_t *x, const int32_t *s, int8_t *out) {
+  const int32_t groups = p->depth >> 2;
+  for (int32_t r = 0; r < p->rows; r += 4, out += 4) {
+    int32_t a[4] = {s[0], s[1], s[2], s[3]};
+    s += 4;
+    for (int32_t g = 0; g < groups; g++, s += 8) {
+      const int32_t xw = gemm_load32(x + 4 * g), e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
+      for (int32_t k = 0; k < 4; k++) a[k] = __smlad(e, s[2 * k], __smlad(o, s[2 * k + 1], a[k]));
+    }
+    for (int32_t k = 0; k < 4; k++, s += 4)
+      out[k] = gemm_clamp_fast(gemm_out_fast(s, a[k], p->neg_fix) + p->rq_zp, p->sat8, p->act_min, p->act_max);
+  }
+}
+
+void ta_gemm_s8_dsp_fcs(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *input, const int32_t *stream,
+                        int8_t *output) {
+  for (; count > 0; count--, input += p->depth, output += p->rows) {
+#if GEMM_ASM
+    int32_t u[2 * GEMM_UNPACK_MAX_GROUPS];
+    gemm_fcs_state_t st;
+    if (p->depth % 64 == 0 && p->depth <= 4 * GEMM_UNPACK_MAX_GROUPS && p->rq_zp == 0 && p->sat8 &&
+        GEMM_DSP_HAS(p->neg_fix ? GEMM_FCS_NEG : GEMM_FCS)) {
+      gemm_unpack(input, p->depth, u);
+      st.s = stream, st.u = u, st.u_end = u + p->depth / 2, st.out = output, st.out_end = output + p->rows;
+      if (gemm_fcs_run(p->neg_fix ? GEMM_FCS_NEG : GEMM_FCS, &st)) continue;
+    }
+#endif
+    gemm_fcs_c(p, input, stream, output);
+  }
+}
+
 #else
 typedef int ta_gemm_dsp_unused_t; /* ISO C forbids an empty translation unit */
 #endif

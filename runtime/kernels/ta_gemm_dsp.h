@@ -20,10 +20,11 @@
 /* Block loops compiled (ta_config.h): bit v for loop v = input form (0 the input bytes,
  * 3 unpacked, 6 unpacked in whole 16-value passes) + requantisation (0, 1 with the
  * negative-rounding fix, 2 with the zero point added after the shift); bits 9 and 10 the
- * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp. A
+ * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp;
+ * bits 22 and 23 the FULLY_CONNECTED stream loop (`fcs`), without and with neg_fix. A
  * layer whose loop is missing runs the C loops over the same tables (exact, slower). */
 #ifndef TA_GEMM_DSP_VARIANTS
-#define TA_GEMM_DSP_VARIANTS 0x1fffu
+#define TA_GEMM_DSP_VARIANTS 0xc01fffu
 #endif
 
 typedef struct ta_gemm_dsp_params_t {
@@ -50,11 +51,21 @@ typedef struct ta_gemm_dsp_params_t {
    * twice (the 4 accumulators in one LDM), per group of 4 depth values both rows' two words
    * (as in a block), then both rows' 4 rq words. bias and rq are then unused (NULL). */
   int32_t pairs;
+  /* 1: the layer runs ta_gemm_s8_dsp_fcs, its weights the FULLY_CONNECTED stream: rows a
+   * multiple of 4, depth a multiple of 64, rq's requantisation with rq_zp 0; per block of 4
+   * rows the 4 folded biases, per group of 4 depth values the block's 8 words (as in a
+   * block), then the 4 rows' rq words. bias, rq, mult and shift are then unused (NULL). */
+  int32_t fcs;
 } ta_gemm_dsp_params_t;
 
 /* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */
 void ta_gemm_s8_dsp(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *input, const int32_t *weights,
                     int8_t *output);
+
+/* The same for a layer with `fcs` set, its weights the stream: per input vector, the input
+ * widened once onto the stack, then each block of 4 rows in one pass over it. */
+void ta_gemm_s8_dsp_fcs(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *input, const int32_t *stream,
+                        int8_t *output);
 
 /* CONV_2D: per output pixel, the window (gathered into `scratch` unless direct). */
 void ta_conv_s8_dsp(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,

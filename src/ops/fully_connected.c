@@ -173,7 +173,8 @@ static bool fc_prepare_tier(PrepareCtx *pc, const Node *node, const Tensor *w, c
   d->gemm = arena_alloc(pc->arena, sizeof *d->gemm);
   if (!d->gemm || !gemm_plan(pc->arena, tier, d->units, d->depth, (const int8_t *)w->data, d->folded_bias,
                              d->multipliers, d->shifts, d->multiplier, d->shift, d->output_offset, d->act_min,
-                             d->act_max, d->gemm))
+                             d->act_max, d->gemm) ||
+      !gemm_dsp_use_fcs(pc->arena, d->gemm, (const int8_t *)w->data))
     return op_error(pc, node, "out of memory");
   return true;
 }
@@ -237,7 +238,8 @@ static void fc_emit(EmitCtx *ec, const Model *m, const Node *node) {
   const char *name = em_op_name(ec);
   if (d->gemm) {
     const char *weights = gemm_emit_params(ec, d->gemm);
-    em_call(ec, em_name(ec, "ta_gemm_s8_%s", gemm_suffix(d->gemm->tier)), 5, em_desc(ec, "gemm"),
+    em_call(ec, em_name(ec, "ta_gemm_s8_%s%s", gemm_suffix(d->gemm->tier), d->gemm->fcs ? "_fcs" : ""), 5,
+            em_desc(ec, "gemm"),
             em_int(ec, d->batches), em_tensor(ec, node->in[0]), weights, em_tensor(ec, node->out[0]));
     return;
   }

@@ -137,6 +137,33 @@ bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights) {
   return true;
 }
 
+/* The deepest input the DSP stream loop unpacks on its stack (ta_gemm_dsp.c
+ * GEMM_UNPACK_MAX_GROUPS values / 4). */
+#define GEMM_DSP_FCS_MAX_DEPTH 640
+
+/* The stream loop keeps 4 accumulators, 4 input words and 4 weight words in registers (16
+ * SMLADs per 5 loads, the block loop 8 per 3) in passes of 64 values, and rq's
+ * requantisation with an int8 clamp and the zero point folded. */
+bool gemm_dsp_use_fcs(Arena *arena, GemmPlan *g, const int8_t *weights) {
+  (void)weights;
+  if (g->tier != GEMM_DSP || !g->rq || !g->sat8 || g->rq_zp != 0 || g->k8 || g->rows % 4 != 0 ||
+      g->depth % 64 != 0 || g->depth > GEMM_DSP_FCS_MAX_DEPTH)
+    return true;
+  const int32_t groups = g->depth / 4, per_block = 4 + 8 * groups + 16;
+  int32_t *s = arena_calloc(arena, (size_t)(g->rows / 4) * (size_t)per_block, sizeof(int32_t));
+  if (!s) return false;
+  for (int32_t r = 0; r < g->rows; r += 4) {
+    int32_t *dst = s + (size_t)(r / 4) * (size_t)per_block;
+    memcpy(dst, g->bias + r, 4 * sizeof(int32_t));
+    /* the block loop's words: gemm_dsp_relayout's block of these 4 rows */
+    memcpy(dst + 4, g->w32 + (size_t)r * (size_t)groups * 2, (size_t)groups * 8 * sizeof(int32_t));
+    memcpy(dst + 4 + 8 * groups, g->rq + 4 * (size_t)r, 16 * sizeof(int32_t));
+  }
+  g->fcs = s;
+  g->n_fcs = (size_t)(g->rows / 4) * (size_t)per_block;
+  return true;
+}
+
 /* Blocks of 4 rows (zero rows pad the last), each interleaving its rows per 16
  * values, the depth zero padded to a multiple of 16. */
 static void gemm_mve_relayout(const int8_t *w, int32_t rows, int32_t depth, int8_t *out) {
@@ -233,6 +260,7 @@ static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const ch
  * requantisation, the depth-8 stream, or no block of 4 rows). */
 static int gemm_dsp_variant(const GemmPlan *g) {
   if (g->pairs) return (g->depth % 64 == 0 ? 10 : 9) + (g->rq_zp ? 2 : 0); /* GEMM_PAIRS64, GEMM_PAIRS (+ ZP) */
+  if (g->fcs) return g->neg_fix ? 23 : 22; /* GEMM_FCS_NEG, GEMM_FCS */
   const int32_t groups = (g->depth + 3) / 4, blocks = g->rows / 4;
   if (!g->rq || !g->sat8 || (g->neg_fix != 0 && g->rq_zp != 0) || blocks == 0 || groups == 0) return -1;
   if (!g->dsp_unpacked && g->k8 && g->depth == 8 && g->rows % 2 == 0) return -1;
@@ -267,23 +295,28 @@ void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span
 const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
   const char *name = em_op_name(ec);
   if (g->tier == GEMM_MVE) return gemm_mve_emit_params(ec, g, name);
-  const char *bias = g->pairs ? "NULL" : em_table_i32(ec, "gemm_bias", g->bias, g->n_bias);
-  const char *mult = em_table_i32(ec, "gemm_mult", g->mult, g->n_quant);
-  const char *shift = em_table_i32(ec, "gemm_shift", g->shift, g->n_quant);
+  const char *bias = g->pairs || g->fcs ? "NULL" : em_table_i32(ec, "gemm_bias", g->bias, g->n_bias);
+  /* the stream's kernel reads only its rq words */
+  const char *mult = g->fcs ? "NULL" : em_table_i32(ec, "gemm_mult", g->mult, g->n_quant);
+  const char *shift = g->fcs ? "NULL" : em_table_i32(ec, "gemm_shift", g->shift, g->n_quant);
   if (g->tier == GEMM_DSP) {
     const int variant = gemm_dsp_variant(g);
     if (variant >= 0) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << variant);
     /* the pair stream carries the biases and rq words itself */
-    const char *rq = g->rq && !g->pairs ? em_table_i32(ec, "gemm_rq", g->rq, (size_t)g->rows * 4) : "NULL";
+    const char *rq = g->rq && !g->pairs && !g->fcs ? em_table_i32(ec, "gemm_rq", g->rq, (size_t)g->rows * 4) : "NULL";
     em_decl(ec,
             "static const ta_gemm_dsp_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
             "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
             "  .bias = %s, .per_channel = %d, .mult = %s, .shift = %s,\n"
-            "  .rq = %s, .rq_zp = %d, .neg_fix = %s, .sat8 = %d,\n  .k8 = %s, .pairs = %d,\n};",
+            "  .rq = %s, .rq_zp = %d, .neg_fix = %s, .sat8 = %d,\n  .k8 = %s, .pairs = %d,%s\n};",
             name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max,
             bias, g->per_channel ? 1 : 0, mult, shift, rq, (int)g->rq_zp,
             g->neg_fix ? "INT32_MIN" : "0", g->sat8 ? 1 : 0,
-            g->k8 ? em_table_i32(ec, "gemm_k8", g->k8, (size_t)g->rows * 9) : "NULL", g->pairs ? 1 : 0);
+            g->k8 ? em_table_i32(ec, "gemm_k8", g->k8, (size_t)g->rows * 9) : "NULL", g->pairs ? 1 : 0,
+            g->fcs ? " .fcs = 1," : "");
+    if (g->fcs) {
+      return em_table_i32(ec, "gemm_fcs", g->fcs, g->n_fcs);
+    }
     if (g->pairs) return em_table_i32(ec, "gemm_pairs", g->pairs, g->n_pairs);
     return em_table_i32(ec, "gemm_weights", g->w32, g->n_w32);
   }

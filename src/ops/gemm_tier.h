@@ -31,6 +31,8 @@ typedef struct GemmPlan {
   bool dsp_unpacked;      /* DSP: the kernel reads unpacked input (CONV_2D's column form) */
   int32_t *pairs;         /* DSP pair stream (ta_gemm_dsp.h `pairs`), or NULL: then the weights table */
   size_t n_pairs;
+  int32_t *fcs;           /* DSP FULLY_CONNECTED stream (ta_gemm_dsp.h `fcs`), or NULL */
+  size_t n_fcs;
   int32_t *mve_quant;     /* MVE: per block of 4 rows, 4 biases, 4 multipliers, 4 shifts */
   bool mve_left_shift;    /* MVE: some shift is > 0 */
   int32_t output_offset, act_min, act_max;
@@ -49,6 +51,11 @@ bool gemm_plan(Arena *arena, GemmTier tier, int32_t rows, int32_t depth, const i
  * layer qualifies (see ta_gemm_dsp.h `pairs`); for callers with 2 vectors or more per call
  * (CONV_2D). `weights` as given to gemm_plan. False only when out of memory. */
 bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights);
+
+/* DSP: lays out the FULLY_CONNECTED stream (ta_gemm_dsp.h `fcs`: one input vector against
+ * 4 rows at a time, biases, weights and rq words in one table) when the layer qualifies.
+ * `weights` as given to gemm_plan. False only when out of memory. */
+bool gemm_dsp_use_fcs(Arena *arena, GemmPlan *g, const int8_t *weights);
 
 /* The optimised kernels' requantisation is proven exact for multipliers >= 0 and
  * shifts in [-31, 30] (TFLite's own range in practice); other nodes stay portable. */
