@@ -976,10 +976,10 @@ void ta_conv_s8_dsp_cols_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_
 
 /* ---- FULLY_CONNECTED stream (p->fcs): one input vector, 4 rows at a time ---- */
 
-/* The stream loops' TA_GEMM_DSP_VARIANTS bits (depth a multiple of 64, rq_zp 0): without
- * and with the negative-rounding fix. */
+/* The stream loop's TA_GEMM_DSP_VARIANTS bit (depth a multiple of 128, rq_zp 0, sat8). It
+ * always applies the negative-rounding fix: where neg_fix is 0 with sat8, the zero point is
+ * -128 and a negative accumulator saturates to it either way. */
 #define GEMM_FCS 22
-#define GEMM_FCS_NEG 23
 
 #if GEMM_ASM
 /* One group (input words e, o) against the block's 4 rows: 2 LDMs of 2 rows' words. */
@@ -995,37 +995,27 @@ void ta_conv_s8_dsp_cols_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_
   "smlad r3, " e ", r10, r3\n\t"        \
   "smlad r3, " o ", r11, r3\n\t"
 /* Two groups: 4 unpacked input words in one LDM (no register is left for a loop end: it
- * is read from the stack once per 64 values), 16 SMLADs for 5 loads. */
+ * is read from the stack once per pass of 128 values), 16 SMLADs for 5 loads. */
 #define GEMM_ASM_FCS_GROUPS2 "ldmia r12!, {r4, r5, r6, r7}\n\t" GEMM_ASM_FCS_GROUP("r4", "r5") GEMM_ASM_FCS_GROUP("r6", "r7")
-#define GEMM_ASM_FCS_PASS                                                                                        \
-  GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2      \
-  GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2
+#define GEMM_ASM_FCS_GROUPS8 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2
+#define GEMM_ASM_FCS_PASS GEMM_ASM_FCS_GROUPS8 GEMM_ASM_FCS_GROUPS8 GEMM_ASM_FCS_GROUPS8 GEMM_ASM_FCS_GROUPS8
 
-/* gemm_out_fast + the int8 saturation of 2 rows (accumulators a, b; both rows' rq words
- * in one LDM), the bytes at [r12]!. */
-#define GEMM_ASM_FCS_RQ2(a, b)                                  \
-  "ldmia lr!, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"           \
-  "smlal r5, r6, " a ", r4\n\t"                                 \
-  "asr r6, r6, r7\n\t"                                          \
-  "ssat r6, #8, r6\n\t"                                         \
-  "strb r6, [r12], #1\n\t"                                      \
-  "smlal r9, r10, " b ", r8\n\t"                                \
-  "asr r10, r10, r11\n\t"                                       \
-  "ssat r10, #8, r10\n\t"                                       \
+/* The stream's requantisation of 2 rows (accumulators a, b; both rows' 4 words in one LDM),
+ * the bytes at [r12]!: its accumulators are doubled (weights and biases), so that the high
+ * word of a * m + 2K is floor((acc * m + K) / 2^31); the [acc < 0] correction (`neg`: of
+ * 2^31, see gemm_out_fcs) then subtracts 1 from it, without a register for INT32_MIN. */
+#define GEMM_ASM_FCS_RQ2(a, b, neg)                   \
+  "ldmia lr!, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t" \
+  "smlal r5, r6, " a ", r4\n\t" neg("r6", a)          \
+  "asr r6, r6, r7\n\t"                                \
+  "ssat r6, #8, r6\n\t"                               \
+  "strb r6, [r12], #1\n\t"                            \
+  "smlal r9, r10, " b ", r8\n\t" neg("r10", b)        \
+  "asr r10, r10, r11\n\t"                             \
+  "ssat r10, #8, r10\n\t"                             \
   "strb r10, [r12], #1\n\t"
-#define GEMM_ASM_FCS_RQ GEMM_ASM_FCS_RQ2("r0", "r1") GEMM_ASM_FCS_RQ2("r2", "r3")
-/* ... with the [acc < 0] correction (INT32_MIN in r9). */
-#define GEMM_ASM_FCS_RQ1_NEG(a)           \
-  "ldmia lr!, {r4, r5, r6, r7}\n\t"       \
-  "smlal r5, r6, " a ", r4\n\t"           \
-  "lsr r8, " a ", #31\n\t"                \
-  "smlal r5, r6, r8, r9\n\t"              \
-  "asr r6, r6, r7\n\t"                    \
-  "ssat r6, #8, r6\n\t"                   \
-  "strb r6, [r12], #1\n\t"
-#define GEMM_ASM_FCS_RQ_NEG                                                                          \
-  "mov r9, #0x80000000\n\t" GEMM_ASM_FCS_RQ1_NEG("r0") GEMM_ASM_FCS_RQ1_NEG("r1") GEMM_ASM_FCS_RQ1_NEG("r2") \
-  GEMM_ASM_FCS_RQ1_NEG("r3")
+#define GEMM_ASM_FCS_FIX(hi, a) "add " hi ", " hi ", " a ", asr #31\n\t"
+#define GEMM_ASM_FCS_RQ GEMM_ASM_FCS_RQ2("r0", "r1", GEMM_ASM_FCS_FIX) GEMM_ASM_FCS_RQ2("r2", "r3", GEMM_ASM_FCS_FIX)
 
 /* What the stream loop reads: the stream (taken into lr), then copied onto the stack. */
 typedef struct gemm_fcs_state_t {
@@ -1034,7 +1024,7 @@ typedef struct gemm_fcs_state_t {
   int8_t *out, *out_end;     /* [sp, #8], [sp, #12] */
 } gemm_fcs_state_t;
 
-/* Every block of the stream: its 4 biases in one LDM, passes of 64 values, its 4 outputs.
+/* Every block of the stream: its 4 biases in one LDM, passes of 128 values, its 4 outputs.
  * It needs 14 registers: r7 too, which it saves and restores itself (as the pair loop). */
 #define GEMM_ASM_FCS(rq)             \
   "push {r7}\n\t"                    \
@@ -1062,24 +1052,18 @@ static __attribute__((noinline)) void gemm_fcs_asm(gemm_fcs_state_t *st) {
   register gemm_fcs_state_t *state __asm__("r4") = st;
   __asm__ volatile(GEMM_ASM_FCS(GEMM_ASM_FCS_RQ) GEMM_ASM_FCS_OPERANDS);
 }
-
-static __attribute__((noinline)) void gemm_fcs_neg_asm(gemm_fcs_state_t *st) {
-  register gemm_fcs_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_FCS(GEMM_ASM_FCS_RQ_NEG) GEMM_ASM_FCS_OPERANDS);
-}
-
-/* The stream loop for this variant bit, or 0 when it is not compiled. */
-static int gemm_fcs_run(int variant, gemm_fcs_state_t *st) {
-  if (variant == GEMM_FCS) {
-    if (!GEMM_DSP_HAS(GEMM_FCS)) return 0;
-    gemm_fcs_asm(st);
-    return 1;
-  }
-  if (!GEMM_DSP_HAS(GEMM_FCS_NEG)) return 0;
-  gemm_fcs_neg_asm(st);
-  return 1;
-}
 #endif
+
+/* The stream's requantisation of the doubled accumulator a = 2 acc with q = {m, low and
+ * high words of 2K, r} (K as in gemm_out_fast, r the right shift): the high word of a * m + 2K
+ * is H = floor((acc * m + K) / 2^31), and floor((acc * m + K - 2^31 [acc < 0]) / 2^(31 + r)) =
+ * (H - [acc < 0]) >> r (H's floor and the integer correction commute). */
+static inline int32_t gemm_out_fcs(const int32_t *q, int32_t a, int32_t neg_fix) {
+  int32_t lo = q[1], hi = q[2];
+  __asm__("smlal %0, %1, %2, %3" : "+r"(lo), "+r"(hi) : "r"(a), "r"(q[0]));
+  if (neg_fix) hi += a >> 31;
+  return hi >> q[3];
+}
 
 /* The stream in C (unoptimised builds, or the loop not compiled), from the input bytes. */
 static void gemm_fcs_c(const ta_gemm_dsp_params_t *p, const int8_t *x, const int32_t *s, int8_t *out) {
@@ -1092,7 +1076,7 @@ static void gemm_fcs_c(const ta_gemm_dsp_params_t *p, const int8_t *x, const int
       for (int32_t k = 0; k < 4; k++) a[k] = __smlad(e, s[2 * k], __smlad(o, s[2 * k + 1], a[k]));
     }
     for (int32_t k = 0; k < 4; k++, s += 4)
-      out[k] = gemm_clamp_fast(gemm_out_fast(s, a[k], p->neg_fix) + p->rq_zp, p->sat8, p->act_min, p->act_max);
+      out[k] = gemm_clamp_fast(gemm_out_fcs(s, a[k], p->neg_fix) + p->rq_zp, p->sat8, p->act_min, p->act_max);
   }
 }
 
@@ -1102,11 +1086,12 @@ void ta_gemm_s8_dsp_fcs(const ta_gemm_dsp_params_t *p, int32_t count, const int8
 #if GEMM_ASM
     int32_t u[2 * GEMM_UNPACK_MAX_GROUPS];
     gemm_fcs_state_t st;
-    if (p->depth % 64 == 0 && p->depth <= 4 * GEMM_UNPACK_MAX_GROUPS && p->rq_zp == 0 && p->sat8 &&
-        GEMM_DSP_HAS(p->neg_fix ? GEMM_FCS_NEG : GEMM_FCS)) {
+    if (p->depth % 128 == 0 && p->depth <= 4 * GEMM_UNPACK_MAX_GROUPS && p->rq_zp == 0 && p->sat8 &&
+        GEMM_DSP_HAS(GEMM_FCS)) {
       gemm_unpack(input, p->depth, u);
       st.s = stream, st.u = u, st.u_end = u + p->depth / 2, st.out = output, st.out_end = output + p->rows;
-      if (gemm_fcs_run(p->neg_fix ? GEMM_FCS_NEG : GEMM_FCS, &st)) continue;
+      gemm_fcs_asm(&st);
+      continue;
     }
 #endif
     gemm_fcs_c(p, input, stream, output);

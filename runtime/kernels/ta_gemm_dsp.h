@@ -21,10 +21,10 @@
  * 3 unpacked, 6 unpacked in whole 16-value passes) + requantisation (0, 1 with the
  * negative-rounding fix, 2 with the zero point added after the shift); bits 9 and 10 the
  * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp;
- * bits 22 and 23 the FULLY_CONNECTED stream loop (`fcs`), without and with neg_fix. A
+ * bit 22 the FULLY_CONNECTED stream loop (`fcs`). A
  * layer whose loop is missing runs the C loops over the same tables (exact, slower). */
 #ifndef TA_GEMM_DSP_VARIANTS
-#define TA_GEMM_DSP_VARIANTS 0xc01fffu
+#define TA_GEMM_DSP_VARIANTS 0x401fffu
 #endif
 
 typedef struct ta_gemm_dsp_params_t {

@@ -1,6 +1,7 @@
 /* Kernel tiers for int8 matrix-vector work: selection and compile-time constants. */
 #include "gemm_tier.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Set to 0 to force the portable kernels everywhere (e.g. to bisect a mismatch). */
@@ -142,22 +143,45 @@ bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights) {
 #define GEMM_DSP_FCS_MAX_DEPTH 640
 
 /* The stream loop keeps 4 accumulators, 4 input words and 4 weight words in registers (16
- * SMLADs per 5 loads, the block loop 8 per 3) in passes of 64 values, and rq's
- * requantisation with an int8 clamp and the zero point folded. */
-bool gemm_dsp_use_fcs(Arena *arena, GemmPlan *g, const int8_t *weights) {
-  (void)weights;
+ *  SMLADs per 5 loads, the block loop 8 per 3) in passes of 128 values, and rq's
+ * requantisation with an int8 clamp and the zero point folded. Its accumulators are doubled
+ * (weights and biases times 2: still int16 halves), which must fit in int32 whatever the
+ * input: |bias| + 128 * sum |w| < 2^30 per row. */
+static bool gemm_dsp_fcs_fit(const GemmPlan *g, const int8_t *weights) {
   if (g->tier != GEMM_DSP || !g->rq || !g->sat8 || g->rq_zp != 0 || g->k8 || g->rows % 4 != 0 ||
-      g->depth % 64 != 0 || g->depth > GEMM_DSP_FCS_MAX_DEPTH)
-    return true;
+      g->depth % 128 != 0 || g->depth > GEMM_DSP_FCS_MAX_DEPTH)
+    return false;
+  for (int32_t r = 0; r < g->rows; r++) {
+    int64_t bound = g->bias[r] < 0 ? -(int64_t)g->bias[r] : g->bias[r];
+    for (int32_t k = 0; k < g->depth; k++) bound += 128 * (int64_t)abs(weights[(size_t)r * (size_t)g->depth + (size_t)k]);
+    if (bound >= ((int64_t)1 << 30)) return false;
+  }
+  return true;
+}
+
+/* Per block of 4 rows: the 4 doubled biases, per group of 4 values the 4 rows' doubled
+ * SXTB16-ordered words, the 4 rows' {m, 2K low and high words, r} (K and r - 1 from rq). */
+bool gemm_dsp_use_fcs(Arena *arena, GemmPlan *g, const int8_t *weights) {
+  if (!gemm_dsp_fcs_fit(g, weights)) return true;
   const int32_t groups = g->depth / 4, per_block = 4 + 8 * groups + 16;
   int32_t *s = arena_calloc(arena, (size_t)(g->rows / 4) * (size_t)per_block, sizeof(int32_t));
   if (!s) return false;
-  for (int32_t r = 0; r < g->rows; r += 4) {
-    int32_t *dst = s + (size_t)(r / 4) * (size_t)per_block;
-    memcpy(dst, g->bias + r, 4 * sizeof(int32_t));
-    /* the block loop's words: gemm_dsp_relayout's block of these 4 rows */
-    memcpy(dst + 4, g->w32 + (size_t)r * (size_t)groups * 2, (size_t)groups * 8 * sizeof(int32_t));
-    memcpy(dst + 4 + 8 * groups, g->rq + 4 * (size_t)r, 16 * sizeof(int32_t));
+  for (int32_t r = 0; r < g->rows; r++) {
+    int32_t *dst = s + (size_t)(r / 4) * (size_t)per_block, *q = dst + 4 + 8 * groups + 4 * (r % 4);
+    const int8_t *v = weights + (size_t)r * (size_t)g->depth;
+    const int32_t *rq = g->rq + 4 * (size_t)r;
+    dst[r % 4] = 2 * g->bias[r];
+    for (int32_t k = 0; k < groups; k++) {
+      const int8_t *x = v + 4 * k;
+      int32_t *w = dst + 4 + 8 * k + 2 * (r % 4);
+      w[0] = (int32_t)(((uint32_t)(2 * x[0]) & 0xFFFFu) | ((uint32_t)(2 * x[2]) << 16));
+      w[1] = (int32_t)(((uint32_t)(2 * x[1]) & 0xFFFFu) | ((uint32_t)(2 * x[3]) << 16));
+    }
+    const uint64_t k2 = (((uint64_t)(uint32_t)rq[2] << 32) | (uint32_t)rq[1]) << 1;
+    q[0] = rq[0];
+    q[1] = (int32_t)(uint32_t)(k2 & 0xFFFFFFFFu);
+    q[2] = (int32_t)(uint32_t)(k2 >> 32);
+    q[3] = rq[3] + 1;
   }
   g->fcs = s;
   g->n_fcs = (size_t)(g->rows / 4) * (size_t)per_block;
@@ -260,7 +284,7 @@ static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const ch
  * requantisation, the depth-8 stream, or no block of 4 rows). */
 static int gemm_dsp_variant(const GemmPlan *g) {
   if (g->pairs) return (g->depth % 64 == 0 ? 10 : 9) + (g->rq_zp ? 2 : 0); /* GEMM_PAIRS64, GEMM_PAIRS (+ ZP) */
-  if (g->fcs) return g->neg_fix ? 23 : 22; /* GEMM_FCS_NEG, GEMM_FCS */
+  if (g->fcs) return 22; /* GEMM_FCS */
   const int32_t groups = (g->depth + 3) / 4, blocks = g->rows / 4;
   if (!g->rq || !g->sat8 || (g->neg_fix != 0 && g->rq_zp != 0) || blocks == 0 || groups == 0) return -1;
   if (!g->dsp_unpacked && g->k8 && g->depth == 8 && g->rows % 2 == 0) return -1;

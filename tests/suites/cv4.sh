@@ -16,6 +16,10 @@
 #   deeper ones): kws and vww at -O2 must take it and be exact, kws also at -O0 and with a
 #   frame pointer, kws and vww with no assembly loop compiled (the C form), and kws in
 #   --memory.optimize max (the pair's two pixels read before either is written).
+# - the FULLY_CONNECTED stream (`fcs`: one input vector against 4 rows per step, biases,
+#   doubled weights and rq words in one table): ad's layers of depth 128 and 640 must take it,
+#   its module name bit 22 and no block loop, and ad be exact at -O2, -O0, with a frame
+#   pointer and with the loop not compiled (mask0: the C form over the same table).
 # usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -55,6 +59,14 @@ run_one() { # corpus dir, label, compile flags
     echo "FAIL $label: the module does not take the path ($want)"
     return
   fi
+  if [ "$(basename "$dir")" = ad ]; then # the stream: 9 layers, bit 22, no block loop
+    mask=$(sed -n 's/.*T8_TA_GEMM_DSP_VARIANTS \(0x[0-9a-f]*\)u.*/\1/p' "$d/m/src/ta_config.h")
+    if [ "$(grep -c '\.fcs = 1,' "$d/m/src/t8_model.c")" != 9 ] || [ -z "$mask" ] ||
+       [ $(((mask >> 22) & 1)) != 1 ] || [ $((mask & 0x1fff)) != 0 ]; then
+      echo "FAIL $label: ad's FULLY_CONNECTED layers do not all take the stream (mask ${mask:-none})"
+      return
+    fi
+  fi
   if [ "${4:-}" = mask0 ]; then # no block loop compiled: the layers fall back to the C loops
     printf '%s\n' '#ifndef T8_TA_CONFIG_H' '#define T8_TA_CONFIG_H' '#define T8_TA_GEMM_DSP_VARIANTS 0x0u' '#endif' \
       >"$d/m/src/ta_config.h"
@@ -82,6 +94,7 @@ for m in ic ad; do
 done
 run_one "$corpus/models/ad" "ad-fp" "-O2 -fno-omit-frame-pointer"
 run_one "$corpus/models/ic" "ic-mask0" "-O2" mask0
+run_one "$corpus/models/ad" "ad-mask0" "-O2" mask0
 run_one "$corpus/models/kws" "kws" "-O2"
 run_one "$corpus/models/kws" "kws-O0" "-O0"
 run_one "$corpus/models/kws" "kws-fp" "-O2 -fno-omit-frame-pointer"
