@@ -138,12 +138,12 @@ bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights) {
   return true;
 }
 
-/* The deepest input the DSP stream loop unpacks on its stack (ta_gemm_dsp.c
- * GEMM_UNPACK_MAX_GROUPS values / 4). */
+/* The deepest input the DSP stream loop unpacks on its stack (ta_gemm_dsp.c: 4 *
+ * GEMM_UNPACK_MAX_GROUPS values). */
 #define GEMM_DSP_FCS_MAX_DEPTH 640
 
 /* The stream loop keeps 4 accumulators, 4 input words and 4 weight words in registers (16
- *  SMLADs per 5 loads, the block loop 8 per 3) in passes of 128 values, and rq's
+ * SMLADs per 5 loads, the block loop 8 per 3) in passes of 128 values, and rq's
  * requantisation with an int8 clamp and the zero point folded. Its accumulators are doubled
  * (weights and biases times 2: still int16 halves), which must fit in int32 whatever the
  * input: |bias| + 128 * sum |w| < 2^30 per row. */
@@ -326,7 +326,7 @@ const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
   if (g->tier == GEMM_DSP) {
     const int variant = gemm_dsp_variant(g);
     if (variant >= 0) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << variant);
-    /* the pair stream carries the biases and rq words itself */
+    /* the pair and FULLY_CONNECTED streams carry the biases and rq words themselves */
     const char *rq = g->rq && !g->pairs && !g->fcs ? em_table_i32(ec, "gemm_rq", g->rq, (size_t)g->rows * 4) : "NULL";
     em_decl(ec,
             "static const ta_gemm_dsp_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
@@ -338,9 +338,7 @@ const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
             g->neg_fix ? "INT32_MIN" : "0", g->sat8 ? 1 : 0,
             g->k8 ? em_table_i32(ec, "gemm_k8", g->k8, (size_t)g->rows * 9) : "NULL", g->pairs ? 1 : 0,
             g->fcs ? " .fcs = 1," : "");
-    if (g->fcs) {
-      return em_table_i32(ec, "gemm_fcs", g->fcs, g->n_fcs);
-    }
+    if (g->fcs) return em_table_i32(ec, "gemm_fcs", g->fcs, g->n_fcs);
     if (g->pairs) return em_table_i32(ec, "gemm_pairs", g->pairs, g->n_pairs);
     return em_table_i32(ec, "gemm_weights", g->w32, g->n_w32);
   }
