@@ -1000,22 +1000,24 @@ void ta_conv_s8_dsp_cols_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_
 #define GEMM_ASM_FCS_GROUPS8 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2 GEMM_ASM_FCS_GROUPS2
 #define GEMM_ASM_FCS_PASS GEMM_ASM_FCS_GROUPS8 GEMM_ASM_FCS_GROUPS8 GEMM_ASM_FCS_GROUPS8 GEMM_ASM_FCS_GROUPS8
 
-/* The stream's requantisation of 2 rows (accumulators a, b; both rows' 4 words in one LDM),
+/* The stream's requantisation of 2 rows (accumulators a, b; both rows' 3 words in one LDM),
  * the bytes at [r12]!: its accumulators are doubled (weights and biases), so that the high
- * word of a * m + 2K is floor((acc * m + K) / 2^31); the [acc < 0] correction (`neg`: of
- * 2^31, see gemm_out_fcs) then subtracts 1 from it, without a register for INT32_MIN. */
-#define GEMM_ASM_FCS_RQ2(a, b, neg)                   \
-  "ldmia lr!, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t" \
-  "smlal r5, r6, " a ", r4\n\t" neg("r6", a)          \
-  "asr r6, r6, r7\n\t"                                \
-  "ssat r6, #8, r6\n\t"                               \
-  "strb r6, [r12], #1\n\t"                            \
-  "smlal r9, r10, " b ", r8\n\t" neg("r10", b)        \
-  "asr r10, r10, r11\n\t"                             \
-  "ssat r10, #8, r10\n\t"                             \
-  "strb r10, [r12], #1\n\t"
-#define GEMM_ASM_FCS_FIX(hi, a) "add " hi ", " hi ", " a ", asr #31\n\t"
-#define GEMM_ASM_FCS_RQ GEMM_ASM_FCS_RQ2("r0", "r1", GEMM_ASM_FCS_FIX) GEMM_ASM_FCS_RQ2("r2", "r3", GEMM_ASM_FCS_FIX)
+ * word of a * m + 2K, SMMLAR's (2K's low word is 2^31, its rounding), is
+ * floor((acc * m + K) / 2^31); the [acc < 0] correction (of 2^31, see gemm_out_fcs) then
+ * subtracts 1 from it, without a register for INT32_MIN. */
+#define GEMM_ASM_FCS_RQ2(a, b)                \
+  "ldmia lr!, {r4, r5, r6, r7, r8, r9}\n\t"   \
+  "smmlar r5, " a ", r4, r5\n\t"              \
+  "add r5, r5, " a ", asr #31\n\t"            \
+  "asr r5, r5, r6\n\t"                        \
+  "ssat r5, #8, r5\n\t"                       \
+  "strb r5, [r12], #1\n\t"                    \
+  "smmlar r8, " b ", r7, r8\n\t"              \
+  "add r8, r8, " b ", asr #31\n\t"            \
+  "asr r8, r8, r9\n\t"                        \
+  "ssat r8, #8, r8\n\t"                       \
+  "strb r8, [r12], #1\n\t"
+#define GEMM_ASM_FCS_RQ GEMM_ASM_FCS_RQ2("r0", "r1") GEMM_ASM_FCS_RQ2("r2", "r3")
 
 /* What the stream loop reads: the stream (taken into lr), then copied onto the stack. */
 typedef struct gemm_fcs_state_t {
@@ -1038,10 +1040,9 @@ typedef struct gemm_fcs_state_t {
   "ldr r4, [sp, #4]\n\t"             \
   "cmp r12, r4\n\t"                  \
   "bne 2b\n\t"                       \
-  "ldr r12, [sp, #8]\n\t" rq         \
+  "ldrd r12, r11, [sp, #8]\n\t" rq   \
   "str r12, [sp, #8]\n\t"            \
-  "ldr r4, [sp, #12]\n\t"            \
-  "cmp r12, r4\n\t"                  \
+  "cmp r12, r11\n\t"                 \
   "bne 1b\n\t"                       \
   "add sp, sp, #16\n\t"              \
   "pop {r7}\n\t"
@@ -1054,15 +1055,16 @@ static __attribute__((noinline)) void gemm_fcs_asm(gemm_fcs_state_t *st) {
 }
 #endif
 
-/* The stream's requantisation of the doubled accumulator a = 2 acc with q = {m, low and
- * high words of 2K, r} (K as in gemm_out_fast, r the right shift): the high word of a * m + 2K
- * is H = floor((acc * m + K) / 2^31), and floor((acc * m + K - 2^31 [acc < 0]) / 2^(31 + r)) =
- * (H - [acc < 0]) >> r (H's floor and the integer correction commute). */
+/* The stream's requantisation of the doubled accumulator a = 2 acc with q = {m, high word
+ * of 2K, r} (K as in gemm_out_fast, r the right shift; 2K's low word is 2^31): SMMLAR gives
+ * the high word of a * m + 2K, H = floor((acc * m + K) / 2^31), and floor((acc * m + K -
+ * 2^31 [acc < 0]) / 2^(31 + r)) = (H - [acc < 0]) >> r (H's floor and the integer correction
+ * commute). */
 static inline int32_t gemm_out_fcs(const int32_t *q, int32_t a, int32_t neg_fix) {
-  int32_t lo = q[1], hi = q[2];
-  __asm__("smlal %0, %1, %2, %3" : "+r"(lo), "+r"(hi) : "r"(a), "r"(q[0]));
+  int32_t hi;
+  __asm__("smmlar %0, %1, %2, %3" : "=r"(hi) : "r"(a), "r"(q[0]), "r"(q[1]));
   if (neg_fix) hi += a >> 31;
-  return hi >> q[3];
+  return hi >> q[2];
 }
 
 /* The stream in C (unoptimised builds, or the loop not compiled), from the input bytes. */
@@ -1075,7 +1077,7 @@ static void gemm_fcs_c(const ta_gemm_dsp_params_t *p, const int8_t *x, const int
       const int32_t xw = gemm_load32(x + 4 * g), e = gemm_sxtb16(xw), o = gemm_sxtb16_ror8(xw);
       for (int32_t k = 0; k < 4; k++) a[k] = __smlad(e, s[2 * k], __smlad(o, s[2 * k + 1], a[k]));
     }
-    for (int32_t k = 0; k < 4; k++, s += 4)
+    for (int32_t k = 0; k < 4; k++, s += 3)
       out[k] = gemm_clamp_fast(gemm_out_fcs(s, a[k], p->neg_fix) + p->rq_zp, p->sat8, p->act_min, p->act_max);
   }
 }

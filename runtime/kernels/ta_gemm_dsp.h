@@ -53,8 +53,9 @@ typedef struct ta_gemm_dsp_params_t {
   int32_t pairs;
   /* 1: the layer runs ta_gemm_s8_dsp_fcs, its weights the FULLY_CONNECTED stream: rows a
    * multiple of 4, depth a multiple of 64, rq's requantisation with rq_zp 0; per block of 4
-   * rows the 4 folded biases, per group of 4 depth values the block's 8 words (as in a
-   * block), then the 4 rows' rq words. bias, rq, mult and shift are then unused (NULL). */
+   * rows the 4 folded biases doubled, per group of 4 depth values the block's 8 words (as in
+   * a block) doubled, then per row its multiplier, the high word of 2K (see gemm_out_fast:
+   * the low word is 2^31) and its right shift. bias, rq, mult and shift are then unused (NULL). */
   int32_t fcs;
 } ta_gemm_dsp_params_t;
 

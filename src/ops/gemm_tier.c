@@ -160,14 +160,18 @@ static bool gemm_dsp_fcs_fit(const GemmPlan *g, const int8_t *weights) {
 }
 
 /* Per block of 4 rows: the 4 doubled biases, per group of 4 values the 4 rows' doubled
- * SXTB16-ordered words, the 4 rows' {m, 2K low and high words, r} (K and r - 1 from rq). */
+ * SXTB16-ordered words, the 4 rows' {m, 2K's high word, r} (K and r - 1 from rq; with the zero
+ * point folded, 2K = 2^31 + 2^(31+r) + zp 2^(32+r) has the low word 2^31 for every r >= 1,
+ * which the kernel's SMMLAR rounding adds). */
 bool gemm_dsp_use_fcs(Arena *arena, GemmPlan *g, const int8_t *weights) {
   if (!gemm_dsp_fcs_fit(g, weights)) return true;
-  const int32_t groups = g->depth / 4, per_block = 4 + 8 * groups + 16;
+  const int32_t groups = g->depth / 4, per_block = 4 + 8 * groups + 12;
+  for (int32_t r = 0; r < g->rows; r++) /* rq's low word of K: 2^30 (r >= 2), 2^30 + 2^31 (r = 1) */
+    if (((uint32_t)g->rq[4 * (size_t)r + 1] & 0x7FFFFFFFu) != 0x40000000u) return true;
   int32_t *s = arena_calloc(arena, (size_t)(g->rows / 4) * (size_t)per_block, sizeof(int32_t));
   if (!s) return false;
   for (int32_t r = 0; r < g->rows; r++) {
-    int32_t *dst = s + (size_t)(r / 4) * (size_t)per_block, *q = dst + 4 + 8 * groups + 4 * (r % 4);
+    int32_t *dst = s + (size_t)(r / 4) * (size_t)per_block, *q = dst + 4 + 8 * groups + 3 * (r % 4);
     const int8_t *v = weights + (size_t)r * (size_t)g->depth;
     const int32_t *rq = g->rq + 4 * (size_t)r;
     dst[r % 4] = 2 * g->bias[r];
@@ -179,9 +183,8 @@ bool gemm_dsp_use_fcs(Arena *arena, GemmPlan *g, const int8_t *weights) {
     }
     const uint64_t k2 = (((uint64_t)(uint32_t)rq[2] << 32) | (uint32_t)rq[1]) << 1;
     q[0] = rq[0];
-    q[1] = (int32_t)(uint32_t)(k2 & 0xFFFFFFFFu);
-    q[2] = (int32_t)(uint32_t)(k2 >> 32);
-    q[3] = rq[3] + 1;
+    q[1] = (int32_t)(uint32_t)(k2 >> 32);
+    q[2] = rq[3] + 1;
   }
   g->fcs = s;
   g->n_fcs = (size_t)(g->rows / 4) * (size_t)per_block;

@@ -1,6 +1,6 @@
 /* The Cortex-M4 FULLY_CONNECTED stream (ta_gemm_dsp.h `fcs`, src/ops/gemm_tier.c
  * gemm_dsp_use_fcs): its compile-time table walked for the host exactly as the assembly
- * walks it (SMLADs over the unpacked input, doubled accumulators, the high word of
+ * walks it (SMLADs over the unpacked input, doubled accumulators, SMMLAR's high word of
  * a * m + 2K, the negative-rounding fix always applied, >> r, int8 saturation), and as the C
  * form does (the fix only with neg_fix): every output equals TFLite's requantisation of the
  * same dot product, over random weights, inputs at the int8 extremes, per-channel or
@@ -45,11 +45,11 @@ static void fcs_walk(const GemmPlan *g, const int8_t *x, int fix, int8_t *out) {
       const int32_t e = fcs_pair(v[0], v[2]), o = fcs_pair(v[1], v[3]);
       for (int32_t j = 0; j < 4; j++) a[j] = fcs_smlad(o, s[2 * j + 1], fcs_smlad(e, s[2 * j], a[j]));
     }
-    for (int32_t j = 0; j < 4; j++, s += 4) {
-      const int64_t k64 = (int64_t)(((uint64_t)(uint32_t)s[2] << 32) | (uint32_t)s[1]);
-      int32_t hi = (int32_t)(((int64_t)a[j] * s[0] + k64) >> 32);
+    for (int32_t j = 0; j < 4; j++, s += 3) { /* SMMLAR: bits 63..32 of hi * 2^32 + a * m + 2^31 */
+      const uint64_t sum = ((uint64_t)(uint32_t)s[1] << 32) + (uint64_t)((int64_t)a[j] * s[0]) + 0x80000000u;
+      int32_t hi = (int32_t)(uint32_t)(sum >> 32);
       if (fix) hi += a[j] < 0 ? -1 : 0;
-      out[r + j] = (int8_t)ta_clamp(hi >> s[3], -128, 127);
+      out[r + j] = (int8_t)ta_clamp(hi >> s[2], -128, 127);
     }
   }
 }
@@ -78,7 +78,7 @@ static void fcs_case(UnitState *u, FcsRng *r, int32_t rows, int32_t depth, int p
   CHECK(u, gemm_dsp_use_fcs(&arena, &g, w));
   CHECK(u, (g.fcs != NULL) == (want != 0));
   if (g.fcs) {
-    CHECK(u, g.n_fcs == (size_t)(rows / 4) * (size_t)(4 + 2 * depth + 16));
+    CHECK(u, g.n_fcs == (size_t)(rows / 4) * (size_t)(4 + 2 * depth + 12));
     for (int vec = 0; vec < 6; vec++) {
       for (int32_t i = 0; i < depth; i++)
         x[i] = (int8_t)(vec == 0 ? -128 : vec == 1 ? 127 : vec == 2 ? (i & 1 ? 127 : -128) : fcs_rand(r, -128, 127));
