@@ -376,14 +376,15 @@ static bool dw_mve16_fits(const DwData *d, const Tensor *filter) {
 }
 
 /* The layer form of the 16-channel loops (TA_DW_MVE_BIT_LAYER: one call per layer, the
- * window shape switched per pixel) pays on narrow maps taller than wide, whose rows are
- * runs of a few pixels: each run costs the run loops a call (kws's 25x5 layers: 76,363 ->
- * 69,256 instructions on QEMU M55; strww's columns 26,919 -> 24,522 and 23,751 -> 22,200).
+ * window shape switched per pixel) pays on one-pixel-wide columns and on narrow maps taller
+ * than wide, whose rows are runs of a few pixels: each run costs the run loops a call
+ * (kws's 25x5 layers: 76,363 -> 69,256 instructions on QEMU M55; strww's columns 26,919 ->
+ * 22,938, 23,751 -> 21,210 and 2,257 -> 1,962, its code 10,308 -> 9,860 bytes).
  * On wider or square maps the runs are long, and its per-pixel switch costs more than it
  * saves where a pixel is one group (vww's 24x24x16 layer: 87,077 -> 121,407); it needs the
  * int8 activation range (no clamp after the narrowing). */
 static bool dw_mve_layer_form(const DwData *d) {
-  return d->q.act_min == -128 && d->q.act_max == 127 && d->w.out <= 8 && d->h.out >= 2 * d->w.out;
+  return d->q.act_min == -128 && d->q.act_max == 127 && (d->w.out == 1 || (d->w.out <= 8 && d->h.out >= 2 * d->w.out));
 }
 
 static bool dw_mve16_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter, const Tensor *bias,
