@@ -106,6 +106,14 @@ static void mve16_groups_c(const ta_depthwise_conv_mve_params_t *p, const mve_wi
   }
 }
 
+/* The 16-channel loop's shape for a window. */
+static int mve16_shape(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win) {
+  if (p->k_w == 1) return MVE16_COLUMN;
+  if (p->k_h == 3 && p->k_w == 3 && win->n_ky >= 2 && win->n_kx >= 2)
+    return win->n_ky == 3 ? (win->n_kx == 3 ? MVE16_FULL3X3 : MVE16_3X2)
+                          : (win->n_kx == 3 ? MVE16_2X3 : MVE16_2X2);
+  return MVE16_ANY;
+}
 
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
@@ -483,6 +491,31 @@ static MVE_ALWAYS_INLINE void mve16_window(const int8_t *x, int32_t n_rows, int3
           : "memory", "cc");
 }
 
+/* One column of n taps rs bytes apart (k_w 1), paired down the column. */
+static MVE_ALWAYS_INLINE void mve16_column(const int8_t *x, int32_t n, int32_t rs, const int8_t **w,
+                                           mve16_acc_t *acc) {
+  int8x16_t xv, wv;
+  int16x8_t e, o;
+  const int8_t *pn;
+  int32_t j;
+  __asm__("subs %[j], %[n], #2\n\t"
+          "blt 3f\n"
+          "2:\n\t"
+          "add %[pn], %[x], %[rs]\n\t"
+          MVE16_PAIR_WITH(MVE16_LD, "%[x]", "%[pn]")
+          "add %[x], %[pn], %[rs]\n\t"
+          "subs %[j], %[j], #2\n\t"
+          "bge 2b\n"
+          "3:\n\t"
+          "adds %[j], %[j], #2\n\t"
+          "beq 4f\n\t"
+          MVE16_SINGLE_WITH(MVE16_LD, "%[x]")
+          "4:"
+          : MVE16_OUTPUTS, [pn] "=&r"(pn), [j] "=&r"(j), [x] "+r"(x)
+          : [n] "r"(n), [rs] "r"(rs)
+          : "memory", "cc");
+}
+
 /* Loads a group's four bias vectors; *b moves past them. */
 static MVE_ALWAYS_INLINE void mve16_start(const int32_t **b, mve16_acc_t *acc) {
   __asm__("vldrw.32 %q[a0], [%[b]], #64\n\t"
@@ -500,8 +533,7 @@ static MVE_ALWAYS_INLINE void mve16_start(const int32_t **b, mve16_acc_t *acc) {
   "vldrw.32 %q[t0], [%[q], #" #off "]\n\t"              \
   "vldrw.32 %q[t1], [%[q], #" #off " + 128]\n\t"        \
   "vqrdmulh.s32 %q[" a "], %q[" a "], %q[t0]\n\t"       \
-  "vrshl.s32 %q[" a "], %q[" a "], %q[t1]\n\t"          \
-  "vadd.i32 %q[" a "], %q[" a "], %[zp]\n\t"
+  "vrshl.s32 %q[" a "], %q[" a "], %q[t1]\n\t"
 /* The same with TFLite's rounding of negative ties (t1: the negated right shifts). */
 #define MVE16_RQ_SIMPLE_FIX(a, off)                      \
   "vldrw.32 %q[t0], [%[q], #" #off "]\n\t"              \
@@ -510,8 +542,15 @@ static MVE_ALWAYS_INLINE void mve16_start(const int32_t **b, mve16_acc_t *acc) {
   "vand %q[t0], %q[" a "], %q[t1]\n\t"                  \
   "vshr.s32 %q[t0], %q[t0], #31\n\t"                    \
   "vadd.i32 %q[" a "], %q[" a "], %q[t0]\n\t"           \
-  "vrshl.s32 %q[" a "], %q[" a "], %q[t1]\n\t"          \
-  "vadd.i32 %q[" a "], %q[" a "], %[zp]\n\t"
+  "vrshl.s32 %q[" a "], %q[" a "], %q[t1]\n\t"
+/* The same when every channel shifts right (negative_fix 2): the sign alone is the fix. */
+#define MVE16_RQ_POS_FIX(a, off)                         \
+  "vldrw.32 %q[t0], [%[q], #" #off "]\n\t"              \
+  "vldrw.32 %q[t1], [%[q], #" #off " + 128]\n\t"        \
+  "vqrdmulh.s32 %q[" a "], %q[" a "], %q[t0]\n\t"       \
+  "vshr.s32 %q[t0], %q[" a "], #31\n\t"                 \
+  "vadd.i32 %q[" a "], %q[" a "], %q[t0]\n\t"           \
+  "vrshl.s32 %q[" a "], %q[" a "], %q[t1]\n\t"
 #define MVE16_RQ_SHIFTED(a, off)                         \
   "vldrw.32 %q[t0], [%[q], #" #off " + 64]\n\t"         \
   "vldrw.32 %q[t1], [%[q], #" #off "]\n\t"              \
@@ -523,16 +562,19 @@ static MVE_ALWAYS_INLINE void mve16_start(const int32_t **b, mve16_acc_t *acc) {
   "vshr.s32 %q[t1], %q[t1], #31\n\t"                    \
   "vadd.i32 %q[" a "], %q[" a "], %q[t1]\n\t"
 #define MVE16_RQ_ROUND(a)                                \
-  "vrshl.s32 %q[" a "], %q[" a "], %q[t0]\n\t"          \
-  "vadd.i32 %q[" a "], %q[" a "], %[zp]\n\t"
+  "vrshl.s32 %q[" a "], %q[" a "], %q[t0]\n\t"
 #define MVE16_RQ_GENERAL(a, off) MVE16_RQ_SHIFTED(a, off) MVE16_RQ_FIX(a) MVE16_RQ_ROUND(a)
 #define MVE16_RQ_NOFIX(a, off) MVE16_RQ_SHIFTED(a, off) MVE16_RQ_ROUND(a)
-/* Narrows int32 -> int16 -> int8 with saturation back to channel order, into a0. */
+/* Narrows int32 -> int16 -> int8 with saturation back to channel order, into a0, adding
+ * the output zero point on the int16 lanes with saturation: |zero point| <= 128, so
+ * sat8(sat16(sat16(v) + zp)) = sat8(v + zp) for every int32 v. */
 #define MVE16_NARROW                           \
   "vqmovnb.s32 %q[t0], %q[a0]\n\t"             \
   "vqmovnt.s32 %q[t0], %q[a1]\n\t"             \
+  "vqadd.s16 %q[t0], %q[t0], %[zp]\n\t"        \
   "vqmovnb.s32 %q[t1], %q[a2]\n\t"             \
   "vqmovnt.s32 %q[t1], %q[a3]\n\t"             \
+  "vqadd.s16 %q[t1], %q[t1], %[zp]\n\t"        \
   "vqmovnb.s16 %q[a0], %q[t0]\n\t"             \
   "vqmovnt.s16 %q[a0], %q[t1]\n\t"
 #define MVE16_FINISH_OPERANDS                                                                                 \
@@ -545,9 +587,12 @@ static MVE_ALWAYS_INLINE void mve16_start(const int32_t **b, mve16_acc_t *acc) {
 static MVE_ALWAYS_INLINE int8x16_t mve16_requant_group(mve16_acc_t *acc, const int32_t *q, const mve_out_t *o,
                                                        const int simple) {
   int32x4_t t0, t1;
-  if (simple)
+  if (simple == 1)
     __asm__(MVE16_RQ_SIMPLE("a0", 0) MVE16_RQ_SIMPLE("a1", 16) MVE16_RQ_SIMPLE("a2", 32) MVE16_RQ_SIMPLE("a3", 48)
             MVE16_NARROW MVE16_FINISH_OPERANDS);
+  else if (simple == 2 || (o->negative_fix == 2 && o->no_left_shift)) /* every channel shifts right: no vand */
+    __asm__(MVE16_RQ_POS_FIX("a0", 0) MVE16_RQ_POS_FIX("a1", 16) MVE16_RQ_POS_FIX("a2", 32)
+            MVE16_RQ_POS_FIX("a3", 48) MVE16_NARROW MVE16_FINISH_OPERANDS);
   else if (o->negative_fix && o->no_left_shift) /* the general loop's common case: no vshl */
     __asm__(MVE16_RQ_SIMPLE_FIX("a0", 0) MVE16_RQ_SIMPLE_FIX("a1", 16) MVE16_RQ_SIMPLE_FIX("a2", 32)
             MVE16_RQ_SIMPLE_FIX("a3", 48) MVE16_NARROW MVE16_FINISH_OPERANDS);
@@ -586,6 +631,11 @@ static MVE_ALWAYS_INLINE void mve16_window_fixed(const int8_t *x, int32_t rs, in
   mve16_window(x, rows, cols, rs, cs, (3 - cols) * 16, w, acc);
 }
 
+static MVE_ALWAYS_INLINE void mve16_column(const int8_t *x, int32_t n, int32_t rs, const int8_t **w,
+                                           mve16_acc_t *acc) {
+  mve16_window(x, 1, n, 0, rs, 0, w, acc);
+}
+
 static MVE_ALWAYS_INLINE void mve16_start(const int32_t **b, mve16_acc_t *acc) {
   acc->a0 = vldrwq_s32(*b);
   acc->a1 = vldrwq_s32(*b + 4);
@@ -600,7 +650,7 @@ static MVE_ALWAYS_INLINE int32x4_t mve16_requant(int32x4_t acc, const int32_t *q
                                                  const int simple) {
   const int32x4_t neg_right = vldrwq_s32(q + 32);
   int32x4_t v;
-  if (simple) {
+  if (simple == 1) {
     v = vqrdmulhq_s32(acc, vldrwq_s32(q));
   } else {
     v = vqrdmulhq_s32(vshlq_s32(acc, vldrwq_s32(q + 16)), vldrwq_s32(q));
@@ -647,7 +697,7 @@ static MVE_ALWAYS_INLINE void mve16_group(const mve16_shape_t *sh, const int8_t 
   if (shape <= MVE16_2X2)
     mve16_window_fixed(x, sh->rs, sh->cs, &w, &acc, shape);
   else if (shape == MVE16_COLUMN) /* k_w == 1: the column is one row of taps rs apart */
-    mve16_window(x, 1, sh->n_ky, 0, sh->rs, 0, &w, &acc);
+    mve16_column(x, sh->n_ky, sh->rs, &w, &acc);
   else
     mve16_window(x, sh->n_ky, sh->n_kx, sh->rs, sh->cs, sh->w_skip, &w, &acc);
   mve16_finish(&acc, q, o, out, simple);
@@ -742,6 +792,122 @@ MVE16_GROUPS_FN(mve16_g_2x2, 0, MVE16_2X2)
 MVE16_GROUPS_FN(mve16_g_column, 0, MVE16_COLUMN)
 MVE16_GROUPS_FN(mve16_g_any, 0, MVE16_ANY)
 
+/* ---- the layer form (lanes16 == 2) ---------------------------------------------------
+ * One call runs the whole layer, pixel after pixel, the window shape switched per pixel
+ * into its group loop (compiled per TA_DW_MVE_BIT_LAYER(shape) and the requantisation
+ * bits): no call, prologue and pick per run of pixels, which on narrow maps (kws's
+ * 25x5, strww's one-pixel-wide columns) cost more than the taps of the run. */
+#define MVE_LAYER_HAS(simple, shape)      \
+  (MVE_HAS(TA_DW_MVE_BIT_LAYER(shape)) && \
+   MVE_HAS((simple) == 1 ? TA_DW_MVE_BIT_LAYER_S : (simple) == 2 ? TA_DW_MVE_BIT_LAYER_P : TA_DW_MVE_BIT_LAYER_G))
+
+/* Every group of one pixel whose window has the given shape. */
+static MVE_ALWAYS_INLINE void mve16_pixel(const mve16_shape_t *sh, const int8_t *x, const int8_t *w,
+                                          const int32_t *bias, const int32_t *q, const mve_out_t *o,
+                                          int8_t *out, int32_t groups, int32_t rem, int32_t w_group,
+                                          const int simple, const int shape) {
+  for (int32_t g = 0; g < groups; g++, x += 16, q += 48, w += w_group, out += 16)
+    mve16_group(sh, x, w, &bias, q, o, out, simple, shape);
+  if (rem) /* the last 16 channels again, overlapping the previous group */
+    mve16_group(sh, x + rem - 16, w, &bias, q, o, out + rem - 16, simple, shape);
+}
+
+/* The layer form needs the int8 activation range (no clamp after narrowing). */
+static MVE_ALWAYS_INLINE void mve16_layer_form(const ta_depthwise_conv_mve_params_t *p, const int8_t *input,
+                                               int8_t *output, const int simple) {
+  const int32_t ch = p->channels, padded = (ch + 15) & ~15, groups = ch >> 4, rem = ch & 15;
+  const int32_t w_group = p->k_h * p->k_w * 16, col_step = p->stride_w * ch;
+  const int k3x3 = p->k_h == 3 && p->k_w == 3, column = p->k_w == 1;
+  mve_out_t o;
+  o.zero_point = p->output_zero_point;
+  o.negative_fix = p->negative_fix;
+  o.no_left_shift = p->no_left_shift;
+  o.act_min = -128;
+  o.act_max = 127;
+  o.clamp = 0;
+  mve16_shape_t sh;
+  sh.rs = p->dil_h * p->in_w * ch;
+  sh.cs = p->dil_w * ch;
+  int8_t *out = output;
+  for (int32_t b = 0; b < p->batches; b++) {
+    const int8_t *image = input + b * p->in_h * p->in_w * ch;
+    for (int32_t oy = 0; oy < p->out_h; oy++) {
+      const int16_t *row = p->rows + 3 * oy;
+      const int32_t iy = oy * p->stride_h - p->pad_h + row[0] * p->dil_h;
+      const int32_t *row_bias = p->bias + row[2] * p->col_classes * padded;
+      const int8_t *x_row = image + (iy * p->in_w - p->pad_w) * ch, *w_row = p->weights8 + row[0] * p->k_w * 16;
+      sh.n_ky = row[1] - row[0];
+      for (int32_t ox = 0; ox < p->out_w; ox++, out += ch, x_row += col_step) {
+        const int16_t *col = p->cols + 3 * ox;
+        const int8_t *x = x_row + col[0] * sh.cs, *w = w_row + col[0] * 16;
+        const int32_t *bias = row_bias + col[2] * padded;
+        sh.n_kx = col[1] - col[0];
+        sh.w_skip = (p->k_w - sh.n_kx) * 16;
+        const int shape = column ? MVE16_COLUMN
+                          : k3x3 && sh.n_ky >= 2 && sh.n_kx >= 2
+                              ? (sh.n_ky == 3 ? (sh.n_kx == 3 ? MVE16_FULL3X3 : MVE16_3X2)
+                                              : (sh.n_kx == 3 ? MVE16_2X3 : MVE16_2X2))
+                              : MVE16_ANY;
+        switch (shape) {
+#define MVE_LAYER_CASE(s)                                                                      \
+  case s:                                                                                      \
+    if (MVE_LAYER_HAS(simple, s)) {                                                            \
+      mve16_pixel(&sh, x, w, bias, p->quant, &o, out, groups, rem, w_group, simple, s);         \
+      continue;                                                                                \
+    }                                                                                          \
+    break;
+          MVE_LAYER_CASE(MVE16_FULL3X3)
+          MVE_LAYER_CASE(MVE16_2X3)
+          MVE_LAYER_CASE(MVE16_3X2)
+          MVE_LAYER_CASE(MVE16_2X2)
+          MVE_LAYER_CASE(MVE16_COLUMN)
+#undef MVE_LAYER_CASE
+          default: break;
+        }
+        if (MVE_LAYER_HAS(simple, MVE16_ANY)) { /* any window (also a shape not compiled) */
+          mve16_pixel(&sh, x, w, bias, p->quant, &o, out, groups, rem, w_group, simple, MVE16_ANY);
+        } else {
+          mve_window_t win;
+          win.x = x;
+          win.first_tap = row[0] * p->k_w + col[0];
+          win.n_ky = sh.n_ky;
+          win.n_kx = sh.n_kx;
+          win.row_step = sh.rs;
+          win.col_step = sh.cs;
+          win.bias = bias;
+          mve16_groups_c(p, &win, 1, 0, out);
+        }
+      }
+    }
+  }
+}
+
+static void mve16_layer_s(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output) {
+  mve16_layer_form(p, input, output, 1);
+}
+
+static void mve16_layer_p(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output) {
+  mve16_layer_form(p, input, output, 2);
+}
+
+static void mve16_layer_g(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output) {
+  mve16_layer_form(p, input, output, 0);
+}
+
+/* The layer form of a layer that takes it, if the module compiled it. */
+static int mve16_layer(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output) {
+  if (p->lanes16 != 2 || p->act_min > -128 || p->act_max < 127) return 0;
+  if (MVE_HAS(TA_DW_MVE_BIT_LAYER_S) && p->simple)
+    mve16_layer_s(p, input, output);
+  else if (MVE_HAS(TA_DW_MVE_BIT_LAYER_P) && p->negative_fix == 2 && p->no_left_shift)
+    mve16_layer_p(p, input, output);
+  else if (MVE_HAS(TA_DW_MVE_BIT_LAYER_G))
+    mve16_layer_g(p, input, output);
+  else
+    return 0;
+  return 1;
+}
+
 typedef mve_groups_fn mve16_groups_fn;
 
 /* A loop's function when the module compiled it, else NULL. */
@@ -818,16 +984,14 @@ static mve16_groups_fn mve16_pick(int simple, int shape) {
   return mve16_groups_c;
 }
 
-#endif
-
-/* The 16-channel loop's shape for a window. */
-static int mve16_shape(const ta_depthwise_conv_mve_params_t *p, const mve_window_t *win) {
-  if (p->k_w == 1) return MVE16_COLUMN;
-  if (p->k_h == 3 && p->k_w == 3 && win->n_ky >= 2 && win->n_kx >= 2)
-    return win->n_ky == 3 ? (win->n_kx == 3 ? MVE16_FULL3X3 : MVE16_3X2)
-                          : (win->n_kx == 3 ? MVE16_2X3 : MVE16_2X2);
-  return MVE16_ANY;
+static int mve16_layer(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output) {
+  (void)p;
+  (void)input;
+  (void)output;
+  return 0;
 }
+
+#endif
 
 /* pack: a run's whole sets of `pack` pixels in the 16-channel loop (their bias at the
  * run's border class in pack_bias), the pixels left over in 8-channel groups. Out of
@@ -849,6 +1013,7 @@ static MVE_NOINLINE void mve_run_packed(const ta_depthwise_conv_mve_params_t *p,
  * bias) go through one call; along the rows, or down the column when the output is one
  * pixel wide. */
 static void mve_layer(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output) {
+  if (mve16_layer(p, input, output)) return;
   const int32_t ch = p->channels, padded = p->lanes16 ? (ch + 15) & ~15 : (ch + 7) & ~7;
   const int column = p->out_w == 1;
   mve_window_t win;

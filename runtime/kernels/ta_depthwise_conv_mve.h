@@ -42,7 +42,8 @@ typedef struct ta_depthwise_conv_mve_params_t {
   int32_t col_classes;
   int32_t output_zero_point;
   int32_t act_min, act_max;
-  int32_t negative_fix;      /* 0 when act_min >= output_zero_point */
+  int32_t negative_fix;      /* 0 when act_min >= output_zero_point; 2 (lanes16 only): and every channel
+                                shifts right */
   int32_t simple;            /* no left shift and no negative fix in the layer */
   int32_t no_left_shift;     /* no left shift in the layer (the 16-channel general loops skip it) */
   const int16_t *rows;       /* [out_h][3]: first tap, end tap, class */
@@ -50,7 +51,8 @@ typedef struct ta_depthwise_conv_mve_params_t {
   const int32_t *bias;       /* [row class][column class][groups][8], lane order */
   const int16_t *weights;    /* [groups][k_h * k_w][8], channel order */
   const int32_t *quant;      /* [groups][3][8]: multiplier, left shift, -right shift; lane order */
-  int32_t lanes16;           /* 16-channel groups: weights8, and bias/quant with 16 per group:
+  int32_t lanes16;           /* 16-channel groups (2: in the layer form, TA_DW_MVE_BIT_LAYER): weights8, and
+                                bias/quant with 16 per group:
                                 bias [row class][column class][groups][16], quant [groups][3][16],
                                 both in lane order */
   const int8_t *weights8;    /* lanes16: [groups][k_h * k_w][16], channel order; pack: [k_h * k_w][16] */
@@ -68,7 +70,7 @@ typedef struct ta_depthwise_conv_mve_params_t {
  * whole 3x3, 1..3 = rows of that many taps, 4 = any). A window whose loop is missing runs
  * the general loop of its shape, else the plain C loop over the same tables. */
 #ifndef TA_DEPTHWISE_CONV_MVE_VARIANTS
-#define TA_DEPTHWISE_CONV_MVE_VARIANTS 0xffffffu
+#define TA_DEPTHWISE_CONV_MVE_VARIANTS 0xffffffffu
 #endif
 #define TA_DW_MVE_BIT16(simple, shape) ((simple) ? 6 + (shape) : (shape))
 #define TA_DW_MVE_BIT8(simple, shape) (12 + ((simple) ? 5 : 0) + (shape))
@@ -77,6 +79,15 @@ typedef struct ta_depthwise_conv_mve_params_t {
  * or packed); BIT_PACK: some layer packs pixels (else the kernel skips the tests). */
 #define TA_DW_MVE_BIT_ONE 22
 #define TA_DW_MVE_BIT_PACK 23
+/* The layer form (lanes16 == 2: the 16-channel tables, one call for the whole layer, the
+ * window shape switched per pixel): bit TA_DW_MVE_BIT_LAYER(shape) per shape (0..5 as for
+ * TA_DW_MVE_BIT16; bit 24 the whole 3x3, 25 its clipped parts, 26 one column, 27 any),
+ * with the requantisation: TA_DW_MVE_BIT_LAYER_S (simple), _P (negative_fix 2 and no left
+ * shift) or _G (general). A layer whose form is not compiled runs the loops above. */
+#define TA_DW_MVE_BIT_LAYER(shape) (24 + ((shape) == 0 ? 0 : (shape) <= 3 ? 1 : (shape) - 2))
+#define TA_DW_MVE_BIT_LAYER_S 28
+#define TA_DW_MVE_BIT_LAYER_P 29
+#define TA_DW_MVE_BIT_LAYER_G 30
 
 void ta_depthwise_conv_mve_s8(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output);
 /* In place, a one-pixel-wide layer runs its column in blocks of at most this many output

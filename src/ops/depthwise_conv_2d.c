@@ -375,11 +375,23 @@ static bool dw_mve16_fits(const DwData *d, const Tensor *filter) {
   return true;
 }
 
+/* The layer form of the 16-channel loops (TA_DW_MVE_BIT_LAYER: one call per layer, the
+ * window shape switched per pixel) pays on one-pixel-wide columns and on narrow maps taller
+ * than wide, whose rows are runs of a few pixels: each run costs the run loops a call
+ * (kws's 25x5 layers: 76,363 -> 69,256 instructions on QEMU M55; strww's columns 26,919 ->
+ * 22,938, 23,751 -> 21,210 and 2,257 -> 1,962, its code 10,308 -> 9,860 bytes).
+ * On wider or square maps the runs are long, and its per-pixel switch costs more than it
+ * saves where a pixel is one group (vww's 24x24x16 layer: 87,077 -> 121,407); it needs the
+ * int8 activation range (no clamp after the narrowing). */
+static bool dw_mve_layer_form(const DwData *d) {
+  return d->q.act_min == -128 && d->q.act_max == 127 && (d->w.out == 1 || (d->w.out <= 8 && d->h.out >= 2 * d->w.out));
+}
+
 static bool dw_mve16_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter, const Tensor *bias,
                             DwTierData *t) {
   const int32_t ch = d->out_c, taps = d->h.k * d->w.k, groups = (ch + 15) / 16, padded = groups * 16;
   const int8_t *w = (const int8_t *)filter->data;
-  t->lanes16 = 1;
+  t->lanes16 = dw_mve_layer_form(d) ? 2 : 1;
   t->bias_n = (size_t)t->rows.count * t->cols.count * padded;
   t->weights_n = (size_t)taps * padded;
   t->quant_n = (size_t)padded * 3;
@@ -587,6 +599,15 @@ static void dw_tier_geom(char *buf, size_t cap, const DwData *d) {
            (int)d->w.pad, (int)d->t.cols.count);
 }
 
+/* The MVE descriptor's negative_fix: 2 on 16-channel tables when every channel shifts
+ * right (the kernel's fix is then the sign alone). */
+static int dw_mve_negative_fix(const DwData *d) {
+  if (!d->t.negative_fix || !d->t.lanes16) return d->t.negative_fix;
+  for (int32_t c = 0; c < d->out_c; c++)
+    if (dw_right_shift(d, c) <= 0) return 1;
+  return 2;
+}
+
 /* The MVE loops this layer's windows take (bits of TA_DEPTHWISE_CONV_MVE_VARIANTS, see
  * ta_depthwise_conv_mve.h): every row class meets every column class. Mirrors the
  * kernel's choice (mve16_shape, mve_pick); a loop left out would only cost speed. */
@@ -604,7 +625,11 @@ static uint32_t dw_mve_variants(const DwData *d) {
         if (d->w.k == 1) shape = 4;
         else if (k3x3 && n_ky >= 2 && n_kx >= 2) shape = n_ky == 3 ? (n_kx == 3 ? 0 : 2) : (n_kx == 3 ? 1 : 3);
         else shape = 5;
-        bits |= 1u << (t->simple ? 6 + shape : shape);
+        if (t->lanes16 == 2) /* the layer form: its shape (TA_DW_MVE_BIT_LAYER), its requantisation (_S, _P, _G) */
+          bits |= 1u << (24 + (shape == 0 ? 0 : shape <= 3 ? 1 : shape - 2)) |
+                  1u << (t->simple ? 28 : dw_mve_negative_fix(d) == 2 && t->no_left_shift ? 29 : 30);
+        else
+          bits |= 1u << (t->simple ? 6 + shape : shape);
       }
       if (!t->lanes16) { /* with pack: the pixels left over */
         /* 0 whole 3x3, 1..3 rows of that many taps, 4 any */
@@ -638,7 +663,7 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
             "static const ta_depthwise_conv_mve_params_t %s_params = {\n%s  .output_zero_point = %d,\n"
             "  .act_min = %d, .act_max = %d,\n  .negative_fix = %d,\n  .simple = %d,\n  .no_left_shift = %d,\n"
             "  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .%s = %s,\n  .quant = %s,\n  .lanes16 = %d,\n%s};",
-            name, geom, (int)d->output_zero_point, (int)d->q.act_min, (int)d->q.act_max, t->negative_fix, t->simple,
+            name, geom, (int)d->output_zero_point, (int)d->q.act_min, (int)d->q.act_max, dw_mve_negative_fix(d), t->simple,
             t->no_left_shift, rows, cols, bias, t->lanes16 ? "weights8" : "weights", weights, quant, t->lanes16, pack);
     if (node->inplace) /* the output written over the dying input, then moved into place */
       em_call(ec, "ta_depthwise_conv_mve_s8_inplace", 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]),

@@ -6,6 +6,13 @@
 # - on QEMU Cortex-M55, case 0 equals the golden and the layer runs at most 1.6
 #   instructions per MAC (2.01 with 8-channel groups, before packing);
 # - strww (no ReLU: the negative-tie fix, no left shift) on QEMU Cortex-M55 equals the golden;
+#   its one-pixel-wide layers take the layer form (lanes16 2) with the sign-only negative fix
+#   (negative_fix 2: every channel shifts right), and operator 2 (24x1x128, 5 taps) runs at
+#   most 1.55 instructions per MAC (1.75 before the layer form);
+# - kws (25x5x64, 3x3) takes the layer form: its mask compiles only the layer form's loops
+#   (0x13000000: bits 24 and 25, the whole and clipped 3x3 windows, and 28, simple
+#   requantisation; none of the run loops 0-23), case 0 equals the golden and operator 1
+#   runs at most 0.97 instructions per MAC (1.06 with one call per run of pixels);
 # - person_detect (the same 48x48x8 layer) with --memory.optimize max: operator 1 packed
 #   and in place, case 0 equal to the golden.
 # SKIP without the corpus or the cross tools.
@@ -35,6 +42,43 @@ if ! ta_ensure_packages >/dev/null 2>&1; then
 fi
 plugin=$(ta_build_plugin "$build/target") || { echo "FAIL dw55:vww_qemu: instruction counter build failed"; exit 0; }
 
+# The 16-channel MVE loops (layer form and run loops) against the kernel built without MVE,
+# random geometries and tables (tests/target/dw_mve_check.c), bare metal on QEMU.
+# shellcheck disable=SC2086
+dw_check() {
+  label="dw55:random_shapes"
+  d="$work/dwcheck" common="$TA_ROOT/target/common" kernels="$TA_ROOT/runtime/kernels"
+  mkdir -p "$d"
+  arch="-mcpu=cortex-m55 -mfloat-abi=hard -mthumb"
+  cflags="-O2 -std=c99 -Wall -Wextra -Werror -ffreestanding -ffunction-sections -fdata-sections -I$common -I$kernels"
+  if ! {
+    arm-none-eabi-gcc $arch -I"$common" -c "$common/startup.S" -o "$d/startup_s.o" &&
+    for f in "$common/startup.c" "$common/semihost.c" "$TA_ROOT/tests/target/dw_mve_check.c" \
+             "$kernels/ta_depthwise_conv_mve.c"; do
+      arm-none-eabi-gcc $arch $cflags -c "$f" -o "$d/$(basename "$f" .c).o" || exit 1
+    done &&
+    arm-none-eabi-gcc -mcpu=cortex-m55+nomve -mfloat-abi=hard -mthumb $cflags \
+      -Dta_depthwise_conv_mve_s8=ref_depthwise_conv_mve_s8 \
+      -Dta_depthwise_conv_mve_s8_inplace=ref_depthwise_conv_mve_s8_inplace \
+      -c "$kernels/ta_depthwise_conv_mve.c" -o "$d/ref.o" &&
+    arm-none-eabi-gcc $arch -nostartfiles -Wl,--gc-sections -L"$TA_ROOT/target" -L"$common" \
+      -T"$TA_ROOT/target/mps3-an547.ld" "$d"/*.o -lm -o "$d/image.elf"
+  } >"$d/build.log" 2>&1; then
+    echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
+    return
+  fi
+  rc=0
+  (cd "$d" && exec timeout 300 qemu-system-arm -M mps3-an547 -nodefaults -display none -monitor none -serial null \
+    -semihosting-config enable=on,target=native -kernel image.elf) >"$d/run.log" 2>&1 || rc=$?
+  checked=$(sed -n 's/^checked=//p' "$d/run.log") bad=$(sed -n 's/^mismatches=//p' "$d/run.log")
+  if [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ -z "$checked" ]; then
+    echo "FAIL $label: exit $rc, ${bad:-?} mismatches in ${checked:-?} checked"
+  else
+    echo "PASS $label ($checked outputs exact)"
+  fi
+}
+dw_check
+
 # Default mode, with per-operator counts.
 out="$work/qemu"
 if suite_qemu_exact dw55:vww_qemu_exact m55 "$dir" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
@@ -56,16 +100,43 @@ fi
 sw="$corpus/models/strww"
 if [ -d "$sw" ]; then
   out="$work/qemu_strww"
-  if ! suite_qemu_exact dw55:strww_qemu_exact m55 "$sw" "$out" --tinyaot "$build/tinyaot"; then
+  if ! suite_qemu_exact dw55:strww_qemu_exact m55 "$sw" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
     : # the FAIL line is printed
   elif ! sed -n '/op2_depthwise_conv_2d_params = {/,/^};/p' "$out/module/src/strww_model.c" |
-       tr -d '\n' | grep -q 'negative_fix = 1, *\.simple = 0, *\.no_left_shift = 1,'; then
-    echo "FAIL dw55:strww_qemu_exact: exact, but operator 2 is not a negative-fix layer without left shifts"
+       tr -d '\n' | grep -q 'negative_fix = 2, *\.simple = 0, *\.no_left_shift = 1,.*\.lanes16 = 2,'; then
+    echo "FAIL dw55:strww_qemu_exact: exact, but operator 2 is not a layer-form layer with the sign-only fix and no left shifts"
   else
     echo "PASS dw55:strww_qemu_exact"
+    insns=$(awk '$1 == 2 { print $2 }' "$out/layers.txt")
+    limit=$((24 * 128 * 5 * 155 / 100))
+    if [ -z "$insns" ] || [ "$insns" -gt "$limit" ]; then
+      echo "FAIL dw55:strww_layer_speed: operator 2 ran ${insns:-no count} instructions (limit $limit, 1.55 per MAC)"
+    else
+      echo "PASS dw55:strww_layer_speed ($insns instructions)"
+    fi
   fi
 else
   echo "SKIP dw55:strww_qemu_exact: $sw is absent"
+fi
+
+# kws: the layer form, alone in the module's mask.
+kw="$corpus/models/kws"
+if [ -d "$kw" ]; then
+  out="$work/qemu_kws"
+  if suite_qemu_exact dw55:kws_layer_exact m55 "$kw" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
+    mask=$(sed -n 's/^#define KWS_TA_DEPTHWISE_CONV_MVE_VARIANTS \(0x[0-9a-f]*\)u$/\1/p' "$out/module/src/ta_config.h")
+    insns=$(awk '$1 == 1 { print $2 }' "$out/layers.txt")
+    limit=$((25 * 5 * 64 * 9 * 97 / 100))
+    if [ "$mask" != 0x13000000 ]; then
+      echo "FAIL dw55:kws_layer_exact: exact, but the mask is ${mask:-absent} (expected 0x13000000: the layer form only)"
+    elif [ -z "$insns" ] || [ "$insns" -gt "$limit" ]; then
+      echo "FAIL dw55:kws_layer_exact: exact, but operator 1 ran ${insns:-no count} instructions (limit $limit, 0.97 per MAC)"
+    else
+      echo "PASS dw55:kws_layer_exact ($insns instructions)"
+    fi
+  fi
+else
+  echo "SKIP dw55:kws_layer_exact: $kw is absent"
 fi
 
 # In place (--memory.optimize max): person_detect's first depthwise layer (48x48x8, stride 1,
