@@ -405,8 +405,8 @@ static DW16_ALWAYS_INLINE void dw16_run3(const dw16_layer_t *l, const ta_s16_dsp
 
 #if DW16_HAS_F_PIXEL && TA_S16_DSP_HAS(11)
 /* The border windows of a padded 3x3 filter that lose one column (3 rows of 2 taps: the
- * left and right image columns) or one row (2 rows of 3 taps: the top and bottom image
- * rows), every group of 4 channels of the pixel in one asm statement as for the complete
+ * left and right image columns), one row (2 rows of 3 taps: the top and bottom image
+ * rows) or both (the corners), every group of 4 channels of the pixel in one asm statement as for the complete
  * window (bit 11 of TA_S16_DSP_VARIANTS, named for padded 3x3 layers): the general
  * per-group path costs about 1.8x. `w` is the first inside tap's weights of group 0. */
 #define DW16_E_ROW2(w0, w1, first) DW16_F_LD(w0) DW16_F_NEXT first DW16_F_LD(w1) DW16_F_MAC4
@@ -414,17 +414,19 @@ static DW16_ALWAYS_INLINE void dw16_run3(const dw16_layer_t *l, const ta_s16_dsp
   DW16_E_ROW2(0, 8, DW16_F_MUL4) DW16_F_DOWN DW16_E_ROW2(24, 32, DW16_F_MAC4) DW16_F_DOWN        \
   DW16_E_ROW2(48, 56, DW16_F_MAC4)
 #define DW16_E_BODY23 DW16_F_ROW(0, 8, 16, DW16_F_MUL4) DW16_F_DOWN DW16_F_ROW(24, 32, 40, DW16_F_MAC4)
+#define DW16_E_BODY22 DW16_E_ROW2(0, 8, DW16_F_MUL4) DW16_F_DOWN DW16_E_ROW2(24, 32, DW16_F_MAC4)
 #define DW16_EDGE_DEF(hi, sat, fin)                                                                             \
   static DW16_NOINLINE void dw16_edge_##hi##sat(const dw16_layer_t *l, const int32_t *rq, const int16_t *x,     \
-                                                const int32_t *w, int16_t *out, int32_t rows) {                 \
-    const int32_t x_col2 = 2 * l->x_col, xr2 = 2 * l->x_row - (rows == 3 ? 1 : 2) * x_col2;                    \
+                                                const int32_t *w, int16_t *out, int32_t rows, int32_t cols) {   \
+    const int32_t x_col2 = 2 * l->x_col, xr2 = 2 * l->x_row - (cols - 1) * x_col2;                             \
     const int16_t *xg = x, *xend = x + (l->channels & ~3), *xp;                                                 \
     const int32_t *wg = w, *rqp = rq;                                                                           \
     int16_t *o = out;                                                                                           \
     int32_t a0, a1, a2, a3;                                                                                     \
     register int32_t lo_ __asm__("r8"), hh_ __asm__("r9"), m_ __asm__("r10"), s_ __asm__("r11");              \
     if (rows == 3) DW16_P_PIXEL(DW16_E_BODY32, fin);                                                            \
-    else DW16_P_PIXEL(DW16_E_BODY23, fin);                                                                      \
+    else if (cols == 3) DW16_P_PIXEL(DW16_E_BODY23, fin);                                                       \
+    else DW16_P_PIXEL(DW16_E_BODY22, fin);                                                                      \
     (void)lo_, (void)hh_, (void)m_, (void)s_, (void)xp, (void)a0, (void)a1, (void)a2, (void)a3;                 \
     (void)xg, (void)o, (void)rqp, (void)wg;                                                                     \
   }
@@ -441,11 +443,11 @@ DW16_EDGE_DEF(1, 1, DW16_FIN_SH1)
 DW16_EDGE_DEF(1, 2, DW16_FIN_SH2)
 #endif
 #define DW16_EDGE_IF(h, s) \
-  if (hi == h && sat == s) { dw16_edge_##h##s(l, q->rq, x, w, out, rows); return 1; }
-/* Runs a border window (rows 3 x 2 columns or 2 x 3 inside taps, 4 channels or more) where
+  if (hi == h && sat == s) { dw16_edge_##h##s(l, q->rq, x, w, out, rows, cols); return 1; }
+/* Runs a border window (3 x 2, 2 x 3 or 2 x 2 inside taps, 4 channels or more) where
  * the form's function is compiled; 0 when it is not (then the general path). */
 static DW16_ALWAYS_INLINE int dw16_edge(const dw16_layer_t *l, const ta_s16_dsp_requant_t *q, const int16_t *x,
-                                        const int32_t *w, int16_t *out, int32_t rows, int hi, int sat) {
+                                        const int32_t *w, int16_t *out, int32_t rows, int32_t cols, int hi, int sat) {
 #if DW16_VHAS(7)
   DW16_EDGE_IF(2, 1)
 #endif
@@ -458,7 +460,7 @@ static DW16_ALWAYS_INLINE int dw16_edge(const dw16_layer_t *l, const ta_s16_dsp_
 #if DW16_VHAS(5)
   DW16_EDGE_IF(1, 2)
 #endif
-  (void)l, (void)q, (void)x, (void)w, (void)out, (void)rows, (void)hi, (void)sat;
+  (void)l, (void)q, (void)x, (void)w, (void)out, (void)rows, (void)cols, (void)hi, (void)sat;
   return 0;
 }
 #define DW16_EDGE 1
@@ -577,8 +579,8 @@ static DW16_ALWAYS_INLINE void dw16_layer(const ta_depthwise_s16_dsp_params_t *p
 #endif
 #if DW16_EDGE
         if (hi && sat && al && wide3 && p->k_h == 3 && l.channels >= 4 &&
-            ((ky_hi - ky_lo == 3 && kx_hi - kx_lo == 2) || (ky_hi - ky_lo == 2 && kx_hi - kx_lo == 3)) &&
-            dw16_edge(&l, &q, x, weights + 2 * (ky_lo * 3 + kx_lo), output, ky_hi - ky_lo, hi, sat)) {
+            ky_hi - ky_lo >= 2 && kx_hi - kx_lo >= 2 && ky_hi - ky_lo + kx_hi - kx_lo <= 5 &&
+            dw16_edge(&l, &q, x, weights + 2 * (ky_lo * 3 + kx_lo), output, ky_hi - ky_lo, kx_hi - kx_lo, hi, sat)) {
           if (l.channels & 3)
             dw16_tail_pair(&l, &q, x, weights, ky_lo * 3 + kx_lo, ky_hi - ky_lo, kx_hi - kx_lo, output, hi, sat, 1);
           continue;
