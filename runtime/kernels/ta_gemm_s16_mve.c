@@ -581,7 +581,7 @@ static void g16m_window(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve
 #endif
 
 /* Whether the windows of output pixels (oy, ox) and (oy, ox + 1) lie inside the image. */
-static int g16m_pair_inside(const ta_conv_s16_mve_geom_t *g, int32_t oy, int32_t ox) {
+static inline int g16m_pair_inside(const ta_conv_s16_mve_geom_t *g, int32_t oy, int32_t ox) {
   const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
   return iy0 >= 0 && ix0 >= 0 && iy0 + g->dil_h * (g->k_h - 1) < g->in_h &&
          ix0 + g->stride_w + g->dil_w * (g->k_w - 1) < g->in_w;
