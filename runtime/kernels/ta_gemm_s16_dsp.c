@@ -415,6 +415,10 @@ static G16_NOINLINE void g16_stream(const ta_gemm_s16_dsp_params_t *p, const int
 /* Bit 21: the same loops with 16 values per iteration for depths (window rows) that are
  * multiples of 16, named by the compiler for such layers. */
 #define G16_U16 TA_S16_DSP_HAS(21)
+/* The 8-value loops: without bit 21, or with bit 22 (named for layers of depths, window
+ * rows, that are not multiples of 16); a layer whose loop is not compiled runs the general
+ * one (g16_rows returns 0; such windows are gathered). */
+#define G16_U8 (!G16_U16 || TA_S16_DSP_HAS(22))
 /* The full blocks of one vector (G16_ASM_ROWS) for form hi (1 or 2) and sat (1 or 2), in
  * a small function of its own: the per-vector set-up of g16_vector_mode is not paid for
  * layers of few rows per vector. */
@@ -432,25 +436,33 @@ static G16_NOINLINE void g16_stream(const ta_gemm_s16_dsp_params_t *p, const int
     (void)a0, (void)a1, (void)a2, (void)a3, (void)rq, (void)o;                                              \
   }
 #if TA_S16_DSP_HAS(7)
+#if G16_U8
 G16_ROWS_DEF(2, 1, G16_FIN_NS1)
+#endif
 #if G16_U16
 G16_ROWS_DEF_U(2, 1, G16_FIN_NS1, 16, G16_ASM_ROWS16)
 #endif
 #endif
 #if TA_S16_DSP_HAS(8)
+#if G16_U8
 G16_ROWS_DEF(2, 2, G16_FIN_NS2)
+#endif
 #if G16_U16
 G16_ROWS_DEF_U(2, 2, G16_FIN_NS2, 16, G16_ASM_ROWS16)
 #endif
 #endif
 #if TA_S16_DSP_HAS(4)
+#if G16_U8
 G16_ROWS_DEF(1, 1, G16_FIN_SH1)
+#endif
 #if G16_U16
 G16_ROWS_DEF_U(1, 1, G16_FIN_SH1, 16, G16_ASM_ROWS16)
 #endif
 #endif
 #if TA_S16_DSP_HAS(5)
+#if G16_U8
 G16_ROWS_DEF(1, 2, G16_FIN_SH2)
+#endif
 #if G16_U16
 G16_ROWS_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_ROWS16)
 #endif
@@ -476,25 +488,33 @@ G16_ROWS_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_ROWS16)
     (void)a0, (void)a1, (void)a2, (void)a3, (void)rq, (void)o;                                              \
   }
 #if TA_S16_DSP_HAS(7)
+#if G16_U8
 G16_WIN_DEF(2, 1, G16_FIN_NS1)
+#endif
 #if G16_U16
 G16_WIN_DEF_U(2, 1, G16_FIN_NS1, 16, G16_ASM_WIN16)
 #endif
 #endif
 #if TA_S16_DSP_HAS(8)
+#if G16_U8
 G16_WIN_DEF(2, 2, G16_FIN_NS2)
+#endif
 #if G16_U16
 G16_WIN_DEF_U(2, 2, G16_FIN_NS2, 16, G16_ASM_WIN16)
 #endif
 #endif
 #if TA_S16_DSP_HAS(4)
+#if G16_U8
 G16_WIN_DEF(1, 1, G16_FIN_SH1)
+#endif
 #if G16_U16
 G16_WIN_DEF_U(1, 1, G16_FIN_SH1, 16, G16_ASM_WIN16)
 #endif
 #endif
 #if TA_S16_DSP_HAS(5)
+#if G16_U8
 G16_WIN_DEF(1, 2, G16_FIN_SH2)
+#endif
 #if G16_U16
 G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #endif
@@ -504,10 +524,12 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 
 #define G16_ROWS_CALL(hi, sat) G16_ROWS_CALL_##hi##sat
 #if TA_S16_DSP_HAS(7)
-#if G16_U16
+#if G16_U16 && G16_U8
 #define G16_ROWS_CALL_21                                                         \
   ((depth & 15) ? g16_rows_21(x, w, p->q.rq, out, depth, words)                 \
                 : g16_rows16_21(x, w, p->q.rq, out, depth, words))
+#elif G16_U16
+#define G16_ROWS_CALL_21 g16_rows16_21(x, w, p->q.rq, out, depth, words)
 #else
 #define G16_ROWS_CALL_21 g16_rows_21(x, w, p->q.rq, out, depth, words)
 #endif
@@ -515,10 +537,12 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #define G16_ROWS_CALL_21 (void)0
 #endif
 #if TA_S16_DSP_HAS(8)
-#if G16_U16
+#if G16_U16 && G16_U8
 #define G16_ROWS_CALL_22                                                         \
   ((depth & 15) ? g16_rows_22(x, w, p->q.rq, out, depth, words)                 \
                 : g16_rows16_22(x, w, p->q.rq, out, depth, words))
+#elif G16_U16
+#define G16_ROWS_CALL_22 g16_rows16_22(x, w, p->q.rq, out, depth, words)
 #else
 #define G16_ROWS_CALL_22 g16_rows_22(x, w, p->q.rq, out, depth, words)
 #endif
@@ -526,10 +550,12 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #define G16_ROWS_CALL_22 (void)0
 #endif
 #if TA_S16_DSP_HAS(4)
-#if G16_U16
+#if G16_U16 && G16_U8
 #define G16_ROWS_CALL_11                                                         \
   ((depth & 15) ? g16_rows_11(x, w, p->q.rq, out, depth, words)                 \
                 : g16_rows16_11(x, w, p->q.rq, out, depth, words))
+#elif G16_U16
+#define G16_ROWS_CALL_11 g16_rows16_11(x, w, p->q.rq, out, depth, words)
 #else
 #define G16_ROWS_CALL_11 g16_rows_11(x, w, p->q.rq, out, depth, words)
 #endif
@@ -537,10 +563,12 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #define G16_ROWS_CALL_11 (void)0
 #endif
 #if TA_S16_DSP_HAS(5)
-#if G16_U16
+#if G16_U16 && G16_U8
 #define G16_ROWS_CALL_12                                                         \
   ((depth & 15) ? g16_rows_12(x, w, p->q.rq, out, depth, words)                 \
                 : g16_rows16_12(x, w, p->q.rq, out, depth, words))
+#elif G16_U16
+#define G16_ROWS_CALL_12 g16_rows16_12(x, w, p->q.rq, out, depth, words)
 #else
 #define G16_ROWS_CALL_12 g16_rows_12(x, w, p->q.rq, out, depth, words)
 #endif
@@ -551,10 +579,12 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #if G16_HAS_WIN
 #define G16_WIN_CALL(hi, sat) G16_WIN_CALL_##hi##sat
 #if TA_S16_DSP_HAS(7)
-#if G16_U16
+#if G16_U16 && G16_U8
 #define G16_WIN_CALL_21                                                          \
   ((seg & 15) ? g16_win_21(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
               : g16_win16_21(x, w, p->q.rq, out, seg, g->k_h, stride, words))
+#elif G16_U16
+#define G16_WIN_CALL_21 g16_win16_21(x, w, p->q.rq, out, seg, g->k_h, stride, words)
 #else
 #define G16_WIN_CALL_21 g16_win_21(x, w, p->q.rq, out, seg, g->k_h, stride, words)
 #endif
@@ -562,10 +592,12 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #define G16_WIN_CALL_21 (void)0
 #endif
 #if TA_S16_DSP_HAS(8)
-#if G16_U16
+#if G16_U16 && G16_U8
 #define G16_WIN_CALL_22                                                          \
   ((seg & 15) ? g16_win_22(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
               : g16_win16_22(x, w, p->q.rq, out, seg, g->k_h, stride, words))
+#elif G16_U16
+#define G16_WIN_CALL_22 g16_win16_22(x, w, p->q.rq, out, seg, g->k_h, stride, words)
 #else
 #define G16_WIN_CALL_22 g16_win_22(x, w, p->q.rq, out, seg, g->k_h, stride, words)
 #endif
@@ -573,10 +605,12 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #define G16_WIN_CALL_22 (void)0
 #endif
 #if TA_S16_DSP_HAS(4)
-#if G16_U16
+#if G16_U16 && G16_U8
 #define G16_WIN_CALL_11                                                          \
   ((seg & 15) ? g16_win_11(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
               : g16_win16_11(x, w, p->q.rq, out, seg, g->k_h, stride, words))
+#elif G16_U16
+#define G16_WIN_CALL_11 g16_win16_11(x, w, p->q.rq, out, seg, g->k_h, stride, words)
 #else
 #define G16_WIN_CALL_11 g16_win_11(x, w, p->q.rq, out, seg, g->k_h, stride, words)
 #endif
@@ -584,10 +618,12 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #define G16_WIN_CALL_11 (void)0
 #endif
 #if TA_S16_DSP_HAS(5)
-#if G16_U16
+#if G16_U16 && G16_U8
 #define G16_WIN_CALL_12                                                          \
   ((seg & 15) ? g16_win_12(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
               : g16_win16_12(x, w, p->q.rq, out, seg, g->k_h, stride, words))
+#elif G16_U16
+#define G16_WIN_CALL_12 g16_win16_12(x, w, p->q.rq, out, seg, g->k_h, stride, words)
 #else
 #define G16_WIN_CALL_12 g16_win_12(x, w, p->q.rq, out, seg, g->k_h, stride, words)
 #endif
@@ -601,7 +637,7 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 static inline int32_t g16_rows(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w,
                                int16_t *out) {
   const int32_t full = p->rows & ~3, depth = p->depth, hi = p->q.hi, sat = p->q.sat;
-  if (!full || !hi || p->acc64 || (depth & 7) || ((uintptr_t)(const void *)x & 3u)) return 0;
+  if (!full || !hi || p->acc64 || (depth & (G16_U8 ? 7 : 15)) || ((uintptr_t)(const void *)x & 3u)) return 0;
   const int32_t words = full * (depth >> 1);
   (void)words, (void)w, (void)out; /* unused when no saturating form is compiled */
   if (hi == 2 && sat == 1 && TA_S16_DSP_HAS(7)) G16_ROWS_CALL(2, 1);
@@ -763,7 +799,7 @@ void ta_conv_s16_dsp(const ta_gemm_s16_dsp_params_t *p, const ta_conv_s16_dsp_ge
 #if G16_HAS_WIN
   /* windows read in place: whole blocks only, window rows of whole 8-value passes */
   const int win = !g->direct && g->dil_w == 1 && (p->rows & 3) == 0 && !p->acc64 && p->q.sat &&
-                  ((g->k_w * g->in_c) & 7) == 0 && p->depth == g->k_h * g->k_w * g->in_c;
+                  ((g->k_w * g->in_c) & (G16_U8 ? 7 : 15)) == 0 && p->depth == g->k_h * g->k_w * g->in_c;
 #endif
   for (int32_t b = 0; b < g->batches; b++) {
     const int16_t *in = input + b * image;

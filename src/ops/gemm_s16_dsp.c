@@ -178,16 +178,16 @@ void gemm_s16_dsp_emit_window(EmitCtx *ec, const GemmS16Plan *g, int32_t k_h, in
   const int64_t seg = (int64_t)k_w * in_c;
   if (dil_w == 1 && (g->rows & 3) == 0 && g->q.hi && !g->q.acc64 && s16_requant_sat(&g->q) != 0 && seg % 8 == 0 &&
       (int64_t)k_h * seg == g->depth)
-    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", seg % 16 == 0 ? (1u << 10) | (1u << 21) : 1u << 10);
+    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", (1u << 10) | (seg % 16 == 0 ? 1u << 21 : 1u << 22));
 }
 
 const char *gemm_s16_dsp_emit_params(EmitCtx *ec, const GemmS16Plan *g) {
   const char *name = em_op_name(ec);
   const char *q = s16_requant_emit(ec, &g->q, 0);
   const char *stream = "0";
-  /* bit 21: the blocks at 16 values per loop iteration */
-  if (!g->stream && g->rows >= 4 && g->q.hi && !g->q.acc64 && s16_requant_sat(&g->q) != 0 && g->depth % 16 == 0)
-    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", 1u << 21);
+  /* the blocks at 16 values per loop iteration (bit 21), else 8 (bit 22) */
+  if (!g->stream && g->rows >= 4 && g->q.hi && !g->q.acc64 && s16_requant_sat(&g->q) != 0 && g->depth % 8 == 0)
+    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", g->depth % 16 == 0 ? 1u << 21 : 1u << 22);
   if (g->stream) {
     em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", 1u << 9);
     stream = em_table_i32(ec, "gemm16_stream", g->stream, (size_t)g->rows * 8);
