@@ -220,10 +220,12 @@ static DW16_ALWAYS_INLINE void dw16_tail_pair(const dw16_layer_t *l, const ta_s1
 /* Every group of a pixel in one asm statement (GCC; clang finds no registers for it): the
  * group start, the output pointer and the groups' end in memory operands, so no C runs
  * between groups; `fin` the saturating finish of the form. */
-#define DW16_F_PIXEL(fin)                                                                                       \
+#define DW16_F_BODY \
+  DW16_F_ROW(0, 8, 16, DW16_F_MUL4) DW16_F_DOWN DW16_F_ROW(24, 32, 40, DW16_F_MAC4) DW16_F_DOWN \
+  DW16_F_ROW(48, 56, 64, DW16_F_MAC4)
+#define DW16_P_PIXEL(body, fin)                                                                                 \
   __asm__ volatile("0:\n\t"                                                                                  \
-                   "ldr %[x], %[xgm]\n\t" DW16_F_ROW(0, 8, 16, DW16_F_MUL4) DW16_F_DOWN                      \
-                   DW16_F_ROW(24, 32, 40, DW16_F_MAC4) DW16_F_DOWN DW16_F_ROW(48, 56, 64, DW16_F_MAC4)          \
+                   "ldr %[x], %[xgm]\n\t" body                                                              \
                    DW16_RQ_LDM(a0, fin) DW16_RQ_LDM(a1, fin) DW16_RQ_LDM(a2, fin) DW16_RQ_LDM(a3, fin)          \
                    "ldr %[x], %[om]\n\t"                                                                     \
                    "strh %[a0], [%[x]], #2\n\t"                                                              \
@@ -243,6 +245,7 @@ static DW16_ALWAYS_INLINE void dw16_tail_pair(const dw16_layer_t *l, const ta_s1
                      [rq] "+&r"(rqp), [xgm] "+m"(xg), [om] "+m"(o)                                             \
                    : [xc] "r"(x_col2), [xr2] "m"(xr2), [endm] "m"(xend)                                        \
                    : "cc", "memory")
+#define DW16_F_PIXEL(fin) DW16_P_PIXEL(DW16_F_BODY, fin)
 #if defined(__clang__)
 #define DW16_HAS_F_PIXEL 0
 #else
@@ -341,7 +344,9 @@ static DW16_ALWAYS_INLINE void dw16_pixel_tall(const dw16_layer_t *l, const ta_s
 /* A run of `count` output pixels `step` input elements apart whose 3x3 windows are
  * complete: one function per form, so the block is compiled once per form the module
  * uses and the run costs one call. */
-#define DW16_VHAS(bit) (((TA_S16_DSP_VARIANTS) >> (bit)) & 1u)
+/* The depthwise loops of form (hi, sat) are bit 12 + 3 * hi + sat of TA_S16_DSP_VARIANTS,
+ * named by the compiler for depthwise layers only (the matrix kernel's are bits 0..8). */
+#define DW16_VHAS(bit) (((TA_S16_DSP_VARIANTS) >> (12 + (bit))) & 1u)
 #define DW16_RUN_DEF(hi, sat)                                                                                   \
   static DW16_NOINLINE void dw16_run3_##hi##sat(const dw16_layer_t *l, const ta_s16_dsp_requant_t *q,          \
                                                 const int16_t *x, int32_t step, const int32_t *weights,         \
@@ -397,8 +402,74 @@ static DW16_ALWAYS_INLINE void dw16_run3(const dw16_layer_t *l, const ta_s16_dsp
     for (; count > 0; count--, x += step, out += l->channels) dw16_pixel_full3(l, q, x, weights, out, hi, sat);
   }
 }
+
+#if DW16_HAS_F_PIXEL && TA_S16_DSP_HAS(11)
+/* The border windows of a padded 3x3 filter that lose one column (3 rows of 2 taps: the
+ * left and right image columns), one row (2 rows of 3 taps: the top and bottom image
+ * rows) or both (the corners), every group of 4 channels of the pixel in one asm statement as for the complete
+ * window (bit 11 of TA_S16_DSP_VARIANTS, named for padded 3x3 layers): the general
+ * per-group path costs about 1.8x. `w` is the first inside tap's weights of group 0. */
+#define DW16_E_ROW2(w0, w1, first) DW16_F_LD(w0) DW16_F_NEXT first DW16_F_LD(w1) DW16_F_MAC4
+#define DW16_E_BODY32                                                                            \
+  DW16_E_ROW2(0, 8, DW16_F_MUL4) DW16_F_DOWN DW16_E_ROW2(24, 32, DW16_F_MAC4) DW16_F_DOWN        \
+  DW16_E_ROW2(48, 56, DW16_F_MAC4)
+#define DW16_E_BODY23 DW16_F_ROW(0, 8, 16, DW16_F_MUL4) DW16_F_DOWN DW16_F_ROW(24, 32, 40, DW16_F_MAC4)
+#define DW16_E_BODY22 DW16_E_ROW2(0, 8, DW16_F_MUL4) DW16_F_DOWN DW16_E_ROW2(24, 32, DW16_F_MAC4)
+#define DW16_EDGE_DEF(hi, sat, fin)                                                                             \
+  static DW16_NOINLINE void dw16_edge_##hi##sat(const dw16_layer_t *l, const int32_t *rq, const int16_t *x,     \
+                                                const int32_t *w, int16_t *out, int32_t rows, int32_t cols) {   \
+    const int32_t x_col2 = 2 * l->x_col, xr2 = 2 * l->x_row - (cols - 1) * x_col2;                             \
+    const int16_t *xg = x, *xend = x + (l->channels & ~3), *xp;                                                 \
+    const int32_t *wg = w, *rqp = rq;                                                                           \
+    int16_t *o = out;                                                                                           \
+    int32_t a0, a1, a2, a3;                                                                                     \
+    register int32_t lo_ __asm__("r8"), hh_ __asm__("r9"), m_ __asm__("r10"), s_ __asm__("r11");              \
+    if (rows == 3) DW16_P_PIXEL(DW16_E_BODY32, fin);                                                            \
+    else if (cols == 3) DW16_P_PIXEL(DW16_E_BODY23, fin);                                                       \
+    else DW16_P_PIXEL(DW16_E_BODY22, fin);                                                                      \
+    (void)lo_, (void)hh_, (void)m_, (void)s_, (void)xp, (void)a0, (void)a1, (void)a2, (void)a3;                 \
+    (void)xg, (void)o, (void)rqp, (void)wg;                                                                     \
+  }
+#if DW16_VHAS(7)
+DW16_EDGE_DEF(2, 1, TA_S16_DSP_FIN1)
+#endif
+#if DW16_VHAS(8)
+DW16_EDGE_DEF(2, 2, TA_S16_DSP_FIN2)
+#endif
+#if DW16_VHAS(4)
+DW16_EDGE_DEF(1, 1, DW16_FIN_SH1)
+#endif
+#if DW16_VHAS(5)
+DW16_EDGE_DEF(1, 2, DW16_FIN_SH2)
+#endif
+#define DW16_EDGE_IF(h, s) \
+  if (hi == h && sat == s) { dw16_edge_##h##s(l, q->rq, x, w, out, rows, cols); return 1; }
+/* Runs a border window (3 x 2, 2 x 3 or 2 x 2 inside taps, 4 channels or more) where
+ * the form's function is compiled; 0 when it is not (then the general path). */
+static DW16_ALWAYS_INLINE int dw16_edge(const dw16_layer_t *l, const ta_s16_dsp_requant_t *q, const int16_t *x,
+                                        const int32_t *w, int16_t *out, int32_t rows, int32_t cols, int hi, int sat) {
+#if DW16_VHAS(7)
+  DW16_EDGE_IF(2, 1)
+#endif
+#if DW16_VHAS(8)
+  DW16_EDGE_IF(2, 2)
+#endif
+#if DW16_VHAS(4)
+  DW16_EDGE_IF(1, 1)
+#endif
+#if DW16_VHAS(5)
+  DW16_EDGE_IF(1, 2)
+#endif
+  (void)l, (void)q, (void)x, (void)w, (void)out, (void)rows, (void)cols, (void)hi, (void)sat;
+  return 0;
+}
+#define DW16_EDGE 1
+#endif
 #else
 #define DW16_FULL3 0
+#endif
+#ifndef DW16_EDGE
+#define DW16_EDGE 0
 #endif
 
 /* One output pixel: every group of 4 channels over the window's rows x cols inside taps,
@@ -506,6 +577,15 @@ static DW16_ALWAYS_INLINE void dw16_layer(const ta_depthwise_s16_dsp_params_t *p
           continue;
         }
 #endif
+#if DW16_EDGE
+        if (hi && sat && al && wide3 && p->k_h == 3 && l.channels >= 4 &&
+            ky_hi - ky_lo >= 2 && kx_hi - kx_lo >= 2 && ky_hi - ky_lo + kx_hi - kx_lo <= 5 &&
+            dw16_edge(&l, &q, x, weights + 2 * (ky_lo * 3 + kx_lo), output, ky_hi - ky_lo, kx_hi - kx_lo, hi, sat)) {
+          if (l.channels & 3)
+            dw16_tail_pair(&l, &q, x, weights, ky_lo * 3 + kx_lo, ky_hi - ky_lo, kx_hi - kx_lo, output, hi, sat, 1);
+          continue;
+        }
+#endif
         dw16_pixel(&l, &q, x, weights, ky_lo * p->k_w + kx_lo, ky_hi - ky_lo, kx_hi - kx_lo, output, hi, sat, al,
                    wide3);
       }
@@ -524,7 +604,7 @@ static DW16_NOINLINE void dw16_layer_any(const ta_depthwise_s16_dsp_params_t *p,
 /* Word-aligned input (the planner aligns every arena tensor): one function per
  * requantisation form the module uses (exactly the compiler's mask, no forced fallback),
  * each for filters 3 taps wide (the unrolled rows) and the others. */
-#define DW16_HAS(bit) (((TA_S16_DSP_VARIANTS) >> (bit)) & 1u)
+#define DW16_HAS(bit) (((TA_S16_DSP_VARIANTS) >> (12 + (bit))) & 1u) /* as DW16_VHAS */
 #define DW16_LAYER_DEF(hi, sat)                                                                                 \
   static DW16_NOINLINE void dw16_layer_##hi##sat(const ta_depthwise_s16_dsp_params_t *p, const int16_t *input,  \
                                                  const int32_t *weights, int16_t *output) {                    \
@@ -586,5 +666,15 @@ void ta_depthwise_conv_s16_dsp(const ta_depthwise_s16_dsp_params_t *p, const int
     dw16_layer_any(p, input, weights, output);
     return;
   }
-  TA_S16_DSP_MODES(&p->q, DW16_LAYER_CALL);
+  switch (3 * p->q.hi + p->q.sat) { /* forms not compiled are dw16_layer_any */
+  case 0: DW16_LAYER_CALL(0, 0); break;
+  case 1: DW16_LAYER_CALL(0, 1); break;
+  case 2: DW16_LAYER_CALL(0, 2); break;
+  case 3: DW16_LAYER_CALL(1, 0); break;
+  case 4: DW16_LAYER_CALL(1, 1); break;
+  case 5: DW16_LAYER_CALL(1, 2); break;
+  case 6: DW16_LAYER_CALL(2, 0); break;
+  case 7: DW16_LAYER_CALL(2, 1); break;
+  default: DW16_LAYER_CALL(2, 2); break;
+  }
 }

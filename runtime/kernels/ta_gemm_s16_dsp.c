@@ -109,12 +109,20 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
  * clamp is one instruction): the block above, then the 4 outputs stored and the next block
  * started from the loop state kept in memory operands (input start, table and output
  * pointers, the weights' end), so no C glue runs between blocks. */
-#define G16_ASM_ROWS(fin)                                                                                   \
+/* G16_ASM_ROWS passes 8 values per loop iteration; G16_ASM_ROWS16 (depth a multiple of 16,
+ * bit 21) 16, half the loop tests. */
+#define G16_PRO8 G16_ASM_FIRST G16_ASM_NEXT
+#define G16_LOOP8 G16_ASM_NEXT G16_ASM_NEXT
+#define G16_PRO16 G16_ASM_FIRST G16_ASM_NEXT G16_ASM_NEXT G16_ASM_NEXT
+#define G16_LOOP16 G16_ASM_NEXT G16_ASM_NEXT G16_ASM_NEXT G16_ASM_NEXT
+#define G16_ASM_ROWS(fin) G16_ASM_ROWS_U(fin, G16_PRO8, G16_LOOP8)
+#define G16_ASM_ROWS16(fin) G16_ASM_ROWS_U(fin, G16_PRO16, G16_LOOP16)
+#define G16_ASM_ROWS_U(fin, pro, loop)                                                                      \
   __asm__ volatile("0:\n\t"                                                                                    \
-                   "ldr %[x], %[xm]\n\t" G16_ASM_FIRST G16_ASM_NEXT                                             \
+                   "ldr %[x], %[xm]\n\t" pro                                                                  \
                    "cmp %[x], %[end]\n\t"                                                                      \
                    "beq 2f\n\t"                                                                                \
-                   "1:\n\t" G16_ASM_NEXT G16_ASM_NEXT                                                           \
+                   "1:\n\t" loop                                                                              \
                    "cmp %[x], %[end]\n\t"                                                                      \
                    "bne 1b\n\t"                                                                                \
                    "2:\n\t"                                                                                    \
@@ -137,12 +145,14 @@ static inline int64_t g16_mac64(int64_t acc, int32_t x, int32_t w) {
 /* G16_ASM_ROWS over a window read in place: k_h segments (window rows, each a multiple
  * of 8 values) `st` bytes apart; after each segment the input jumps by `skip` bytes and
  * the segment's end by `st`, until the end reaches the last segment's (finm). */
-#define G16_ASM_WIN(fin)                                                                                    \
+#define G16_ASM_WIN(fin) G16_ASM_WIN_U(fin, G16_PRO8, G16_LOOP8)
+#define G16_ASM_WIN16(fin) G16_ASM_WIN_U(fin, G16_PRO16, G16_LOOP16)
+#define G16_ASM_WIN_U(fin, pro, loop)                                                                       \
   __asm__ volatile("0:\n\t"                                                                                    \
                    "ldr %[x], %[xm]\n\t"                                                                       \
-                   "ldr %[end], %[e0m]\n\t" G16_ASM_FIRST G16_ASM_NEXT                                          \
+                   "ldr %[end], %[e0m]\n\t" pro                                                               \
                    "b 2f\n\t"                                                                                  \
-                   "1:\n\t" G16_ASM_NEXT G16_ASM_NEXT                                                           \
+                   "1:\n\t" loop                                                                              \
                    "2:\n\t"                                                                                    \
                    "cmp %[x], %[end]\n\t"                                                                      \
                    "bne 1b\n\t"                                                                                \
@@ -402,40 +412,69 @@ static G16_NOINLINE void g16_stream(const ta_gemm_s16_dsp_params_t *p, const int
 #endif
 
 #if G16_HAS_ROWS
+/* Bit 21: the same loops with 16 values per iteration for depths (window rows) that are
+ * multiples of 16, named by the compiler for such layers. */
+#define G16_U16 TA_S16_DSP_HAS(21)
+/* The 8-value loops: without bit 21, or with bit 22 (named for layers of depths, window
+ * rows, that are not multiples of 16); a layer whose loop is not compiled runs the general
+ * one (g16_rows returns 0; such windows are gathered). */
+#define G16_U8 (!G16_U16 || TA_S16_DSP_HAS(22))
 /* The full blocks of one vector (G16_ASM_ROWS) for form hi (1 or 2) and sat (1 or 2), in
  * a small function of its own: the per-vector set-up of g16_vector_mode is not paid for
  * layers of few rows per vector. */
-#define G16_ROWS_DEF(hi, sat, fin)                                                                  \
-  static G16_NOINLINE void g16_rows_##hi##sat(const int16_t *x, const int32_t *w, const int32_t *rq,      \
+#define G16_ROWS_DEF(hi, sat, fin) G16_ROWS_DEF_U(hi, sat, fin, , G16_ASM_ROWS)
+#define G16_ROWS_DEF_U(hi, sat, fin, u, asm_rows)                                                   \
+  static G16_NOINLINE void g16_rows##u##_##hi##sat(const int16_t *x, const int32_t *w, const int32_t *rq,      \
                                               int16_t *o, int32_t depth, int32_t words) {                   \
     const int16_t *x0 = x, *xp, *end = x + depth;                                                           \
     const int32_t *wend = w + words;                                                                        \
     register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");            \
     int32_t a0, a1, a2, a3, xv1;                                                                            \
     const int32_t *xv;                                                                                      \
-    G16_ASM_ROWS(fin);                                                                             \
+    asm_rows(fin);                                                                                 \
     (void)xp, (void)xv, (void)xv1, (void)w0, (void)w1, (void)w2, (void)w3;                                  \
     (void)a0, (void)a1, (void)a2, (void)a3, (void)rq, (void)o;                                              \
   }
 #if TA_S16_DSP_HAS(7)
+#if G16_U8
 G16_ROWS_DEF(2, 1, G16_FIN_NS1)
 #endif
+#if G16_U16
+G16_ROWS_DEF_U(2, 1, G16_FIN_NS1, 16, G16_ASM_ROWS16)
+#endif
+#endif
 #if TA_S16_DSP_HAS(8)
+#if G16_U8
 G16_ROWS_DEF(2, 2, G16_FIN_NS2)
 #endif
+#if G16_U16
+G16_ROWS_DEF_U(2, 2, G16_FIN_NS2, 16, G16_ASM_ROWS16)
+#endif
+#endif
 #if TA_S16_DSP_HAS(4)
+#if G16_U8
 G16_ROWS_DEF(1, 1, G16_FIN_SH1)
 #endif
+#if G16_U16
+G16_ROWS_DEF_U(1, 1, G16_FIN_SH1, 16, G16_ASM_ROWS16)
+#endif
+#endif
 #if TA_S16_DSP_HAS(5)
+#if G16_U8
 G16_ROWS_DEF(1, 2, G16_FIN_SH2)
+#endif
+#if G16_U16
+G16_ROWS_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_ROWS16)
+#endif
 #endif
 
 #if TA_S16_DSP_HAS(10)
 /* CONV_2D: every full block of one output pixel whose window lies inside the image, read
  * in place (G16_ASM_WIN): k_h window rows of `seg` values (a multiple of 8), `stride`
  * values apart. The compiler names bit 10 for layers whose window rows allow it. */
-#define G16_WIN_DEF(hi, sat, fin)                                                                   \
-  static G16_NOINLINE void g16_win_##hi##sat(const int16_t *x, const int32_t *w, const int32_t *rq,       \
+#define G16_WIN_DEF(hi, sat, fin) G16_WIN_DEF_U(hi, sat, fin, , G16_ASM_WIN)
+#define G16_WIN_DEF_U(hi, sat, fin, u, asm_win)                                                     \
+  static G16_NOINLINE void g16_win##u##_##hi##sat(const int16_t *x, const int32_t *w, const int32_t *rq,       \
                                              int16_t *o, int32_t seg, int32_t segs, int32_t stride,        \
                                              int32_t words) {                                              \
     const int16_t *x0 = x, *xp, *e0 = x + seg, *fin = e0 + (segs - 1) * stride, *end;                     \
@@ -444,43 +483,95 @@ G16_ROWS_DEF(1, 2, G16_FIN_SH2)
     register int32_t w0 __asm__("r8"), w1 __asm__("r9"), w2 __asm__("r10"), w3 __asm__("r11");            \
     int32_t a0, a1, a2, a3, xv1;                                                                            \
     const int32_t *xv;                                                                                      \
-    G16_ASM_WIN(fin);                                                                              \
+    asm_win(fin);                                                                                  \
     (void)xp, (void)xv, (void)xv1, (void)w0, (void)w1, (void)w2, (void)w3, (void)end;                       \
     (void)a0, (void)a1, (void)a2, (void)a3, (void)rq, (void)o;                                              \
   }
 #if TA_S16_DSP_HAS(7)
+#if G16_U8
 G16_WIN_DEF(2, 1, G16_FIN_NS1)
 #endif
+#if G16_U16
+G16_WIN_DEF_U(2, 1, G16_FIN_NS1, 16, G16_ASM_WIN16)
+#endif
+#endif
 #if TA_S16_DSP_HAS(8)
+#if G16_U8
 G16_WIN_DEF(2, 2, G16_FIN_NS2)
 #endif
+#if G16_U16
+G16_WIN_DEF_U(2, 2, G16_FIN_NS2, 16, G16_ASM_WIN16)
+#endif
+#endif
 #if TA_S16_DSP_HAS(4)
+#if G16_U8
 G16_WIN_DEF(1, 1, G16_FIN_SH1)
 #endif
+#if G16_U16
+G16_WIN_DEF_U(1, 1, G16_FIN_SH1, 16, G16_ASM_WIN16)
+#endif
+#endif
 #if TA_S16_DSP_HAS(5)
+#if G16_U8
 G16_WIN_DEF(1, 2, G16_FIN_SH2)
+#endif
+#if G16_U16
+G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
+#endif
 #endif
 #define G16_HAS_WIN 1
 #endif
 
 #define G16_ROWS_CALL(hi, sat) G16_ROWS_CALL_##hi##sat
 #if TA_S16_DSP_HAS(7)
+#if G16_U16 && G16_U8
+#define G16_ROWS_CALL_21                                                         \
+  ((depth & 15) ? g16_rows_21(x, w, p->q.rq, out, depth, words)                 \
+                : g16_rows16_21(x, w, p->q.rq, out, depth, words))
+#elif G16_U16
+#define G16_ROWS_CALL_21 g16_rows16_21(x, w, p->q.rq, out, depth, words)
+#else
 #define G16_ROWS_CALL_21 g16_rows_21(x, w, p->q.rq, out, depth, words)
+#endif
 #else
 #define G16_ROWS_CALL_21 (void)0
 #endif
 #if TA_S16_DSP_HAS(8)
+#if G16_U16 && G16_U8
+#define G16_ROWS_CALL_22                                                         \
+  ((depth & 15) ? g16_rows_22(x, w, p->q.rq, out, depth, words)                 \
+                : g16_rows16_22(x, w, p->q.rq, out, depth, words))
+#elif G16_U16
+#define G16_ROWS_CALL_22 g16_rows16_22(x, w, p->q.rq, out, depth, words)
+#else
 #define G16_ROWS_CALL_22 g16_rows_22(x, w, p->q.rq, out, depth, words)
+#endif
 #else
 #define G16_ROWS_CALL_22 (void)0
 #endif
 #if TA_S16_DSP_HAS(4)
+#if G16_U16 && G16_U8
+#define G16_ROWS_CALL_11                                                         \
+  ((depth & 15) ? g16_rows_11(x, w, p->q.rq, out, depth, words)                 \
+                : g16_rows16_11(x, w, p->q.rq, out, depth, words))
+#elif G16_U16
+#define G16_ROWS_CALL_11 g16_rows16_11(x, w, p->q.rq, out, depth, words)
+#else
 #define G16_ROWS_CALL_11 g16_rows_11(x, w, p->q.rq, out, depth, words)
+#endif
 #else
 #define G16_ROWS_CALL_11 (void)0
 #endif
 #if TA_S16_DSP_HAS(5)
+#if G16_U16 && G16_U8
+#define G16_ROWS_CALL_12                                                         \
+  ((depth & 15) ? g16_rows_12(x, w, p->q.rq, out, depth, words)                 \
+                : g16_rows16_12(x, w, p->q.rq, out, depth, words))
+#elif G16_U16
+#define G16_ROWS_CALL_12 g16_rows16_12(x, w, p->q.rq, out, depth, words)
+#else
 #define G16_ROWS_CALL_12 g16_rows_12(x, w, p->q.rq, out, depth, words)
+#endif
 #else
 #define G16_ROWS_CALL_12 (void)0
 #endif
@@ -488,22 +579,54 @@ G16_WIN_DEF(1, 2, G16_FIN_SH2)
 #if G16_HAS_WIN
 #define G16_WIN_CALL(hi, sat) G16_WIN_CALL_##hi##sat
 #if TA_S16_DSP_HAS(7)
+#if G16_U16 && G16_U8
+#define G16_WIN_CALL_21                                                          \
+  ((seg & 15) ? g16_win_21(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
+              : g16_win16_21(x, w, p->q.rq, out, seg, g->k_h, stride, words))
+#elif G16_U16
+#define G16_WIN_CALL_21 g16_win16_21(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#else
 #define G16_WIN_CALL_21 g16_win_21(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#endif
 #else
 #define G16_WIN_CALL_21 (void)0
 #endif
 #if TA_S16_DSP_HAS(8)
+#if G16_U16 && G16_U8
+#define G16_WIN_CALL_22                                                          \
+  ((seg & 15) ? g16_win_22(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
+              : g16_win16_22(x, w, p->q.rq, out, seg, g->k_h, stride, words))
+#elif G16_U16
+#define G16_WIN_CALL_22 g16_win16_22(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#else
 #define G16_WIN_CALL_22 g16_win_22(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#endif
 #else
 #define G16_WIN_CALL_22 (void)0
 #endif
 #if TA_S16_DSP_HAS(4)
+#if G16_U16 && G16_U8
+#define G16_WIN_CALL_11                                                          \
+  ((seg & 15) ? g16_win_11(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
+              : g16_win16_11(x, w, p->q.rq, out, seg, g->k_h, stride, words))
+#elif G16_U16
+#define G16_WIN_CALL_11 g16_win16_11(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#else
 #define G16_WIN_CALL_11 g16_win_11(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#endif
 #else
 #define G16_WIN_CALL_11 (void)0
 #endif
 #if TA_S16_DSP_HAS(5)
+#if G16_U16 && G16_U8
+#define G16_WIN_CALL_12                                                          \
+  ((seg & 15) ? g16_win_12(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
+              : g16_win16_12(x, w, p->q.rq, out, seg, g->k_h, stride, words))
+#elif G16_U16
+#define G16_WIN_CALL_12 g16_win16_12(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#else
 #define G16_WIN_CALL_12 g16_win_12(x, w, p->q.rq, out, seg, g->k_h, stride, words)
+#endif
 #else
 #define G16_WIN_CALL_12 (void)0
 #endif
@@ -514,8 +637,9 @@ G16_WIN_DEF(1, 2, G16_FIN_SH2)
 static inline int32_t g16_rows(const ta_gemm_s16_dsp_params_t *p, const int16_t *x, const int32_t *w,
                                int16_t *out) {
   const int32_t full = p->rows & ~3, depth = p->depth, hi = p->q.hi, sat = p->q.sat;
-  if (!full || !hi || p->acc64 || (depth & 7) || ((uintptr_t)(const void *)x & 3u)) return 0;
+  if (!full || !hi || p->acc64 || (depth & (G16_U8 ? 7 : 15)) || ((uintptr_t)(const void *)x & 3u)) return 0;
   const int32_t words = full * (depth >> 1);
+  (void)words, (void)w, (void)out; /* unused when no saturating form is compiled */
   if (hi == 2 && sat == 1 && TA_S16_DSP_HAS(7)) G16_ROWS_CALL(2, 1);
   else if (hi == 2 && sat == 2 && TA_S16_DSP_HAS(8)) G16_ROWS_CALL(2, 2);
   else if (sat == 1 && TA_S16_DSP_HAS(4)) G16_ROWS_CALL(1, 1);
@@ -536,6 +660,7 @@ static inline int g16_window(const ta_gemm_s16_dsp_params_t *p, const ta_conv_s1
                              const int32_t *w, int16_t *out) {
   const int32_t seg = g->k_w * g->in_c, stride = g->dil_h * g->in_w * g->in_c, hi = p->q.hi, sat = p->q.sat;
   const int32_t words = p->rows * (p->depth >> 1);
+  (void)seg, (void)stride, (void)words, (void)w, (void)out, (void)sat;
   if (((uintptr_t)(const void *)x & 3u) || !hi) return 0;
   if (hi == 2 && sat == 1 && TA_S16_DSP_HAS(7)) G16_WIN_CALL(2, 1);
   else if (hi == 2 && sat == 2 && TA_S16_DSP_HAS(8)) G16_WIN_CALL(2, 2);
@@ -674,7 +799,7 @@ void ta_conv_s16_dsp(const ta_gemm_s16_dsp_params_t *p, const ta_conv_s16_dsp_ge
 #if G16_HAS_WIN
   /* windows read in place: whole blocks only, window rows of whole 8-value passes */
   const int win = !g->direct && g->dil_w == 1 && (p->rows & 3) == 0 && !p->acc64 && p->q.sat &&
-                  ((g->k_w * g->in_c) & 7) == 0 && p->depth == g->k_h * g->k_w * g->in_c;
+                  ((g->k_w * g->in_c) & (G16_U8 ? 7 : 15)) == 0 && p->depth == g->k_h * g->k_w * g->in_c;
 #endif
   for (int32_t b = 0; b < g->batches; b++) {
     const int16_t *in = input + b * image;

@@ -28,9 +28,13 @@
  * generic clamp (sat 0) of forms 0 and 1 is always compiled and exact for every layer; a
  * layer of form 2 whose loop is not compiled runs form 1's (the same integers). Bit 9: the
  * depth-8 stream of the matrix kernel (ta_gemm_s16_dsp_params_t.stream); bit 10: CONV_2D
- * windows read in place (window rows of whole 8-value passes; else they are gathered). */
+ * windows read in place (window rows of whole 8-value passes; else they are gathered).
+ * Bit 11: depthwise 3x3 border windows as whole-pixel blocks; bits 12 + 3 * hi + sat: the
+ * depthwise kernel's loops of that form (ta_depthwise_conv_s16_dsp.c); bit 21: the block
+ * loops at 16 values per iteration (depths, window rows, multiples of 16); bit 22: with
+ * bit 21, the 8-value ones still (a depth or window row not a multiple of 16). */
 #ifndef TA_S16_DSP_VARIANTS
-#define TA_S16_DSP_VARIANTS 0x7ffu
+#define TA_S16_DSP_VARIANTS 0x7fffffu
 #endif
 #define TA_S16_DSP_HAS(bit) ((((TA_S16_DSP_VARIANTS) | 0x9u) >> (bit)) & 1u)
 

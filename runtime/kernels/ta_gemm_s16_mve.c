@@ -179,7 +179,7 @@ typedef struct g16m_pair_ctl_t {
 /* The pair's sums of consecutive blocks in assembly, no call per block: sums holds per
  * block x's 4 sums then y's, set to the rows' biases; the loop loads a block's eight with
  * one LDM into the even registers VMLADAVA needs, walks the runs (each weight load serves
- * both vectors; two chunks per loop test) and stores them back with one STM; w walks the
+ * both vectors; four chunks per loop test, an odd chunk and a pair before) and stores them back with one STM; w walks the
  * blocks' weights in order. */
 static __attribute__((noinline)) void g16m_pair_all(g16m_pair_ctl_t *ctl, const int8_t *w, int32_t *sums) {
   register g16m_pair_ctl_t *c __asm__("r9") = ctl;
@@ -193,11 +193,19 @@ static __attribute__((noinline)) void g16m_pair_all(g16m_pair_ctl_t *ctl, const 
                    "str r7, [%[c], #20]\n"
                    "2:\n\t"
                    "ldr r7, [%[c], #8]\n\t"
-                   "lsrs r7, r7, #1\n\t" /* chunk pairs; carry: an odd chunk; zero: no pair */
-                   "bcc 3f\n\t"
+                   "lsrs r7, r7, #1\n\t" /* carry: an odd chunk */
+                   "bcc 6f\n\t"
                    G16M_PAIR_CHUNK
+                   "6:\n\t"
+                   "lsrs r7, r7, #1\n\t" /* carry: a pair of chunks; zero: no group of four */
+                   "bcc 7f\n\t"
+                   G16M_PAIR_CHUNK
+                   G16M_PAIR_CHUNK
+                   "7:\n\t"
                    "beq 5f\n"
                    "3:\n\t"
+                   G16M_PAIR_CHUNK
+                   G16M_PAIR_CHUNK
                    G16M_PAIR_CHUNK
                    G16M_PAIR_CHUNK
                    "subs r7, r7, #1\n\t"
@@ -581,7 +589,7 @@ static void g16m_window(const ta_gemm_s16_mve_params_t *p, const ta_conv_s16_mve
 #endif
 
 /* Whether the windows of output pixels (oy, ox) and (oy, ox + 1) lie inside the image. */
-static int g16m_pair_inside(const ta_conv_s16_mve_geom_t *g, int32_t oy, int32_t ox) {
+static inline int g16m_pair_inside(const ta_conv_s16_mve_geom_t *g, int32_t oy, int32_t ox) {
   const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
   return iy0 >= 0 && ix0 >= 0 && iy0 + g->dil_h * (g->k_h - 1) < g->in_h &&
          ix0 + g->stride_w + g->dil_w * (g->k_w - 1) < g->in_w;

@@ -38,8 +38,10 @@ bool s16_requant_plan(Arena *arena, int32_t rows, const Tensor *bias, const int3
                       int32_t scalar_mult, int32_t scalar_shift, const int64_t *abs_sums, int32_t act_min,
                       int32_t act_max, S16Requant *q, bool *ok);
 
-/* Emits the requantisation tables; returns the ta_s16_dsp_requant_t initializer. */
-const char *s16_requant_emit(EmitCtx *ec, const S16Requant *q);
+/* Emits the requantisation tables and names the form's loops (bit bit0 + 3 * form + sat of
+ * TA_S16_DSP_VARIANTS: bit0 0 for the matrix kernel, 12 for depthwise); returns the
+ * ta_s16_dsp_requant_t initializer. */
+const char *s16_requant_emit(EmitCtx *ec, const S16Requant *q, unsigned bit0);
 
 /* Plans an int16x8 matrix layer, int8 weights [rows, depth]; *out NULL when it must
  * stay portable. False only when out of memory. */

@@ -9,6 +9,10 @@
 # - the depth-8 stream (vww_a16w8) and the in-place windows (ic_a16w8) are named in the
 #   module's TA_S16_DSP_VARIANTS where the layers take them (not in-place windows for
 #   vww_a16w8), and the model stays exact and slower with that bit cleared;
+# - kws_a16w8 names bit 11 (padded 3x3 depthwise border windows) and bit 21 (16-value
+#   passes), exact and slower with either cleared;
+# - the specialised loops against the general ones on random layers (tests/target/
+#   s16_dsp_check.c: every border window shape, 16-value passes, in-place windows, forms);
 # - vww_a16w8, ic_a16w8 and kws_a16w8 run in at most 1.15x the instructions of their int8
 #   twins (issue 19), all six exact;
 # - the kernels compile warning-free with GCC and clang at -O0/-Os/-O2/-O3, with and
@@ -215,12 +219,57 @@ if [ -n "$plugin" ]; then
   variant_bit vww_a16w8 9 1
   variant_bit vww_a16w8 10 0
   variant_bit ic_a16w8 10 1
+  variant_bit kws_a16w8 11 1
+  variant_bit kws_a16w8 21 1
   twin_ratio vww
   twin_ratio ic
   twin_ratio kws
 else
   echo "FAIL s16-m4:variant-bits: the QEMU instruction-counting plugin does not build"
 fi
+
+# ---- the specialised loops against the general ones, bare metal on QEMU M4 -------------
+# tests/target/s16_dsp_check.c: the matrix, CONV_2D and depthwise kernels built with every
+# TA_S16_DSP_VARIANTS bit (border windows: bit 11, 16-value passes: bit 21, in-place
+# windows: bit 10, every form) against the same files built with the mask 0, renamed ref_*;
+# again without bit 22 (the 8-value loops left out: such layers take the general ones).
+# shellcheck disable=SC2086
+dsp_check() { # [LABEL-SUFFIX EXTRA-CFLAGS]: the specialised side also built with those flags
+  label="s16-m4:dsp-kernels$1"
+  d="$work/dspcheck$1" common="$TA_ROOT/target/common" kernels="$TA_ROOT/runtime/kernels"
+  mkdir -p "$d"
+  arch="-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -mthumb"
+  cflags="-O2 -std=c99 -Wall -Wextra -Werror -ffreestanding -ffunction-sections -fdata-sections -I$common -I$kernels"
+  ren="-DTA_S16_DSP_VARIANTS=0u -Dta_conv_s16_dsp=ref_conv_s16_dsp -Dta_gemm_s16_dsp=ref_gemm_s16_dsp"
+  ren="$ren -Dta_depthwise_conv_s16_dsp=ref_depthwise_conv_s16_dsp"
+  if ! {
+    arm-none-eabi-gcc $arch -I"$common" -c "$common/startup.S" -o "$d/startup_s.o" &&
+    (for f in "$common/startup.c" "$common/semihost.c" "$TA_ROOT/tests/target/s16_dsp_check.c" \
+              "$kernels/ta_gemm_s16_dsp.c" "$kernels/ta_depthwise_conv_s16_dsp.c"; do
+      arm-none-eabi-gcc $arch $cflags $2 -c "$f" -o "$d/$(basename "$f" .c).o" || exit 1
+      case "$f" in
+        */ta_*_s16_dsp.c) arm-none-eabi-gcc $arch $cflags $ren -c "$f" -o "$d/ref_$(basename "$f" .c).o" || exit 1 ;;
+      esac
+    done) &&
+    arm-none-eabi-gcc $arch -nostartfiles -Wl,--gc-sections -L"$TA_ROOT/target" -L"$common" \
+      -T"$TA_ROOT/target/mps2-an386.ld" "$d"/*.o -lm -o "$d/image.elf"
+  } >"$d/build.log" 2>&1; then
+    echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
+    return
+  fi
+  rc=0
+  (cd "$d" && exec timeout 300 qemu-system-arm -M mps2-an386 -nodefaults -display none -monitor none -serial null \
+    -semihosting-config enable=on,target=native -kernel image.elf) >"$d/run.log" 2>&1 || rc=$?
+  checked=$(sed -n 's/^checked=//p' "$d/run.log") bad=$(sed -n 's/^mismatches=//p' "$d/run.log")
+  if [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ -z "$checked" ]; then
+    echo "FAIL $label: exit $rc, ${bad:-?} mismatches in ${checked:-?} checked"
+  else
+    echo "PASS $label ($checked outputs equal)"
+    rm -rf "$d"
+  fi
+}
+dsp_check
+dsp_check "-no-bit22" "-DTA_S16_DSP_VARIANTS=0x3fffffu"
 
 # ---- compile flags: the two kernel files at every usual level, both compilers ----------
 flags() {

@@ -31,7 +31,11 @@ static void rng_params(ta_addsub_params_t *p, int32_t n) {
   p->in1_offset = 0, p->in2_offset = 0, p->left_shift = 15;
   p->in1_multiplier = rng_range(1 << 30, 0x7fffffff), p->in1_shift = rng_range(-12, 0);
   p->in2_multiplier = rng_range(1 << 30, 0x7fffffff), p->in2_shift = rng_range(-12, 0);
-  if (rng() % 4u == 0) p->in2_multiplier = 1 << 30, p->in2_shift = 0; /* the larger scale: 1/2 */
+  switch (rng() % 4u) { /* the larger scale, 1/2 (the kernel's shift form; in1 swapped for ADD) */
+  case 0: p->in2_multiplier = 1 << 30, p->in2_shift = 0; break;
+  case 1: p->in1_multiplier = 1 << 30, p->in1_shift = 0; break;
+  default: break;
+  }
   p->out_multiplier = rng_range(1 << 30, 0x7fffffff), p->out_shift = rng_range(-20, 3);
   p->out_offset = 0;
   if (rng() % 2u) {
