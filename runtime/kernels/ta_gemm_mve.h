@@ -40,10 +40,10 @@ typedef struct ta_gemm_mve_params_t {
  * Bits 17 + n - 1 (n = 1, 2): the byte-offset loop over n chunks takes two windows per
  * weight load (both windows' chunks in registers). */
 #ifndef TA_GEMM_MVE_VARIANTS
-#define TA_GEMM_MVE_VARIANTS 0x7ffffu
+#define TA_GEMM_MVE_VARIANTS 0x3fffffu
 #endif
 enum { TA_GEMM_MVE_XR_BIT = 3, TA_GEMM_MVE_XW_BIT = 7, TA_GEMM_MVE_FC_BIT = 12, TA_GEMM_MVE_TRIPLE_BIT = 16,
-       TA_GEMM_MVE_X2_BIT = 17 };
+       TA_GEMM_MVE_X2_BIT = 17, TA_GEMM_MVE_RUN_BIT = 19 };
 
 /* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */
 void ta_gemm_s8_mve(const ta_gemm_mve_params_t *p, int32_t count, const int8_t *input, const int8_t *weights,
