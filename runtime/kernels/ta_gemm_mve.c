@@ -479,8 +479,9 @@ typedef struct gemm_run_t {
 
 /* The run forms (bit TA_GEMM_MVE_RUN_BIT + form): 3 segments of exactly 3 chunks (3x3
  * windows of 16 channels), 3 segments of a multiple of 3 chunks, 1 segment (1x1) of a
- * multiple of 4 chunks. */
-enum { GEMM_RUN_S3C3, GEMM_RUN_S3L3, GEMM_RUN_S1L4, GEMM_RUN_FORMS };
+ * multiple of 4 chunks, 1 segment of 3 chunks (windows of 33-48 values gathered through
+ * offsets into a buffer, two at a time: gemm_vector_xr). */
+enum { GEMM_RUN_S3C3, GEMM_RUN_S3L3, GEMM_RUN_S1L4, GEMM_RUN_S1C3 };
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
 #define GEMM_HAS_RUN 1
@@ -516,6 +517,7 @@ enum { GEMM_RUN_S3C3, GEMM_RUN_S3L3, GEMM_RUN_S1L4, GEMM_RUN_FORMS };
   GEMM_RUN_LOOP("3", 3, GEMM_RUN_C3) GEMM_RUN_SKIP(44, 92) GEMM_RUN_LOOP("4", 3, GEMM_RUN_C3)     \
   GEMM_RUN_SKIP(96, 100) GEMM_RUN_LOOP("5", 3, GEMM_RUN_C3)
 #define GEMM_RUN_SEGS_S1L4 GEMM_RUN_LOOP("3", 4, GEMM_RUN_C3 GEMM_RUN_CHUNK)
+#define GEMM_RUN_SEGS_S1C3 GEMM_RUN_C3
 /* Requantisation of q0 and q1 (gemm_requant4): left shift (q2 = max(shift, 0), q4 = the
  * rest), multiply, negative-tie fix (q2 a temporary), rounding right shift, offset, clamp. */
 #define GEMM_RUN_LEFT_0 ""
@@ -611,6 +613,7 @@ enum { GEMM_RUN_S3C3, GEMM_RUN_S3L3, GEMM_RUN_S1L4, GEMM_RUN_FORMS };
 GEMM_RUN_DEFS(S3C3)
 GEMM_RUN_DEFS(S3L3)
 GEMM_RUN_DEFS(S1L4)
+GEMM_RUN_DEFS(S1C3)
 typedef void (*gemm_run_fn)(gemm_run_t *run);
 /* The run of form `form` in mode (l, f), if compiled. */
 #define GEMM_RUN_PICK(form, l, f) \
@@ -758,6 +761,23 @@ static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base,
                                        const void *offs, const int8_t *w, int8_t *out, const int left, const int fix,
                                        const int n, const int wide) {
   const gemm_ctx_t local = *cp;
+#if GEMM_HAS_RUN
+  if (n == 3 && (local.rows & 3) == 0 && GEMM_HAS(TA_GEMM_MVE_RUN_BIT + GEMM_RUN_S1C3) && count > 1) {
+    /* pairs of windows gathered into a buffer, then the pair run */
+    int8_t buf[96] __attribute__((aligned(16)));
+    gemm_run_t r = {{0}, buf, buf + 48, local.quant, 0, 3, local.rows, out, w, local.quant, 0, 1, local.offset,
+                    vgetq_lane_s32(local.act_min, 0), vgetq_lane_s32(local.act_max, 0), out, 0, 0, 0};
+    const gemm_run_fn run = GEMM_RUN_PICK(S1C3, left, fix);
+    for (; count > 1; count -= 2, base += 2 * step, out += 2 * local.rows) {
+      for (int32_t k = 0; k < 3; k++) {
+        vstrbq_s8(buf + 16 * k, gemm_gather_chunk(base, offs, k, wide));
+        vstrbq_s8(buf + 48 + 16 * k, gemm_gather_chunk(base + step, offs, k, wide));
+      }
+      r.out = out, r.pairs = 1;
+      run(&r);
+    }
+  }
+#endif
 #if GEMM_HAS_X2
   if (!wide && n <= 2 && GEMM_HAS(TA_GEMM_MVE_X2_BIT + n - 1)) /* two windows per weight load */
     for (; count > 1; count -= 2, base += 2 * step, out += 2 * local.rows)

@@ -252,7 +252,8 @@ void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span
    * 3 chunks: the loops unrolled by 3 (bit 16) */
   /* the pair runs in assembly (bit 19 + form, rows a multiple of 4): 3 segments of exactly 3
    * chunks, 3 segments of a multiple of 3 chunks, 1x1 windows of a multiple of 4 chunks (those
-   * rather than byte offsets); they replace the unrolled loops of bit 16 */
+   * rather than byte offsets), windows of 3 chunks gathered through offsets; the first two
+   * replace the unrolled loops of bit 16 */
   int run = -1;
   if (g->tier == GEMM_MVE && g->rows % 4 == 0 && seg_chunks > 0) {
     if (window_span > 0 && chunks > 4 && segs == 3)
@@ -260,6 +261,8 @@ void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span
     else if (window_span == 0 && segs == 1 && seg_chunks % 4 == 0)
       run = 2;
   }
+  if (run < 0 && g->tier == GEMM_MVE && g->rows % 4 == 0 && chunks == 3 && window_span <= 65536)
+    run = 3; /* windows of 3 chunks gathered through offsets into a buffer, two at a time */
   if (run >= 0) em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (19 + run));
   if (g->tier == GEMM_MVE && run < 0 && chunks > 4 && seg_chunks > 0 && seg_chunks % 3 == 0)
     em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << 16);

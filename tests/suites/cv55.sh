@@ -15,10 +15,11 @@
 # - the two-window loop unrolled by 3 chunks (variant bit 16) and the byte-offset loop
 #   over two windows (bits 17-18) are named for ic and exact with and without them there,
 #   with fewer instructions with them;
-# - the pair runs in assembly (bits 19-21): named for ic (3x3 windows of 16 and of 32 / 64
+# - the pair runs in assembly (bits 19-22): named for ic (3x3 windows of 16 and of 32 / 64
 #   channels, bits 19 and 20, in place of bit 16) and kws (1x1 of 64 channels, bit 21, in
-#   place of the byte-offset loop), exact with and without them (ic: with and without bits
-#   16-21), fewer instructions with; and ta_conv_s8_mve bare metal against a scalar model
+#   place of the 4-chunk byte-offset loop; its first layer's 40-value windows, bit 22),
+#   exact with and without them (ic: with and without bits 16-21), fewer instructions
+#   with; and ta_conv_s8_mve bare metal against a scalar model
 #   over random geometries aimed at them (tests/target/conv_s8_mve_check.c: borders, odd
 #   runs, strides, dilations, all four requantisation modes), also built with a frame
 #   pointer (TA_NO_WIDE_ASM).
@@ -134,21 +135,21 @@ check_wide vww "$corpus/models/vww/model.tflite" "$corpus/models/vww/case_0"
 # layers of 16 and 32 channels) and two windows per weight load through byte offsets
 # (bit 18: its first layer, 3 channels in 2 chunks).
 check_loops ic-loops 0x3f0000 "bits 16-21" ic "$corpus/models/ic/model.tflite" "$corpus/models/ic/case_0"
-check_loops kws-run 0x200000 "bit 21" kws "$corpus/models/kws/model.tflite" "$corpus/models/kws/case_0"
+check_loops kws-run 0x600000 "bits 21-22" kws "$corpus/models/kws/model.tflite" "$corpus/models/kws/case_0"
 
-# The pair runs' bits (0x380000) the compiler names: ic bits 19 and 20 and not 16, kws bit 21
-# and not the 4-chunk byte-offset loop (bit 7).
-check_run_bits() { # name expected-bits-of-0x390080
+# The pair runs' bits (0x780000) the compiler names: ic bits 19 and 20 and not 16, kws bits 21
+# and 22 and not the 4-chunk byte-offset loop (bit 7).
+check_run_bits() { # name expected-bits-of-0x790080
   mask=$(mask_of "$work/$1/m")
-  got=$((mask & 0x390080))
+  got=$((mask & 0x790080))
   if [ -z "$mask" ] || [ "$got" -ne $(($2)) ]; then
-    echo "FAIL cv55:run-bits/$1: bits $(printf 0x%x "$got") of 0x390080, expected $2"
+    echo "FAIL cv55:run-bits/$1: bits $(printf 0x%x "$got") of 0x790080, expected $2"
   else
     echo "PASS cv55:run-bits/$1 (mask $(printf 0x%x "$mask"))"
   fi
 }
 check_run_bits ic 0x180000
-check_run_bits kws 0x200000
+check_run_bits kws 0x600000
 
 # ta_conv_s8_mve against a scalar model, bare metal (tests/target/conv_s8_mve_check.c).
 # shellcheck disable=SC2086

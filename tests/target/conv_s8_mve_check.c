@@ -3,8 +3,9 @@
  * re-laid weights plus the folded bias, then TFLite's requantisation: ta_requantize),
  * bare metal on QEMU mps3-an547, run by tests/suites/cv55.sh. Random geometries aimed at
  * the pair runs (docs/kernels.md): 3-row windows of 16 / 32 / 48 channels, padding 0-2,
- * stride and dilation 1-2, widths 1-10 (odd runs of pixels, borders left and right), and
- * 1x1 layers of a multiple of 64 channels; rows mostly a multiple of 4; all four
+ * stride and dilation 1-2, widths 1-10 (odd runs of pixels, borders left and right),
+ * 1x1 layers of a multiple of 64 channels, windows of 33-48 values read through offsets;
+ * rows mostly a multiple of 4; all four
  * requantisation modes. Prints checked= and mismatches=, exits 0 only without a mismatch. */
 #include <string.h>
 
@@ -37,12 +38,18 @@ static int8_t *weight_at(int32_t r, int32_t k, int32_t depth) {
 static void conv_case(void) {
   ta_im2col_geom_t g;
   ta_gemm_mve_params_t p;
-  const int one = rng() % 4u == 0; /* 1x1, 64 or 128 channels: the 1-segment run */
+  const uint32_t shape = rng() % 6u;
+  const int one = shape == 0; /* 1x1, 64 or 128 channels: the 1-segment run */
   memset(&g, 0, sizeof g);
   g.batches = 1;
   if (one) {
     g.k_h = g.k_w = 1, g.in_c = 64 * rng_range(1, 2), g.pad_h = g.pad_w = 0, g.dil_h = g.dil_w = 1;
     g.in_h = rng_range(1, 4), g.in_w = rng_range(1, 5);
+  } else if (shape == 1) { /* 33-48 values through offsets (1x1 in place, 3x3 of 5 channels) */
+    const int k1 = rng() % 2u == 0;
+    g.k_h = g.k_w = k1 ? 1 : 3, g.in_c = k1 ? rng_range(33, 48) : 5;
+    g.pad_h = g.pad_w = k1 ? 0 : rng_range(0, 1), g.dil_h = g.dil_w = 1;
+    g.in_h = rng_range(1, 6), g.in_w = rng_range(1, 10);
   } else {
     const uint32_t kind = rng() % 4u;
     g.k_h = 3, g.k_w = kind == 3 ? 1 : 3;
@@ -58,7 +65,7 @@ static void conv_case(void) {
   if (g.in_w + 2 * g.pad_w < ew) g.pad_w = (ew - g.in_w + 1) / 2;
   g.out_h = (g.in_h + 2 * g.pad_h - eh) / g.stride_h + 1, g.out_w = (g.in_w + 2 * g.pad_w - ew) / g.stride_w + 1;
   g.pad_value = rng_range(-128, 127);
-  g.direct = one;
+  g.direct = g.k_h == 1 && g.k_w == 1 && g.pad_h == 0 && g.pad_w == 0;
   g.chunk = 1, g.window = g.k_h * g.k_w * g.in_c;
   p.rows = rng() % 5u ? 4 * rng_range(1, MAX_ROWS / 4) : rng_range(1, MAX_ROWS);
   p.depth = g.k_h * g.k_w * g.in_c;
