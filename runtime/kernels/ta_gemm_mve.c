@@ -483,7 +483,8 @@ typedef struct gemm_run_t {
  * offsets into a buffer, two at a time: gemm_vector_xr). */
 enum { GEMM_RUN_S3C3, GEMM_RUN_S3L3, GEMM_RUN_S1L4, GEMM_RUN_S1C3 };
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+/* Not in frame-pointer builds (TA_NO_WIDE_ASM): the run uses r7, which an unwinder would follow. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(TA_NO_WIDE_ASM)
 #define GEMM_HAS_RUN 1
 #define GEMM_RUN_CHUNK                 \
   "vldrb.8 q0, [r1], #16\n\t"          \
@@ -536,7 +537,7 @@ enum { GEMM_RUN_S3C3, GEMM_RUN_S3L3, GEMM_RUN_S1L4, GEMM_RUN_S1C3 };
   "vshr.s32 q2, q2, #31\n\t"    \
   "vqadd.s32 q1, q1, q2\n\t"
 #define GEMM_RUN_TEXT(segs, l, f)                                                      \
-  "push {r4-r11, lr}\n\t"                                                              \
+  "push {r3-r11, lr}\n\t" /* r3 only for 8-byte alignment */                          \
   "vpush {d8-d15}\n\t"                                                                 \
   "mov r9, r0\n\t"                                                                     \
   "ldr r11, [r9, #76]\n\t"                                                             \
@@ -599,7 +600,7 @@ enum { GEMM_RUN_S3C3, GEMM_RUN_S3L3, GEMM_RUN_S1L4, GEMM_RUN_S1C3 };
   "str r11, [r9, #72]\n\t"                                                             \
   "bne 1b\n\t"                                                                         \
   "vpop {d8-d15}\n\t"                                                                  \
-  "pop {r4-r11, pc}"
+  "pop {r3-r11, pc}"
 #define GEMM_RUN_DEF(form, l, f)                                                                  \
   __attribute__((naked, noinline)) static void gemm_run_##form##_##l##f(gemm_run_t *run) {        \
     (void)run;                                                                                    \
@@ -615,6 +616,15 @@ GEMM_RUN_DEFS(S3L3)
 GEMM_RUN_DEFS(S1L4)
 GEMM_RUN_DEFS(S1C3)
 typedef void (*gemm_run_fn)(gemm_run_t *run);
+/* The descriptor field by field (an initialiser would zero the sums through memset). */
+static GEMM_INLINE void gemm_run_init(gemm_run_t *r, const gemm_ctx_t *c, const int8_t *x, const int8_t *y,
+                                      const int8_t *w, int8_t *out, int32_t pairs, int32_t step2, int32_t chunks,
+                                      int32_t skip_x, int32_t skip_y, int32_t skip2_x, int32_t skip2_y) {
+  r->x = x, r->y = y, r->q = c->quant, r->skip = skip_x, r->chunks = chunks, r->rows = c->rows, r->end = out;
+  r->w = w, r->quant = c->quant, r->step2 = step2, r->pairs = pairs, r->offset = c->offset;
+  r->act_min = vgetq_lane_s32(c->act_min, 0), r->act_max = vgetq_lane_s32(c->act_max, 0), r->out = out;
+  r->skip_y = skip_y, r->skip2_x = skip2_x, r->skip2_y = skip2_y;
+}
 /* The run of form `form` in mode (l, f), if compiled. */
 #define GEMM_RUN_PICK(form, l, f) \
   (!GEMM_HAS(TA_GEMM_MVE_RUN_BIT + GEMM_RUN_##form) ? NULL : (l) ? ((f) ? gemm_run_##form##_11 : gemm_run_##form##_10) \
@@ -652,9 +662,9 @@ static GEMM_INLINE void gemm_vector2_seg(const gemm_ctx_t *cp, const int8_t *x, 
                             : segs == 1 && chunks % 4 == 0 ? GEMM_RUN_PICK(S1L4, left, fix)
                                                             : NULL;
     if (run) {
-      gemm_run_t r = {{0}, x, x + step, c->quant, c->seg_skip, chunks, c->rows, out, w0, c->quant,
-                      (int32_t)(2 * step), pairs, c->offset, vgetq_lane_s32(c->act_min, 0),
-                      vgetq_lane_s32(c->act_max, 0), out, c->seg_skip, c->seg_skip, c->seg_skip};
+      gemm_run_t r;
+      gemm_run_init(&r, c, x, x + step, w0, out, pairs, (int32_t)(2 * step), chunks, c->seg_skip, c->seg_skip,
+                    c->seg_skip, c->seg_skip);
       run(&r);
       return;
     }
@@ -765,8 +775,8 @@ static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base,
   if (n == 3 && (local.rows & 3) == 0 && GEMM_HAS(TA_GEMM_MVE_RUN_BIT + GEMM_RUN_S1C3) && count > 1) {
     /* pairs of windows gathered into a buffer, then the pair run */
     int8_t buf[96] __attribute__((aligned(16)));
-    gemm_run_t r = {{0}, buf, buf + 48, local.quant, 0, 3, local.rows, out, w, local.quant, 0, 1, local.offset,
-                    vgetq_lane_s32(local.act_min, 0), vgetq_lane_s32(local.act_max, 0), out, 0, 0, 0};
+    gemm_run_t r;
+    gemm_run_init(&r, &local, buf, buf + 48, w, out, 1, 0, 3, 0, 0, 0, 0);
     const gemm_run_fn run = GEMM_RUN_PICK(S1C3, left, fix);
     for (; count > 1; count -= 2, base += 2 * step, out += 2 * local.rows) {
       for (int32_t k = 0; k < 3; k++) {
@@ -799,8 +809,8 @@ static GEMM_INLINE void gemm_pair(const gemm_ctx_t *c, const int8_t *x, const in
                                   const int8_t *w, int8_t *out, const int left, const int fix) {
 #if GEMM_HAS_RUN
   const gemm_run_fn run = c->seg_chunks == 3 ? GEMM_RUN_PICK(S3C3, left, fix) : GEMM_RUN_PICK(S3L3, left, fix);
-  gemm_run_t r = {{0}, x, y, c->quant, skips[0], c->seg_chunks, c->rows, out, w, c->quant, 0, 1, c->offset,
-                  vgetq_lane_s32(c->act_min, 0), vgetq_lane_s32(c->act_max, 0), out, skips[1], skips[2], skips[3]};
+  gemm_run_t r;
+  gemm_run_init(&r, c, x, y, w, out, 1, 0, c->seg_chunks, skips[0], skips[1], skips[2], skips[3]);
   if (run) run(&r);
 #else
   (void)c, (void)x, (void)y, (void)skips, (void)w, (void)out, (void)left, (void)fix;

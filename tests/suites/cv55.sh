@@ -22,7 +22,7 @@
 #   with; and ta_conv_s8_mve bare metal against a scalar model
 #   over random geometries aimed at them (tests/target/conv_s8_mve_check.c: borders, odd
 #   runs, strides, dilations, all four requantisation modes), also built with a frame
-#   pointer (TA_NO_WIDE_ASM).
+#   pointer (TA_NO_WIDE_ASM: no runs, the C loops).
 # usage: sh tests/suites/cv55.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
