@@ -30,6 +30,7 @@ typedef struct gemm_ctx_t {
   int32_t xr_n;            /* gemm_vector_xr's chunks (0: not used) */
   int32_t xr_win;          /* windows inside the image gathered from it: 1 through byte offsets
                               (gemm_vector_xr), 2 through 16-bit offsets (gemm_vector_xw), 0 not */
+  int32_t run_ok;          /* 3 segments read in place and their pair run compiled: border pixels in pairs too */
 } gemm_ctx_t;
 
 static void gemm_ctx_init(const ta_gemm_mve_params_t *p, gemm_ctx_t *c) {
@@ -449,6 +450,192 @@ static GEMM_INLINE void gemm_vector(const gemm_ctx_t *cp, const int8_t *x, const
 
 #define GEMM_HAS(bit) ((TA_GEMM_MVE_VARIANTS >> (bit)) & 1u)
 
+/* The pair runs in assembly (variant bits TA_GEMM_MVE_RUN_BIT + form): gemm_vector2_seg's
+ * whole loop, over `pairs` pairs of windows read in place and every block of 4 rows (rows
+ * a multiple of 4), as one function of fixed registers: the 8 sums in r0, r2, r4, r6
+ * (window x, rows 0-3) and r8, r10, r12, lr (window y), started at the biases with two LDMs
+ * and moved into two vectors with one STM and two loads; the window pointers in r1 / r3,
+ * the weights in r5, the output in r7, a scratch register r11, this struct in r9. q0-q2
+ * hold the chunks of x, y and the weights, then the sums; q3 / q4 the block's multipliers
+ * and shifts, q5-q7 the output offset and the clamp. The requantisation is
+ * gemm_requant4's, instruction for instruction, on both vectors. */
+typedef struct gemm_run_t {
+  int32_t sums[8];         /* 0: the STM's buffer */
+  const int8_t *x, *y;     /* 32, 36: the pair's windows */
+  const int32_t *q;        /* 40: the block's quantisation constants */
+  int32_t skip;            /* 44: bytes from a segment's end to the next one's start */
+  int32_t chunks;          /* 48: chunks per segment */
+  int32_t rows;            /* 52 */
+  int8_t *end;             /* 56: the end of window x's outputs */
+  const int8_t *w;         /* 60: the weights */
+  const int32_t *quant;    /* 64 */
+  int32_t step2;           /* 68: bytes from one pair's x to the next's */
+  int32_t pairs;           /* 72 */
+  int32_t offset, act_min, act_max; /* 76, 80, 84 */
+  int8_t *out;             /* 88 */
+  int32_t skip_y;          /* 92: window y's skip after its first segment (x's: skip) */
+  int32_t skip2_x, skip2_y; /* 96, 100: the skips after the second segment */
+} gemm_run_t;
+
+/* The run forms (bit TA_GEMM_MVE_RUN_BIT + form): 3 segments of exactly 3 chunks (3x3
+ * windows of 16 channels), 3 segments of a multiple of 3 chunks, 1 segment (1x1) of a
+ * multiple of 4 chunks, 1 segment of 3 chunks (windows of 33-48 values gathered through
+ * offsets into a buffer, two at a time: gemm_vector_xr). */
+enum { GEMM_RUN_S3C3, GEMM_RUN_S3L3, GEMM_RUN_S1L4, GEMM_RUN_S1C3 };
+
+/* Not in frame-pointer builds (TA_NO_WIDE_ASM): the run uses r7, which an unwinder would follow. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(TA_NO_WIDE_ASM)
+#define GEMM_HAS_RUN 1
+#define GEMM_RUN_CHUNK                 \
+  "vldrb.8 q0, [r1], #16\n\t"          \
+  "vldrb.8 q1, [r3], #16\n\t"          \
+  "vldrb.8 q2, [r5], #16\n\t"          \
+  "vmladava.s8 r0, q0, q2\n\t"         \
+  "vmladava.s8 r8, q1, q2\n\t"         \
+  "vldrb.8 q2, [r5], #16\n\t"          \
+  "vmladava.s8 r2, q0, q2\n\t"         \
+  "vmladava.s8 r10, q1, q2\n\t"        \
+  "vldrb.8 q2, [r5], #16\n\t"          \
+  "vmladava.s8 r4, q0, q2\n\t"         \
+  "vmladava.s8 r12, q1, q2\n\t"        \
+  "vldrb.8 q2, [r5], #16\n\t"          \
+  "vmladava.s8 r6, q0, q2\n\t"         \
+  "vmladava.s8 lr, q1, q2\n\t"
+#define GEMM_RUN_SKIP(ox, oy)     \
+  "ldr r11, [r9, #" #ox "]\n\t"   \
+  "add r1, r1, r11\n\t"          \
+  "ldr r11, [r9, #" #oy "]\n\t"   \
+  "add r3, r3, r11\n\t"
+/* One segment as a loop of passes of n chunks (the count in r11). */
+#define GEMM_RUN_LOOP(lbl, n, body) \
+  "ldr r11, [r9, #48]\n"            \
+  lbl ":\n\t" body                  \
+  "subs r11, r11, #" #n "\n\t"      \
+  "bne " lbl "b\n\t"
+#define GEMM_RUN_C3 GEMM_RUN_CHUNK GEMM_RUN_CHUNK GEMM_RUN_CHUNK
+#define GEMM_RUN_SEGS_S3C3 GEMM_RUN_C3 GEMM_RUN_SKIP(44, 92) GEMM_RUN_C3 GEMM_RUN_SKIP(96, 100) GEMM_RUN_C3
+#define GEMM_RUN_SEGS_S3L3                                                                        \
+  GEMM_RUN_LOOP("3", 3, GEMM_RUN_C3) GEMM_RUN_SKIP(44, 92) GEMM_RUN_LOOP("4", 3, GEMM_RUN_C3)     \
+  GEMM_RUN_SKIP(96, 100) GEMM_RUN_LOOP("5", 3, GEMM_RUN_C3)
+#define GEMM_RUN_SEGS_S1L4 GEMM_RUN_LOOP("3", 4, GEMM_RUN_C3 GEMM_RUN_CHUNK)
+#define GEMM_RUN_SEGS_S1C3 GEMM_RUN_C3
+/* Requantisation of q0 and q1 (gemm_requant4): left shift (q2 = max(shift, 0), q4 = the
+ * rest), multiply, negative-tie fix (q2 a temporary), rounding right shift, offset, clamp. */
+#define GEMM_RUN_LEFT_0 ""
+#define GEMM_RUN_LEFT_1        \
+  "vmov.i32 q2, #0\n\t"         \
+  "vmax.s32 q2, q4, q2\n\t"     \
+  "vsub.i32 q4, q4, q2\n\t"     \
+  "vshl.s32 q0, q0, q2\n\t"     \
+  "vshl.s32 q1, q1, q2\n\t"
+#define GEMM_RUN_FIX_0 ""
+#define GEMM_RUN_FIX_1         \
+  "vand q2, q0, q4\n\t"         \
+  "vshr.s32 q2, q2, #31\n\t"    \
+  "vqadd.s32 q0, q0, q2\n\t"    \
+  "vand q2, q1, q4\n\t"         \
+  "vshr.s32 q2, q2, #31\n\t"    \
+  "vqadd.s32 q1, q1, q2\n\t"
+#define GEMM_RUN_TEXT(segs, l, f)                                                      \
+  "push {r3-r11, lr}\n\t" /* r3 only for 8-byte alignment */                          \
+  "vpush {d8-d15}\n\t"                                                                 \
+  "mov r9, r0\n\t"                                                                     \
+  "ldr r11, [r9, #76]\n\t"                                                             \
+  "vdup.32 q5, r11\n\t"                                                                \
+  "ldr r11, [r9, #80]\n\t"                                                             \
+  "vdup.32 q6, r11\n\t"                                                                \
+  "ldr r11, [r9, #84]\n\t"                                                             \
+  "vdup.32 q7, r11\n\t"                                                                \
+  "ldr r7, [r9, #88]\n"                                                                \
+  "1:\n\t" /* a pair */                                                                \
+  "ldr r5, [r9, #60]\n\t"                                                              \
+  "ldr r11, [r9, #64]\n\t"                                                             \
+  "str r11, [r9, #40]\n\t"                                                             \
+  "ldr r11, [r9, #52]\n\t"                                                             \
+  "add r11, r7, r11\n\t"                                                               \
+  "str r11, [r9, #56]\n"                                                               \
+  "2:\n\t" /* a block */                                                               \
+  "ldr r11, [r9, #40]\n\t"                                                             \
+  "ldm r11, {r8, r10, r12, lr}\n\t"                                                    \
+  "ldm r11!, {r0, r2, r4, r6}\n\t"                                                     \
+  "vldrw.32 q4, [r11, #16]\n\t"                                                        \
+  "vldrw.32 q3, [r11], #32\n\t"                                                        \
+  "str r11, [r9, #40]\n\t"                                                             \
+  "ldr r1, [r9, #32]\n\t"                                                              \
+  "ldr r3, [r9, #36]\n\t"                                                              \
+  segs                                                                                 \
+  "stm r9, {r0, r2, r4, r6, r8, r10, r12, lr}\n\t"                                     \
+  "vldrw.32 q0, [r9]\n\t"                                                              \
+  "vldrw.32 q1, [r9, #16]\n\t"                                                         \
+  GEMM_RUN_LEFT_##l                                                                    \
+  "vqrdmulh.s32 q0, q0, q3\n\t"                                                        \
+  "vqrdmulh.s32 q1, q1, q3\n\t"                                                        \
+  GEMM_RUN_FIX_##f                                                                     \
+  "vrshl.s32 q0, q0, q4\n\t"                                                           \
+  "vrshl.s32 q1, q1, q4\n\t"                                                           \
+  "vadd.i32 q0, q0, q5\n\t"                                                            \
+  "vadd.i32 q1, q1, q5\n\t"                                                            \
+  "vmax.s32 q0, q0, q6\n\t"                                                            \
+  "vmax.s32 q1, q1, q6\n\t"                                                            \
+  "vmin.s32 q0, q0, q7\n\t"                                                            \
+  "vmin.s32 q1, q1, q7\n\t"                                                            \
+  "ldr r3, [r9, #52]\n\t"                                                              \
+  "add r3, r3, r7\n\t"                                                                 \
+  "vstrb.32 q1, [r3]\n\t"                                                              \
+  "vstrb.32 q0, [r7], #4\n\t"                                                          \
+  "ldr r11, [r9, #56]\n\t"                                                             \
+  "cmp r7, r11\n\t"                                                                    \
+  "bne 2b\n\t"                                                                         \
+  "ldr r11, [r9, #52]\n\t" /* past window y's outputs */                               \
+  "add r7, r7, r11\n\t"                                                                \
+  "ldr r11, [r9, #68]\n\t"                                                             \
+  "ldr r1, [r9, #32]\n\t"                                                              \
+  "add r1, r1, r11\n\t"                                                                \
+  "str r1, [r9, #32]\n\t"                                                              \
+  "ldr r3, [r9, #36]\n\t"                                                              \
+  "add r3, r3, r11\n\t"                                                                \
+  "str r3, [r9, #36]\n\t"                                                              \
+  "ldr r11, [r9, #72]\n\t"                                                             \
+  "subs r11, r11, #1\n\t"                                                              \
+  "str r11, [r9, #72]\n\t"                                                             \
+  "bne 1b\n\t"                                                                         \
+  "vpop {d8-d15}\n\t"                                                                  \
+  "pop {r3-r11, pc}"
+#define GEMM_RUN_DEF(form, l, f)                                                                  \
+  __attribute__((naked, noinline)) static void gemm_run_##form##_##l##f(gemm_run_t *run) {        \
+    (void)run;                                                                                    \
+    __asm__ volatile(GEMM_RUN_TEXT(GEMM_RUN_SEGS_##form, l, f));                                  \
+  }
+#define GEMM_RUN_DEFS(form) \
+  GEMM_RUN_DEF(form, 0, 0)  \
+  GEMM_RUN_DEF(form, 0, 1)  \
+  GEMM_RUN_DEF(form, 1, 0)  \
+  GEMM_RUN_DEF(form, 1, 1)
+GEMM_RUN_DEFS(S3C3)
+GEMM_RUN_DEFS(S3L3)
+GEMM_RUN_DEFS(S1L4)
+GEMM_RUN_DEFS(S1C3)
+typedef void (*gemm_run_fn)(gemm_run_t *run);
+/* The descriptor field by field (an initialiser would zero the sums through memset). */
+static GEMM_INLINE void gemm_run_init(gemm_run_t *r, const gemm_ctx_t *c, const int8_t *x, const int8_t *y,
+                                      const int8_t *w, int8_t *out, int32_t pairs, int32_t step2, int32_t chunks,
+                                      int32_t skip_x, int32_t skip_y, int32_t skip2_x, int32_t skip2_y) {
+  r->x = x, r->y = y, r->q = c->quant, r->skip = skip_x, r->chunks = chunks, r->rows = c->rows, r->end = out;
+  r->w = w, r->quant = c->quant, r->step2 = step2, r->pairs = pairs, r->offset = c->offset;
+  r->act_min = vgetq_lane_s32(c->act_min, 0), r->act_max = vgetq_lane_s32(c->act_max, 0), r->out = out;
+  r->skip_y = skip_y, r->skip2_x = skip2_x, r->skip2_y = skip2_y;
+}
+/* The run of form `form` in mode (l, f), if compiled. */
+#define GEMM_RUN_PICK(form, l, f) \
+  (!GEMM_HAS(TA_GEMM_MVE_RUN_BIT + GEMM_RUN_##form) ? NULL : (l) ? ((f) ? gemm_run_##form##_11 : gemm_run_##form##_10) \
+                                                      : ((f) ? gemm_run_##form##_01 : gemm_run_##form##_00))
+#else
+#define GEMM_HAS_RUN 0
+#endif
+/* A run of 3 segments compiled: border pixels in pairs too (gemm_pair). */
+#define GEMM_RUN3 \
+  (GEMM_HAS_RUN && (GEMM_HAS(TA_GEMM_MVE_RUN_BIT + GEMM_RUN_S3C3) || GEMM_HAS(TA_GEMM_MVE_RUN_BIT + GEMM_RUN_S3L3)))
+
 /* gemm_dot4x2_seg in the loop form `form` (a run-time value: one copy of each form). */
 static GEMM_INLINE void gemm_dot4x2_form(const gemm_pair_t *pa, const int8_t **wp, int32x4_t *ra, int32x4_t *rb,
                                          int form) {
@@ -467,6 +654,22 @@ static GEMM_INLINE void gemm_vector2_seg(const gemm_ctx_t *cp, const int8_t *x, 
                                          const int8_t *w0, int8_t *out, const int left, const int fix) {
   const gemm_ctx_t local = *cp;
   const gemm_ctx_t *c = &local;
+#if GEMM_HAS_RUN
+  if ((c->rows & 3) == 0) {
+    const int32_t segs = c->seg_n, chunks = c->seg_chunks;
+    const gemm_run_fn run = segs == 3 && chunks == 3 ? GEMM_RUN_PICK(S3C3, left, fix)
+                            : segs == 3 && chunks % 3 == 0 ? GEMM_RUN_PICK(S3L3, left, fix)
+                            : segs == 1 && chunks % 4 == 0 ? GEMM_RUN_PICK(S1L4, left, fix)
+                                                            : NULL;
+    if (run) {
+      gemm_run_t r;
+      gemm_run_init(&r, c, x, x + step, w0, out, pairs, (int32_t)(2 * step), chunks, c->seg_skip, c->seg_skip,
+                    c->seg_skip, c->seg_skip);
+      run(&r);
+      return;
+    }
+  }
+#endif
   gemm_pair_t pa = {c->seg_chunks, c->seg_skip, c->seg_n, c->quant, x, x + step};
   /* the unrolled forms where compiled: 3 chunks per segment (3x3 windows of 16 channels),
    * a multiple of 3 */
@@ -568,6 +771,23 @@ static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base,
                                        const void *offs, const int8_t *w, int8_t *out, const int left, const int fix,
                                        const int n, const int wide) {
   const gemm_ctx_t local = *cp;
+#if GEMM_HAS_RUN
+  if (n == 3 && (local.rows & 3) == 0 && GEMM_HAS(TA_GEMM_MVE_RUN_BIT + GEMM_RUN_S1C3) && count > 1) {
+    /* pairs of windows gathered into a buffer, then the pair run */
+    int8_t buf[96] __attribute__((aligned(16)));
+    gemm_run_t r;
+    gemm_run_init(&r, &local, buf, buf + 48, w, out, 1, 0, 3, 0, 0, 0, 0);
+    const gemm_run_fn run = GEMM_RUN_PICK(S1C3, left, fix);
+    for (; count > 1; count -= 2, base += 2 * step, out += 2 * local.rows) {
+      for (int32_t k = 0; k < 3; k++) {
+        vstrbq_s8(buf + 16 * k, gemm_gather_chunk(base, offs, k, wide));
+        vstrbq_s8(buf + 48 + 16 * k, gemm_gather_chunk(base + step, offs, k, wide));
+      }
+      r.out = out, r.pairs = 1;
+      run(&r);
+    }
+  }
+#endif
 #if GEMM_HAS_X2
   if (!wide && n <= 2 && GEMM_HAS(TA_GEMM_MVE_X2_BIT + n - 1)) /* two windows per weight load */
     for (; count > 1; count -= 2, base += 2 * step, out += 2 * local.rows)
@@ -582,6 +802,21 @@ static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base,
 #else
 #define GEMM_NOINLINE
 #endif
+/* One pair of windows x and y of 3 segments with their own skips (skips[0], skips[2]: x's
+ * after its first and second segment, skips[1], skips[3] y's) through the pair run: a window
+ * gathered into scratch, or one whose rows outside the image read a row of padding. */
+static GEMM_INLINE void gemm_pair(const gemm_ctx_t *c, const int8_t *x, const int8_t *y, const int32_t *skips,
+                                  const int8_t *w, int8_t *out, const int left, const int fix) {
+#if GEMM_HAS_RUN
+  const gemm_run_fn run = c->seg_chunks == 3 ? GEMM_RUN_PICK(S3C3, left, fix) : GEMM_RUN_PICK(S3L3, left, fix);
+  gemm_run_t r;
+  gemm_run_init(&r, c, x, y, w, out, 1, 0, c->seg_chunks, skips[0], skips[1], skips[2], skips[3]);
+  if (run) run(&r);
+#else
+  (void)c, (void)x, (void)y, (void)skips, (void)w, (void)out, (void)left, (void)fix;
+#endif
+}
+
 #define GEMM_VECTOR_DEF(l, f)                                                                                  \
   static GEMM_NOINLINE void gemm_vector_##l##f(const gemm_ctx_t *c, const int8_t *x, const int8_t *w, int8_t *out) { \
     gemm_vector(c, x, w, out, l, f, 0);                                                                        \
@@ -593,6 +828,10 @@ static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base,
   static GEMM_NOINLINE void gemm_vector2_seg_##l##f(const gemm_ctx_t *c, const int8_t *x, size_t step,        \
                                                     int32_t pairs, const int8_t *w, int8_t *out) {             \
     gemm_vector2_seg(c, x, step, pairs, w, out, l, f);                                                         \
+  }                                                                                                            \
+  static GEMM_NOINLINE void gemm_pair_##l##f(const gemm_ctx_t *c, const int8_t *x, const int8_t *y,           \
+                                             const int32_t *skips, const int8_t *w, int8_t *out) {             \
+    gemm_pair(c, x, y, skips, w, out, l, f);                                                                   \
   }
 GEMM_VECTOR_DEF(0, 0)
 GEMM_VECTOR_DEF(0, 1)
@@ -775,10 +1014,12 @@ static void gemm_identity_offsets(uint8_t *lin, int32_t n, int32_t depth) {
 static int gemm_xr_usable(int32_t n) { return n >= 1 && n <= GEMM_XR_MAX && GEMM_HAS(TA_GEMM_MVE_XR_BIT + n); }
 
 static void gemm_conv_setup(gemm_ctx_t *c, const ta_im2col_geom_t *g, uint8_t *lin, uint8_t *win, uint16_t *win16) {
-  c->seg_n = c->seg_chunks = c->seg_skip = c->xr_win = 0;
+  c->seg_n = c->seg_chunks = c->seg_skip = c->xr_win = c->run_ok = 0;
   c->xr_n = (c->depth + 15) / 16;
   if (g->direct) {
-    if (!gemm_xr_usable(c->xr_n)) c->xr_n = 0;
+    /* 1x1 layers of a multiple of 4 chunks: the pair run (1 segment) rather than byte offsets */
+    if (!gemm_xr_usable(c->xr_n) || (c->depth % 64 == 0 && GEMM_HAS(TA_GEMM_MVE_RUN_BIT + GEMM_RUN_S1L4)))
+      c->xr_n = 0;
     gemm_identity_offsets(lin, c->xr_n, c->depth);
     if (!c->xr_n && c->depth % 16 == 0) c->seg_n = 1, c->seg_chunks = c->depth / 16; /* for gemm_vector2_seg */
     return;
@@ -818,11 +1059,17 @@ static void gemm_conv_setup(gemm_ctx_t *c, const ta_im2col_geom_t *g, uint8_t *l
   c->seg_n = g->k_h;
   c->seg_chunks = run / 16;
   c->seg_skip = g->dil_h * g->in_w * g->in_c - run;
+  c->run_ok = GEMM_RUN3 && c->seg_n == 3 && (c->rows & 3) == 0 &&
+              (c->seg_chunks == 3 ? GEMM_HAS(TA_GEMM_MVE_RUN_BIT + GEMM_RUN_S3C3)
+                                  : c->seg_chunks % 3 == 0 && GEMM_HAS(TA_GEMM_MVE_RUN_BIT + GEMM_RUN_S3L3));
 }
 
 typedef void (*gemm_vector_fn)(const gemm_ctx_t *c, const int8_t *x, const int8_t *w, int8_t *out);
 typedef void (*gemm_vector2_fn)(const gemm_ctx_t *c, const int8_t *x, size_t step, int32_t pairs, const int8_t *w,
                                 int8_t *out);
+typedef void (*gemm_pair_fn)(const gemm_ctx_t *c, const int8_t *x, const int8_t *y, const int32_t *skips,
+                             const int8_t *w, int8_t *out);
+
 
 /* One image row of output pixels by gathering, [ox, end). */
 static GEMM_INLINE int8_t *gemm_conv_gathered(const gemm_ctx_t *c, const ta_im2col_geom_t *g, const int8_t *input,
@@ -837,6 +1084,40 @@ static GEMM_INLINE int8_t *gemm_conv_gathered(const gemm_ctx_t *c, const ta_im2c
       vector(c, x, w, out);
   }
   return out;
+}
+
+/* The output row oy of a layer whose windows there have rows outside the image (c->run_ok):
+ * the windows whose columns are inside read those rows from a row of padding in scratch,
+ * the others in place, in pairs; the rest gathered. */
+static GEMM_INLINE int8_t *gemm_conv_padrow(const gemm_ctx_t *c, const ta_im2col_geom_t *g, const int8_t *input,
+                                            const int8_t *w, int8_t *scratch, int8_t *out, int32_t oy,
+                                            gemm_vector_fn vector, gemm_pair_fn pair) {
+  const int32_t run = 16 * c->seg_chunks, rows = c->rows;
+  const int32_t iy0 = oy * g->stride_h - g->pad_h, lo = c->ox_lo, hi = c->ox_hi;
+  const size_t step_x = (size_t)g->stride_w * (size_t)g->in_c;
+  int32_t ox = lo;
+  out = gemm_conv_gathered(c, g, input, w, scratch, out, oy, 0, lo, vector, NULL, NULL);
+  if (hi - lo >= 2) {
+    const int8_t *seg[3];
+    int inc[3]; /* segment in the image: moves with the pixel */
+    for (int32_t k = 0; k < 3; k++) {
+      const int32_t iy = iy0 + k * g->dil_h;
+      inc[k] = iy >= 0 && iy < g->in_h;
+      seg[k] = inc[k] ? input + ((size_t)iy * (size_t)g->in_w + (size_t)(lo * g->stride_w - g->pad_w)) * (size_t)g->in_c
+                      : scratch;
+    }
+    gemm_fill(scratch, vdupq_n_s8((int8_t)g->pad_value), run);
+    for (; ox + 1 < hi; ox += 2, out += 2 * (size_t)rows) {
+      const size_t dx = (size_t)(ox - lo) * step_x;
+      const uintptr_t x0 = (uintptr_t)seg[0] + (inc[0] ? dx : 0), x1 = (uintptr_t)seg[1] + (inc[1] ? dx : 0),
+                      x2 = (uintptr_t)seg[2] + (inc[2] ? dx : 0);
+      const uintptr_t y0 = x0 + (inc[0] ? step_x : 0), y1 = x1 + (inc[1] ? step_x : 0), y2 = x2 + (inc[2] ? step_x : 0);
+      const int32_t skips[4] = {(int32_t)(x1 - x0 - (uintptr_t)run), (int32_t)(y1 - y0 - (uintptr_t)run),
+                                (int32_t)(x2 - x1 - (uintptr_t)run), (int32_t)(y2 - y1 - (uintptr_t)run)};
+      pair(c, (const int8_t *)x0, (const int8_t *)y0, skips, w, out);
+    }
+  }
+  return gemm_conv_gathered(c, g, input, w, scratch, out, oy, ox, g->out_w, vector, NULL, NULL);
 }
 
 /* 1x1 windows without padding, read in place: `count` pixels `step` bytes apart. */
@@ -859,7 +1140,7 @@ static GEMM_INLINE int8_t *gemm_conv_direct(const gemm_ctx_t *c, const int8_t *x
 static GEMM_INLINE void gemm_conv(const gemm_ctx_t *c, const ta_im2col_geom_t *g, const int8_t *input,
                                   const int8_t *w, int8_t *scratch, int8_t *out, gemm_vector_fn vector,
                                   gemm_vector_fn vector_seg, gemm_vector2_fn vector2_seg, gemm_vector_xr_fn xr,
-                                  gemm_vector_xr_fn xw, const uint8_t *lin, const void *win) {
+                                  gemm_vector_xr_fn xw, const uint8_t *lin, const void *win, gemm_pair_fn pair) {
   /* windows inside the image: through 16-bit offsets where byte offsets cannot reach */
   const gemm_vector_xr_fn xin = c->xr_win == 2 ? xw : xr;
   const size_t image = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
@@ -881,17 +1162,35 @@ static GEMM_INLINE void gemm_conv(const gemm_ctx_t *c, const ta_im2col_geom_t *g
     for (int32_t oy = 0; oy < g->out_h; oy++) {
       const int32_t iy0 = oy * g->stride_h - g->pad_h;
       const int inside = (c->seg_n || c->xr_win) && iy0 >= 0 && iy0 + (g->k_h - 1) * g->dil_h < g->in_h;
-      const int32_t lo = inside ? c->ox_lo : out_w, hi = inside ? c->ox_hi : out_w;
-      out = gemm_conv_gathered(c, g, input, w, scratch, out, oy, 0, lo, vector, xr, lin);
+      if (GEMM_RUN3 && !inside && c->run_ok) {
+        out = gemm_conv_padrow(c, g, input, w, scratch, out, oy, vector, pair);
+        continue;
+      }
+      int32_t lo = inside ? c->ox_lo : out_w, hi = inside ? c->ox_hi : out_w;
+      const int8_t *x = input + (size_t)iy0 * row_bytes + (size_t)(lo * g->stride_w - g->pad_w) * (size_t)g->in_c;
+      /* the run's layers: the last gathered pixel before the in-place ones pairs with the first of
+       * them, the last in-place one left over with the first gathered one after them */
+      const int pair_lo = GEMM_RUN3 && c->run_ok && lo > 0 && lo < hi;
+      out = gemm_conv_gathered(c, g, input, w, scratch, out, oy, 0, lo - pair_lo, vector, xr, lin);
+      if (pair_lo) {
+        const int32_t skips[4] = {0, c->seg_skip, 0, c->seg_skip};
+        pair(c, gemm_gather(g, input, oy, lo - 1, scratch), x, skips, w, out);
+        x += step_x, lo++, out += 2 * (size_t)rows;
+      }
+      const int pair_hi = GEMM_RUN3 && c->run_ok && hi < out_w && ((hi - lo) & 1);
       if (lo < hi) {
-        const int8_t *x = input + (size_t)iy0 * row_bytes + (size_t)(lo * g->stride_w - g->pad_w) * (size_t)g->in_c;
         if (xr)
           xin(c, x, step_x, hi - lo, win, w, out), out += (size_t)(hi - lo) * (size_t)rows;
         else {
           const int32_t pairs = (hi - lo) / 2;
           if (pairs) vector2_seg(c, x, step_x, pairs, w, out);
           x += 2 * (size_t)pairs * step_x, out += 2 * (size_t)pairs * (size_t)rows;
-          if ((hi - lo) & 1) vector_seg(c, x, w, out), out += rows;
+          if (pair_hi) {
+            const int32_t skips[4] = {c->seg_skip, 0, c->seg_skip, 0};
+            pair(c, x, gemm_gather(g, input, oy, hi, scratch), skips, w, out);
+            out += 2 * (size_t)rows, hi++;
+          } else if ((hi - lo) & 1)
+            vector_seg(c, x, w, out), out += rows;
         }
       }
       out = gemm_conv_gathered(c, g, input, w, scratch, out, oy, hi, out_w, vector, xr, lin);
@@ -905,7 +1204,8 @@ static GEMM_INLINE void gemm_conv(const gemm_ctx_t *c, const ta_im2col_geom_t *g
                                const int8_t *w, int8_t *scratch, int8_t *out, const uint8_t *lin,          \
                                const void *win) {                                                          \
     gemm_conv(c, g, input, w, scratch, out, gemm_vector_##l##f, gemm_vector_seg_##l##f, gemm_vector2_seg_##l##f, \
-              gemm_vector_xr_##l##f(c->xr_n), c->xr_win == 2 ? gemm_vector_xw_##l##f(c->xr_n) : NULL, lin, win); \
+              gemm_vector_xr_##l##f(c->xr_n), c->xr_win == 2 ? gemm_vector_xw_##l##f(c->xr_n) : NULL, lin, win, \
+              GEMM_RUN3 && c->run_ok ? gemm_pair_##l##f : NULL);                                                          \
   }
 GEMM_CONV_DEF(0, 0)
 GEMM_CONV_DEF(0, 1)

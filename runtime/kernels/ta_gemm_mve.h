@@ -38,12 +38,16 @@ typedef struct ta_gemm_mve_params_t {
  * loops over windows read in place unrolled by 3 chunks (segments of 3 chunks, 3x3 windows
  * of 16 channels, or a multiple of 3), for the layers whose segments have such counts.
  * Bits 17 + n - 1 (n = 1, 2): the byte-offset loop over n chunks takes two windows per
- * weight load (both windows' chunks in registers). */
+ * weight load (both windows' chunks in registers). Bits 19-22: the pair runs in assembly
+ * (rows a multiple of 4; ta_gemm_mve.c, gemm_run_t) for windows read in place in 3 segments
+ * of exactly 3 chunks (19) or of a multiple of 3 (20; both also pair the border pixels),
+ * 1x1 windows of a multiple of 4 chunks (21, in place of the byte-offset loop), and windows
+ * of 3 chunks gathered through offsets into a buffer two at a time (22). */
 #ifndef TA_GEMM_MVE_VARIANTS
-#define TA_GEMM_MVE_VARIANTS 0x7ffffu
+#define TA_GEMM_MVE_VARIANTS 0x7fffffu
 #endif
 enum { TA_GEMM_MVE_XR_BIT = 3, TA_GEMM_MVE_XW_BIT = 7, TA_GEMM_MVE_FC_BIT = 12, TA_GEMM_MVE_TRIPLE_BIT = 16,
-       TA_GEMM_MVE_X2_BIT = 17 };
+       TA_GEMM_MVE_X2_BIT = 17, TA_GEMM_MVE_RUN_BIT = 19 };
 
 /* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */
 void ta_gemm_s8_mve(const ta_gemm_mve_params_t *p, int32_t count, const int8_t *input, const int8_t *weights,

@@ -337,7 +337,7 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
                           d->direct ? 0
                                     : (int64_t)(d->h.k - 1) * d->h.dil * row_bytes +
                                           (int64_t)(d->w.k - 1) * d->w.dil * d->in_c + d->in_c,
-                          run > 0 && run % 16 == 0 ? (int32_t)(run / 16) : 0);
+                          run > 0 && run % 16 == 0 ? (int32_t)(run / 16) : 0, d->direct ? 1 : (int32_t)d->h.k);
   em_decl(ec,
           "static const ta_im2col_geom_t %s_geom = {\n  .batches = %d, .in_h = %d, .in_w = %d, .in_c = %d,\n"
           "  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"

@@ -296,7 +296,7 @@ static int gemm_dsp_variant(const GemmPlan *g) {
   return form + (g->neg_fix ? 1 : g->rq_zp ? 2 : 0);
 }
 
-void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span, int32_t seg_chunks) {
+void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span, int32_t seg_chunks, int32_t segs) {
   /* ta_conv_s8_mve may read windows of n <= 4 chunks through byte offsets (bit 3 + n),
    * and those inside the image that span more than 256 bytes through 16-bit ones (bit 7 + n). */
   const int32_t chunks = (g->depth + 15) / 16;
@@ -305,8 +305,23 @@ void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span
                        1u << (2 * (g->mve_left_shift ? 1 : 0) + (g->act_min < g->output_offset ? 1 : 0)));
   /* windows read in place two at a time (more than 4 chunks) in segments of a multiple of
    * 3 chunks: the loops unrolled by 3 (bit 16) */
-  if (g->tier == GEMM_MVE && chunks > 4 && seg_chunks > 0 && seg_chunks % 3 == 0)
+  /* the pair runs in assembly (bit 19 + form, rows a multiple of 4): 3 segments of exactly 3
+   * chunks, 3 segments of a multiple of 3 chunks, 1x1 windows of a multiple of 4 chunks (those
+   * rather than byte offsets), windows of 3 chunks gathered through offsets; the first two
+   * replace the unrolled loops of bit 16 */
+  int run = -1;
+  if (g->tier == GEMM_MVE && g->rows % 4 == 0 && seg_chunks > 0) {
+    if (window_span > 0 && chunks > 4 && segs == 3)
+      run = seg_chunks == 3 ? 0 : seg_chunks % 3 == 0 ? 1 : -1;
+    else if (window_span == 0 && segs == 1 && seg_chunks % 4 == 0)
+      run = 2;
+  }
+  if (run < 0 && g->tier == GEMM_MVE && g->rows % 4 == 0 && chunks == 3 && window_span <= 65536)
+    run = 3; /* windows of 3 chunks gathered through offsets into a buffer, two at a time */
+  if (run >= 0) em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (19 + run));
+  if (g->tier == GEMM_MVE && run < 0 && chunks > 4 && seg_chunks > 0 && seg_chunks % 3 == 0)
     em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << 16);
+  if (run == 2) return; /* no byte-offset loop */
   if (g->tier == GEMM_MVE && chunks >= 1 && chunks <= 4) {
     em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (3 + chunks));
     /* up to 2 chunks through byte offsets: two windows per weight load (bit 17 + chunks - 1);

@@ -72,7 +72,7 @@ const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g);
 /* CONV_2D on the MVE tier: names the requantisation mode and the offset-gather window loops
  * its depth may use; window_span: bytes of the image from a window's first to its last value
  * (0: direct); seg_chunks: 16-value chunks per window row when the rows are whole chunks
- * (the kernel may read them in place), else 0. */
-void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span, int32_t seg_chunks);
+ * (the kernel may read them in place), else 0; segs: window rows read in place (k_h, 1 if direct). */
+void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span, int32_t seg_chunks, int32_t segs);
 
 #endif

@@ -14,7 +14,15 @@
 #   layer's (vww, kws), and vww's Cortex-M55 code stays within its budget;
 # - the two-window loop unrolled by 3 chunks (variant bit 16) and the byte-offset loop
 #   over two windows (bits 17-18) are named for ic and exact with and without them there,
-#   with fewer instructions with them.
+#   with fewer instructions with them;
+# - the pair runs in assembly (bits 19-22): named for ic (3x3 windows of 16 and of 32 / 64
+#   channels, bits 19 and 20, in place of bit 16) and kws (1x1 of 64 channels, bit 21, in
+#   place of the 4-chunk byte-offset loop; its first layer's 40-value windows, bit 22),
+#   exact with and without them (ic: with and without bits 16-21), fewer instructions
+#   with; and ta_conv_s8_mve bare metal against a scalar model
+#   over random geometries aimed at them (tests/target/conv_s8_mve_check.c: borders, odd
+#   runs, strides, dilations, all four requantisation modes), also built with a frame
+#   pointer (TA_NO_WIDE_ASM: no runs, the C loops).
 # usage: sh tests/suites/cv55.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -126,7 +134,55 @@ check_wide vww "$corpus/models/vww/model.tflite" "$corpus/models/vww/case_0"
 # ic's loops of the second step: the two-window loop unrolled by 3 chunks (bit 16: its 3x3
 # layers of 16 and 32 channels) and two windows per weight load through byte offsets
 # (bit 18: its first layer, 3 channels in 2 chunks).
-check_loops ic-loops 0x70000 "bits 16-18" ic "$corpus/models/ic/model.tflite" "$corpus/models/ic/case_0"
+check_loops ic-loops 0x3f0000 "bits 16-21" ic "$corpus/models/ic/model.tflite" "$corpus/models/ic/case_0"
+check_loops kws-run 0x600000 "bits 21-22" kws "$corpus/models/kws/model.tflite" "$corpus/models/kws/case_0"
+
+# The pair runs' bits (0x780000) the compiler names: ic bits 19 and 20 and not 16, kws bits 21
+# and 22 and not the 4-chunk byte-offset loop (bit 7).
+check_run_bits() { # name expected-bits-of-0x790080
+  mask=$(mask_of "$work/$1/m")
+  got=$((mask & 0x790080))
+  if [ -z "$mask" ] || [ "$got" -ne $(($2)) ]; then
+    echo "FAIL cv55:run-bits/$1: bits $(printf 0x%x "$got") of 0x790080, expected $2"
+  else
+    echo "PASS cv55:run-bits/$1 (mask $(printf 0x%x "$mask"))"
+  fi
+}
+check_run_bits ic 0x180000
+check_run_bits kws 0x600000
+
+# ta_conv_s8_mve against a scalar model, bare metal (tests/target/conv_s8_mve_check.c).
+# shellcheck disable=SC2086
+conv_check() { # [LABEL-SUFFIX EXTRA-CFLAGS]
+  label="cv55:conv-kernel$1"
+  d="$work/conv-check$1" common="$TA_ROOT/target/common" kernels="$TA_ROOT/runtime/kernels"
+  mkdir -p "$d"
+  arch="-mcpu=cortex-m55 -mfloat-abi=hard -mthumb"
+  cflags="-O2 -std=c99 -Wall -Wextra -Werror -ffreestanding -ffunction-sections -fdata-sections -I$common -I$kernels"
+  if ! {
+    arm-none-eabi-gcc $arch -I"$common" -c "$common/startup.S" -o "$d/startup_s.o" &&
+    (for f in "$common/startup.c" "$common/semihost.c" "$TA_ROOT/tests/target/conv_s8_mve_check.c" \
+              "$kernels/ta_gemm_mve.c"; do
+      arm-none-eabi-gcc $arch $cflags $2 -c "$f" -o "$d/$(basename "$f" .c).o" || exit 1
+    done) &&
+    arm-none-eabi-gcc $arch -nostartfiles -Wl,--gc-sections -L"$TA_ROOT/target" -L"$common" \
+      -T"$TA_ROOT/target/mps3-an547.ld" "$d"/*.o -lm -o "$d/image.elf"
+  } >"$d/build.log" 2>&1; then
+    echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
+    return
+  fi
+  rc=0
+  (cd "$d" && exec timeout 300 qemu-system-arm -M mps3-an547 -nodefaults -display none -monitor none -serial null \
+    -semihosting-config enable=on,target=native -kernel image.elf) >"$d/run.log" 2>&1 || rc=$?
+  checked=$(sed -n 's/^checked=//p' "$d/run.log") bad=$(sed -n 's/^mismatches=//p' "$d/run.log")
+  if [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ -z "$checked" ]; then
+    echo "FAIL $label: exit $rc, ${bad:-?} mismatches in ${checked:-?} checked"
+  else
+    echo "PASS $label ($checked outputs exact)"
+  fi
+}
+conv_check
+conv_check "-frame-pointer" "-fno-omit-frame-pointer -DTA_NO_WIDE_ASM"
 
 # vww's Cortex-M55 code (the module's .text as linked, which bench/ reports as 'code B') within
 # 0.3x TFLite Micro's engine code (../shared/baselines/tflm_cmsisnn.md: 73,637 B -> 22,091 B).
