@@ -4,12 +4,13 @@
 #   4 input channels read from image columns widened once per strip of output pixels, the
 #   weights re-laid column by column) and the depth-8 path (the `k8` stream: the 8 input
 #   values in registers for every row): ic (3x3 convolutions of 16, 32, 64 channels, with and
-#   without ReLU), ad (FULLY_CONNECTED 8 -> 128) and the corpus CONV_2D cases that qualify
+#   without ReLU; in pairs, ta_conv_s8_dsp_cols_pairs: 2 windows against 2 output channels,
+#   with the negative-rounding fix where there is no ReLU), ad (FULLY_CONNECTED 8 -> 128) and the corpus CONV_2D cases that qualify
 #   (1x5 and 5x5 windows, stride 1 and 2, SAME and VALID padding), converted for cortex-m4 and
 #   run on QEMU mps2-an386: outputs byte-equal to the TFLite Micro golden, and the module
 #   must take the path;
 # - the same ic and ad modules built at -O0 (the C loops over the same tables, no assembly),
-#   ad with a frame pointer, and ic with no block loop compiled (TA_GEMM_DSP_VARIANTS 0,
+#   ad and ic with a frame pointer, ic in --memory.optimize max, and ic with no block loop compiled (TA_GEMM_DSP_VARIANTS 0,
 #   where the module names the loops its layers take): exact too;
 # - the pair loop (`pairs`: 2 pixels against 2 output channels per step, kws's and vww's
 #   1x1 convolutions, an odd pixel count in kws, the zero point added after the shift in vww's
@@ -31,7 +32,8 @@ ta_ensure_packages >/dev/null 2>&1 || { echo "FAIL cv4: cross tools (arm-none-ea
 # What the module must contain for this case (a fixed string).
 expected() { # name
   case "$1" in
-    ic|conv_2d_int8_*) echo "ta_conv_s8_dsp_cols" ;;
+    ic) echo "ta_conv_s8_dsp_cols_pairs" ;;
+    conv_2d_int8_*) echo "ta_conv_s8_dsp_cols" ;;
     ad) echo ".k8 = K" ;;
     kws|vww) echo ".pairs = 1" ;;
   esac
@@ -82,6 +84,8 @@ for m in ic ad; do
 done
 run_one "$corpus/models/ad" "ad-fp" "-O2 -fno-omit-frame-pointer"
 run_one "$corpus/models/ic" "ic-mask0" "-O2" mask0
+run_one "$corpus/models/ic" "ic-fp" "-O2 -fno-omit-frame-pointer"
+run_one "$corpus/models/ic" "ic-max" "-O2" max
 run_one "$corpus/models/kws" "kws" "-O2"
 run_one "$corpus/models/kws" "kws-O0" "-O0"
 run_one "$corpus/models/kws" "kws-fp" "-O2 -fno-omit-frame-pointer"
