@@ -21,11 +21,11 @@
  * 3 unpacked, 6 unpacked in whole 16-value passes) + requantisation (0, 1 with the
  * negative-rounding fix, 2 with the zero point added after the shift); bits 9 and 10 the
  * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp, 17
- * and 18 with neg_fix. A
+ * and 18 with neg_fix; 19 and 20 (+ neg_fix) depth a multiple of 48 but not 64, rq_zp 0. A
  * layer whose loop is missing runs the C loops over the same tables (exact, slower). */
 #ifndef TA_GEMM_DSP_VARIANTS
 #define TA_GEMM_DSP_VARIANTS (0x1fffu \
-  | (0x3u << 17) /* bits 17, 18: the pair loops with the negative-rounding fix */ \
+  | (0xfu << 17) /* bits 17-20: pair loops with the negative-rounding fix, of 48-value passes */ \
   )
 #endif
 
