@@ -647,8 +647,9 @@ static void gemm_unpack_pair(const int8_t *a, const int8_t *b, int32_t depth, in
 
 /* The pair loop in C (unoptimised builds, or the assembly not compiled): every row pair of
  * the stream s against the unpacked pair u; a's outputs at oa, b's at ob. */
-static void gemm_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u, const int32_t *s, int8_t *oa, int8_t *ob) {
-  const int32_t groups = p->depth >> 2, zp = p->rq_zp, fix = p->neg_fix;
+static GEMM_ALWAYS_INLINE void gemm_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u, const int32_t *s,
+                                            int8_t *oa, int8_t *ob, const int32_t fix) {
+  const int32_t groups = p->depth >> 2, zp = p->rq_zp;
   for (int32_t r = 0; r < p->rows; r += 2) {
     int32_t a0 = s[0], a1 = s[1], b0 = s[2], b1 = s[3];
     s += 4;
@@ -813,34 +814,6 @@ static __attribute__((noinline)) void gemm_pairs64_zp_asm(gemm_pair_state_t *st)
                      GEMM_ASM_PAIRS_OPERANDS);
 }
 
-/* ... and with the negative-rounding fix (bits 17, 18: the column form's layers without a
- * ReLU, ic's). */
-static __attribute__((noinline)) void gemm_pairs_neg_asm(gemm_pair_state_t *st) {
-  register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS(GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_NEG_SETUP,
-                                  GEMM_ASM_PAIR_NEG, "") GEMM_ASM_PAIRS_OPERANDS);
-}
-
-static __attribute__((noinline)) void gemm_pairs64_neg_asm(gemm_pair_state_t *st) {
-  register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS_NEG_SETUP, GEMM_ASM_PAIR_NEG, "")
-                     GEMM_ASM_PAIRS_OPERANDS);
-}
-
-/* 48 values per pass for a depth of whole 48-value passes (the column form's 3x3 windows
- * of 16, 32 channels: one loop test per 48 values, no entry test), without and with the
- * negative-rounding fix (bits 19, 20). */
-static __attribute__((noinline)) void gemm_pairs48_asm(gemm_pair_state_t *st) {
-  register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY48, "", GEMM_ASM_PAIR_NOFIX, "") GEMM_ASM_PAIRS_OPERANDS);
-}
-
-static __attribute__((noinline)) void gemm_pairs48_neg_asm(gemm_pair_state_t *st) {
-  register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY48, GEMM_ASM_PAIRS_NEG_SETUP, GEMM_ASM_PAIR_NEG, "")
-                     GEMM_ASM_PAIRS_OPERANDS);
-}
-
 /* The strip loops of the column form: the same variants (bits 9, 10, 17-20; its layers have
  * rq_zp 0). */
 #define GEMM_STRIP_FN(name, entry, body, setup, fix)                     \
@@ -903,36 +876,20 @@ static int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
     if (!GEMM_DSP_HAS(GEMM_PAIRS + GEMM_PAIRS_ZP)) return 0;
     gemm_pairs_zp_asm(st);
     return 1;
-  case GEMM_PAIRS64 + GEMM_PAIRS_ZP:
+  default:
     if (!GEMM_DSP_HAS(GEMM_PAIRS64 + GEMM_PAIRS_ZP)) return 0;
     gemm_pairs64_zp_asm(st);
-    return 1;
-  case GEMM_PAIRS + GEMM_PAIRS_NEG:
-    if (!GEMM_DSP_HAS(GEMM_PAIRS + GEMM_PAIRS_NEG)) return 0;
-    gemm_pairs_neg_asm(st);
-    return 1;
-  case GEMM_PAIRS48:
-    if (!GEMM_DSP_HAS(GEMM_PAIRS48)) return 0;
-    gemm_pairs48_asm(st);
-    return 1;
-  case GEMM_PAIRS48 + 1:
-    if (!GEMM_DSP_HAS(GEMM_PAIRS48 + 1)) return 0;
-    gemm_pairs48_neg_asm(st);
-    return 1;
-  default:
-    if (!GEMM_DSP_HAS(GEMM_PAIRS64 + GEMM_PAIRS_NEG)) return 0;
-    gemm_pairs64_neg_asm(st);
     return 1;
   }
 }
 #endif
 
 #if GEMM_ASM
-/* The pair loop's variant bit for this depth and requantisation. */
-static int gemm_pairs_variant(const ta_gemm_dsp_params_t *p) {
+/* The column form's strip loop for this depth and requantisation (rq_zp 0). */
+static int gemm_strip_variant(const ta_gemm_dsp_params_t *p) {
   const int32_t depth = p->depth;
-  if (depth % 64 != 0 && depth % 48 == 0 && p->rq_zp == 0) return GEMM_PAIRS48 + (p->neg_fix ? 1 : 0);
-  return (depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->neg_fix ? GEMM_PAIRS_NEG : p->rq_zp ? GEMM_PAIRS_ZP : 0);
+  if (depth % 64 != 0 && depth % 48 == 0) return GEMM_PAIRS48 + (p->neg_fix ? 1 : 0);
+  return (depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->neg_fix ? GEMM_PAIRS_NEG : 0);
 }
 #endif
 
@@ -945,9 +902,10 @@ static void gemm_pairs_one(const ta_gemm_dsp_params_t *p, const int32_t *u, cons
   gemm_pair_state_t st;
   st.s = stream, st.u = u, st.u_end = u + depth, st.odd = (depth >> 4) & 1;
   st.out = oa, st.out_end = oa + p->rows, st.b_off = (int32_t)(ob - oa), st.zp = p->rq_zp;
-  if ((p->neg_fix == 0 || p->rq_zp == 0) && gemm_pairs_run(gemm_pairs_variant(p), &st)) return;
+  /* the compiler names the loop this depth and requantisation take */
+  if (gemm_pairs_run((depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), &st)) return;
 #endif
-  gemm_pairs_c(p, u, stream, oa, ob);
+  gemm_pairs_c(p, u, stream, oa, ob, 0);
 }
 
 /* `count` input vectors `x_step` bytes apart, in pairs (an odd last one paired with itself,
@@ -1134,6 +1092,12 @@ void ta_conv_s8_dsp_cols_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_
 
 /* ---- Column form in pairs: two windows of the strip against the pair stream ---- */
 
+/* gemm_pairs_c with the layer's negative-rounding fix (one copy for both callers below). */
+static __attribute__((noinline)) void gemm_cols_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u,
+                                                        const int32_t *s, int8_t *oa, int8_t *ob) {
+  gemm_pairs_c(p, u, s, oa, ob, p->neg_fix);
+}
+
 /* Windows a and b (unpacked, 2 words per group of 4 values) side by side as
  * gemm_unpack_pair lays them; groups a multiple of 4. */
 static void gemm_interleave_pair(const int32_t *a, const int32_t *b, int32_t groups, int32_t *u) {
@@ -1179,14 +1143,14 @@ void ta_conv_s8_dsp_cols_pairs(const ta_gemm_dsp_params_t *p, const ta_im2col_ge
           st.s = stream, st.u = u, st.u_end = u + p->depth, st.odd = (p->depth >> 4) & 1, st.zp = 0;
           st.out = out, st.b_off = rows, st.out_end = out + rows, st.a = buf, st.step = 4 * step;
           st.strip_end = out + 2 * (size_t)rows * (size_t)pairs;
-          const int variant = gemm_pairs_variant(p);
+          const int variant = gemm_strip_variant(p);
           if (pairs == 0 || gemm_strip_run(variant, &st)) {
             if (n & 1) {
               st.out = out + 2 * (size_t)rows * (size_t)pairs, st.b_off = 0, st.out_end = st.out + rows;
               st.a = buf + 2 * pairs * step, st.step = 0, st.strip_end = st.out + rows;
               if (!gemm_strip_run(variant, &st)) {
                 gemm_interleave_pair(st.a, st.a, groups, u);
-                gemm_pairs_c(p, u, stream, st.out, st.out);
+                gemm_cols_pairs_c(p, u, stream, st.out, st.out);
               }
             }
             out += (size_t)n * (size_t)rows;
@@ -1198,7 +1162,7 @@ void ta_conv_s8_dsp_cols_pairs(const ta_gemm_dsp_params_t *p, const ta_im2col_ge
           const int single = i + 1 == n;
           gemm_interleave_pair(buf + i * step, buf + (single ? i : i + 1) * step, groups, u);
           /* (not gemm_pairs_one: the strip loops above are the column form's assembly) */
-          gemm_pairs_c(p, u, stream, out, single ? out : out + rows);
+          gemm_cols_pairs_c(p, u, stream, out, single ? out : out + rows);
           if (single) out -= rows;
         }
       }

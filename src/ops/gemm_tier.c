@@ -239,10 +239,12 @@ static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const ch
  * gemm_rows_unpacked for the column form), as its TA_GEMM_DSP_VARIANTS bit; -1: none (C
  * requantisation, the depth-8 stream, or no block of 4 rows). */
 static int gemm_dsp_variant(const GemmPlan *g) {
-  if (g->pairs) { /* GEMM_PAIRS64, GEMM_PAIRS (+ NEG, + ZP), GEMM_PAIRS48 (+ 1 with NEG) */
-    if (g->depth % 64 != 0 && g->depth % 48 == 0 && g->rq_zp == 0) return 19 + (g->neg_fix ? 1 : 0);
-    return (g->depth % 64 == 0 ? 10 : 9) + (g->neg_fix ? 8 : g->rq_zp ? 2 : 0);
+  if (g->pairs && g->dsp_unpacked) { /* the column form's strip loops (rq_zp 0): GEMM_PAIRS64, GEMM_PAIRS (+ 8
+                                        * with neg_fix), GEMM_PAIRS48 (+ 1) */
+    if (g->depth % 64 != 0 && g->depth % 48 == 0) return 19 + (g->neg_fix ? 1 : 0);
+    return (g->depth % 64 == 0 ? 10 : 9) + (g->neg_fix ? 8 : 0);
   }
+  if (g->pairs) return (g->depth % 64 == 0 ? 10 : 9) + (g->rq_zp ? 2 : 0); /* GEMM_PAIRS64, GEMM_PAIRS (+ ZP) */
   const int32_t groups = (g->depth + 3) / 4, blocks = g->rows / 4;
   if (!g->rq || !g->sat8 || (g->neg_fix != 0 && g->rq_zp != 0) || blocks == 0 || groups == 0) return -1;
   if (!g->dsp_unpacked && g->k8 && g->depth == 8 && g->rows % 2 == 0) return -1;

@@ -16,7 +16,8 @@
 #   1x1 convolutions, an odd pixel count in kws, the zero point added after the shift in vww's
 #   deeper ones): kws and vww at -O2 must take it and be exact, kws also at -O0 and with a
 #   frame pointer, kws and vww with no assembly loop compiled (the C form), and kws in
-#   --memory.optimize max (the pair's two pixels read before either is written).
+#   --memory.optimize max (the pair's two pixels read before either is written);
+# - the column form in pairs on generated convolutions (below), exact against TFLite Micro.
 # usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -34,6 +35,7 @@ expected() { # name
   case "$1" in
     ic) echo "ta_conv_s8_dsp_cols_pairs" ;;
     conv_2d_int8_*) echo "ta_conv_s8_dsp_cols" ;;
+    gen_*) echo "ta_conv_s8_dsp_cols_pairs" ;;
     ad) echo ".k8 = K" ;;
     kws|vww) echo ".pairs = 1" ;;
   esac
@@ -101,3 +103,39 @@ for c in conv_2d_int8_01_k1x5_s1_d1_valid_relu6_c8to3 conv_2d_int8_15_k5x5_s2_d1
     echo "FAIL cv4:$c: corpus case missing"
   fi
 done
+# Column form in pairs on generated convolutions (fuzz_diff_gen conv, goldens from TFLite
+# Micro's reference kernels): the 48-value passes with and without the negative-rounding fix
+# (a strip of 8 then an odd one of 3: the last pixel paired with itself; stride 2), the
+# 16-value passes (depth 80, odd 17- and 13-pixel strips, per-tensor weights), the 64-value
+# ones (depth 128, 576); at -O0 and with no loop compiled (the C forms) too.
+oracle="$corpus/../oracle/tflm_ref"
+gen="$work/fuzz_diff_gen"
+if [ ! -x "$oracle" ]; then
+  echo "SKIP cv4:gen: oracle absent ($oracle)"
+elif ! ${CC:-cc} -std=c11 -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" "$TA_ROOT/tools/fbwriter.c" \
+       -o "$gen" -lm >"$work/gen.log" 2>&1; then
+  echo "FAIL cv4:gen: cannot build the generator"
+else
+  # name: H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL (ACT 0 none, 1 ReLU)
+  while read -r name shape; do
+    dir="$work/src_$name"
+    # shellcheck disable=SC2086 # shape: the generator's arguments
+    if ! "$gen" conv 7 "$dir" $shape >/dev/null 2>&1 ||
+       ! "$oracle" "$dir/model.tflite" --in "$dir/case_0/in0.bin" --out-dir "$dir/case_0" --quiet >"$dir/ref.log" 2>&1; then
+      echo "FAIL cv4:$name: generator or oracle failed"
+      continue
+    fi
+    run_one "$dir" "$name" "-O2"
+    case $name in
+      gen_k3_s1_neg) run_one "$dir" "$name-O0" "-O0" ;;
+      gen_k15_neg) run_one "$dir" "$name-mask0" "-O2" mask0 ;;
+    esac
+  done <<EOF
+gen_k3_s1_neg 5 11 16 6 3 3 1 1 1 0 1
+gen_k3_s2_relu 9 13 16 4 3 3 2 2 0 1 1
+gen_k15_neg 3 17 16 6 1 5 1 1 1 0 0
+gen_k15_relu 3 17 16 4 1 5 1 1 0 1 1
+gen_k2_c32_relu 4 10 32 8 2 2 1 1 1 1 1
+gen_k3_c64_neg 6 8 64 2 3 3 1 1 1 0 1
+EOF
+fi
