@@ -87,7 +87,7 @@ done
 run_one "$corpus/models/ad" "ad-fp" "-O2 -fno-omit-frame-pointer"
 run_one "$corpus/models/ic" "ic-mask0" "-O2" mask0
 run_one "$corpus/models/ic" "ic-fp" "-O2 -fno-omit-frame-pointer"
-run_one "$corpus/models/ic" "ic-max" "-O2" max
+[ "${TEST_FULL:-}" = 1 ] && run_one "$corpus/models/ic" "ic-max" "-O2" max
 run_one "$corpus/models/kws" "kws" "-O2"
 run_one "$corpus/models/kws" "kws-O0" "-O0"
 run_one "$corpus/models/kws" "kws-fp" "-O2 -fno-omit-frame-pointer"
@@ -107,7 +107,9 @@ done
 # Micro's reference kernels): the 48-value passes with and without the negative-rounding fix
 # (a strip of 8 then an odd one of 3: the last pixel paired with itself; stride 2), the
 # 16-value passes (depth 80, odd 17- and 13-pixel strips, per-tensor weights), the 64-value
-# ones (depth 128, 576); at -O0 and with no loop compiled (the C forms) too.
+# ones (depth 128, 576); at -O0 and with no loop compiled (the C forms) too. make test runs
+# three of them (48-value with the fix and an odd strip, 16-value odd strip, 64-value); all
+# with TEST_FULL=1 (as ops-arith's longer sweeps), which also runs ic in --memory.optimize max.
 oracle="$corpus/../oracle/tflm_ref"
 gen="$work/fuzz_diff_gen"
 if [ ! -x "$oracle" ]; then
@@ -118,6 +120,10 @@ elif ! ${CC:-cc} -std=c11 -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_
 else
   # name: H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL (ACT 0 none, 1 ReLU)
   while read -r name shape; do
+    case "${TEST_FULL:-}:$name" in # make test: three of them
+      1:* | *:gen_k3_s1_neg | *:gen_k15_relu | *:gen_k3_c64_neg) ;;
+      *) continue ;;
+    esac
     dir="$work/src_$name"
     # shellcheck disable=SC2086 # shape: the generator's arguments
     if ! "$gen" conv 7 "$dir" $shape >/dev/null 2>&1 ||
@@ -126,9 +132,9 @@ else
       continue
     fi
     run_one "$dir" "$name" "-O2"
-    case $name in
-      gen_k3_s1_neg) run_one "$dir" "$name-O0" "-O0" ;;
-      gen_k15_neg) run_one "$dir" "$name-mask0" "-O2" mask0 ;;
+    case "${TEST_FULL:-}:$name" in
+      1:gen_k3_s1_neg) run_one "$dir" "$name-O0" "-O0" ;;
+      1:gen_k15_neg) run_one "$dir" "$name-mask0" "-O2" mask0 ;;
     esac
   done <<EOF
 gen_k3_s1_neg 5 11 16 6 3 3 1 1 1 0 1
