@@ -607,6 +607,8 @@ static void gemm_rows_k8(const ta_gemm_dsp_params_t *p, int32_t count, const int
 #define GEMM_PAIRS 9
 #define GEMM_PAIRS64 10
 #define GEMM_PAIRS_ZP 2 /* + either: the zero point added after the shift */
+#define GEMM_PAIRS_NEG 8 /* + either: the negative-rounding fix (bits 17, 18) */
+#define GEMM_PAIRS48 19  /* depth a multiple of 48 (not of 64), rq_zp 0; + 1 with the fix */
 #define GEMM_PAIR_MAX_GROUPS 80
 
 #if GEMM_ASM
@@ -645,7 +647,8 @@ static void gemm_unpack_pair(const int8_t *a, const int8_t *b, int32_t depth, in
 
 /* The pair loop in C (unoptimised builds, or the assembly not compiled): every row pair of
  * the stream s against the unpacked pair u; a's outputs at oa, b's at ob. */
-static void gemm_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u, const int32_t *s, int8_t *oa, int8_t *ob) {
+static GEMM_ALWAYS_INLINE void gemm_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u, const int32_t *s,
+                                            int8_t *oa, int8_t *ob, const int32_t fix) {
   const int32_t groups = p->depth >> 2, zp = p->rq_zp;
   for (int32_t r = 0; r < p->rows; r += 2) {
     int32_t a0 = s[0], a1 = s[1], b0 = s[2], b1 = s[3];
@@ -657,10 +660,10 @@ static void gemm_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u, const 
       b0 = __smlad(x[2], s[0], b0), b0 = __smlad(x[3], s[1], b0);
       b1 = __smlad(x[2], s[2], b1), b1 = __smlad(x[3], s[3], b1);
     }
-    oa[r] = gemm_clamp_fast(gemm_out_fast(s, a0, 0) + zp, 1, 0, 0);
-    ob[r] = gemm_clamp_fast(gemm_out_fast(s, b0, 0) + zp, 1, 0, 0);
-    oa[r + 1] = gemm_clamp_fast(gemm_out_fast(s + 4, a1, 0) + zp, 1, 0, 0);
-    ob[r + 1] = gemm_clamp_fast(gemm_out_fast(s + 4, b1, 0) + zp, 1, 0, 0);
+    oa[r] = gemm_clamp_fast(gemm_out_fast(s, a0, fix) + zp, 1, 0, 0);
+    ob[r] = gemm_clamp_fast(gemm_out_fast(s, b0, fix) + zp, 1, 0, 0);
+    oa[r + 1] = gemm_clamp_fast(gemm_out_fast(s + 4, a1, fix) + zp, 1, 0, 0);
+    ob[r + 1] = gemm_clamp_fast(gemm_out_fast(s + 4, b1, fix) + zp, 1, 0, 0);
     s += 8;
   }
 }
@@ -683,47 +686,95 @@ static void gemm_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u, const 
 /* gemm_out_fast + the int8 saturation of accumulator `acc` into `dst`, the row's rq words
  * at r7 (`wb` "!" steps past them: the row's second output, a's, which steps r5 too);
  * `zp` adds the zero point (r4) after the shift, or is empty. */
-#define GEMM_ASM_PAIR_RQ(acc, dst, wb, zp)   \
-  "ldmia r7" wb ", {r8, r9, r10, r11}\n\t"   \
-  "smlal r9, r10, " acc ", r8\n\t"           \
-  "asr r10, r10, r11\n\t" zp                 \
-  "ssat r10, #8, r10\n\t"                    \
+#define GEMM_ASM_PAIR_RQ(acc, dst, wb, fix, zp) \
+  "ldmia r7" wb ", {r8, r9, r10, r11}\n\t"      \
+  "smlal r9, r10, " acc ", r8\n\t" fix(acc)     \
+  "asr r10, r10, r11\n\t" zp                    \
+  "ssat r10, #8, r10\n\t"                       \
   "strb r10, " dst "\n\t"
+/* `fix`: nothing, or the [acc < 0] correction (INT32_MIN in r4, GEMM_ASM_PAIRS_NEG_SETUP). */
+#define GEMM_ASM_PAIR_NOFIX(acc) ""
+#define GEMM_ASM_PAIR_NEG(acc)  \
+  "lsr r12, " acc ", #31\n\t" \
+  "smlal r9, r10, r12, r4\n\t"
+#define GEMM_ASM_PAIRS_NEG_SETUP "mov r4, #0x80000000\n\t"
 
 /* What the pair loop reads, copied onto the stack (offsets from sp in the assembly). */
 typedef struct gemm_pair_state_t {
   const int32_t *s;          /* [sp, #0]: the stream */
   const int32_t *u, *u_end;  /* [sp, #4], [sp, #8]: the unpacked pair and its end */
   int32_t odd;               /* [sp, #12]: depth / 16 odd: the first pass enters at its second half */
-  int8_t *out, *out_end;     /* [sp, #16], [sp, #20]: a's outputs */
-  int32_t b_off;             /* [sp, #24]: b's outputs from a's (0 when b is a) */
+  int8_t *out;               /* [sp, #16]: a's outputs */
+  int32_t b_off;             /* [sp, #20]: b's outputs from a's (0 when b is a) */
+  int8_t *out_end;           /* [sp, #24]: the end of a's outputs */
   int32_t zp;                /* [sp, #28]: p->rq_zp */
+  /* the column form's strip (GEMM_ASM_STRIP) only: */
+  const int32_t *a;          /* [sp, #32]: the first pair's window a (b follows at step) */
+  int32_t step;              /* [sp, #36]: bytes from window a to window b */
+  int8_t *strip_end;         /* [sp, #40]: the end of the strip's outputs */
 } gemm_pair_state_t;
 
 /* Every row pair of the stream in one loop, `body` a pass over the depth entered by `entry`.
  * It needs 14 registers: r7 too, which it saves and restores itself (it may be the frame
  * pointer; nothing here addresses through it). */
-#define GEMM_ASM_PAIRS(entry, body, zp_setup, zp)                                                       \
-  "push {r7}\n\t"                                                                                       \
-  "ldmia r4, {r0, r1, r2, r3, r5, r6, r8, r9}\n\t"                                                      \
-  "push {r0, r1, r2, r3, r5, r6, r8, r9}\n\t"                                                               \
-  "mov r7, r0\n\t"                                                                                      \
-  "1:\n\t"                                                                                              \
-  "ldmia r7!, {r0, r1, r2, r3}\n\t"                                                                     \
-  "ldr lr, [sp, #4]\n\t" entry "2:\n\t" body                                                            \
-  "ldr r9, [sp, #8]\n\t"                                                                                \
-  "cmp lr, r9\n\t"                                                                                      \
-  "bne 2b\n\t"                                                                                          \
-  "ldr r5, [sp, #16]\n\t"                                                                               \
-  "ldr r6, [sp, #24]\n\t" zp_setup GEMM_ASM_PAIR_RQ("r2", "[r5, r6]", "", zp)                             \
-  GEMM_ASM_PAIR_RQ("r0", "[r5], #1", "!", zp) GEMM_ASM_PAIR_RQ("r3", "[r5, r6]", "", zp)                   \
-  GEMM_ASM_PAIR_RQ("r1", "[r5], #1", "!", zp)                                                             \
-  "str r5, [sp, #16]\n\t"                                                                               \
-  "ldr lr, [sp, #20]\n\t"                                                                               \
-  "cmp r5, lr\n\t"                                                                                      \
-  "bne 1b\n\t"                                                                                          \
-  "add sp, sp, #32\n\t"                                                                                 \
+#define GEMM_ASM_PAIRS(entry, body, zp_setup, fix, zp)        \
+  "push {r7}\n\t"                                        \
+  "ldmia r4, {r0, r1, r2, r3, r5, r6, r8, r9}\n\t"       \
+  "push {r0, r1, r2, r3, r5, r6, r8, r9}\n\t"            \
+  "mov r7, r0\n\t" GEMM_ASM_PAIRS_LOOP(entry, body, zp_setup, fix, zp) \
+  "add sp, sp, #32\n\t"                                  \
   "pop {r7}\n\t"
+/* The row-pair loop itself, the stream at r7, the state at sp. */
+#define GEMM_ASM_PAIRS_LOOP(entry, body, zp_setup, fix, zp)                                           \
+  "1:\n\t"                                                                                          \
+  "ldmia r7!, {r0, r1, r2, r3}\n\t"                                                                 \
+  "ldr lr, [sp, #4]\n\t" entry "2:\n\t" body                                                        \
+  "ldr r9, [sp, #8]\n\t"                                                                            \
+  "cmp lr, r9\n\t"                                                                                  \
+  "bne 2b\n\t"                                                                                      \
+  "ldrd r5, r6, [sp, #16]\n\t" zp_setup GEMM_ASM_PAIR_RQ("r2", "[r5, r6]", "", fix, zp)             \
+  GEMM_ASM_PAIR_RQ("r0", "[r5], #1", "!", fix, zp) GEMM_ASM_PAIR_RQ("r3", "[r5, r6]", "", fix, zp)    \
+  GEMM_ASM_PAIR_RQ("r1", "[r5], #1", "!", fix, zp)                                                  \
+  "str r5, [sp, #16]\n\t"                                                                           \
+  "ldr lr, [sp, #24]\n\t"                                                                           \
+  "cmp r5, lr\n\t"                                                                                  \
+  "bne 1b\n\t"
+/* The column form's strip (gemm_pair_state_t's a, step, strip_end too): per pixel pair its
+ * two windows (a, a + step bytes) interleaved into u, then the row-pair loop; the next pair's
+ * outputs b_off after a's end, its windows 2 * step further, until strip_end. */
+#define GEMM_ASM_STRIP(entry, body, zp_setup, fix, zp)                 \
+  "push {r7}\n\t"                                                    \
+  "add r5, r4, #32\n\t"                                              \
+  "ldmia r5, {r0, r1, r2}\n\t"                                       \
+  "push {r0, r1, r2}\n\t"                                            \
+  "ldmia r4, {r0, r1, r2, r3, r5, r6, r8, r9}\n\t"                   \
+  "push {r0, r1, r2, r3, r5, r6, r8, r9}\n\t"                        \
+  "0:\n\t"                                                           \
+  "ldrd r4, r5, [sp, #32]\n\t"                                       \
+  "add r5, r4, r5\n\t"                                               \
+  "ldrd r6, lr, [sp, #4]\n\t"                                        \
+  "3:\n\t" GEMM_ASM_STRIP_INTERLEAVE GEMM_ASM_STRIP_INTERLEAVE       \
+  GEMM_ASM_STRIP_INTERLEAVE GEMM_ASM_STRIP_INTERLEAVE                  \
+  "cmp r6, lr\n\t"                                                   \
+  "bne 3b\n\t"                                                       \
+  "ldr r7, [sp, #0]\n\t" GEMM_ASM_PAIRS_LOOP(entry, body, zp_setup, fix, zp) \
+  "ldr r9, [sp, #20]\n\t"                                            \
+  "add r5, r5, r9\n\t"                                               \
+  "add lr, r5, r9\n\t"                                               \
+  "str r5, [sp, #16]\n\t"                                            \
+  "str lr, [sp, #24]\n\t"                                            \
+  "ldrd r4, r6, [sp, #32]\n\t"                                       \
+  "add r4, r4, r6, lsl #1\n\t"                                       \
+  "str r4, [sp, #32]\n\t"                                            \
+  "ldr r6, [sp, #40]\n\t"                                            \
+  "cmp r5, r6\n\t"                                                   \
+  "bne 0b\n\t"                                                       \
+  "add sp, sp, #44\n\t"                                              \
+  "pop {r7}\n\t"
+#define GEMM_ASM_STRIP_INTERLEAVE      \
+  "ldmia r4!, {r8, r9}\n\t"            \
+  "ldmia r5!, {r10, r11}\n\t"          \
+  "stmia r6!, {r8, r9, r10, r11}\n\t"
 #define GEMM_ASM_PAIRS_OPERANDS \
   : "+r"(state) : : "r0", "r1", "r2", "r3", "r5", "r6", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory"
 
@@ -735,30 +786,78 @@ typedef struct gemm_pair_state_t {
   "cmp r9, #0\n\t"             \
   "bne 8f\n\t"
 #define GEMM_ASM_PAIRS_BODY32 GEMM_ASM_PAIR_GROUPS4 "8:\n\t" GEMM_ASM_PAIR_GROUPS4
+#define GEMM_ASM_PAIRS_BODY48 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4
 #define GEMM_ASM_PAIRS_BODY64 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4
 #define GEMM_ASM_PAIRS_ZP_SETUP "ldr r4, [sp, #28]\n\t"
 #define GEMM_ASM_PAIRS_ZP_ADD "add r10, r10, r4\n\t"
 
 static __attribute__((noinline)) void gemm_pairs_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS(GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, "", "") GEMM_ASM_PAIRS_OPERANDS);
+  __asm__ volatile(GEMM_ASM_PAIRS(GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, "", GEMM_ASM_PAIR_NOFIX, "") GEMM_ASM_PAIRS_OPERANDS);
 }
 
 static __attribute__((noinline)) void gemm_pairs64_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, "", "") GEMM_ASM_PAIRS_OPERANDS);
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, "", GEMM_ASM_PAIR_NOFIX, "") GEMM_ASM_PAIRS_OPERANDS);
 }
 
 static __attribute__((noinline)) void gemm_pairs_zp_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
   __asm__ volatile(GEMM_ASM_PAIRS(GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_ZP_SETUP,
-                                  GEMM_ASM_PAIRS_ZP_ADD) GEMM_ASM_PAIRS_OPERANDS);
+                                  GEMM_ASM_PAIR_NOFIX, GEMM_ASM_PAIRS_ZP_ADD) GEMM_ASM_PAIRS_OPERANDS);
 }
 
 static __attribute__((noinline)) void gemm_pairs64_zp_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS_ZP_SETUP, GEMM_ASM_PAIRS_ZP_ADD)
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS_ZP_SETUP, GEMM_ASM_PAIR_NOFIX,
+                                  GEMM_ASM_PAIRS_ZP_ADD)
                      GEMM_ASM_PAIRS_OPERANDS);
+}
+
+/* The strip loops of the column form: the same variants (bits 9, 10, 17-20; its layers have
+ * rq_zp 0). */
+#define GEMM_STRIP_FN(name, entry, body, setup, fix)                     \
+  static __attribute__((noinline)) void name(gemm_pair_state_t *st) {    \
+    register gemm_pair_state_t *state __asm__("r4") = st;                \
+    __asm__ volatile(GEMM_ASM_STRIP(entry, body, setup, fix, "") GEMM_ASM_PAIRS_OPERANDS); \
+  }
+GEMM_STRIP_FN(gemm_strip_asm, GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, "", GEMM_ASM_PAIR_NOFIX)
+GEMM_STRIP_FN(gemm_strip64_asm, "", GEMM_ASM_PAIRS_BODY64, "", GEMM_ASM_PAIR_NOFIX)
+GEMM_STRIP_FN(gemm_strip48_asm, "", GEMM_ASM_PAIRS_BODY48, "", GEMM_ASM_PAIR_NOFIX)
+GEMM_STRIP_FN(gemm_strip_neg_asm, GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_NEG_SETUP,
+              GEMM_ASM_PAIR_NEG)
+GEMM_STRIP_FN(gemm_strip64_neg_asm, "", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS_NEG_SETUP, GEMM_ASM_PAIR_NEG)
+GEMM_STRIP_FN(gemm_strip48_neg_asm, "", GEMM_ASM_PAIRS_BODY48, GEMM_ASM_PAIRS_NEG_SETUP, GEMM_ASM_PAIR_NEG)
+
+static int gemm_strip_run(int variant, gemm_pair_state_t *st) {
+  switch (variant) {
+  case GEMM_PAIRS:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS)) return 0;
+    gemm_strip_asm(st);
+    return 1;
+  case GEMM_PAIRS64:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS64)) return 0;
+    gemm_strip64_asm(st);
+    return 1;
+  case GEMM_PAIRS48:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS48)) return 0;
+    gemm_strip48_asm(st);
+    return 1;
+  case GEMM_PAIRS + GEMM_PAIRS_NEG:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS + GEMM_PAIRS_NEG)) return 0;
+    gemm_strip_neg_asm(st);
+    return 1;
+  case GEMM_PAIRS64 + GEMM_PAIRS_NEG:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS64 + GEMM_PAIRS_NEG)) return 0;
+    gemm_strip64_neg_asm(st);
+    return 1;
+  case GEMM_PAIRS48 + 1:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS48 + 1)) return 0;
+    gemm_strip48_neg_asm(st);
+    return 1;
+  default:
+    return 0;
+  }
 }
 
 /* The pair loop for this variant bit, or 0 when it is not compiled (every call a constant
@@ -785,6 +884,30 @@ static int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
 }
 #endif
 
+#if GEMM_ASM
+/* The column form's strip loop for this depth and requantisation (rq_zp 0). */
+static int gemm_strip_variant(const ta_gemm_dsp_params_t *p) {
+  const int32_t depth = p->depth;
+  if (depth % 64 != 0 && depth % 48 == 0) return GEMM_PAIRS48 + (p->neg_fix ? 1 : 0);
+  return (depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->neg_fix ? GEMM_PAIRS_NEG : 0);
+}
+#endif
+
+/* Every row pair of the stream against the unpacked pair u (a's outputs at oa, b's at ob):
+ * the assembly loop the compiler named for this depth and requantisation, else C. */
+static void gemm_pairs_one(const ta_gemm_dsp_params_t *p, const int32_t *u, const int32_t *stream, int8_t *oa,
+                           int8_t *ob) {
+#if GEMM_ASM
+  const int32_t depth = p->depth;
+  gemm_pair_state_t st;
+  st.s = stream, st.u = u, st.u_end = u + depth, st.odd = (depth >> 4) & 1;
+  st.out = oa, st.out_end = oa + p->rows, st.b_off = (int32_t)(ob - oa), st.zp = p->rq_zp;
+  /* the compiler names the loop this depth and requantisation take */
+  if (gemm_pairs_run((depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), &st)) return;
+#endif
+  gemm_pairs_c(p, u, stream, oa, ob, 0);
+}
+
 /* `count` input vectors `x_step` bytes apart, in pairs (an odd last one paired with itself,
  * its outputs written twice with the same values); both unpacked before any output of the
  * pair is written, which the in-place contract relies on. */
@@ -796,14 +919,7 @@ static void gemm_rows_pairs(const ta_gemm_dsp_params_t *p, int32_t count, const 
     const int single = count == 1;
     int8_t *ob = single ? out : out + rows;
     gemm_unpack_pair(x, single ? x : x + x_step, depth, u);
-#if GEMM_ASM
-    gemm_pair_state_t st;
-    st.s = stream, st.u = u, st.u_end = u + depth, st.odd = (depth >> 4) & 1;
-    st.out = out, st.out_end = out + rows, st.b_off = (int32_t)(ob - out), st.zp = p->rq_zp;
-    /* the compiler names the loop this depth and requantisation take */
-    if (!gemm_pairs_run((depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), &st))
-#endif
-      gemm_pairs_c(p, u, stream, out, ob);
+    gemm_pairs_one(p, u, stream, out, ob);
     if (single) break;
     x += 2 * x_step, out += 2 * rows;
   }
@@ -1098,6 +1214,93 @@ void ta_gemm_s8_dsp_fcs(const ta_gemm_dsp_params_t *p, int32_t count, const int8
 #endif
     gemm_fcs_c(p, input, stream, output);
   }
+}
+
+/* ---- Column form in pairs: two windows of the strip against the pair stream ---- */
+
+/* gemm_pairs_c with the layer's negative-rounding fix (one copy for both callers below). */
+static __attribute__((noinline)) void gemm_cols_pairs_c(const ta_gemm_dsp_params_t *p, const int32_t *u,
+                                                        const int32_t *s, int8_t *oa, int8_t *ob) {
+  gemm_pairs_c(p, u, s, oa, ob, p->neg_fix);
+}
+
+/* Windows a and b (unpacked, 2 words per group of 4 values) side by side as
+ * gemm_unpack_pair lays them; groups a multiple of 4. */
+static void gemm_interleave_pair(const int32_t *a, const int32_t *b, int32_t groups, int32_t *u) {
+#if GEMM_ASM
+  const int32_t *end = a + 2 * groups;
+  register int32_t a0 __asm__("r8"), a1 __asm__("r9"), b0 __asm__("r10"), b1 __asm__("r11");
+#define GEMM_ASM_INTERLEAVE              \
+  "ldmia %[a]!, {%[a0], %[a1]}\n\t"      \
+  "ldmia %[b]!, {%[b0], %[b1]}\n\t"      \
+  "stmia %[u]!, {%[a0], %[a1], %[b0], %[b1]}\n\t"
+  __asm__ volatile("1:\n\t" GEMM_ASM_INTERLEAVE GEMM_ASM_INTERLEAVE GEMM_ASM_INTERLEAVE GEMM_ASM_INTERLEAVE
+                   "cmp %[a], %[end]\n\t"
+                   "bne 1b\n\t"
+                   : [a] "+r"(a), [b] "+r"(b), [u] "+r"(u), [a0] "=&r"(a0), [a1] "=&r"(a1), [b0] "=&r"(b0),
+                     [b1] "=&r"(b1)
+                   : [end] "r"(end)
+                   : "cc", "memory");
+#undef GEMM_ASM_INTERLEAVE
+#else
+  for (; groups > 0; groups--, a += 2, b += 2, u += 4) u[0] = a[0], u[1] = a[1], u[2] = b[0], u[3] = b[1];
+#endif
+}
+
+void ta_conv_s8_dsp_cols_pairs(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                               const int32_t *stream, int8_t *scratch, int8_t *output) {
+  const size_t image = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+  const int32_t rows = p->rows, groups = p->depth >> 2;
+  const int32_t col_words = g->window >> 1, step = g->stride_w * col_words;
+  int32_t *buf = (int32_t *)(void *)scratch; /* the planner aligns scratch buffers */
+  int32_t *u = buf + ((g->chunk - 1) * g->stride_w + g->k_w) * col_words; /* after the strip's columns */
+  int8_t *out = output;
+  for (int32_t b = 0; b < g->batches; b++) {
+    const int8_t *in = input + (size_t)b * image;
+    for (int32_t oy = 0; oy < g->out_h; oy++) {
+      for (int32_t ox = 0, n; ox < g->out_w; ox += n) {
+        n = TA_MAX(TA_MIN(g->chunk, g->out_w - ox), 1);
+        ta_im2col_cols_s8(g, in, oy, ox * g->stride_w, (n - 1) * g->stride_w + g->k_w, buf);
+        /* pixels in pairs, an odd last one paired with itself (its outputs written twice) */
+#if GEMM_ASM
+        if (p->rq_zp == 0) { /* the whole strip in one assembly loop */
+          gemm_pair_state_t st;
+          const int32_t pairs = n >> 1;
+          st.s = stream, st.u = u, st.u_end = u + p->depth, st.odd = (p->depth >> 4) & 1, st.zp = 0;
+          st.out = out, st.b_off = rows, st.out_end = out + rows, st.a = buf, st.step = 4 * step;
+          st.strip_end = out + 2 * (size_t)rows * (size_t)pairs;
+          const int variant = gemm_strip_variant(p);
+          if (pairs == 0 || gemm_strip_run(variant, &st)) {
+            if (n & 1) {
+              st.out = out + 2 * (size_t)rows * (size_t)pairs, st.b_off = 0, st.out_end = st.out + rows;
+              st.a = buf + 2 * pairs * step, st.step = 0, st.strip_end = st.out + rows;
+              if (!gemm_strip_run(variant, &st)) {
+                gemm_interleave_pair(st.a, st.a, groups, u);
+                gemm_cols_pairs_c(p, u, stream, st.out, st.out);
+              }
+            }
+            out += (size_t)n * (size_t)rows;
+            continue;
+          }
+        }
+#endif
+        for (int32_t i = 0; i < n; i += 2, out += 2 * (size_t)rows) {
+          const int single = i + 1 == n;
+          gemm_interleave_pair(buf + i * step, buf + (single ? i : i + 1) * step, groups, u);
+          /* (not gemm_pairs_one: the strip loops above are the column form's assembly) */
+          gemm_cols_pairs_c(p, u, stream, out, single ? out : out + rows);
+          if (single) out -= rows;
+        }
+      }
+    }
+  }
+}
+
+void ta_conv_s8_dsp_cols_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g,
+                                       const int8_t *input, const int32_t *stream, int8_t *scratch, int8_t *temp,
+                                       int8_t *output, int32_t bytes) {
+  ta_conv_s8_dsp_cols_pairs(p, g, input, stream, scratch, temp);
+  ta_move_output(output, temp, bytes);
 }
 
 #else

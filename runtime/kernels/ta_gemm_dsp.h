@@ -20,11 +20,15 @@
 /* Block loops compiled (ta_config.h): bit v for loop v = input form (0 the input bytes,
  * 3 unpacked, 6 unpacked in whole 16-value passes) + requantisation (0, 1 with the
  * negative-rounding fix, 2 with the zero point added after the shift); bits 9 and 10 the
- * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp;
+ * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp, 17
+ * and 18 with neg_fix; 19 and 20 (+ neg_fix) depth a multiple of 48 but not 64, rq_zp 0;
  * bit 22 the FULLY_CONNECTED stream loop (`fcs`). A
  * layer whose loop is missing runs the C loops over the same tables (exact, slower). */
 #ifndef TA_GEMM_DSP_VARIANTS
-#define TA_GEMM_DSP_VARIANTS 0x401fffu
+#define TA_GEMM_DSP_VARIANTS (0x1fffu \
+  | (0xfu << 17) /* bits 17-20: pair loops with the negative-rounding fix, of 48-value passes */ \
+  | (0x1u << 22) /* bit 22: the FULLY_CONNECTED stream loop */ \
+  )
 #endif
 
 typedef struct ta_gemm_dsp_params_t {
@@ -47,7 +51,7 @@ typedef struct ta_gemm_dsp_params_t {
   const int32_t *k8;
   /* 1: the layer runs ta_conv_s8_dsp_pairs, its weights the pair stream (two input vectors
    * against two rows at a time, CONV_2D with 2 pixels or more per call): depth a multiple of 16, rows even, rq's
-   * requantisation with sat8 and neg_fix 0; per pair of rows the two folded biases
+   * requantisation with sat8 and neg_fix 0 (the column form: or rq_zp 0); per pair of rows the two folded biases
    * twice (the 4 accumulators in one LDM), per group of 4 depth values both rows' two words
    * (as in a block), then both rows' 4 rq words. bias and rq are then unused (NULL). */
   int32_t pairs;
@@ -93,5 +97,14 @@ void ta_conv_s8_dsp_cols(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *
 void ta_conv_s8_dsp_cols_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                                  const int32_t *weights, int8_t *scratch, int8_t *temp, int8_t *output,
                                  int32_t bytes);
+
+/* The column form with `pairs` set (depth a multiple of 16, rows even): two windows of the
+ * strip interleaved (4 * depth bytes in `scratch` after the strip's columns) against the
+ * pair stream; neg_fix may be set there (zero point then folded). */
+void ta_conv_s8_dsp_cols_pairs(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                               const int32_t *stream, int8_t *scratch, int8_t *output);
+void ta_conv_s8_dsp_cols_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g,
+                                       const int8_t *input, const int32_t *stream, int8_t *scratch, int8_t *temp,
+                                       int8_t *output, int32_t bytes);
 
 #endif

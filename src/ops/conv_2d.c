@@ -170,11 +170,16 @@ static bool conv_prepare_dsp_cols(PrepareCtx *pc, Node *node, const Tensor *filt
   d->cols = true;
   d->window = values;
   d->chunk = conv_cols_strip(d, col_bytes);
+  /* two pixels against two output channels per step (ta_conv_s8_dsp_cols_pairs) where the
+   * strips have pixels to pair; the pair interleaved in scratch after the columns */
+  if ((d->chunk % 2 == 0 || d->chunk >= 13) && !gemm_dsp_use_pairs(pc->arena, d->gemm, w))
+    return op_error(pc, node, "out of memory");
   node->kernel = "ta_conv_s8_dsp";
   node->families[0] = gemm_family(GEMM_DSP);
   node->families[1] = "im2col";
   node->reads_scratch = true;
-  node->scratch_bytes = (size_t)((d->chunk - 1) * d->w.stride + d->w.k) * (size_t)col_bytes;
+  node->scratch_bytes = (size_t)((d->chunk - 1) * d->w.stride + d->w.k) * (size_t)col_bytes +
+                        (d->gemm->pairs ? (size_t)d->gemm->depth * 4 : 0);
   return true;
 }
 
@@ -348,7 +353,7 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
           (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point, d->direct ? 1 : 0, (int)d->chunk, (int)d->window);
   /* the column form and the DSP pair stream have their own entry points (only what a module
    * calls is linked) */
-  const char *form = d->cols ? "_cols" : d->gemm->pairs ? "_pairs" : "";
+  const char *form = d->cols ? (d->gemm->pairs ? "_cols_pairs" : "_cols") : d->gemm->pairs ? "_pairs" : "";
   if (node->inplace) /* the output written over the dying input, then moved into place */
     em_call(ec, em_name(ec, "ta_conv_s8_%s%s_inplace", gemm_suffix(d->gemm->tier), form), 8,
             em_desc(ec, "gemm"),

@@ -113,10 +113,17 @@ static bool gemm_dsp_pairs_fit(const GemmPlan *g) {
          g->rows % 2 == 0 && g->depth % 16 == 0 && g->depth >= 16 && g->depth <= GEMM_DSP_PAIR_MAX_DEPTH;
 }
 
+/* The column form (ta_conv_s8_dsp_cols_pairs) interleaves its pairs in scratch, so any
+ * depth; its strip loops have the negative-rounding fix, and the zero point folded. */
+static bool gemm_dsp_cols_pairs_fit(const GemmPlan *g) {
+  return g->tier == GEMM_DSP && g->dsp_unpacked && g->rq && g->sat8 && g->rq_zp == 0 &&
+         g->rows % 2 == 0 && g->depth % 16 == 0 && g->depth >= 16;
+}
+
 /* Per pair of rows: both biases twice (one LDM starts both vectors' accumulators), per group of 4 values both rows' SXTB16-ordered words, both
  * rows' rq words. */
 bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights) {
-  if (!gemm_dsp_pairs_fit(g)) return true;
+  if (!(g->dsp_unpacked ? gemm_dsp_cols_pairs_fit(g) : gemm_dsp_pairs_fit(g))) return true;
   const int32_t groups = g->depth / 4, per_pair = 4 + 4 * groups + 8;
   int32_t *s = arena_calloc(arena, (size_t)(g->rows / 2) * (size_t)per_pair, sizeof(int32_t));
   if (!s) return false;
@@ -286,6 +293,11 @@ static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const ch
  * gemm_rows_unpacked for the column form), as its TA_GEMM_DSP_VARIANTS bit; -1: none (C
  * requantisation, the depth-8 stream, or no block of 4 rows). */
 static int gemm_dsp_variant(const GemmPlan *g) {
+  if (g->pairs && g->dsp_unpacked) { /* the column form's strip loops (rq_zp 0): GEMM_PAIRS64, GEMM_PAIRS (+ 8
+                                        * with neg_fix), GEMM_PAIRS48 (+ 1) */
+    if (g->depth % 64 != 0 && g->depth % 48 == 0) return 19 + (g->neg_fix ? 1 : 0);
+    return (g->depth % 64 == 0 ? 10 : 9) + (g->neg_fix ? 8 : 0);
+  }
   if (g->pairs) return (g->depth % 64 == 0 ? 10 : 9) + (g->rq_zp ? 2 : 0); /* GEMM_PAIRS64, GEMM_PAIRS (+ ZP) */
   if (g->fcs) return 22; /* GEMM_FCS */
   const int32_t groups = (g->depth + 3) / 4, blocks = g->rows / 4;

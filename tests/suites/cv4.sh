@@ -4,22 +4,24 @@
 #   4 input channels read from image columns widened once per strip of output pixels, the
 #   weights re-laid column by column) and the depth-8 path (the `k8` stream: the 8 input
 #   values in registers for every row): ic (3x3 convolutions of 16, 32, 64 channels, with and
-#   without ReLU), ad (FULLY_CONNECTED 8 -> 128) and the corpus CONV_2D cases that qualify
+#   without ReLU; in pairs, ta_conv_s8_dsp_cols_pairs: 2 windows against 2 output channels,
+#   with the negative-rounding fix where there is no ReLU), ad (FULLY_CONNECTED 8 -> 128) and the corpus CONV_2D cases that qualify
 #   (1x5 and 5x5 windows, stride 1 and 2, SAME and VALID padding), converted for cortex-m4 and
 #   run on QEMU mps2-an386: outputs byte-equal to the TFLite Micro golden, and the module
 #   must take the path;
 # - the same ic and ad modules built at -O0 (the C loops over the same tables, no assembly),
-#   ad with a frame pointer, and ic with no block loop compiled (TA_GEMM_DSP_VARIANTS 0,
+#   ad and ic with a frame pointer, ic in --memory.optimize max, and ic with no block loop compiled (TA_GEMM_DSP_VARIANTS 0,
 #   where the module names the loops its layers take): exact too;
 # - the pair loop (`pairs`: 2 pixels against 2 output channels per step, kws's and vww's
 #   1x1 convolutions, an odd pixel count in kws, the zero point added after the shift in vww's
 #   deeper ones): kws and vww at -O2 must take it and be exact, kws also at -O0 and with a
 #   frame pointer, kws and vww with no assembly loop compiled (the C form), and kws in
-#   --memory.optimize max (the pair's two pixels read before either is written).
+#   --memory.optimize max (the pair's two pixels read before either is written);
 # - the FULLY_CONNECTED stream (`fcs`: one input vector against 4 rows per step, biases,
 #   doubled weights and rq words in one table): ad's layers of depth 128 and 640 must take it,
 #   its module name bit 22 and no block loop, and ad be exact at -O2, -O0, with a frame
-#   pointer and with the loop not compiled (mask0: the C form over the same table).
+#   pointer and with the loop not compiled (mask0: the C form over the same table);
+# - the column form in pairs on generated convolutions (below), exact against TFLite Micro.
 # usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -35,7 +37,9 @@ ta_ensure_packages >/dev/null 2>&1 || { echo "FAIL cv4: cross tools (arm-none-ea
 # What the module must contain for this case (a fixed string).
 expected() { # name
   case "$1" in
-    ic|conv_2d_int8_*) echo "ta_conv_s8_dsp_cols" ;;
+    ic) echo "ta_conv_s8_dsp_cols_pairs" ;;
+    conv_2d_int8_*) echo "ta_conv_s8_dsp_cols" ;;
+    gen_*) echo "ta_conv_s8_dsp_cols_pairs" ;;
     ad) echo ".k8 = K" ;;
     kws|vww) echo ".pairs = 1" ;;
   esac
@@ -95,6 +99,8 @@ done
 run_one "$corpus/models/ad" "ad-fp" "-O2 -fno-omit-frame-pointer"
 run_one "$corpus/models/ic" "ic-mask0" "-O2" mask0
 run_one "$corpus/models/ad" "ad-mask0" "-O2" mask0
+run_one "$corpus/models/ic" "ic-fp" "-O2 -fno-omit-frame-pointer"
+[ "${TEST_FULL:-}" = 1 ] && run_one "$corpus/models/ic" "ic-max" "-O2" max
 run_one "$corpus/models/kws" "kws" "-O2"
 run_one "$corpus/models/kws" "kws-O0" "-O0"
 run_one "$corpus/models/kws" "kws-fp" "-O2 -fno-omit-frame-pointer"
@@ -110,3 +116,45 @@ for c in conv_2d_int8_01_k1x5_s1_d1_valid_relu6_c8to3 conv_2d_int8_15_k5x5_s2_d1
     echo "FAIL cv4:$c: corpus case missing"
   fi
 done
+# Column form in pairs on generated convolutions (fuzz_diff_gen conv, goldens from TFLite
+# Micro's reference kernels): the 48-value passes with and without the negative-rounding fix
+# (a strip of 8 then an odd one of 3: the last pixel paired with itself; stride 2), the
+# 16-value passes (depth 80, odd 17- and 13-pixel strips, per-tensor weights), the 64-value
+# ones (depth 128, 576); at -O0 and with no loop compiled (the C forms) too. make test runs
+# three of them (48-value with the fix and an odd strip, 16-value odd strip, 64-value); all
+# with TEST_FULL=1 (as ops-arith's longer sweeps), which also runs ic in --memory.optimize max.
+oracle="$corpus/../oracle/tflm_ref"
+gen="$work/fuzz_diff_gen"
+if [ ! -x "$oracle" ]; then
+  echo "SKIP cv4:gen: oracle absent ($oracle)"
+elif ! ${CC:-cc} -std=c11 -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" "$TA_ROOT/tools/fbwriter.c" \
+       -o "$gen" -lm >"$work/gen.log" 2>&1; then
+  echo "FAIL cv4:gen: cannot build the generator"
+else
+  # name: H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL (ACT 0 none, 1 ReLU)
+  while read -r name shape; do
+    case "${TEST_FULL:-}:$name" in # make test: three of them
+      1:* | *:gen_k3_s1_neg | *:gen_k15_relu | *:gen_k3_c64_neg) ;;
+      *) continue ;;
+    esac
+    dir="$work/src_$name"
+    # shellcheck disable=SC2086 # shape: the generator's arguments
+    if ! "$gen" conv 7 "$dir" $shape >/dev/null 2>&1 ||
+       ! "$oracle" "$dir/model.tflite" --in "$dir/case_0/in0.bin" --out-dir "$dir/case_0" --quiet >"$dir/ref.log" 2>&1; then
+      echo "FAIL cv4:$name: generator or oracle failed"
+      continue
+    fi
+    run_one "$dir" "$name" "-O2"
+    case "${TEST_FULL:-}:$name" in
+      1:gen_k3_s1_neg) run_one "$dir" "$name-O0" "-O0" ;;
+      1:gen_k15_neg) run_one "$dir" "$name-mask0" "-O2" mask0 ;;
+    esac
+  done <<EOF
+gen_k3_s1_neg 5 11 16 6 3 3 1 1 1 0 1
+gen_k3_s2_relu 9 13 16 4 3 3 2 2 0 1 1
+gen_k15_neg 3 17 16 6 1 5 1 1 1 0 0
+gen_k15_relu 3 17 16 4 1 5 1 1 0 1 1
+gen_k2_c32_relu 4 10 32 8 2 2 1 1 1 1 1
+gen_k3_c64_neg 6 8 64 2 3 3 1 1 1 0 1
+EOF
+fi

@@ -1723,6 +1723,8 @@ static bool skipped(const char *list, int g) {
   return false;
 }
 
+static int write_model(Model *m, const char *dir);
+
 static int cmd_gen(int argc, char **argv) {
   if (argc < 6) return 2;
   uint64_t seed = strtoull(argv[2], NULL, 0), batch = strtoull(argv[3], NULL, 0);
@@ -1752,6 +1754,11 @@ static int cmd_gen(int argc, char **argv) {
     made++;
   }
   printf("graphs %d\n", made);
+  return write_model(m, dir);
+}
+
+/* OUTDIR/model.tflite, OUTDIR/case_0/in<i>.bin and OUTDIR/outputs.txt of the model. */
+static int write_model(Model *m, const char *dir) {
   char path[4096];
   mkdir(dir, 0777);
   snprintf(path, sizeof path, "%s/case_0", dir);
@@ -1768,6 +1775,42 @@ static int cmd_gen(int argc, char **argv) {
   snprintf(path, sizeof path, "%s/outputs.txt", dir);
   write_outputs_txt(m, path);
   return 0;
+}
+
+/* fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL: one int8
+ * CONV_2D of that shape (SAME 1: padding SAME, else VALID; ACT a fused activation code,
+ * a ReLU with the output zero point -128), random values and quantization from SEED: the
+ * shapes a kernel path takes (tests/suites/cv4.sh). */
+static int cmd_conv(int argc, char **argv) {
+  if (argc < 15) return 2;
+  int v[11];
+  for (int i = 0; i < 11; i++) v[i] = atoi(argv[4 + i]);
+  const int h = v[0], w = v[1], cin = v[2], cout = v[3], kh = v[4], kw = v[5], sh = v[6], sw = v[7];
+  const int padding = v[8] ? PAD_SAME : PAD_VALID, act = v[9], per_channel = v[10];
+  Model *m = xmalloc(sizeof *m);
+  Rng r = {graph_seed(strtoull(argv[2], NULL, 0), 0, 0)};
+  const int32_t xd[4] = {1, h, w, cin};
+  const int x = input_tensor(m, &r, T_I8, 4, xd);
+  const int oh = out_extent(h, kh, sh, 1, padding), ow = out_extent(w, kw, sw, 1, padding);
+  if (oh <= 0 || ow <= 0) return 2;
+  const int32_t wd[4] = {cout, kh, kw, cin};
+  const int wt = weights(m, &r, T_I8, 4, wd, 0, per_channel != 0);
+  const int b = bias(m, &r, x, wt, cout, false);
+  const int32_t yd[4] = {1, oh, ow, cout};
+  const int y = like(m, x, 4, yd);
+  dot_out_quant(m, &r, x, wt, y, kh * kw * cin);
+  if (act == ACT_RELU) m->t[y].zp = -128;
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, (uint8_t)padding);
+  fbw_i32(o, 1, sw);
+  fbw_i32(o, 2, sh);
+  fbw_u8(o, 3, (uint8_t)act);
+  fbw_i32(o, 4, 1);
+  fbw_i32(o, 5, 1);
+  Op *op = add_op(m, OP_CONV, OT_CONV, o);
+  op->in[0] = x, op->in[1] = wt, op->in[2] = b, op->nin = 3, op->out[0] = y, op->nout = 1;
+  mark_output(m, y);
+  return write_model(m, argv[3]);
 }
 
 /* ---- comparison ----------------------------------------------------------------- */
@@ -1854,8 +1897,10 @@ int main(int argc, char **argv) {
   int rc = 2;
   if (argc >= 2 && !strcmp(argv[1], "gen")) rc = cmd_gen(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "compare")) rc = cmd_compare(argc, argv);
+  else if (argc >= 2 && !strcmp(argv[1], "conv")) rc = cmd_conv(argc, argv);
   if (rc == 2)
     fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges]\n"
-                    "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n");
+                    "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n"
+                    "       fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL\n");
   return rc;
 }
