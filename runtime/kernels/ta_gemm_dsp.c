@@ -889,6 +889,94 @@ void ta_conv_s8_dsp_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col
   ta_move_output(output, temp, bytes);
 }
 
+/* ---- First convolutions: few input channels, windows unpacked from the image ---- */
+
+/* The TA_GEMM_DSP_VARIANTS bits of the image readers (ta_conv_s8_dsp_first): a 3x3 window of
+ * 3 channels, and window rows of whole groups of 4 values. */
+#define GEMM_FIRST_333 13
+#define GEMM_FIRST_ROWS 14
+
+/* One group of 4 values (a word) as SXTB16 unpacks it, into a pair slot (u[0], u[1]). */
+static inline void first_put(int32_t *u, int32_t v) {
+  u[0] = gemm_sxtb16(v);
+  u[1] = gemm_sxtb16_ror8(v);
+}
+
+/* A 3x3 window of 3 channels inside the image (x its first byte, rows `row` bytes apart):
+ * its 27 values in 7 groups, pair slots 4 words apart; the groups across two window rows
+ * are assembled from both (no load reaches past the window's bytes). */
+static void first_unpack_333(const int8_t *x, size_t row, int32_t *u) {
+  const int8_t *y = x + row, *z = y + row;
+  uint16_t h;
+  memcpy(&h, y + 7, sizeof h);
+  first_put(u, gemm_load32(x));
+  first_put(u + 4, gemm_load32(x + 4));
+  first_put(u + 8, (int32_t)((uint32_t)(uint8_t)x[8] | (uint32_t)gemm_load32(y) << 8));
+  first_put(u + 12, gemm_load32(y + 3));
+  first_put(u + 16, (int32_t)((uint32_t)h | (uint32_t)gemm_load32(z) << 16));
+  first_put(u + 20, gemm_load32(z + 2));
+  first_put(u + 24, (int32_t)((uint32_t)gemm_load32(z + 5) >> 8)); /* the 28th value 0 */
+}
+
+/* A window inside the image whose rows are `run` bytes, a multiple of 4 (kws: 10 rows of 4). */
+static void first_unpack_rows(const int8_t *x, size_t row, int32_t k_h, int32_t run, int32_t *u) {
+  for (; k_h > 0; k_h--, x += row)
+    for (int32_t i = 0; i < run; i += 4, u += 4) first_put(u, gemm_load32(x + i));
+}
+
+/* Pixel i's window (in raster order over the batches) into the pair slot u: from the image
+ * where a reader fits, else gathered into scratch (the padding the zero point; p->depth
+ * bytes, the values after the window's meeting zero weights) and unpacked from there. */
+static void first_window(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input, int32_t i,
+                         int form, int8_t *scratch, int32_t *u) {
+  const int32_t pixels = g->out_h * g->out_w, b = i / pixels, oy = i % pixels / g->out_w, ox = i % g->out_w;
+  const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+  const size_t row = (size_t)g->in_w * (size_t)g->in_c;
+  const int8_t *in = input + (size_t)b * (size_t)g->in_h * row;
+  if (form && iy0 >= 0 && iy0 + g->k_h <= g->in_h && ix0 >= 0 && ix0 + g->k_w <= g->in_w) {
+    const int8_t *x = in + (size_t)iy0 * row + (size_t)ix0 * (size_t)g->in_c;
+    if (form == 1 && GEMM_DSP_HAS(GEMM_FIRST_333)) {
+      first_unpack_333(x, row, u);
+      return;
+    }
+    if (form == 2 && GEMM_DSP_HAS(GEMM_FIRST_ROWS)) {
+      first_unpack_rows(x, row, g->k_h, g->k_w * g->in_c, u);
+      return;
+    }
+  }
+  ta_im2col_pixels_s8(g, in, oy, ox, 1, scratch);
+  for (int32_t n = g->k_h * g->k_w * g->in_c; n > 0; n -= 4, scratch += 4, u += 4) first_put(u, gemm_load32(scratch));
+  (void)p;
+}
+
+void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                          const int32_t *stream, int8_t *scratch, int8_t *output) {
+  const int32_t rows = p->rows, depth = g->k_h * g->k_w * g->in_c, n = g->batches * g->out_h * g->out_w;
+  const int32_t run = g->k_w * g->in_c;
+  const int form = g->dil_h != 1 || g->dil_w != 1 ? 0 : g->k_h == 3 && run == 9 ? 1 : run % 4 == 0 ? 2 : 0;
+  int32_t u[4 * GEMM_PAIR_MAX_GROUPS];
+  for (int32_t i = 4 * ((depth + 3) >> 2); i < p->depth; i++) u[i] = 0; /* the groups of zero weights */
+  for (int32_t i = 0; i < n; i += 2, output += 2 * rows) {
+    const int single = i + 1 == n; /* paired with itself: both slots the same window */
+    first_window(p, g, input, i, form, scratch, u);
+    first_window(p, g, input, i + 1 - single, form, scratch, u + 2);
+#if GEMM_ASM
+    gemm_pair_state_t st;
+    st.s = stream, st.u = u, st.u_end = u + p->depth, st.odd = (p->depth >> 4) & 1;
+    st.out = output, st.out_end = output + rows, st.b_off = single ? 0 : rows, st.zp = p->rq_zp;
+    if (!gemm_pairs_run((p->depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), &st))
+#endif
+      gemm_pairs_c(p, u, stream, output, single ? output : output + rows);
+  }
+}
+
+void ta_conv_s8_dsp_first_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                                  const int32_t *stream, int8_t *scratch, int8_t *temp, int8_t *output,
+                                  int32_t bytes) {
+  ta_conv_s8_dsp_first(p, g, input, stream, scratch, temp);
+  ta_move_output(output, temp, bytes);
+}
+
 /* ---- Column form: windows already widened (ta_im2col_cols_s8) ---- */
 
 /* One input vector already unpacked (2 words per group of 4 values) against 4 rows. */

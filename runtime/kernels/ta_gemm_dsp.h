@@ -20,10 +20,11 @@
 /* Block loops compiled (ta_config.h): bit v for loop v = input form (0 the input bytes,
  * 3 unpacked, 6 unpacked in whole 16-value passes) + requantisation (0, 1 with the
  * negative-rounding fix, 2 with the zero point added after the shift); bits 9 and 10 the
- * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp. A
+ * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp; 13 and
+ * 14 the image readers of ta_conv_s8_dsp_first. A
  * layer whose loop is missing runs the C loops over the same tables (exact, slower). */
 #ifndef TA_GEMM_DSP_VARIANTS
-#define TA_GEMM_DSP_VARIANTS 0x1fffu
+#define TA_GEMM_DSP_VARIANTS 0x7fffu
 #endif
 
 typedef struct ta_gemm_dsp_params_t {
@@ -68,6 +69,16 @@ void ta_conv_s8_dsp_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_
 void ta_conv_s8_dsp_pairs(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                           const int32_t *stream, int8_t *scratch, int8_t *output);
 void ta_conv_s8_dsp_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                                  const int32_t *stream, int8_t *scratch, int8_t *temp, int8_t *output,
+                                  int32_t bytes);
+
+/* CONV_2D of a first layer (fewer than 4 input channels) with `pairs` set, the stream's
+ * depth the window's padded to a multiple of 16 (zero weights): output pixels in pairs, each
+ * window unpacked straight from the image (3x3 windows of 3 channels, bit 13; window rows of
+ * whole groups of 4 values, bit 14), else gathered into `scratch` (p->depth bytes) first. */
+void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                          const int32_t *stream, int8_t *scratch, int8_t *output);
+void ta_conv_s8_dsp_first_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                                   const int32_t *stream, int8_t *scratch, int8_t *temp, int8_t *output,
                                   int32_t bytes);
 
