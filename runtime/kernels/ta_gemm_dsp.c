@@ -21,6 +21,8 @@
 #define GEMM_ASM 0
 #endif
 
+#define GEMM_DSP_HAS(v) ((TA_GEMM_DSP_VARIANTS >> (v)) & 1u)
+
 static inline int32_t gemm_load32(const void *p) {
   int32_t v;
   memcpy(&v, p, sizeof v); /* unaligned-safe; a single LDR on these cores */
@@ -425,7 +427,6 @@ static void gemm_unpack(const int8_t *x, int32_t depth, int32_t *u) {
  * past the last multiple of 4; each with one of the three requantisations. */
 enum { GEMM_BYTES = 0, GEMM_UNPACKED = 3, GEMM_UNPACKED16 = 6, GEMM_RQ_NEG = 1, GEMM_RQ_ZP = 2 };
 
-#define GEMM_DSP_HAS(v) ((TA_GEMM_DSP_VARIANTS >> (v)) & 1u)
 
 static GEMM_ALWAYS_INLINE void gemm_blocks_run(gemm_asm_state_t *st, int variant) {
   register gemm_asm_state_t *state __asm__("r4") = st;
@@ -761,6 +762,15 @@ static __attribute__((noinline)) void gemm_pairs64_zp_asm(gemm_pair_state_t *st)
                      GEMM_ASM_PAIRS_OPERANDS);
 }
 
+/* The first convolutions' depth 28 (3x3 windows of 3 channels, 27 values): one pass of 7 groups
+ * (TA_GEMM_DSP_VARIANTS bit 16), where the 16-value loops would run an 8th group of zeros. */
+#define GEMM_PAIRS28 16
+static __attribute__((noinline)) void gemm_pairs28_asm(gemm_pair_state_t *st) {
+  register gemm_pair_state_t *state __asm__("r4") = st;
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP,
+                                  "", "") GEMM_ASM_PAIRS_OPERANDS);
+}
+
 /* The pair loop for this variant bit, or 0 when it is not compiled (every call a constant
  * after inlining, so that the loops not named are dropped). */
 static int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
@@ -835,6 +845,10 @@ void ta_gemm_s8_dsp(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *
 typedef void gemm_rows_fn(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x, int32_t x_step,
                           const int32_t *weights, int8_t *out);
 
+/* TA_GEMM_DSP_VARIANTS bit of the window gather of conv_run (ta_im2col_pixels_s8), which
+ * the compiler names for every layer of ta_conv_s8_dsp or _pairs that is not direct. */
+#define GEMM_GATHER 15
+
 /* Per output pixel, the window (gathered into `scratch` unless direct) through `rows`
  * (gemm_rows or gemm_rows_pairs: a module links only the one its layers call). */
 static void conv_run(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
@@ -850,11 +864,13 @@ static void conv_run(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, c
       continue;
     }
     for (int32_t oy = 0; oy < g->out_h; oy++) {
-      if (g->direct) { /* 1x1 strided: one row of pixels stride_w * in_c bytes apart */
-        gemm_rows(p, g->out_w, ta_im2col_s8(g, in, oy, 0, scratch), g->stride_w * g->in_c, weights, out);
+      if (g->direct) { /* 1x1 strided: one row of pixels stride_w * in_c bytes apart (no padding) */
+        gemm_rows(p, g->out_w, in + (size_t)oy * (size_t)g->stride_h * (size_t)g->in_w * (size_t)g->in_c,
+                  g->stride_w * g->in_c, weights, out);
         out += (size_t)g->out_w * (size_t)p->rows;
         continue;
       }
+      if (!GEMM_DSP_HAS(GEMM_GATHER)) continue; /* no layer of the module gathers windows */
       /* chunk windows per gather, p->depth (= g->window) apart: one gemm_rows call (and
        * its set-up) for all of them */
       for (int32_t ox = 0, n; ox < g->out_w; ox += n, out += (size_t)n * (size_t)p->rows) {
@@ -924,15 +940,59 @@ static void first_unpack_rows(const int8_t *x, size_t row, int32_t k_h, int32_t 
     for (int32_t i = 0; i < run; i += 4, u += 4) first_put(u, gemm_load32(x + i));
 }
 
-/* Pixel i's window (in raster order over the batches) into the pair slot u: from the image
- * where a reader fits, else gathered into scratch (the padding the zero point; p->depth
- * bytes, the values after the window's meeting zero weights) and unpacked from there. */
-static void first_window(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input, int32_t i,
-                         int form, int8_t *scratch, int32_t *u) {
-  const int32_t pixels = g->out_h * g->out_w, b = i / pixels, oy = i % pixels / g->out_w, ox = i % g->out_w;
-  const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+#if GEMM_ASM
+/* One group of 4 values of both pixels (a's word in r4, b's in r5) unpacked and stored as a
+ * pair slot (ea, oa, eb, ob) by one STM. */
+#define FIRST_ASM_PUT                  \
+  "sxtb16 r9, r4, ror #8\n\t"          \
+  "sxtb16 r8, r4\n\t"                  \
+  "sxtb16 r11, r5, ror #8\n\t"         \
+  "sxtb16 r10, r5\n\t"                 \
+  "stmia %[u]!, {r8, r9, r10, r11}\n\t"
+/* Both pixels' 3x3x3 windows inside the image (a and b their first bytes) unpacked as the pair
+ * loop reads them (first_unpack_333 twice, in one asm: 59 instructions). */
+static __attribute__((noinline)) void first_unpack_333_pair(const int8_t *a, const int8_t *b, size_t row, int32_t *u) {
+  __asm__ volatile(
+      "ldr r4, [%[a]]\n\t"
+      "ldr r5, [%[b]]\n\t" FIRST_ASM_PUT
+      "ldr r4, [%[a], #4]\n\t"
+      "ldr r5, [%[b], #4]\n\t" FIRST_ASM_PUT
+      "ldrb r4, [%[a], #8]\n\t"
+      "add %[a], %[a], %[row]\n\t"
+      "ldr r6, [%[a]]\n\t"
+      "orr r4, r4, r6, lsl #8\n\t"
+      "ldrb r5, [%[b], #8]\n\t"
+      "add %[b], %[b], %[row]\n\t"
+      "ldr r6, [%[b]]\n\t"
+      "orr r5, r5, r6, lsl #8\n\t" FIRST_ASM_PUT
+      "ldr r4, [%[a], #3]\n\t"
+      "ldr r5, [%[b], #3]\n\t" FIRST_ASM_PUT
+      "ldrh r4, [%[a], #7]\n\t"
+      "add %[a], %[a], %[row]\n\t"
+      "ldr r6, [%[a]]\n\t"
+      "orr r4, r4, r6, lsl #16\n\t"
+      "ldrh r5, [%[b], #7]\n\t"
+      "add %[b], %[b], %[row]\n\t"
+      "ldr r6, [%[b]]\n\t"
+      "orr r5, r5, r6, lsl #16\n\t" FIRST_ASM_PUT
+      "ldr r4, [%[a], #2]\n\t"
+      "ldr r5, [%[b], #2]\n\t" FIRST_ASM_PUT
+      "ldr r4, [%[a], #5]\n\t"
+      "ldr r5, [%[b], #5]\n\t"
+      "lsr r4, r4, #8\n\t"
+      "lsr r5, r5, #8\n\t" FIRST_ASM_PUT
+      : [a] "+r"(a), [b] "+r"(b), [u] "+r"(u)
+      : [row] "r"(row)
+      : "r4", "r5", "r6", "r8", "r9", "r10", "r11", "memory");
+}
+#endif
+
+/* The window at (iy0, ix0) of image `in` into the pair slot u: from the image where a reader
+ * fits, else gathered into scratch (the padding the zero point; the bytes after the window
+ * meet zero weights) and unpacked from there. */
+static void first_window(const ta_im2col_geom_t *g, const int8_t *in, int32_t iy0, int32_t ix0, int form,
+                         int8_t *scratch, int32_t *u) {
   const size_t row = (size_t)g->in_w * (size_t)g->in_c;
-  const int8_t *in = input + (size_t)b * (size_t)g->in_h * row;
   if (form && iy0 >= 0 && iy0 + g->k_h <= g->in_h && ix0 >= 0 && ix0 + g->k_w <= g->in_w) {
     const int8_t *x = in + (size_t)iy0 * row + (size_t)ix0 * (size_t)g->in_c;
     if (form == 1 && GEMM_DSP_HAS(GEMM_FIRST_333)) {
@@ -944,9 +1004,33 @@ static void first_window(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *
       return;
     }
   }
-  ta_im2col_pixels_s8(g, in, oy, ox, 1, scratch);
+  /* byte by byte (its own loop: a module whose other layers gather nothing links no
+   * ta_im2col_pixels_s8), then unpacked */
+  int8_t *dst = scratch;
+  for (int32_t ky = 0; ky < g->k_h; ky++) {
+    const int32_t iy = iy0 + ky * g->dil_h;
+    for (int32_t kx = 0; kx < g->k_w; kx++) {
+      const int32_t ix = ix0 + kx * g->dil_w;
+      const int inside = iy >= 0 && iy < g->in_h && ix >= 0 && ix < g->in_w;
+      const int8_t *src = in + (inside ? (size_t)iy * row + (size_t)ix * (size_t)g->in_c : 0);
+      for (int32_t c = 0; c < g->in_c; c++) *dst++ = inside ? src[c] : (int8_t)g->pad_value;
+    }
+  }
   for (int32_t n = g->k_h * g->k_w * g->in_c; n > 0; n -= 4, scratch += 4, u += 4) first_put(u, gemm_load32(scratch));
-  (void)p;
+}
+
+/* A pixel's place: its image, the top-left tap of its window (iy0, ix0), its output column. */
+typedef struct first_pos_t {
+  const int8_t *in;
+  int32_t iy0, ix0, ox;
+} first_pos_t;
+
+static inline void first_next(const ta_im2col_geom_t *g, size_t image, first_pos_t *q) {
+  q->ix0 += g->stride_w;
+  if (++q->ox < g->out_w) return;
+  q->ox = 0, q->ix0 = -g->pad_w, q->iy0 += g->stride_h;
+  if (q->iy0 + g->pad_h < g->out_h * g->stride_h) return;
+  q->iy0 = -g->pad_h, q->in += image;
 }
 
 void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
@@ -954,19 +1038,40 @@ void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t 
   const int32_t rows = p->rows, depth = g->k_h * g->k_w * g->in_c, n = g->batches * g->out_h * g->out_w;
   const int32_t run = g->k_w * g->in_c;
   const int form = g->dil_h != 1 || g->dil_w != 1 ? 0 : g->k_h == 3 && run == 9 ? 1 : run % 4 == 0 ? 2 : 0;
+  const size_t row = (size_t)g->in_w * (size_t)g->in_c, image = (size_t)g->in_h * row;
   int32_t u[4 * GEMM_PAIR_MAX_GROUPS];
   for (int32_t i = 4 * ((depth + 3) >> 2); i < p->depth; i++) u[i] = 0; /* the groups of zero weights */
+  first_pos_t qa = {input, -g->pad_h, -g->pad_w, 0}, qb;
   for (int32_t i = 0; i < n; i += 2, output += 2 * rows) {
     const int single = i + 1 == n; /* paired with itself: both slots the same window */
-    first_window(p, g, input, i, form, scratch, u);
-    first_window(p, g, input, i + 1 - single, form, scratch, u + 2);
+    qb = qa;
+    if (!single) first_next(g, image, &qb);
+#if GEMM_ASM
+    /* both 3x3x3 windows inside the image: one reader for the pair */
+    if (form == 1 && GEMM_DSP_HAS(GEMM_FIRST_333) && qa.iy0 >= 0 && qb.iy0 >= 0 && qa.iy0 + 3 <= g->in_h &&
+        qb.iy0 + 3 <= g->in_h && qa.ix0 >= 0 && qb.ix0 >= 0 && qa.ix0 + 3 <= g->in_w && qb.ix0 + 3 <= g->in_w)
+      first_unpack_333_pair(qa.in + (size_t)qa.iy0 * row + (size_t)qa.ix0 * 3,
+                            qb.in + (size_t)qb.iy0 * row + (size_t)qb.ix0 * 3, row, u);
+    else
+#endif
+    {
+      first_window(g, qa.in, qa.iy0, qa.ix0, form, scratch, u);
+      first_window(g, qb.in, qb.iy0, qb.ix0, form, scratch, u + 2);
+    }
+    qa = qb;
+    first_next(g, image, &qa);
+    int done = 0;
 #if GEMM_ASM
     gemm_pair_state_t st;
     st.s = stream, st.u = u, st.u_end = u + p->depth, st.odd = (p->depth >> 4) & 1;
     st.out = output, st.out_end = output + rows, st.b_off = single ? 0 : rows, st.zp = p->rq_zp;
-    if (!gemm_pairs_run((p->depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), &st))
+    if (p->depth == 28) { /* the compiler keeps that depth to rq_zp 0 */
+      if (GEMM_DSP_HAS(GEMM_PAIRS28)) gemm_pairs28_asm(&st), done = 1;
+    } else {
+      done = gemm_pairs_run((p->depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), &st);
+    }
 #endif
-      gemm_pairs_c(p, u, stream, output, single ? output : output + rows);
+    if (!done) gemm_pairs_c(p, u, stream, output, single ? output : output + rows);
   }
 }
 

@@ -199,8 +199,16 @@ static bool conv_prepare_dsp_first(Arena *arena, const int8_t *w, ConvData *d, b
     d->gemm->depth = depth;
     return true;
   }
+  const int32_t groups4 = (depth + 3) & ~3;
+  if (groups4 == 28 && d->gemm->rq_zp == 0) { /* 3x3x3: the pair loop of 7 groups (bit 16), no zero group */
+    int8_t *w28 = arena_calloc(arena, (size_t)d->out_c * 28, 1);
+    if (!w28) return false;
+    for (int32_t oc = 0; oc < d->out_c; oc++) memcpy(w28 + (size_t)oc * 28, w + (size_t)oc * (size_t)depth, (size_t)depth);
+    d->gemm->depth = 28;
+    if (!gemm_dsp_pair_stream(arena, d->gemm, w28)) return false;
+  }
   d->first = true;
-  d->window = padded;
+  d->window = d->gemm->depth;
   d->chunk = 1;
   *taken = true;
   return true;
@@ -392,6 +400,8 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
     if (d->h.dil == 1 && d->w.dil == 1 && (row_run % 4 == 0 || k333))
       em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << (k333 ? 13 : 14));
   }
+  if (d->gemm->tier == GEMM_DSP && !d->direct && !d->cols && !d->first) /* conv_run's window gather */
+    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 15);
   const char *form = d->cols ? "_cols" : d->first ? "_first" : d->gemm->pairs ? "_pairs" : "";
   if (node->inplace) /* the output written over the dying input, then moved into place */
     em_call(ec, em_name(ec, "ta_conv_s8_%s%s_inplace", gemm_suffix(d->gemm->tier), form), 8,

@@ -116,6 +116,10 @@ static bool gemm_dsp_pairs_fit(const GemmPlan *g) {
  * rows' rq words. */
 bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights) {
   if (!gemm_dsp_pairs_fit(g)) return true;
+  return gemm_dsp_pair_stream(arena, g, weights);
+}
+
+bool gemm_dsp_pair_stream(Arena *arena, GemmPlan *g, const int8_t *weights) {
   const int32_t groups = g->depth / 4, per_pair = 4 + 4 * groups + 8;
   int32_t *s = arena_calloc(arena, (size_t)(g->rows / 2) * (size_t)per_pair, sizeof(int32_t));
   if (!s) return false;
@@ -232,6 +236,7 @@ static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const ch
  * gemm_rows_unpacked for the column form), as its TA_GEMM_DSP_VARIANTS bit; -1: none (C
  * requantisation, the depth-8 stream, or no block of 4 rows). */
 static int gemm_dsp_variant(const GemmPlan *g) {
+  if (g->pairs && g->depth == 28) return 16; /* GEMM_PAIRS28 (ta_conv_s8_dsp_first, rq_zp 0) */
   if (g->pairs) return (g->depth % 64 == 0 ? 10 : 9) + (g->rq_zp ? 2 : 0); /* GEMM_PAIRS64, GEMM_PAIRS (+ ZP) */
   const int32_t groups = (g->depth + 3) / 4, blocks = g->rows / 4;
   if (!g->rq || !g->sat8 || (g->neg_fix != 0 && g->rq_zp != 0) || blocks == 0 || groups == 0) return -1;
