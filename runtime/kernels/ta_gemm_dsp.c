@@ -846,8 +846,29 @@ typedef void gemm_rows_fn(const ta_gemm_dsp_params_t *p, int32_t count, const in
                           const int32_t *weights, int8_t *out);
 
 /* TA_GEMM_DSP_VARIANTS bit of the window gather of conv_run (ta_im2col_pixels_s8), which
- * the compiler names for every layer of ta_conv_s8_dsp or _pairs that is not direct. */
+ * the compiler names for every layer of ta_conv_s8_dsp or _pairs that is not direct; without
+ * it such a layer gathers by gemm_gather_window (exact, slower). */
 #define GEMM_GATHER 15
+
+/* The window whose top-left tap is (iy0, ix0) byte by byte into dst, the zero point outside
+ * the image: a few instructions of code, where ta_im2col_pixels_s8 takes 1.8 KB (vww and ic
+ * gather only the border windows of their first layer, through this). */
+static void gemm_gather_window(const ta_im2col_geom_t *g, const int8_t *in, int32_t iy0, int32_t ix0, int8_t *dst) {
+  const size_t row = (size_t)g->in_w * (size_t)g->in_c;
+  const int32_t c_n = g->in_c, run = g->k_w * c_n, n = g->k_h * run;
+  const uint32_t pad = (uint32_t)(uint8_t)g->pad_value * 0x01010101u;
+  for (int32_t i = 0; i < n; i += 4) memcpy(dst + i, &pad, 4); /* the window's whole words: within its stride */
+  for (int32_t ky = 0; ky < g->k_h; ky++, dst += run) {
+    const int32_t iy = iy0 + ky * g->dil_h;
+    if (iy < 0 || iy >= g->in_h) continue;
+    for (int32_t kx = 0; kx < g->k_w; kx++) {
+      const int32_t ix = ix0 + kx * g->dil_w;
+      if (ix < 0 || ix >= g->in_w) continue;
+      const int8_t *src = in + (size_t)iy * row + (size_t)ix * (size_t)c_n;
+      for (int32_t c = 0; c < c_n; c++) dst[kx * c_n + c] = src[c];
+    }
+  }
+}
 
 /* Per output pixel, the window (gathered into `scratch` unless direct) through `rows`
  * (gemm_rows or gemm_rows_pairs: a module links only the one its layers call). */
@@ -870,12 +891,16 @@ static void conv_run(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, c
         out += (size_t)g->out_w * (size_t)p->rows;
         continue;
       }
-      if (!GEMM_DSP_HAS(GEMM_GATHER)) continue; /* no layer of the module gathers windows */
       /* chunk windows per gather, p->depth (= g->window) apart: one gemm_rows call (and
        * its set-up) for all of them */
       for (int32_t ox = 0, n; ox < g->out_w; ox += n, out += (size_t)n * (size_t)p->rows) {
         n = TA_MAX(TA_MIN(g->chunk, g->out_w - ox), 1);
-        ta_im2col_pixels_s8(g, in, oy, ox, n, scratch);
+        if (GEMM_DSP_HAS(GEMM_GATHER))
+          ta_im2col_pixels_s8(g, in, oy, ox, n, scratch);
+        else
+          for (int32_t k = 0; k < n; k++)
+            gemm_gather_window(g, in, oy * g->stride_h - g->pad_h, (ox + k) * g->stride_w - g->pad_w,
+                               scratch + (size_t)k * (size_t)p->depth);
         gemm_rows(p, n, scratch, p->depth, weights, out);
       }
     }
@@ -907,10 +932,8 @@ void ta_conv_s8_dsp_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col
 
 /* ---- First convolutions: few input channels, windows unpacked from the image ---- */
 
-/* The TA_GEMM_DSP_VARIANTS bits of the image readers (ta_conv_s8_dsp_first): a 3x3 window of
- * 3 channels, and window rows of whole groups of 4 values. */
+/* The TA_GEMM_DSP_VARIANTS bit of ta_conv_s8_dsp_first's image reader: a 3x3 window of 3 channels. */
 #define GEMM_FIRST_333 13
-#define GEMM_FIRST_ROWS 14
 
 /* One group of 4 values (a word) as SXTB16 unpacks it, into a pair slot (u[0], u[1]). */
 static inline void first_put(int32_t *u, int32_t v) {
@@ -932,12 +955,6 @@ static void first_unpack_333(const int8_t *x, size_t row, int32_t *u) {
   first_put(u + 16, (int32_t)((uint32_t)h | (uint32_t)gemm_load32(z) << 16));
   first_put(u + 20, gemm_load32(z + 2));
   first_put(u + 24, (int32_t)((uint32_t)gemm_load32(z + 5) >> 8)); /* the 28th value 0 */
-}
-
-/* A window inside the image whose rows are `run` bytes, a multiple of 4 (kws: 10 rows of 4). */
-static void first_unpack_rows(const int8_t *x, size_t row, int32_t k_h, int32_t run, int32_t *u) {
-  for (; k_h > 0; k_h--, x += row)
-    for (int32_t i = 0; i < run; i += 4, u += 4) first_put(u, gemm_load32(x + i));
 }
 
 #if GEMM_ASM
@@ -987,8 +1004,8 @@ static __attribute__((noinline)) void first_unpack_333_pair(const int8_t *a, con
 }
 #endif
 
-/* The window at (iy0, ix0) of image `in` into the pair slot u: from the image where a reader
- * fits, else gathered into scratch (the padding the zero point; the bytes after the window
+/* The window at (iy0, ix0) of image `in` into the pair slot u: from the image where the reader
+ * fits (form 1), else gathered into scratch (the padding the zero point; the bytes after the window
  * meet zero weights) and unpacked from there. */
 static void first_window(const ta_im2col_geom_t *g, const int8_t *in, int32_t iy0, int32_t ix0, int form,
                          int8_t *scratch, int32_t *u) {
@@ -999,25 +1016,22 @@ static void first_window(const ta_im2col_geom_t *g, const int8_t *in, int32_t iy
       first_unpack_333(x, row, u);
       return;
     }
-    if (form == 2 && GEMM_DSP_HAS(GEMM_FIRST_ROWS)) {
-      first_unpack_rows(x, row, g->k_h, g->k_w * g->in_c, u);
-      return;
-    }
   }
-  /* byte by byte (its own loop: a module whose other layers gather nothing links no
-   * ta_im2col_pixels_s8), then unpacked */
-  int8_t *dst = scratch;
-  for (int32_t ky = 0; ky < g->k_h; ky++) {
-    const int32_t iy = iy0 + ky * g->dil_h;
-    for (int32_t kx = 0; kx < g->k_w; kx++) {
-      const int32_t ix = ix0 + kx * g->dil_w;
-      const int inside = iy >= 0 && iy < g->in_h && ix >= 0 && ix < g->in_w;
-      const int8_t *src = in + (inside ? (size_t)iy * row + (size_t)ix * (size_t)g->in_c : 0);
-      for (int32_t c = 0; c < g->in_c; c++) *dst++ = inside ? src[c] : (int8_t)g->pad_value;
-    }
-  }
+  gemm_gather_window(g, in, iy0, ix0, scratch); /* then unpacked */
   for (int32_t n = g->k_h * g->k_w * g->in_c; n > 0; n -= 4, scratch += 4, u += 4) first_put(u, gemm_load32(scratch));
 }
+
+#if GEMM_ASM
+/* The pair loop of the stream's depth, or 0 when it is not compiled. */
+static int first_pairs(const ta_gemm_dsp_params_t *p, gemm_pair_state_t *st) {
+  if (p->depth == 28) { /* the compiler keeps that depth to rq_zp 0 */
+    if (!GEMM_DSP_HAS(GEMM_PAIRS28)) return 0;
+    gemm_pairs28_asm(st);
+    return 1;
+  }
+  return gemm_pairs_run((p->depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), st);
+}
+#endif
 
 /* A pixel's place: its image, the top-left tap of its window (iy0, ix0), its output column. */
 typedef struct first_pos_t {
@@ -1037,10 +1051,37 @@ void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t 
                           const int32_t *stream, int8_t *scratch, int8_t *output) {
   const int32_t rows = p->rows, depth = g->k_h * g->k_w * g->in_c, n = g->batches * g->out_h * g->out_w;
   const int32_t run = g->k_w * g->in_c;
-  const int form = g->dil_h != 1 || g->dil_w != 1 ? 0 : g->k_h == 3 && run == 9 ? 1 : run % 4 == 0 ? 2 : 0;
+  const int form = g->dil_h == 1 && g->dil_w == 1 && g->k_h == 3 && run == 9; /* the 3x3x3 reader */
   const size_t row = (size_t)g->in_w * (size_t)g->in_c, image = (size_t)g->in_h * row;
   int32_t u[4 * GEMM_PAIR_MAX_GROUPS];
   for (int32_t i = 4 * ((depth + 3) >> 2); i < p->depth; i++) u[i] = 0; /* the groups of zero weights */
+#if GEMM_ASM
+  gemm_pair_state_t st;
+  st.s = stream, st.u = u, st.u_end = u + p->depth, st.odd = (p->depth >> 4) & 1, st.zp = p->rq_zp;
+  if (form && g->out_w % 2 == 0 && GEMM_DSP_HAS(GEMM_FIRST_333)) {
+    /* an even row width (vww 48, ic 32): the pairs are (ox, ox + 1) of one row, b's window
+     * stride_w pixels after a's */
+    const size_t step = (size_t)g->stride_w * 3;
+    st.b_off = rows;
+    for (int32_t b = 0; b < g->batches; b++, input += image) {
+      for (int32_t oy = 0, iy0 = -g->pad_h; oy < g->out_h; oy++, iy0 += g->stride_h) {
+        const int rows_in = iy0 >= 0 && iy0 + 3 <= g->in_h;
+        for (int32_t ox = 0, ix0 = -g->pad_w; ox < g->out_w; ox += 2, ix0 += 2 * g->stride_w, output += 2 * rows) {
+          if (rows_in && ix0 >= 0 && ix0 + g->stride_w + 3 <= g->in_w) {
+            const int8_t *xa = input + (size_t)iy0 * row + (size_t)ix0 * 3;
+            first_unpack_333_pair(xa, xa + step, row, u);
+          } else {
+            first_window(g, input, iy0, ix0, form, scratch, u);
+            first_window(g, input, iy0, ix0 + g->stride_w, form, scratch, u + 2);
+          }
+          st.out = output, st.out_end = output + rows;
+          if (!first_pairs(p, &st)) gemm_pairs_c(p, u, stream, output, output + rows);
+        }
+      }
+    }
+    return;
+  }
+#endif
   first_pos_t qa = {input, -g->pad_h, -g->pad_w, 0}, qb;
   for (int32_t i = 0; i < n; i += 2, output += 2 * rows) {
     const int single = i + 1 == n; /* paired with itself: both slots the same window */
@@ -1062,14 +1103,8 @@ void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t 
     first_next(g, image, &qa);
     int done = 0;
 #if GEMM_ASM
-    gemm_pair_state_t st;
-    st.s = stream, st.u = u, st.u_end = u + p->depth, st.odd = (p->depth >> 4) & 1;
-    st.out = output, st.out_end = output + rows, st.b_off = single ? 0 : rows, st.zp = p->rq_zp;
-    if (p->depth == 28) { /* the compiler keeps that depth to rq_zp 0 */
-      if (GEMM_DSP_HAS(GEMM_PAIRS28)) gemm_pairs28_asm(&st), done = 1;
-    } else {
-      done = gemm_pairs_run((p->depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), &st);
-    }
+    st.out = output, st.out_end = output + rows, st.b_off = single ? 0 : rows;
+    done = first_pairs(p, &st);
 #endif
     if (!done) gemm_pairs_c(p, u, stream, output, single ? output : output + rows);
   }

@@ -394,12 +394,9 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
           (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point, d->direct ? 1 : 0, (int)d->chunk, (int)d->window);
   /* the column form and the DSP pair stream have their own entry points (only what a module
    * calls is linked) */
-  if (d->first) { /* its image reader (ta_conv_s8_dsp_first: a 3x3 window of 3 channels, rows of whole groups) */
-    const int32_t row_run = d->w.k * d->in_c;
-    const bool k333 = d->h.k == 3 && row_run == 9;
-    if (d->h.dil == 1 && d->w.dil == 1 && (row_run % 4 == 0 || k333))
-      em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << (k333 ? 13 : 14));
-  }
+  /* ta_conv_s8_dsp_first's image reader of 3x3 windows of 3 channels (bit 13) */
+  if (d->first && d->h.dil == 1 && d->w.dil == 1 && d->h.k == 3 && d->w.k * d->in_c == 9)
+    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 13);
   if (d->gemm->tier == GEMM_DSP && !d->direct && !d->cols && !d->first) /* conv_run's window gather */
     em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 15);
   const char *form = d->cols ? "_cols" : d->first ? "_first" : d->gemm->pairs ? "_pairs" : "";
