@@ -771,6 +771,15 @@ static __attribute__((noinline)) void gemm_pairs28_asm(gemm_pair_state_t *st) {
                                   "", "") GEMM_ASM_PAIRS_OPERANDS);
 }
 
+/* kws's first layer (10x4 windows of 1 channel): depth 40 in one pass of 10 groups (bit 14, with
+ * the reader of window rows of 4 values), where the 16-value loops would add 2 zero groups. */
+#define GEMM_FIRST_ROWS 14
+static __attribute__((noinline)) void gemm_pairs40_asm(gemm_pair_state_t *st) {
+  register gemm_pair_state_t *state __asm__("r4") = st;
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP,
+                                  "", "") GEMM_ASM_PAIRS_OPERANDS);
+}
+
 /* The pair loop for this variant bit, or 0 when it is not compiled (every call a constant
  * after inlining, so that the loops not named are dropped). */
 static int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
@@ -934,11 +943,19 @@ void ta_conv_s8_dsp_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col
 
 /* The TA_GEMM_DSP_VARIANTS bit of ta_conv_s8_dsp_first's image reader: a 3x3 window of 3 channels. */
 #define GEMM_FIRST_333 13
+#ifndef GEMM_FIRST_ROWS
+#define GEMM_FIRST_ROWS 14 /* windows rows of 4 values (with the depth-40 pair loop) */
+#endif
 
 /* One group of 4 values (a word) as SXTB16 unpacks it, into a pair slot (u[0], u[1]). */
 static inline void first_put(int32_t *u, int32_t v) {
   u[0] = gemm_sxtb16(v);
   u[1] = gemm_sxtb16_ror8(v);
+}
+
+/* A window inside the image whose rows are 4 values (kws: 10 rows of 4). */
+static void first_unpack_rows4(const int8_t *x, size_t row, int32_t k_h, int32_t *u) {
+  for (; k_h > 0; k_h--, x += row, u += 4) first_put(u, gemm_load32(x));
 }
 
 /* A 3x3 window of 3 channels inside the image (x its first byte, rows `row` bytes apart):
@@ -1016,6 +1033,10 @@ static void first_window(const ta_im2col_geom_t *g, const int8_t *in, int32_t iy
       first_unpack_333(x, row, u);
       return;
     }
+    if (form == 2 && GEMM_DSP_HAS(GEMM_FIRST_ROWS)) {
+      first_unpack_rows4(x, row, g->k_h, u);
+      return;
+    }
   }
   gemm_gather_window(g, in, iy0, ix0, scratch); /* then unpacked */
   for (int32_t n = g->k_h * g->k_w * g->in_c; n > 0; n -= 4, scratch += 4, u += 4) first_put(u, gemm_load32(scratch));
@@ -1027,6 +1048,11 @@ static int first_pairs(const ta_gemm_dsp_params_t *p, gemm_pair_state_t *st) {
   if (p->depth == 28) { /* the compiler keeps that depth to rq_zp 0 */
     if (!GEMM_DSP_HAS(GEMM_PAIRS28)) return 0;
     gemm_pairs28_asm(st);
+    return 1;
+  }
+  if (p->depth == 40) { /* likewise */
+    if (!GEMM_DSP_HAS(GEMM_FIRST_ROWS)) return 0;
+    gemm_pairs40_asm(st);
     return 1;
   }
   return gemm_pairs_run((p->depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), st);
@@ -1051,14 +1077,15 @@ void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t 
                           const int32_t *stream, int8_t *scratch, int8_t *output) {
   const int32_t rows = p->rows, depth = g->k_h * g->k_w * g->in_c, n = g->batches * g->out_h * g->out_w;
   const int32_t run = g->k_w * g->in_c;
-  const int form = g->dil_h == 1 && g->dil_w == 1 && g->k_h == 3 && run == 9; /* the 3x3x3 reader */
+  /* the 3x3x3 reader (1), rows of 4 values (2) */
+  const int form = g->dil_h != 1 || g->dil_w != 1 ? 0 : g->k_h == 3 && run == 9 ? 1 : run == 4 ? 2 : 0;
   const size_t row = (size_t)g->in_w * (size_t)g->in_c, image = (size_t)g->in_h * row;
   int32_t u[4 * GEMM_PAIR_MAX_GROUPS];
   for (int32_t i = 4 * ((depth + 3) >> 2); i < p->depth; i++) u[i] = 0; /* the groups of zero weights */
 #if GEMM_ASM
   gemm_pair_state_t st;
   st.s = stream, st.u = u, st.u_end = u + p->depth, st.odd = (p->depth >> 4) & 1, st.zp = p->rq_zp;
-  if (form && g->out_w % 2 == 0 && GEMM_DSP_HAS(GEMM_FIRST_333)) {
+  if (form == 1 && g->out_w % 2 == 0 && GEMM_DSP_HAS(GEMM_FIRST_333)) {
     /* an even row width (vww 48, ic 32): the pairs are (ox, ox + 1) of one row, b's window
      * stride_w pixels after a's */
     const size_t step = (size_t)g->stride_w * 3;

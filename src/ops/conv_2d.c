@@ -187,8 +187,10 @@ static bool conv_prepare_dsp_cols(PrepareCtx *pc, Node *node, const Tensor *filt
 #define CONV_FIRST_DEPTH_MAX 320 /* ta_gemm_dsp.c GEMM_PAIR_MAX_GROUPS * 4 */
 static bool conv_prepare_dsp_first(Arena *arena, const int8_t *w, ConvData *d, bool *taken) {
   const int32_t depth = d->gemm->depth, padded = (depth + 15) & ~15;
-  /* at most one group of 4 zero weights (27 -> 32); kws's 40 -> 48 keeps the block loop */
-  if (padded > CONV_FIRST_DEPTH_MAX || padded - ((depth + 3) & ~3) > 4) return true;
+  /* windows of rows of 4 values and depth 40 (kws): their own pair loop and reader */
+  const bool rows40 = depth == 40 && d->w.k * d->in_c == 4 && d->h.dil == 1 && d->w.dil == 1;
+  /* else at most one group of 4 zero weights (27 -> 32) */
+  if (padded > CONV_FIRST_DEPTH_MAX || (padded - ((depth + 3) & ~3) > 4 && !rows40)) return true;
   int8_t *wp = arena_calloc(arena, (size_t)d->out_c * (size_t)padded, 1);
   if (!wp) return false;
   for (int32_t oc = 0; oc < d->out_c; oc++)
@@ -196,6 +198,14 @@ static bool conv_prepare_dsp_first(Arena *arena, const int8_t *w, ConvData *d, b
   d->gemm->depth = padded;
   if (!gemm_dsp_use_pairs(arena, d->gemm, wp)) return false;
   if (!d->gemm->pairs) {
+    d->gemm->depth = depth;
+    return true;
+  }
+  if (rows40 && d->gemm->rq_zp == 0) { /* one pass of 10 groups (bit 14), no zero group */
+    d->gemm->depth = 40;
+    if (!gemm_dsp_pair_stream(arena, d->gemm, w)) return false;
+  } else if (rows40) { /* 40 -> 48 would waste two groups: the block loop */
+    d->gemm->pairs = NULL;
     d->gemm->depth = depth;
     return true;
   }

@@ -237,6 +237,7 @@ static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const ch
  * requantisation, the depth-8 stream, or no block of 4 rows). */
 static int gemm_dsp_variant(const GemmPlan *g) {
   if (g->pairs && g->depth == 28) return 16; /* GEMM_PAIRS28 (ta_conv_s8_dsp_first, rq_zp 0) */
+  if (g->pairs && g->depth == 40) return 14; /* GEMM_FIRST_ROWS: its depth-40 loop (likewise) */
   if (g->pairs) return (g->depth % 64 == 0 ? 10 : 9) + (g->rq_zp ? 2 : 0); /* GEMM_PAIRS64, GEMM_PAIRS (+ ZP) */
   const int32_t groups = (g->depth + 3) / 4, blocks = g->rows / 4;
   if (!g->rq || !g->sat8 || (g->neg_fix != 0 && g->rq_zp != 0) || blocks == 0 || groups == 0) return -1;

@@ -21,8 +21,11 @@
 #   from the image, bit 13, in the depth-28 pair loop, bit 16; border windows gathered byte by
 #   byte): vww (stride 2, the last row and column padded) and ic (stride 1, padding all round)
 #   must take it and be exact, at -O2, -O0 and with no loop compiled; the modules name bits
-#   13 and 16 and, having no other gathered window, not bit 15 (conv_run's gather: kws names
-#   it, and kws-mask0 gathers its first layer without it).
+#   13 and 16 and, having no other gathered window, not bit 15 (conv_run's gather); kws's
+#   10x4x1 windows (rows of 4 values read from the image, the depth-40 pair loop: bit 14) the
+#   same at -O2, -O0, with a frame pointer, no loop compiled and in --memory.optimize max;
+#   a CONV_2D case of 1 input channel and 17 outputs (no pair stream) gathers in conv_run
+#   (bit 15) and, with no loop compiled, by gemm_gather_window.
 # usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -38,12 +41,13 @@ ta_ensure_packages >/dev/null 2>&1 || { echo "FAIL cv4: cross tools (arm-none-ea
 # What the module must contain for this case (a fixed string).
 expected() { # name
   case "$1" in
+    conv_2d_int8_05_*) echo "ta_conv_s8_dsp_inplace(" ;;
     ic|conv_2d_int8_*) echo "ta_conv_s8_dsp_cols" ;;
     ad) echo ".k8 = K" ;;
     kws|vww) echo ".pairs = 1" ;;
   esac
   case "$1" in
-    ic|vww) echo "ta_conv_s8_dsp_first" ;;
+    ic|vww|kws) echo "ta_conv_s8_dsp_first" ;;
   esac
 }
 
@@ -81,8 +85,13 @@ run_one() { # corpus dir, label, compile flags
         return
       fi ;;
     kws:)
+      if ! mask_bit "$d/m/src/ta_config.h" 14 1 || ! mask_bit "$d/m/src/ta_config.h" 15 0; then
+        echo "FAIL $label: variant mask $(grep GEMM_DSP_VARIANTS "$d/m/src/ta_config.h") (want bit 14, not 15)"
+        return
+      fi ;;
+    conv_2d_int8_05_*:)
       if ! mask_bit "$d/m/src/ta_config.h" 15 1; then
-        echo "FAIL $label: variant mask lacks bit 15 (kws's first layer gathers in conv_run)"
+        echo "FAIL $label: variant mask lacks bit 15 (the layer gathers in conv_run)"
         return
       fi ;;
   esac
@@ -121,6 +130,15 @@ run_one "$corpus/models/kws" "kws-max" "-O2" max
 run_one "$corpus/models/vww" "vww" "-O2"
 run_one "$corpus/models/vww" "vww-mask0" "-O2" mask0
 run_one "$corpus/models/vww" "vww-O0" "-O0"
+# conv_run's window gather (bit 15: 1 input channel, 17 outputs: no pair stream), and without it
+# (mask 0: gemm_gather_window)
+c=conv_2d_int8_05_k3x3_s2_d1_same_relu6_c1to17
+if [ -d "$corpus/ops/$c" ]; then
+  run_one "$corpus/ops/$c" "$c" "-O2"
+  run_one "$corpus/ops/$c" "$c-mask0" "-O2" mask0
+else
+  echo "FAIL cv4:$c: corpus case missing"
+fi
 # the CONV_2D cases with whole groups of 4 input channels, no dilation, a window wider than 1x1
 for c in conv_2d_int8_01_k1x5_s1_d1_valid_relu6_c8to3 conv_2d_int8_15_k5x5_s2_d1_same_relu6_c8to3; do
   if [ -d "$corpus/ops/$c" ]; then
