@@ -771,8 +771,8 @@ static __attribute__((noinline)) void gemm_pairs28_asm(gemm_pair_state_t *st) {
                                   "", "") GEMM_ASM_PAIRS_OPERANDS);
 }
 
-/* kws's first layer (10x4 windows of 1 channel): depth 40 in one pass of 10 groups (bit 14, with
- * the reader of window rows of 4 values), where the 16-value loops would add 2 zero groups. */
+/* Depth 40 in one pass of 10 groups (bit 14, with ta_conv_s8_dsp_first's reader of window rows
+ * of 4 values: kws's first layer; strww's 1x1 layer of 40 channels), rq_zp 0. */
 #define GEMM_FIRST_ROWS 14
 static __attribute__((noinline)) void gemm_pairs40_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
@@ -802,6 +802,21 @@ static int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
     return 1;
   }
 }
+
+/* The pair loop of the stream's depth (28 and 40 their own, rq_zp 0), or 0 when it is not compiled. */
+static int first_pairs(const ta_gemm_dsp_params_t *p, gemm_pair_state_t *st) {
+  if (p->depth == 28) { /* the compiler keeps that depth to rq_zp 0 */
+    if (!GEMM_DSP_HAS(GEMM_PAIRS28)) return 0;
+    gemm_pairs28_asm(st);
+    return 1;
+  }
+  if (p->depth == 40) { /* likewise */
+    if (!GEMM_DSP_HAS(GEMM_FIRST_ROWS)) return 0;
+    gemm_pairs40_asm(st);
+    return 1;
+  }
+  return gemm_pairs_run((p->depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), st);
+}
 #endif
 
 /* `count` input vectors `x_step` bytes apart, in pairs (an odd last one paired with itself,
@@ -820,7 +835,7 @@ static void gemm_rows_pairs(const ta_gemm_dsp_params_t *p, int32_t count, const 
     st.s = stream, st.u = u, st.u_end = u + depth, st.odd = (depth >> 4) & 1;
     st.out = out, st.out_end = out + rows, st.b_off = (int32_t)(ob - out), st.zp = p->rq_zp;
     /* the compiler names the loop this depth and requantisation take */
-    if (!gemm_pairs_run((depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), &st))
+    if (!first_pairs(p, &st))
 #endif
       gemm_pairs_c(p, u, stream, out, ob);
     if (single) break;
@@ -1042,22 +1057,6 @@ static void first_window(const ta_im2col_geom_t *g, const int8_t *in, int32_t iy
   for (int32_t n = g->k_h * g->k_w * g->in_c; n > 0; n -= 4, scratch += 4, u += 4) first_put(u, gemm_load32(scratch));
 }
 
-#if GEMM_ASM
-/* The pair loop of the stream's depth, or 0 when it is not compiled. */
-static int first_pairs(const ta_gemm_dsp_params_t *p, gemm_pair_state_t *st) {
-  if (p->depth == 28) { /* the compiler keeps that depth to rq_zp 0 */
-    if (!GEMM_DSP_HAS(GEMM_PAIRS28)) return 0;
-    gemm_pairs28_asm(st);
-    return 1;
-  }
-  if (p->depth == 40) { /* likewise */
-    if (!GEMM_DSP_HAS(GEMM_FIRST_ROWS)) return 0;
-    gemm_pairs40_asm(st);
-    return 1;
-  }
-  return gemm_pairs_run((p->depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), st);
-}
-#endif
 
 /* A pixel's place: its image, the top-left tap of its window (iy0, ix0), its output column. */
 typedef struct first_pos_t {

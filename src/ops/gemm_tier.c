@@ -106,10 +106,12 @@ static int32_t *gemm_dsp_k8(Arena *arena, const GemmPlan *g, const int8_t *w) {
 
 /* The pair loop computes 8 SMLADs per 2 LDMs (the block loop 8 per 3) from 2 pixels
  * unpacked side by side; it keeps only rq's requantisation with an int8 clamp and no
- * negative-rounding fix (the zero point folded or added after the shift). */
+ * negative-rounding fix (the zero point folded or added after the shift). Depth 40 (strww's
+ * 40-channel 1x1 layer) has a loop of its own (bit 14, shared with ta_conv_s8_dsp_first). */
 static bool gemm_dsp_pairs_fit(const GemmPlan *g) {
   return g->tier == GEMM_DSP && !g->dsp_unpacked && g->rq && g->sat8 && g->neg_fix == 0 &&
-         g->rows % 2 == 0 && g->depth % 16 == 0 && g->depth >= 16 && g->depth <= GEMM_DSP_PAIR_MAX_DEPTH;
+         g->rows % 2 == 0 && (g->depth % 16 == 0 || (g->depth == 40 && g->rq_zp == 0)) && g->depth >= 16 &&
+         g->depth <= GEMM_DSP_PAIR_MAX_DEPTH;
 }
 
 /* Per pair of rows: both biases twice (one LDM starts both vectors' accumulators), per group of 4 values both rows' SXTB16-ordered words, both

@@ -25,7 +25,8 @@
 #   10x4x1 windows (rows of 4 values read from the image, the depth-40 pair loop: bit 14) the
 #   same at -O2, -O0, with a frame pointer, no loop compiled and in --memory.optimize max;
 #   a CONV_2D case of 1 input channel and 17 outputs (no pair stream) gathers in conv_run
-#   (bit 15) and, with no loop compiled, by gemm_gather_window.
+#   (bit 15) and, with no loop compiled, by gemm_gather_window; strww's 1x1 layer of 40 channels
+#   runs the depth-40 pair loop (bit 14).
 # usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -44,7 +45,7 @@ expected() { # name
     conv_2d_int8_05_*) echo "ta_conv_s8_dsp_inplace(" ;;
     ic|conv_2d_int8_*) echo "ta_conv_s8_dsp_cols" ;;
     ad) echo ".k8 = K" ;;
-    kws|vww) echo ".pairs = 1" ;;
+    kws|vww|strww) echo ".pairs = 1" ;;
   esac
   case "$1" in
     ic|vww|kws) echo "ta_conv_s8_dsp_first" ;;
@@ -89,6 +90,11 @@ run_one() { # corpus dir, label, compile flags
         echo "FAIL $label: variant mask $(grep GEMM_DSP_VARIANTS "$d/m/src/ta_config.h") (want bit 14, not 15)"
         return
       fi ;;
+    strww:)
+      if ! mask_bit "$d/m/src/ta_config.h" 14 1; then
+        echo "FAIL $label: variant mask lacks bit 14 (the depth-40 pair loop of its 1x1 layer)"
+        return
+      fi ;;
     conv_2d_int8_05_*:)
       if ! mask_bit "$d/m/src/ta_config.h" 15 1; then
         echo "FAIL $label: variant mask lacks bit 15 (the layer gathers in conv_run)"
@@ -130,6 +136,7 @@ run_one "$corpus/models/kws" "kws-max" "-O2" max
 run_one "$corpus/models/vww" "vww" "-O2"
 run_one "$corpus/models/vww" "vww-mask0" "-O2" mask0
 run_one "$corpus/models/vww" "vww-O0" "-O0"
+run_one "$corpus/models/strww" "strww" "-O2"
 # conv_run's window gather (bit 15: 1 input channel, 17 outputs: no pair stream), and without it
 # (mask 0: gemm_gather_window)
 c=conv_2d_int8_05_k3x3_s2_d1_same_relu6_c1to17
