@@ -782,7 +782,7 @@ static __attribute__((noinline)) void gemm_pairs40_asm(gemm_pair_state_t *st) {
 
 /* The pair loop for this variant bit, or 0 when it is not compiled (every call a constant
  * after inlining, so that the loops not named are dropped). */
-static int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
+static GEMM_ALWAYS_INLINE int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
   switch (variant) {
   case GEMM_PAIRS:
     if (!GEMM_DSP_HAS(GEMM_PAIRS)) return 0;
@@ -804,7 +804,7 @@ static int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
 }
 
 /* The pair loop of the stream's depth (28 and 40 their own, rq_zp 0), or 0 when it is not compiled. */
-static int first_pairs(const ta_gemm_dsp_params_t *p, gemm_pair_state_t *st) {
+static GEMM_ALWAYS_INLINE int first_pairs(const ta_gemm_dsp_params_t *p, gemm_pair_state_t *st) {
   if (p->depth == 28) { /* the compiler keeps that depth to rq_zp 0 */
     if (!GEMM_DSP_HAS(GEMM_PAIRS28)) return 0;
     gemm_pairs28_asm(st);

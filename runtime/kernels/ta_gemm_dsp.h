@@ -20,11 +20,12 @@
 /* Block loops compiled (ta_config.h): bit v for loop v = input form (0 the input bytes,
  * 3 unpacked, 6 unpacked in whole 16-value passes) + requantisation (0, 1 with the
  * negative-rounding fix, 2 with the zero point added after the shift); bits 9 and 10 the
- * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp; 13 the
- * 3x3x3 image reader of ta_conv_s8_dsp_first (14 unused), 15 the window gather of ta_conv_s8_dsp and
- * _pairs (a module without it links no ta_im2col_pixels_s8), 16 the first layers' pair loop
- * of depth 28. A
- * layer whose loop is missing runs the C loops over the same tables (exact, slower). */
+ * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp;
+ * ta_conv_s8_dsp_first's 3x3x3 image reader 13, its depth-28 pair loop 16, and 14 the pair
+ * loop of depth 40 (any stream of that depth) with the first layers' reader of window rows
+ * of 4 values; 15 the window gather of ta_conv_s8_dsp and _pairs (without it: a small byte
+ * loop, and no ta_im2col_pixels_s8 linked). A layer whose loop is missing runs the C loops
+ * over the same tables (exact, slower). */
 #ifndef TA_GEMM_DSP_VARIANTS
 #define TA_GEMM_DSP_VARIANTS 0x1ffffu
 #endif
@@ -75,10 +76,10 @@ void ta_conv_s8_dsp_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col
                                   int32_t bytes);
 
 /* CONV_2D of a first layer (fewer than 4 input channels) with `pairs` set, the stream's
- * depth the window's padded to a multiple of 16 (zero weights): output pixels in pairs, each
- * window unpacked straight from the image where it lies inside (3x3 windows of 3 channels,
- * bit 13), else gathered into `scratch` (p->depth bytes) first.
- * A stream of depth 28 (27 values, rq_zp 0) runs its own pair loop (bit 16). */
+ * depth the window's padded to a multiple of 4 (28: its own loop, bit 16; 40, bit 14) or of
+ * 16 (zero weights): output pixels in pairs, each window unpacked straight from the image
+ * where it lies inside (3x3 windows of 3 channels, bit 13; rows of 4 values, bit 14), else
+ * gathered into `scratch` (p->depth bytes) first. */
 void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                           const int32_t *stream, int8_t *scratch, int8_t *output);
 void ta_conv_s8_dsp_first_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
