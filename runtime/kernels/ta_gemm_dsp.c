@@ -21,6 +21,8 @@
 #define GEMM_ASM 0
 #endif
 
+#define GEMM_DSP_HAS(v) ((TA_GEMM_DSP_VARIANTS >> (v)) & 1u)
+
 static inline int32_t gemm_load32(const void *p) {
   int32_t v;
   memcpy(&v, p, sizeof v); /* unaligned-safe; a single LDR on these cores */
@@ -425,7 +427,6 @@ static void gemm_unpack(const int8_t *x, int32_t depth, int32_t *u) {
  * past the last multiple of 4; each with one of the three requantisations. */
 enum { GEMM_BYTES = 0, GEMM_UNPACKED = 3, GEMM_UNPACKED16 = 6, GEMM_RQ_NEG = 1, GEMM_RQ_ZP = 2 };
 
-#define GEMM_DSP_HAS(v) ((TA_GEMM_DSP_VARIANTS >> (v)) & 1u)
 
 static GEMM_ALWAYS_INLINE void gemm_blocks_run(gemm_asm_state_t *st, int variant) {
   register gemm_asm_state_t *state __asm__("r4") = st;
@@ -860,9 +861,27 @@ static int gemm_strip_run(int variant, gemm_pair_state_t *st) {
   }
 }
 
+/* The first convolutions' depth 28 (3x3 windows of 3 channels, 27 values): one pass of 7 groups
+ * (TA_GEMM_DSP_VARIANTS bit 16), where the 16-value loops would run an 8th group of zeros. */
+#define GEMM_PAIRS28 16
+static __attribute__((noinline)) void gemm_pairs28_asm(gemm_pair_state_t *st) {
+  register gemm_pair_state_t *state __asm__("r4") = st;
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP,
+                                  "", "") GEMM_ASM_PAIRS_OPERANDS);
+}
+
+/* Depth 40 in one pass of 10 groups (bit 14, with ta_conv_s8_dsp_first's reader of window rows
+ * of 4 values: kws's first layer; strww's 1x1 layer of 40 channels), rq_zp 0. */
+#define GEMM_FIRST_ROWS 14
+static __attribute__((noinline)) void gemm_pairs40_asm(gemm_pair_state_t *st) {
+  register gemm_pair_state_t *state __asm__("r4") = st;
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP,
+                                  "", "") GEMM_ASM_PAIRS_OPERANDS);
+}
+
 /* The pair loop for this variant bit, or 0 when it is not compiled (every call a constant
  * after inlining, so that the loops not named are dropped). */
-static int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
+static GEMM_ALWAYS_INLINE int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
   switch (variant) {
   case GEMM_PAIRS:
     if (!GEMM_DSP_HAS(GEMM_PAIRS)) return 0;
@@ -882,6 +901,21 @@ static int gemm_pairs_run(int variant, gemm_pair_state_t *st) {
     return 1;
   }
 }
+
+/* The pair loop of the stream's depth (28 and 40 their own, rq_zp 0), or 0 when it is not compiled. */
+static GEMM_ALWAYS_INLINE int first_pairs(const ta_gemm_dsp_params_t *p, gemm_pair_state_t *st) {
+  if (p->depth == 28) { /* the compiler keeps that depth to rq_zp 0 */
+    if (!GEMM_DSP_HAS(GEMM_PAIRS28)) return 0;
+    gemm_pairs28_asm(st);
+    return 1;
+  }
+  if (p->depth == 40) { /* likewise */
+    if (!GEMM_DSP_HAS(GEMM_FIRST_ROWS)) return 0;
+    gemm_pairs40_asm(st);
+    return 1;
+  }
+  return gemm_pairs_run((p->depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), st);
+}
 #endif
 
 #if GEMM_ASM
@@ -892,21 +926,6 @@ static int gemm_strip_variant(const ta_gemm_dsp_params_t *p) {
   return (depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->neg_fix ? GEMM_PAIRS_NEG : 0);
 }
 #endif
-
-/* Every row pair of the stream against the unpacked pair u (a's outputs at oa, b's at ob):
- * the assembly loop the compiler named for this depth and requantisation, else C. */
-static void gemm_pairs_one(const ta_gemm_dsp_params_t *p, const int32_t *u, const int32_t *stream, int8_t *oa,
-                           int8_t *ob) {
-#if GEMM_ASM
-  const int32_t depth = p->depth;
-  gemm_pair_state_t st;
-  st.s = stream, st.u = u, st.u_end = u + depth, st.odd = (depth >> 4) & 1;
-  st.out = oa, st.out_end = oa + p->rows, st.b_off = (int32_t)(ob - oa), st.zp = p->rq_zp;
-  /* the compiler names the loop this depth and requantisation take */
-  if (gemm_pairs_run((depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), &st)) return;
-#endif
-  gemm_pairs_c(p, u, stream, oa, ob, 0);
-}
 
 /* `count` input vectors `x_step` bytes apart, in pairs (an odd last one paired with itself,
  * its outputs written twice with the same values); both unpacked before any output of the
@@ -919,7 +938,14 @@ static void gemm_rows_pairs(const ta_gemm_dsp_params_t *p, int32_t count, const 
     const int single = count == 1;
     int8_t *ob = single ? out : out + rows;
     gemm_unpack_pair(x, single ? x : x + x_step, depth, u);
-    gemm_pairs_one(p, u, stream, out, ob);
+#if GEMM_ASM
+    gemm_pair_state_t st;
+    st.s = stream, st.u = u, st.u_end = u + depth, st.odd = (depth >> 4) & 1;
+    st.out = out, st.out_end = out + rows, st.b_off = (int32_t)(ob - out), st.zp = p->rq_zp;
+    /* the compiler names the loop this depth and requantisation take */
+    if (!first_pairs(p, &st))
+#endif
+      gemm_pairs_c(p, u, stream, out, ob);
     if (single) break;
     x += 2 * x_step, out += 2 * rows;
   }
@@ -951,6 +977,31 @@ void ta_gemm_s8_dsp(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *
 typedef void gemm_rows_fn(const ta_gemm_dsp_params_t *p, int32_t count, const int8_t *x, int32_t x_step,
                           const int32_t *weights, int8_t *out);
 
+/* TA_GEMM_DSP_VARIANTS bit of the window gather of conv_run (ta_im2col_pixels_s8), which
+ * the compiler names for every layer of ta_conv_s8_dsp or _pairs that is not direct; without
+ * it such a layer gathers by gemm_gather_window (exact, slower). */
+#define GEMM_GATHER 15
+
+/* The window whose top-left tap is (iy0, ix0) byte by byte into dst, the zero point outside
+ * the image: a few instructions of code, where ta_im2col_pixels_s8 takes 1.8 KB (vww and ic
+ * gather only the border windows of their first layer, through this). */
+static void gemm_gather_window(const ta_im2col_geom_t *g, const int8_t *in, int32_t iy0, int32_t ix0, int8_t *dst) {
+  const size_t row = (size_t)g->in_w * (size_t)g->in_c;
+  const int32_t c_n = g->in_c, run = g->k_w * c_n, n = g->k_h * run;
+  const uint32_t pad = (uint32_t)(uint8_t)g->pad_value * 0x01010101u;
+  for (int32_t i = 0; i < n; i += 4) memcpy(dst + i, &pad, 4); /* the window's whole words: within its stride */
+  for (int32_t ky = 0; ky < g->k_h; ky++, dst += run) {
+    const int32_t iy = iy0 + ky * g->dil_h;
+    if (iy < 0 || iy >= g->in_h) continue;
+    for (int32_t kx = 0; kx < g->k_w; kx++) {
+      const int32_t ix = ix0 + kx * g->dil_w;
+      if (ix < 0 || ix >= g->in_w) continue;
+      const int8_t *src = in + (size_t)iy * row + (size_t)ix * (size_t)c_n;
+      for (int32_t c = 0; c < c_n; c++) dst[kx * c_n + c] = src[c];
+    }
+  }
+}
+
 /* Per output pixel, the window (gathered into `scratch` unless direct) through `rows`
  * (gemm_rows or gemm_rows_pairs: a module links only the one its layers call). */
 static void conv_run(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
@@ -966,8 +1017,9 @@ static void conv_run(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, c
       continue;
     }
     for (int32_t oy = 0; oy < g->out_h; oy++) {
-      if (g->direct) { /* 1x1 strided: one row of pixels stride_w * in_c bytes apart */
-        gemm_rows(p, g->out_w, ta_im2col_s8(g, in, oy, 0, scratch), g->stride_w * g->in_c, weights, out);
+      if (g->direct) { /* 1x1 strided: one row of pixels stride_w * in_c bytes apart (no padding) */
+        gemm_rows(p, g->out_w, in + (size_t)oy * (size_t)g->stride_h * (size_t)g->in_w * (size_t)g->in_c,
+                  g->stride_w * g->in_c, weights, out);
         out += (size_t)g->out_w * (size_t)p->rows;
         continue;
       }
@@ -975,7 +1027,12 @@ static void conv_run(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, c
        * its set-up) for all of them */
       for (int32_t ox = 0, n; ox < g->out_w; ox += n, out += (size_t)n * (size_t)p->rows) {
         n = TA_MAX(TA_MIN(g->chunk, g->out_w - ox), 1);
-        ta_im2col_pixels_s8(g, in, oy, ox, n, scratch);
+        if (GEMM_DSP_HAS(GEMM_GATHER))
+          ta_im2col_pixels_s8(g, in, oy, ox, n, scratch);
+        else
+          for (int32_t k = 0; k < n; k++)
+            gemm_gather_window(g, in, oy * g->stride_h - g->pad_h, (ox + k) * g->stride_w - g->pad_w,
+                               scratch + (size_t)k * (size_t)p->depth);
         gemm_rows(p, n, scratch, p->depth, weights, out);
       }
     }
@@ -1002,6 +1059,195 @@ void ta_conv_s8_dsp_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col
                                   const int32_t *stream, int8_t *scratch, int8_t *temp, int8_t *output,
                                   int32_t bytes) {
   ta_conv_s8_dsp_pairs(p, g, input, stream, scratch, temp);
+  ta_move_output(output, temp, bytes);
+}
+
+/* ---- First convolutions: few input channels, windows unpacked from the image ---- */
+
+/* The TA_GEMM_DSP_VARIANTS bit of ta_conv_s8_dsp_first's image reader: a 3x3 window of 3 channels. */
+#define GEMM_FIRST_333 13
+#ifndef GEMM_FIRST_ROWS
+#define GEMM_FIRST_ROWS 14 /* windows rows of 4 values (with the depth-40 pair loop) */
+#endif
+
+/* One group of 4 values (a word) as SXTB16 unpacks it, into a pair slot (u[0], u[1]). */
+static inline void first_put(int32_t *u, int32_t v) {
+  u[0] = gemm_sxtb16(v);
+  u[1] = gemm_sxtb16_ror8(v);
+}
+
+/* A window inside the image whose rows are 4 values (kws: 10 rows of 4). */
+static void first_unpack_rows4(const int8_t *x, size_t row, int32_t k_h, int32_t *u) {
+  for (; k_h > 0; k_h--, x += row, u += 4) first_put(u, gemm_load32(x));
+}
+
+/* A 3x3 window of 3 channels inside the image (x its first byte, rows `row` bytes apart):
+ * its 27 values in 7 groups, pair slots 4 words apart; the groups across two window rows
+ * are assembled from both (no load reaches past the window's bytes). */
+static void first_unpack_333(const int8_t *x, size_t row, int32_t *u) {
+  const int8_t *y = x + row, *z = y + row;
+  uint16_t h;
+  memcpy(&h, y + 7, sizeof h);
+  first_put(u, gemm_load32(x));
+  first_put(u + 4, gemm_load32(x + 4));
+  first_put(u + 8, (int32_t)((uint32_t)(uint8_t)x[8] | (uint32_t)gemm_load32(y) << 8));
+  first_put(u + 12, gemm_load32(y + 3));
+  first_put(u + 16, (int32_t)((uint32_t)h | (uint32_t)gemm_load32(z) << 16));
+  first_put(u + 20, gemm_load32(z + 2));
+  first_put(u + 24, (int32_t)((uint32_t)gemm_load32(z + 5) >> 8)); /* the 28th value 0 */
+}
+
+#if GEMM_ASM
+/* One group of 4 values of both pixels (a's word in r4, b's in r5) unpacked and stored as a
+ * pair slot (ea, oa, eb, ob) by one STM. */
+#define FIRST_ASM_PUT                  \
+  "sxtb16 r9, r4, ror #8\n\t"          \
+  "sxtb16 r8, r4\n\t"                  \
+  "sxtb16 r11, r5, ror #8\n\t"         \
+  "sxtb16 r10, r5\n\t"                 \
+  "stmia %[u]!, {r8, r9, r10, r11}\n\t"
+/* Both pixels' 3x3x3 windows inside the image (a and b their first bytes) unpacked as the pair
+ * loop reads them (first_unpack_333 twice, in one asm: 59 instructions). */
+static __attribute__((noinline)) void first_unpack_333_pair(const int8_t *a, const int8_t *b, size_t row, int32_t *u) {
+  __asm__ volatile(
+      "ldr r4, [%[a]]\n\t"
+      "ldr r5, [%[b]]\n\t" FIRST_ASM_PUT
+      "ldr r4, [%[a], #4]\n\t"
+      "ldr r5, [%[b], #4]\n\t" FIRST_ASM_PUT
+      "ldrb r4, [%[a], #8]\n\t"
+      "add %[a], %[a], %[row]\n\t"
+      "ldr r6, [%[a]]\n\t"
+      "orr r4, r4, r6, lsl #8\n\t"
+      "ldrb r5, [%[b], #8]\n\t"
+      "add %[b], %[b], %[row]\n\t"
+      "ldr r6, [%[b]]\n\t"
+      "orr r5, r5, r6, lsl #8\n\t" FIRST_ASM_PUT
+      "ldr r4, [%[a], #3]\n\t"
+      "ldr r5, [%[b], #3]\n\t" FIRST_ASM_PUT
+      "ldrh r4, [%[a], #7]\n\t"
+      "add %[a], %[a], %[row]\n\t"
+      "ldr r6, [%[a]]\n\t"
+      "orr r4, r4, r6, lsl #16\n\t"
+      "ldrh r5, [%[b], #7]\n\t"
+      "add %[b], %[b], %[row]\n\t"
+      "ldr r6, [%[b]]\n\t"
+      "orr r5, r5, r6, lsl #16\n\t" FIRST_ASM_PUT
+      "ldr r4, [%[a], #2]\n\t"
+      "ldr r5, [%[b], #2]\n\t" FIRST_ASM_PUT
+      "ldr r4, [%[a], #5]\n\t"
+      "ldr r5, [%[b], #5]\n\t"
+      "lsr r4, r4, #8\n\t"
+      "lsr r5, r5, #8\n\t" FIRST_ASM_PUT
+      : [a] "+r"(a), [b] "+r"(b), [u] "+r"(u)
+      : [row] "r"(row)
+      : "r4", "r5", "r6", "r8", "r9", "r10", "r11", "memory");
+}
+#endif
+
+/* The window at (iy0, ix0) of image `in` into the pair slot u: from the image where the reader
+ * fits (form 1), else gathered into scratch (the padding the zero point; the bytes after the window
+ * meet zero weights) and unpacked from there. */
+static void first_window(const ta_im2col_geom_t *g, const int8_t *in, int32_t iy0, int32_t ix0, int form,
+                         int8_t *scratch, int32_t *u) {
+  const size_t row = (size_t)g->in_w * (size_t)g->in_c;
+  if (form && iy0 >= 0 && iy0 + g->k_h <= g->in_h && ix0 >= 0 && ix0 + g->k_w <= g->in_w) {
+    const int8_t *x = in + (size_t)iy0 * row + (size_t)ix0 * (size_t)g->in_c;
+    if (form == 1 && GEMM_DSP_HAS(GEMM_FIRST_333)) {
+      first_unpack_333(x, row, u);
+      return;
+    }
+    if (form == 2 && GEMM_DSP_HAS(GEMM_FIRST_ROWS)) {
+      first_unpack_rows4(x, row, g->k_h, u);
+      return;
+    }
+  }
+  gemm_gather_window(g, in, iy0, ix0, scratch); /* then unpacked */
+  for (int32_t n = g->k_h * g->k_w * g->in_c; n > 0; n -= 4, scratch += 4, u += 4) first_put(u, gemm_load32(scratch));
+}
+
+
+/* A pixel's place: its image, the top-left tap of its window (iy0, ix0), its output column. */
+typedef struct first_pos_t {
+  const int8_t *in;
+  int32_t iy0, ix0, ox;
+} first_pos_t;
+
+static inline void first_next(const ta_im2col_geom_t *g, size_t image, first_pos_t *q) {
+  q->ix0 += g->stride_w;
+  if (++q->ox < g->out_w) return;
+  q->ox = 0, q->ix0 = -g->pad_w, q->iy0 += g->stride_h;
+  if (q->iy0 + g->pad_h < g->out_h * g->stride_h) return;
+  q->iy0 = -g->pad_h, q->in += image;
+}
+
+void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                          const int32_t *stream, int8_t *scratch, int8_t *output) {
+  const int32_t rows = p->rows, depth = g->k_h * g->k_w * g->in_c, n = g->batches * g->out_h * g->out_w;
+  const int32_t run = g->k_w * g->in_c;
+  /* the 3x3x3 reader (1), rows of 4 values (2) */
+  const int form = g->dil_h != 1 || g->dil_w != 1 ? 0 : g->k_h == 3 && run == 9 ? 1 : run == 4 ? 2 : 0;
+  const size_t row = (size_t)g->in_w * (size_t)g->in_c, image = (size_t)g->in_h * row;
+  int32_t u[4 * GEMM_PAIR_MAX_GROUPS];
+  for (int32_t i = 4 * ((depth + 3) >> 2); i < p->depth; i++) u[i] = 0; /* the groups of zero weights */
+#if GEMM_ASM
+  gemm_pair_state_t st;
+  st.s = stream, st.u = u, st.u_end = u + p->depth, st.odd = (p->depth >> 4) & 1, st.zp = p->rq_zp;
+  if (form == 1 && g->out_w % 2 == 0 && GEMM_DSP_HAS(GEMM_FIRST_333)) {
+    /* an even row width (vww 48, ic 32): the pairs are (ox, ox + 1) of one row, b's window
+     * stride_w pixels after a's */
+    const size_t step = (size_t)g->stride_w * 3;
+    st.b_off = rows;
+    for (int32_t b = 0; b < g->batches; b++, input += image) {
+      for (int32_t oy = 0, iy0 = -g->pad_h; oy < g->out_h; oy++, iy0 += g->stride_h) {
+        const int rows_in = iy0 >= 0 && iy0 + 3 <= g->in_h;
+        for (int32_t ox = 0, ix0 = -g->pad_w; ox < g->out_w; ox += 2, ix0 += 2 * g->stride_w, output += 2 * rows) {
+          if (rows_in && ix0 >= 0 && ix0 + g->stride_w + 3 <= g->in_w) {
+            const int8_t *xa = input + (size_t)iy0 * row + (size_t)ix0 * 3;
+            first_unpack_333_pair(xa, xa + step, row, u);
+          } else {
+            first_window(g, input, iy0, ix0, form, scratch, u);
+            first_window(g, input, iy0, ix0 + g->stride_w, form, scratch, u + 2);
+          }
+          st.out = output, st.out_end = output + rows;
+          if (!first_pairs(p, &st)) gemm_pairs_c(p, u, stream, output, output + rows);
+        }
+      }
+    }
+    return;
+  }
+#endif
+  first_pos_t qa = {input, -g->pad_h, -g->pad_w, 0}, qb;
+  for (int32_t i = 0; i < n; i += 2, output += 2 * rows) {
+    const int single = i + 1 == n; /* paired with itself: both slots the same window */
+    qb = qa;
+    if (!single) first_next(g, image, &qb);
+#if GEMM_ASM
+    /* both 3x3x3 windows inside the image: one reader for the pair */
+    if (form == 1 && GEMM_DSP_HAS(GEMM_FIRST_333) && qa.iy0 >= 0 && qb.iy0 >= 0 && qa.iy0 + 3 <= g->in_h &&
+        qb.iy0 + 3 <= g->in_h && qa.ix0 >= 0 && qb.ix0 >= 0 && qa.ix0 + 3 <= g->in_w && qb.ix0 + 3 <= g->in_w)
+      first_unpack_333_pair(qa.in + (size_t)qa.iy0 * row + (size_t)qa.ix0 * 3,
+                            qb.in + (size_t)qb.iy0 * row + (size_t)qb.ix0 * 3, row, u);
+    else
+#endif
+    {
+      first_window(g, qa.in, qa.iy0, qa.ix0, form, scratch, u);
+      first_window(g, qb.in, qb.iy0, qb.ix0, form, scratch, u + 2);
+    }
+    qa = qb;
+    first_next(g, image, &qa);
+    int done = 0;
+#if GEMM_ASM
+    st.out = output, st.out_end = output + rows, st.b_off = single ? 0 : rows;
+    done = first_pairs(p, &st);
+#endif
+    if (!done) gemm_pairs_c(p, u, stream, output, single ? output : output + rows);
+  }
+}
+
+void ta_conv_s8_dsp_first_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                                  const int32_t *stream, int8_t *scratch, int8_t *temp, int8_t *output,
+                                  int32_t bytes) {
+  ta_conv_s8_dsp_first(p, g, input, stream, scratch, temp);
   ta_move_output(output, temp, bytes);
 }
 
@@ -1287,7 +1533,7 @@ void ta_conv_s8_dsp_cols_pairs(const ta_gemm_dsp_params_t *p, const ta_im2col_ge
         for (int32_t i = 0; i < n; i += 2, out += 2 * (size_t)rows) {
           const int single = i + 1 == n;
           gemm_interleave_pair(buf + i * step, buf + (single ? i : i + 1) * step, groups, u);
-          /* (not gemm_pairs_one: the strip loops above are the column form's assembly) */
+          /* (the C pair loop: the strip loops above are the column form's assembly) */
           gemm_cols_pairs_c(p, u, stream, out, single ? out : out + rows);
           if (single) out -= rows;
         }

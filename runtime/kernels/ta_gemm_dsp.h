@@ -22,10 +22,13 @@
  * negative-rounding fix, 2 with the zero point added after the shift); bits 9 and 10 the
  * pair loops (`pairs`; depth a multiple of 16, of 64), 11 and 12 the same with rq_zp, 17
  * and 18 with neg_fix; 19 and 20 (+ neg_fix) depth a multiple of 48 but not 64, rq_zp 0;
- * bit 22 the FULLY_CONNECTED stream loop (`fcs`). A
- * layer whose loop is missing runs the C loops over the same tables (exact, slower). */
+ * ta_conv_s8_dsp_first's 3x3x3 image reader 13, its depth-28 pair loop 16, and 14 the pair
+ * loop of depth 40 (any stream of that depth) with the first layers' reader of window rows
+ * of 4 values; 15 the window gather of ta_conv_s8_dsp and _pairs (without it: a small byte
+ * loop, and no ta_im2col_pixels_s8 linked); bit 22 the FULLY_CONNECTED stream loop (`fcs`).
+ * A layer whose loop is missing runs the C loops over the same tables (exact, slower). */
 #ifndef TA_GEMM_DSP_VARIANTS
-#define TA_GEMM_DSP_VARIANTS (0x1fffu \
+#define TA_GEMM_DSP_VARIANTS (0x1ffffu \
   | (0xfu << 17) /* bits 17-20: pair loops with the negative-rounding fix, of 48-value passes */ \
   | (0x1u << 22) /* bit 22: the FULLY_CONNECTED stream loop */ \
   )
@@ -84,6 +87,17 @@ void ta_conv_s8_dsp_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_
 void ta_conv_s8_dsp_pairs(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                           const int32_t *stream, int8_t *scratch, int8_t *output);
 void ta_conv_s8_dsp_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                                  const int32_t *stream, int8_t *scratch, int8_t *temp, int8_t *output,
+                                  int32_t bytes);
+
+/* CONV_2D of a first layer (fewer than 4 input channels) with `pairs` set, the stream's
+ * depth the window's padded to a multiple of 4 (28: its own loop, bit 16; 40, bit 14) or of
+ * 16 (zero weights): output pixels in pairs, each window unpacked straight from the image
+ * where it lies inside (3x3 windows of 3 channels, bit 13; rows of 4 values, bit 14), else
+ * gathered into `scratch` (p->depth bytes) first. */
+void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
+                          const int32_t *stream, int8_t *scratch, int8_t *output);
+void ta_conv_s8_dsp_first_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,
                                   const int32_t *stream, int8_t *scratch, int8_t *temp, int8_t *output,
                                   int32_t bytes);
 

@@ -1,6 +1,7 @@
 /* CONV_2D: int8 (per-channel filters, folded int32 bias), int16x8 (int64 or int32 bias)
  * and float32, NHWC with OHWI filters, SAME/VALID padding, strides and dilations. */
 #include <stdio.h>
+#include <string.h>
 
 #include "../resolve/quant.h"
 #include "conv_common.h"
@@ -37,6 +38,7 @@ typedef struct ConvData {
   int32_t chunk;          /* gemm: windows gathered into scratch at once */
   int32_t window;         /* gemm: bytes from one gathered window to the next */
   bool cols;              /* DSP gemm: column form (ta_conv_s8_dsp_cols); window = values per column */
+  bool first;             /* DSP gemm: first-layer form (ta_conv_s8_dsp_first); window = padded depth */
 } ConvData;
 
 /* folded[oc] = bias[oc] - zp * sum of filter[oc], in wrapping int32 like the kernel's accumulator. */
@@ -183,6 +185,50 @@ static bool conv_prepare_dsp_cols(PrepareCtx *pc, Node *node, const Tensor *filt
   return true;
 }
 
+/* DSP first-layer form (ta_conv_s8_dsp_first): fewer than 4 input channels (vww's and ic's
+ * 3x3x3 windows, kws's 10x4x1), the window depth padded with zero weights to a multiple of
+ * 16 so that the pair loop runs it, the windows unpacked from the image. `taken` false when
+ * the layer does not qualify for the pair stream (the gemm plan is then unchanged). */
+#define CONV_FIRST_DEPTH_MAX 320 /* ta_gemm_dsp.c GEMM_PAIR_MAX_GROUPS * 4 */
+static bool conv_prepare_dsp_first(Arena *arena, const int8_t *w, ConvData *d, bool *taken) {
+  const int32_t depth = d->gemm->depth, padded = (depth + 15) & ~15;
+  /* windows of rows of 4 values and depth 40 (kws): their own pair loop and reader */
+  const bool rows40 = depth == 40 && d->w.k * d->in_c == 4 && d->h.dil == 1 && d->w.dil == 1;
+  /* else at most one group of 4 zero weights (27 -> 32) */
+  if (padded > CONV_FIRST_DEPTH_MAX || (padded - ((depth + 3) & ~3) > 4 && !rows40)) return true;
+  int8_t *wp = arena_calloc(arena, (size_t)d->out_c * (size_t)padded, 1);
+  if (!wp) return false;
+  for (int32_t oc = 0; oc < d->out_c; oc++)
+    memcpy(wp + (size_t)oc * (size_t)padded, w + (size_t)oc * (size_t)depth, (size_t)depth);
+  d->gemm->depth = padded;
+  if (!gemm_dsp_use_pairs(arena, d->gemm, wp)) return false;
+  if (!d->gemm->pairs) {
+    d->gemm->depth = depth;
+    return true;
+  }
+  if (rows40 && d->gemm->rq_zp == 0) { /* one pass of 10 groups (bit 14), no zero group */
+    d->gemm->depth = 40;
+    if (!gemm_dsp_pair_stream(arena, d->gemm, w)) return false;
+  } else if (rows40) { /* 40 -> 48 would waste two groups: the block loop */
+    d->gemm->pairs = NULL;
+    d->gemm->depth = depth;
+    return true;
+  }
+  const int32_t groups4 = (depth + 3) & ~3;
+  if (groups4 == 28 && d->gemm->rq_zp == 0) { /* 3x3x3: the pair loop of 7 groups (bit 16), no zero group */
+    int8_t *w28 = arena_calloc(arena, (size_t)d->out_c * 28, 1);
+    if (!w28) return false;
+    for (int32_t oc = 0; oc < d->out_c; oc++) memcpy(w28 + (size_t)oc * 28, w + (size_t)oc * (size_t)depth, (size_t)depth);
+    d->gemm->depth = 28;
+    if (!gemm_dsp_pair_stream(arena, d->gemm, w28)) return false;
+  }
+  d->first = true;
+  d->window = d->gemm->depth;
+  d->chunk = 1;
+  *taken = true;
+  return true;
+}
+
 /* int8 on a DSP or MVE target: per output pixel, a matrix-vector product of the
  * window (read in place for an unpadded 1x1 window, else gathered into scratch with
  * the padding set to the input zero point, which the folded bias then cancels). */
@@ -206,6 +252,16 @@ static bool conv_prepare_tier(PrepareCtx *pc, Node *node, const Tensor *filter, 
   node->kernel = tier == GEMM_MVE ? "ta_conv_s8_mve" : "ta_conv_s8_dsp";
   node->families[0] = gemm_family(tier);
   node->families[1] = "im2col";
+  if (tier == GEMM_DSP && !d->direct && d->filter_c < 4) {
+    bool taken = false;
+    if (!conv_prepare_dsp_first(pc->arena, (const int8_t *)filter->data, d, &taken))
+      return op_error(pc, node, "out of memory");
+    if (taken) {
+      node->reads_scratch = true;
+      node->scratch_bytes = (size_t)d->window;
+      return true;
+    }
+  }
   /* DSP: gathered windows padded with zero bytes to a multiple of 4 make the dot
    * product one of that depth (the kernel then needs no partial group): the re-laid
    * weights are the same, their padding zero. Several windows per gather amortise the
@@ -353,7 +409,12 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
           (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point, d->direct ? 1 : 0, (int)d->chunk, (int)d->window);
   /* the column form and the DSP pair stream have their own entry points (only what a module
    * calls is linked) */
-  const char *form = d->cols ? (d->gemm->pairs ? "_cols_pairs" : "_cols") : d->gemm->pairs ? "_pairs" : "";
+  /* ta_conv_s8_dsp_first's image reader of 3x3 windows of 3 channels (bit 13) */
+  if (d->first && d->h.dil == 1 && d->w.dil == 1 && d->h.k == 3 && d->w.k * d->in_c == 9)
+    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 13);
+  if (d->gemm->tier == GEMM_DSP && !d->direct && !d->cols && !d->first) /* conv_run's window gather */
+    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 15);
+  const char *form = d->cols ? (d->gemm->pairs ? "_cols_pairs" : "_cols") : d->first ? "_first" : d->gemm->pairs ? "_pairs" : "";
   if (node->inplace) /* the output written over the dying input, then moved into place */
     em_call(ec, em_name(ec, "ta_conv_s8_%s%s_inplace", gemm_suffix(d->gemm->tier), form), 8,
             em_desc(ec, "gemm"),

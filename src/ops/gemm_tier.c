@@ -107,10 +107,12 @@ static int32_t *gemm_dsp_k8(Arena *arena, const GemmPlan *g, const int8_t *w) {
 
 /* The pair loop computes 8 SMLADs per 2 LDMs (the block loop 8 per 3) from 2 pixels
  * unpacked side by side; it keeps only rq's requantisation with an int8 clamp and no
- * negative-rounding fix (the zero point folded or added after the shift). */
+ * negative-rounding fix (the zero point folded or added after the shift). Depth 40 (strww's
+ * 40-channel 1x1 layer) has a loop of its own (bit 14, shared with ta_conv_s8_dsp_first). */
 static bool gemm_dsp_pairs_fit(const GemmPlan *g) {
   return g->tier == GEMM_DSP && !g->dsp_unpacked && g->rq && g->sat8 && g->neg_fix == 0 &&
-         g->rows % 2 == 0 && g->depth % 16 == 0 && g->depth >= 16 && g->depth <= GEMM_DSP_PAIR_MAX_DEPTH;
+         g->rows % 2 == 0 && (g->depth % 16 == 0 || (g->depth == 40 && g->rq_zp == 0)) && g->depth >= 16 &&
+         g->depth <= GEMM_DSP_PAIR_MAX_DEPTH;
 }
 
 /* The column form (ta_conv_s8_dsp_cols_pairs) interleaves its pairs in scratch, so any
@@ -124,6 +126,10 @@ static bool gemm_dsp_cols_pairs_fit(const GemmPlan *g) {
  * rows' rq words. */
 bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights) {
   if (!(g->dsp_unpacked ? gemm_dsp_cols_pairs_fit(g) : gemm_dsp_pairs_fit(g))) return true;
+  return gemm_dsp_pair_stream(arena, g, weights);
+}
+
+bool gemm_dsp_pair_stream(Arena *arena, GemmPlan *g, const int8_t *weights) {
   const int32_t groups = g->depth / 4, per_pair = 4 + 4 * groups + 8;
   int32_t *s = arena_calloc(arena, (size_t)(g->rows / 2) * (size_t)per_pair, sizeof(int32_t));
   if (!s) return false;
@@ -298,6 +304,8 @@ static int gemm_dsp_variant(const GemmPlan *g) {
     if (g->depth % 64 != 0 && g->depth % 48 == 0) return 19 + (g->neg_fix ? 1 : 0);
     return (g->depth % 64 == 0 ? 10 : 9) + (g->neg_fix ? 8 : 0);
   }
+  if (g->pairs && g->depth == 28) return 16; /* GEMM_PAIRS28 (ta_conv_s8_dsp_first, rq_zp 0) */
+  if (g->pairs && g->depth == 40) return 14; /* GEMM_FIRST_ROWS: its depth-40 loop (likewise) */
   if (g->pairs) return (g->depth % 64 == 0 ? 10 : 9) + (g->rq_zp ? 2 : 0); /* GEMM_PAIRS64, GEMM_PAIRS (+ ZP) */
   if (g->fcs) return 22; /* GEMM_FCS */
   const int32_t groups = (g->depth + 3) / 4, blocks = g->rows / 4;

@@ -51,6 +51,9 @@ bool gemm_plan(Arena *arena, GemmTier tier, int32_t rows, int32_t depth, const i
  * layer qualifies (see ta_gemm_dsp.h `pairs`); for callers with 2 vectors or more per call
  * (CONV_2D). `weights` as given to gemm_plan. False only when out of memory. */
 bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights);
+/* The pair stream of g->depth (a multiple of 4) whatever the layer: for the callers that
+ * checked the layer (ta_conv_s8_dsp_first's depth 28). False only when out of memory. */
+bool gemm_dsp_pair_stream(Arena *arena, GemmPlan *g, const int8_t *weights);
 
 /* DSP: lays out the FULLY_CONNECTED stream (ta_gemm_dsp.h `fcs`: one input vector against
  * 4 rows at a time, biases, weights and rq words in one table) when the layer qualifies.

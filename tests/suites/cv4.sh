@@ -22,6 +22,17 @@
 #   its module name bit 22 and no block loop, and ad be exact at -O2, -O0, with a frame
 #   pointer and with the loop not compiled (mask0: the C form over the same table);
 # - the column form in pairs on generated convolutions (below), exact against TFLite Micro.
+# - the first convolutions (ta_conv_s8_dsp_first: fewer than 4 input channels, the window
+#   depth padded with zero weights so that the pair loop runs it; 3x3x3 windows read straight
+#   from the image, bit 13, in the depth-28 pair loop, bit 16; border windows gathered byte by
+#   byte): vww (stride 2, the last row and column padded) and ic (stride 1, padding all round)
+#   must take it and be exact, at -O2, -O0 and with no loop compiled; the modules name bits
+#   13 and 16 and, having no other gathered window, not bit 15 (conv_run's gather); kws's
+#   10x4x1 windows (rows of 4 values read from the image, the depth-40 pair loop: bit 14) the
+#   same at -O2, -O0, with a frame pointer, no loop compiled and in --memory.optimize max;
+#   a CONV_2D case of 1 input channel and 17 outputs (no pair stream) gathers in conv_run
+#   (bit 15) and, with no loop compiled, by gemm_gather_window; strww's 1x1 layer of 40 channels
+#   runs the depth-40 pair loop (bit 14).
 # usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -38,11 +49,21 @@ ta_ensure_packages >/dev/null 2>&1 || { echo "FAIL cv4: cross tools (arm-none-ea
 expected() { # name
   case "$1" in
     ic) echo "ta_conv_s8_dsp_cols_pairs" ;;
+    conv_2d_int8_05_*) echo "ta_conv_s8_dsp_inplace(" ;;
     conv_2d_int8_*) echo "ta_conv_s8_dsp_cols" ;;
     gen_*) echo "ta_conv_s8_dsp_cols_pairs" ;;
     ad) echo ".k8 = K" ;;
-    kws|vww) echo ".pairs = 1" ;;
+    kws|vww|strww) echo ".pairs = 1" ;;
   esac
+  case "$1" in
+    ic|vww|kws) echo "ta_conv_s8_dsp_first" ;;
+  esac
+}
+
+# The module's TA_GEMM_DSP_VARIANTS mask has bit $2 set ($3 = 1) or clear ($3 = 0).
+mask_bit() { # config header, bit, 1|0
+  mk=$(sed -n 's/.*TA_GEMM_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$1")
+  [ -n "$mk" ] && [ $(( (mk >> $2) & 1 )) -eq "$3" ]
 }
 
 # Converts `dir` for cortex-m4 into $work/<label>/m, builds it with `flags`, runs case 0.
@@ -58,9 +79,11 @@ run_one() { # corpus dir, label, compile flags
     echo "FAIL $label: convert ($(grep -m1 error "$d/convert.log"))"
     return
   fi
-  want=$(expected "$(basename "$dir")")
-  if [ -n "$want" ] && ! grep -q "$want" "$d/m/src/t8_model.c"; then
-    echo "FAIL $label: the module does not take the path ($want)"
+  missing=$(expected "$(basename "$dir")" | while IFS= read -r want; do
+    grep -qF "$want" "$d/m/src/t8_model.c" || echo "$want"
+  done)
+  if [ -n "$missing" ]; then
+    echo "FAIL $label: the module does not take the path ($missing)"
     return
   fi
   if [ "$(basename "$dir")" = ad ]; then # the stream: 9 layers, bit 22, no block loop
@@ -71,6 +94,29 @@ run_one() { # corpus dir, label, compile flags
       return
     fi
   fi
+  case "$(basename "$dir"):${4:-}" in
+    ic:|vww:)
+      if ! mask_bit "$d/m/src/ta_config.h" 13 1 || ! mask_bit "$d/m/src/ta_config.h" 16 1 ||
+         ! mask_bit "$d/m/src/ta_config.h" 15 0; then
+        echo "FAIL $label: variant mask $(grep GEMM_DSP_VARIANTS "$d/m/src/ta_config.h") (want bits 13, 16, not 15)"
+        return
+      fi ;;
+    kws:)
+      if ! mask_bit "$d/m/src/ta_config.h" 14 1 || ! mask_bit "$d/m/src/ta_config.h" 15 0; then
+        echo "FAIL $label: variant mask $(grep GEMM_DSP_VARIANTS "$d/m/src/ta_config.h") (want bit 14, not 15)"
+        return
+      fi ;;
+    strww:)
+      if ! mask_bit "$d/m/src/ta_config.h" 14 1; then
+        echo "FAIL $label: variant mask lacks bit 14 (the depth-40 pair loop of its 1x1 layer)"
+        return
+      fi ;;
+    conv_2d_int8_05_*:)
+      if ! mask_bit "$d/m/src/ta_config.h" 15 1; then
+        echo "FAIL $label: variant mask lacks bit 15 (the layer gathers in conv_run)"
+        return
+      fi ;;
+  esac
   if [ "${4:-}" = mask0 ]; then # no block loop compiled: the layers fall back to the C loops
     printf '%s\n' '#ifndef T8_TA_CONFIG_H' '#define T8_TA_CONFIG_H' '#define T8_TA_GEMM_DSP_VARIANTS 0x0u' '#endif' \
       >"$d/m/src/ta_config.h"
@@ -108,6 +154,17 @@ run_one "$corpus/models/kws" "kws-mask0" "-O2" mask0
 run_one "$corpus/models/kws" "kws-max" "-O2" max
 run_one "$corpus/models/vww" "vww" "-O2"
 run_one "$corpus/models/vww" "vww-mask0" "-O2" mask0
+run_one "$corpus/models/vww" "vww-O0" "-O0"
+run_one "$corpus/models/strww" "strww" "-O2"
+# conv_run's window gather (bit 15: 1 input channel, 17 outputs: no pair stream), and without it
+# (mask 0: gemm_gather_window)
+c=conv_2d_int8_05_k3x3_s2_d1_same_relu6_c1to17
+if [ -d "$corpus/ops/$c" ]; then
+  run_one "$corpus/ops/$c" "$c" "-O2"
+  run_one "$corpus/ops/$c" "$c-mask0" "-O2" mask0
+else
+  echo "FAIL cv4:$c: corpus case missing"
+fi
 # the CONV_2D cases with whole groups of 4 input channels, no dilation, a window wider than 1x1
 for c in conv_2d_int8_01_k1x5_s1_d1_valid_relu6_c8to3 conv_2d_int8_15_k5x5_s2_d1_same_relu6_c8to3; do
   if [ -d "$corpus/ops/$c" ]; then
