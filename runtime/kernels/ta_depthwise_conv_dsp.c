@@ -606,12 +606,28 @@ static DSP_ALWAYS_INLINE void rp_widen_rows(const ta_depthwise_conv_dsp_params_t
   int32_t *end = s + hi * RP_COL_WORDS + slot;
   s += lo * RP_COL_WORDS + slot;
   if (in0 && in1) {
+#if defined(__ARM_FEATURE_DSP)
+    /* One asm loop, row r + 1 at a register offset from row r, the first store
+     * post-incremented: 15 instructions a column (GCC's loop: 17). */
+    int32_t v0, v1, lo16, hi16;
+    __asm__ volatile("1:\n\tldr %[v1], [%[x0], %[dx]]\n\tldr %[v0], [%[x0]]\n\tadd %[x0], %[x0], %[ch]\n\t"
+                     "pkhbt %[lo], %[v0], %[v1], lsl #16\n\tpkhtb %[hi], %[v1], %[v0], asr #16\n\t"
+                     "sxtb16 %[v0], %[lo]\n\tsxtb16 %[lo], %[lo], ror #8\n\t"
+                     "sxtb16 %[v1], %[hi]\n\tsxtb16 %[hi], %[hi], ror #8\n\t"
+                     "str %[v0], [%[s]], #32\n\tstr %[lo], [%[s], #-24]\n\tstr %[v1], [%[s], #-16]\n\t"
+                     "str %[hi], [%[s], #-8]\n\tcmp %[s], %[end]\n\tbne 1b"
+                     : [v0] "=&r"(v0), [v1] "=&r"(v1), [lo] "=&r"(lo16), [hi] "=&r"(hi16), [x0] "+r"(x0),
+                       [s] "+r"(s)
+                     : [ch] "r"(ch), [dx] "r"(x1 - x0), [end] "r"(end)
+                     : "memory", "cc");
+#else
     for (; s != end; s += RP_COL_WORDS, x0 += ch, x1 += ch) {
       int32_t v0, v1;
       memcpy(&v0, x0, sizeof v0);
       memcpy(&v1, x1, sizeof v1);
       rp_widen(v0, v1, s);
     }
+#endif
   } else {
     for (; s != end; s += RP_COL_WORDS, x0 += ch, x1 += ch) {
       int32_t v0 = 0, v1 = 0;
