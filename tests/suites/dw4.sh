@@ -12,7 +12,8 @@
 #   row-pair form in max mode (no contract: in place it would save no byte);
 # - on QEMU Cortex-M4, vww case 0 equals the golden and operator 1 runs at most 2.5
 #   instructions per MAC (the classic form: 3.04); kws case 0 equals the golden and its
-#   operator 1 runs at most 2.8 instructions per MAC (the classic form: 2.88);
+#   operator 1 runs at most 2.65 instructions per MAC (the classic form: 2.88; the row-pair
+#   form before its widening loop was asm: 2.67);
 # (Its C loops, CLAMP and without the asm body, are run on vww by run_target_tests.sh's
 # fallback-loops checks.)
 # SKIP without the corpus or the cross tools.
@@ -124,11 +125,11 @@ out="$work/qemu_kws"
 if suite_qemu_exact dw4:kws_qemu_exact m4 "$kws" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
   echo "PASS dw4:kws_qemu_exact"
   insns=$(awk '$1 == 1 { print $2 }' "$out/layers.txt")
-  limit=$((25 * 5 * 64 * 9 * 28 / 10))
+  limit=$((25 * 5 * 64 * 9 * 265 / 100))
   if [ -z "$insns" ]; then
     echo "FAIL dw4:kws_rowpair_speed: no count for operator 1 in layers.txt"
   elif [ "$insns" -gt "$limit" ]; then
-    echo "FAIL dw4:kws_rowpair_speed: operator 1 ran $insns instructions (more than $limit, 2.8 per MAC)"
+    echo "FAIL dw4:kws_rowpair_speed: operator 1 ran $insns instructions (more than $limit, 2.65 per MAC)"
   else
     echo "PASS dw4:kws_rowpair_speed ($insns instructions)"
   fi
