@@ -36,8 +36,12 @@ enum { TA_DW_DSP_CLASSIC = 0, TA_DW_DSP_ROWPAIR = 1 };
  * TA_DW_DSP_CLASSIC_BIT: the classic form's (every CLASSIC layer and every in-place call). */
 #define TA_DW_DSP_ROWPAIR_BIT 3
 #define TA_DW_DSP_CLASSIC_BIT 4
+/* Bit TA_DW_DSP_NARROW_BIT: the row-pair form's widening set up once per channel group
+ * (set for row-pair layers narrower than 6 output columns, kws; speed only, any layer
+ * runs with or without it). */
+#define TA_DW_DSP_NARROW_BIT 5
 #ifndef TA_DEPTHWISE_CONV_DSP_VARIANTS
-#define TA_DEPTHWISE_CONV_DSP_VARIANTS 0x1Fu
+#define TA_DEPTHWISE_CONV_DSP_VARIANTS 0x3Fu
 #endif
 
 typedef struct ta_depthwise_conv_dsp_params_t {

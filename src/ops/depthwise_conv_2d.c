@@ -682,7 +682,10 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
   const char *weights = w_n ? em_table_i32(ec, "weights", w32, w_n) : em_table_i32(ec, "weights", no_weights, 1);
   /* bit 3: the row-pair form's code (TA_DW_DSP_ROWPAIR_BIT), bit 4 the classic form's
    * (TA_DW_DSP_CLASSIC_BIT; also the in-place entry's): kws links only the row-pair form */
-  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", (1u << t->dsp_mode) | (rowpair ? 8u : 16u));
+  /* bit 5 (TA_DW_DSP_NARROW_BIT): the row-pair widening set-up per group, for narrow
+   * layers (kws: 1.7 k instructions a layer for 104 bytes; vww would pay the bytes for 1.5 k) */
+  const uint32_t narrow = rowpair && d->w.out < DW_ROWPAIR_INPLACE_BELOW ? 32u : 0u;
+  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", (1u << t->dsp_mode) | (rowpair ? 8u : 16u) | narrow);
   em_decl(ec,
           "static const ta_depthwise_conv_dsp_params_t %s_params = {\n%s  .act_min = %d, .act_max = %d,\n"
           "  .mode = %d,\n  .form = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .weights = %s,\n"

@@ -6,13 +6,15 @@
 #   vww's operator 3 (stride 2) and operator 25 (3 columns) keep the classic one;
 # - kws's operator 1 (25x5x64: 5 columns) takes the row-pair form with its widened rows on
 #   the kernel's stack (NULL scratch): kws's scratch arena stays at its layer-by-layer bound,
-#   and its variant mask leaves the classic form's code out (bit 4);
+#   and its variant mask leaves the classic form's code out (bit 4) and has bit 5 (the
+#   widening set up once per group, layers narrower than 6 columns; vww's mask lacks it);
 #   with --memory.optimize max it runs in place in the classic form (form 0, the in-place
 #   entry, no row-pair code compiled); vww's 6-wide operator 13, on the stack too, keeps the
 #   row-pair form in max mode (no contract: in place it would save no byte);
 # - on QEMU Cortex-M4, vww case 0 equals the golden and operator 1 runs at most 2.5
 #   instructions per MAC (the classic form: 3.04); kws case 0 equals the golden and its
-#   operator 1 runs at most 2.8 instructions per MAC (the classic form: 2.88);
+#   operator 1 runs at most 2.65 instructions per MAC (the classic form: 2.88; the row-pair
+#   form before its widening loop was asm: 2.67);
 # (Its C loops, CLAMP and without the asm body, are run on vww by run_target_tests.sh's
 # fallback-loops checks.)
 # SKIP without the corpus or the cross tools.
@@ -45,6 +47,9 @@ else
     echo "FAIL dw4:vww_rowpair_chosen: operator 3 (stride 2) has form '$f3', not 0 (classic)"
   elif [ "$f25" != 0 ]; then
     echo "FAIL dw4:vww_rowpair_chosen: operator 25 (3 columns) has form '$f25', not 0 (classic)"
+  elif [ $(( $(sed -n 's/^#define VWW_TA_DEPTHWISE_CONV_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' \
+      "$work/vww/src/ta_config.h") & 32 )) -ne 0 ]; then
+    echo "FAIL dw4:vww_rowpair_chosen: variant bit 5 (narrow layers' widening set-up) set, no layer is narrow"
   else
     echo "PASS dw4:vww_rowpair_chosen"
   fi
@@ -66,6 +71,8 @@ else
     echo "FAIL dw4:kws_rowpair_on_stack: scratch arenas '$arena' bytes, layer-by-layer bound '$bound'"
   elif [ -z "$mask" ] || [ $(( mask & 16 )) -ne 0 ]; then
     echo "FAIL dw4:kws_rowpair_on_stack: variant mask '$mask' compiles the classic form (no layer takes it)"
+  elif [ $(( mask & 32 )) -eq 0 ]; then
+    echo "FAIL dw4:kws_rowpair_on_stack: variant mask '$mask' lacks bit 5 (the narrow layers' widening set-up)"
   else
     echo "PASS dw4:kws_rowpair_on_stack (arena $arena bytes, its bound)"
   fi
@@ -124,11 +131,11 @@ out="$work/qemu_kws"
 if suite_qemu_exact dw4:kws_qemu_exact m4 "$kws" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
   echo "PASS dw4:kws_qemu_exact"
   insns=$(awk '$1 == 1 { print $2 }' "$out/layers.txt")
-  limit=$((25 * 5 * 64 * 9 * 28 / 10))
+  limit=$((25 * 5 * 64 * 9 * 265 / 100))
   if [ -z "$insns" ]; then
     echo "FAIL dw4:kws_rowpair_speed: no count for operator 1 in layers.txt"
   elif [ "$insns" -gt "$limit" ]; then
-    echo "FAIL dw4:kws_rowpair_speed: operator 1 ran $insns instructions (more than $limit, 2.8 per MAC)"
+    echo "FAIL dw4:kws_rowpair_speed: operator 1 ran $insns instructions (more than $limit, 2.65 per MAC)"
   else
     echo "PASS dw4:kws_rowpair_speed ($insns instructions)"
   fi
