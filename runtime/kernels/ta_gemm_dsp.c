@@ -669,6 +669,13 @@ static GEMM_ALWAYS_INLINE void gemm_pairs_c(const ta_gemm_dsp_params_t *p, const
   }
 }
 
+/* gemm_pairs_c without the fix, one copy for every caller outside the column form (the C
+ * form runs only where no assembly loop is compiled: size matters there, not speed). */
+static __attribute__((noinline)) void gemm_pairs_c0(const ta_gemm_dsp_params_t *p, const int32_t *u, const int32_t *s,
+                                                    int8_t *oa, int8_t *ob) {
+  gemm_pairs_c(p, u, s, oa, ob, 0);
+}
+
 #if GEMM_ASM
 /* One group of both vectors (r4, r5 = a; r6, r8 = b) against both rows (r9, r10 = row 0;
  * r11, r12 = row 1): 8 SMLADs for 2 LDMs, accumulators a0 r0, a1 r1, b0 r2, b1 r3. */
@@ -867,7 +874,7 @@ static int gemm_strip_run(int variant, gemm_pair_state_t *st) {
 static __attribute__((noinline)) void gemm_pairs28_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
   __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP,
-                                  "", "") GEMM_ASM_PAIRS_OPERANDS);
+                                  "", GEMM_ASM_PAIR_NOFIX, "") GEMM_ASM_PAIRS_OPERANDS);
 }
 
 /* Depth 40 in one pass of 10 groups (bit 14, with ta_conv_s8_dsp_first's reader of window rows
@@ -876,7 +883,7 @@ static __attribute__((noinline)) void gemm_pairs28_asm(gemm_pair_state_t *st) {
 static __attribute__((noinline)) void gemm_pairs40_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
   __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP,
-                                  "", "") GEMM_ASM_PAIRS_OPERANDS);
+                                  "", GEMM_ASM_PAIR_NOFIX, "") GEMM_ASM_PAIRS_OPERANDS);
 }
 
 /* The pair loop for this variant bit, or 0 when it is not compiled (every call a constant
@@ -945,7 +952,7 @@ static void gemm_rows_pairs(const ta_gemm_dsp_params_t *p, int32_t count, const 
     /* the compiler names the loop this depth and requantisation take */
     if (!first_pairs(p, &st))
 #endif
-      gemm_pairs_c(p, u, stream, out, ob);
+      gemm_pairs_c0(p, u, stream, out, ob);
     if (single) break;
     x += 2 * x_step, out += 2 * rows;
   }
@@ -1209,7 +1216,7 @@ void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t 
             first_window(g, input, iy0, ix0 + g->stride_w, form, scratch, u + 2);
           }
           st.out = output, st.out_end = output + rows;
-          if (!first_pairs(p, &st)) gemm_pairs_c(p, u, stream, output, output + rows);
+          if (!first_pairs(p, &st)) gemm_pairs_c0(p, u, stream, output, output + rows);
         }
       }
     }
@@ -1240,7 +1247,7 @@ void ta_conv_s8_dsp_first(const ta_gemm_dsp_params_t *p, const ta_im2col_geom_t 
     st.out = output, st.out_end = output + rows, st.b_off = single ? 0 : rows;
     done = first_pairs(p, &st);
 #endif
-    if (!done) gemm_pairs_c(p, u, stream, output, single ? output : output + rows);
+    if (!done) gemm_pairs_c0(p, u, stream, output, single ? output : output + rows);
   }
 }
 
