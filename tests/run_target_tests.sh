@@ -191,7 +191,8 @@ fallback_check() { # core model
   cp -R "$d/tuned" "$d/fallback"
   cp -R "$d/tuned" "$d/framepointer"
   printf '%s\n' '#ifndef FB_TA_CONFIG_H' '#define FB_TA_CONFIG_H' '#define FB_TA_DEPTHWISE_CONV_MVE_VARIANTS 0x0u' \
-    '#define FB_TA_DEPTHWISE_CONV_DSP_VARIANTS 0x1cu' '#define FB_TA_GEMM_MVE_VARIANTS 0x8u' '#endif' \
+    '#define FB_TA_DEPTHWISE_CONV_DSP_VARIANTS 0x1cu' '#define FB_TA_GEMM_MVE_VARIANTS 0x8u' \
+    '#define FB_TA_POOLING_VARIANTS 0x1u' '#endif' \
     >"$d/fallback/src/ta_config.h"
   for v in tuned fallback framepointer; do
     flags=-O2

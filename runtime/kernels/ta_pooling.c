@@ -48,7 +48,59 @@ static float clamp_f32(float v, float lo, float hi) {
   return v > hi ? hi : v;
 }
 
+#if (TA_POOLING_VARIANTS >> TA_POOL_AVG_WORDS_BIT) & 1u
+/* Sums 8 channels of a window at once: each pixel's 8 bytes are two words; on DSP SXTAB16
+ * adds a word's even and odd bytes to 16-bit lanes, exact as every window sum fits int16
+ * (at most 256 cells of -128..127). */
+static void avg_pool_s8_words(const ta_pool_params_t *p, const int8_t *input, int8_t *output) {
+  const size_t depth = (size_t)p->depth, row_step = (size_t)p->in_w * depth;
+  for (int32_t k = 0; k < pool_cells(p); k++) {
+    const ta_pool_cell_t cell = pool_cell_at(p, k);
+    const int32_t count = (cell.y1 - cell.y0) * (cell.x1 - cell.x0);
+    const int32_t w = cell.x1 - cell.x0;
+    const int8_t *base = input + pool_in_at(p, &cell, cell.y0, cell.x0);
+    for (size_t c = 0; c < depth; c += 8) {
+      int32_t s[8];
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+      uint32_t l[4] = {0, 0, 0, 0}; /* lanes: channels 0/2, 1/3, 4/6, 5/7 */
+      const int8_t *row = base + c;
+      for (int32_t y = cell.y0; y < cell.y1; y++, row += row_step) {
+        const int8_t *px = row;
+        for (int32_t x = w; x > 0; x--, px += depth) {
+          uint32_t v0, v1;
+          memcpy(&v0, px, 4);
+          memcpy(&v1, px + 4, 4);
+          __asm__("sxtab16 %0, %0, %1" : "+r"(l[0]) : "r"(v0));
+          __asm__("sxtab16 %0, %0, %1, ror #8" : "+r"(l[1]) : "r"(v0));
+          __asm__("sxtab16 %0, %0, %1" : "+r"(l[2]) : "r"(v1));
+          __asm__("sxtab16 %0, %0, %1, ror #8" : "+r"(l[3]) : "r"(v1));
+        }
+      }
+      int16_t h[8]; /* little-endian lanes: channels 0, 2, 1, 3, 4, 6, 5, 7 */
+      memcpy(h, l, sizeof h);
+      for (int i = 0; i < 8; i++) s[i] = h[(i & 4) | ((i & 1) << 1) | ((i >> 1) & 1)];
+#else
+      for (int i = 0; i < 8; i++) s[i] = 0;
+      const int8_t *row = base + c;
+      for (int32_t y = cell.y0; y < cell.y1; y++, row += row_step)
+        for (int32_t x = 0; x < w; x++)
+          for (int i = 0; i < 8; i++) s[i] += row[(size_t)x * depth + (size_t)i];
+#endif
+      for (int i = 0; i < 8; i++)
+        output[cell.out_at + c + (size_t)i] = (int8_t)ta_clamp(pool_rounded_mean(s[i], count), p->act_min, p->act_max);
+    }
+  }
+}
+#endif
+
 void ta_avg_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output) {
+#if (TA_POOLING_VARIANTS >> TA_POOL_AVG_WORDS_BIT) & 1u
+  if (p->depth % 8 == 0 && p->filter_h * p->filter_w <= TA_POOL_AVG_WORDS_MAX_CELLS) {
+    avg_pool_s8_words(p, input, output);
+    return;
+  }
+#endif
+#if (TA_POOLING_VARIANTS >> TA_POOL_AVG_GENERIC_BIT) & 1u
   for (int32_t k = 0; k < pool_cells(p); k++) {
     const ta_pool_cell_t cell = pool_cell_at(p, k);
     for (int32_t c = 0; c < p->depth; c++) {
@@ -59,6 +111,9 @@ void ta_avg_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *outp
       output[cell.out_at + (size_t)c] = (int8_t)ta_clamp(pool_rounded_mean(sum, count), p->act_min, p->act_max);
     }
   }
+#else
+  (void)p, (void)input, (void)output;
+#endif
 }
 
 void ta_avg_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *output) {

@@ -1,6 +1,8 @@
 /* AVERAGE_POOL_2D: mean over each window clipped to the input, int8/int16/float32. */
 #include "pool2d.h"
 
+#include <string.h>
+
 /* int8 on an MVE target sums 4 channels per vector (ta_pooling_mve.h); same arithmetic. */
 static bool average_pool_2d_prepare(PrepareCtx *pc, Node *node) {
   if (!pool2d_prepare(pc, node, "ta_avg_pool")) return false;
@@ -13,6 +15,21 @@ static bool average_pool_2d_prepare(PrepareCtx *pc, Node *node) {
   return true;
 }
 
+/* int8 on the reference/DSP tier: TA_POOLING_VARIANTS names ta_avg_pool_s8's loop (ta_pooling.h):
+ * bit 1 the channel-group loop (depth % 8 == 0, windows of 16 to 256 cells), else bit 0.
+ * Smaller windows keep the generic loop's 252 bytes (vww's 3x3 would save 16.6k instructions
+ * for 160 bytes more); kws's 25x5 window: 67.6k -> 15.6k. The MVE kernel's fallback is bit 0. */
+static void average_pool_2d_emit(EmitCtx *ec, const Model *m, const Node *node) {
+  const PoolData *d = node->op_data;
+  if (d->type == TT_INT8) {
+    const int32_t cells = d->filter_h * d->filter_w;
+    const bool words = strcmp(node->kernel, "ta_avg_pool_s8") == 0 && d->depth % 8 == 0 && cells >= 16 &&
+                       cells <= 256;
+    em_kernel_variants(ec, "TA_POOLING_VARIANTS", words ? 2u : 1u);
+  }
+  pool2d_emit(ec, m, node);
+}
+
 const OpDef op_average_pool_2d = {
     .name = "AVERAGE_POOL_2D",
     .builtin_code = 1,
@@ -21,5 +38,5 @@ const OpDef op_average_pool_2d = {
     .dtypes = "int8, int16, float32",
     .constraints = "4-D NHWC; input and output share quantization; SAME or VALID padding",
     .prepare = average_pool_2d_prepare,
-    .emit = pool2d_emit,
+    .emit = average_pool_2d_emit,
 };

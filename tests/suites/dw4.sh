@@ -15,6 +15,9 @@
 #   instructions per MAC (the classic form: 3.04); kws case 0 equals the golden and its
 #   operator 1 runs at most 2.65 instructions per MAC (the classic form: 2.88; the row-pair
 #   form before its widening loop was asm: 2.67);
+# - kws's average pool (operator 9) compiles only ta_avg_pool_s8's channel-group loop
+#   (TA_POOLING_VARIANTS 0x2), vww's 3x3 one only the generic loop (0x1); on QEMU kws's
+#   runs at most 15000 instructions (the generic loop: 67.6k);
 # (Its C loops, CLAMP and without the asm body, are run on vww by run_target_tests.sh's
 # fallback-loops checks.)
 # SKIP without the corpus or the cross tools.
@@ -75,6 +78,15 @@ else
     echo "FAIL dw4:kws_rowpair_on_stack: variant mask '$mask' lacks bit 5 (the narrow layers' widening set-up)"
   else
     echo "PASS dw4:kws_rowpair_on_stack (arena $arena bytes, its bound)"
+  fi
+  # the average pool (25x5 window, 64 channels) compiles only the channel-group loop;
+  # vww's 3x3 window only the generic one (TA_POOLING_VARIANTS, ta_pooling.h)
+  pk=$(sed -n 's/^#define KWS_TA_POOLING_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$work/kws/src/ta_config.h")
+  pv=$(sed -n 's/^#define VWW_TA_POOLING_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$work/vww/src/ta_config.h" 2>/dev/null)
+  if [ "$pk" != 0x2 ] || [ "$pv" != 0x1 ]; then
+    echo "FAIL dw4:avg_pool_mask: kws's pooling mask '$pk' (expected 0x2), vww's '$pv' (expected 0x1)"
+  else
+    echo "PASS dw4:avg_pool_mask"
   fi
 fi
 if ! "$build/tinyaot" convert "$kws/model.tflite" -o "$work/kws_max" --platform cortex-m4 --memory.optimize max \
@@ -138,5 +150,14 @@ if suite_qemu_exact dw4:kws_qemu_exact m4 "$kws" "$out" --tinyaot "$build/tinyao
     echo "FAIL dw4:kws_rowpair_speed: operator 1 ran $insns instructions (more than $limit, 2.65 per MAC)"
   else
     echo "PASS dw4:kws_rowpair_speed ($insns instructions)"
+  fi
+  # operator 9, the average pool over 25x5x64 (8000 inputs): the SXTAB16 loop, exact above
+  insns=$(awk '$1 == 9 { print $2 }' "$out/layers.txt")
+  if [ -z "$insns" ]; then
+    echo "FAIL dw4:kws_avg_pool_speed: no count for operator 9 in layers.txt"
+  elif [ "$insns" -gt 15000 ]; then
+    echo "FAIL dw4:kws_avg_pool_speed: operator 9 ran $insns instructions (more than 15000; the generic loop: 67.6k)"
+  else
+    echo "PASS dw4:kws_avg_pool_speed ($insns instructions)"
   fi
 fi

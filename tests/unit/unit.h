@@ -38,6 +38,7 @@ extern const UnitTest cost_model_tests[];
 extern const UnitTest ram_tests[];
 extern const UnitTest integer_io_tests[];
 extern const UnitTest slice_views_tests[];
+extern const UnitTest pooling_tests[];
 extern const UnitTest gemm_fcs_tests[];
 
 #endif
