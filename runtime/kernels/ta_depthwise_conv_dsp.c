@@ -399,12 +399,17 @@ DSP_PIXELS(dsp_pixels_clamp, TA_DW_DSP_CLAMP)
 #define DSP_COLUMNS_2 DSP_COLUMN(0, 8, 16) DSP_NEXT_COLUMN DSP_COLUMN(24, 32, 40)
 #define DSP_COLUMNS_3 DSP_COLUMNS_2 DSP_NEXT_COLUMN DSP_COLUMN(48, 56, 64)
 
-/* A filter column of any height n >= 2 (one column: k_w == 1): rows 1 .. n-1 in a loop
- * that ends when w reaches the last tap's weights (%15 holds that address). */
+/* A filter column of any height n >= 2 (one column: k_w == 1): rows 1 .. n-1 two per
+ * loop pass (one end test per two rows), which ends when w reaches the last tap's weights
+ * (%15 holds that address); an odd n - 1 enters at the second row of the pass, with x one
+ * row and w one tap back. */
 #define DSP_TALL_COLUMN                                                                                 \
   DSP_ROW0 DSP_UNPACK_O DSP_W(0) DSP_A_MAC                                                              \
-  "1:\nldr " DSP_WE "," DSP_RS "\nadd " DSP_X "," DSP_X "," DSP_WE "\nldr " DSP_O ",[" DSP_X "]\n"      \
-  DSP_UNPACK_O DSP_W(0) DSP_B_MAC "ldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#8]!\n" DSP_A_MAC              \
+  "ldr " DSP_WE "," DSP_CSTEP "\nsub " DSP_WE "," DSP_WE "," DSP_WP "\ntst " DSP_WE ",#8\nbeq 1f\n"     \
+  "ldr " DSP_WE "," DSP_RS "\nsub " DSP_X "," DSP_X "," DSP_WE "\nsub " DSP_WP "," DSP_WP ",#8\nb 2f\n"  \
+  "1:\n" DSP_ROW_NEXT DSP_UNPACK_O DSP_W(0) DSP_B_MAC DSP_W(8) DSP_A_MAC                                \
+  "2:\nldr " DSP_WE "," DSP_RS "\nadd " DSP_X "," DSP_X "," DSP_WE ",lsl #1\nldr " DSP_O ",[" DSP_X "]\n" \
+  DSP_UNPACK_O DSP_W(8) DSP_B_MAC "ldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#16]!\n" DSP_A_MAC             \
   "ldr " DSP_WE "," DSP_CSTEP "\ncmp " DSP_WP "," DSP_WE "\nbne 1b\n"                                   \
   DSP_ROW_NEXT DSP_UNPACK_O DSP_W(0) DSP_B_MAC
 
