@@ -375,7 +375,9 @@ DSP_PIXELS(dsp_pixels_clamp, TA_DW_DSP_CLAMP)
 #define DSP_BIAS_INIT                                                                                   \
   "ldr " DSP_WE "," DSP_BIAS "\nldrd " DSP_A0 "," DSP_A1 ",[" DSP_WE "]\nldrd " DSP_A2 "," DSP_A3 ",["  \
   DSP_WE ",#8]\nldrd " DSP_B0 "," DSP_B1 ",[" DSP_WE "]\nldrd " DSP_B2 "," DSP_B3 ",[" DSP_WE ",#8]\n"
-#define DSP_RQ_LOAD "ldr " DSP_X "," DSP_Q "\nldr " DSP_E "," DSP_OUT0 "\nldr " DSP_O "," DSP_OUT1 "\n"
+/* %19 holds the second pixel's output offset from the first's. */
+#define DSP_RQ_LOAD                                                                                     \
+  "ldr " DSP_X "," DSP_Q "\nldr " DSP_E "," DSP_OUT0 "\nldr " DSP_O "," DSP_OUT1 "\nadd " DSP_O "," DSP_O "," DSP_E "\n"
 #define DSP_RQ_TAIL(a, b, i, right)                                                                     \
   "ldr " DSP_WP ",[" DSP_X ",#" #right "]\nasr " a "," a "," DSP_WP "\nasr " b "," b "," DSP_WP "\n"    \
   "ssat " a ",#8," a "\nssat " b ",#8," b "\nstrb " a ",[" DSP_E ",#" #i "]\nstrb " b ",[" DSP_O ",#" #i "]\n"
@@ -399,12 +401,17 @@ DSP_PIXELS(dsp_pixels_clamp, TA_DW_DSP_CLAMP)
 #define DSP_COLUMNS_2 DSP_COLUMN(0, 8, 16) DSP_NEXT_COLUMN DSP_COLUMN(24, 32, 40)
 #define DSP_COLUMNS_3 DSP_COLUMNS_2 DSP_NEXT_COLUMN DSP_COLUMN(48, 56, 64)
 
-/* A filter column of any height n >= 2 (one column: k_w == 1): rows 1 .. n-1 in a loop
- * that ends when w reaches the last tap's weights (%15 holds that address). */
+/* A filter column of any height n >= 2 (one column: k_w == 1): rows 1 .. n-1 two per
+ * loop pass (one end test per two rows), which ends when w reaches the last tap's weights
+ * (%15 holds that address); an odd n - 1 enters at the second row of the pass, with x one
+ * row and w one tap back. */
 #define DSP_TALL_COLUMN                                                                                 \
   DSP_ROW0 DSP_UNPACK_O DSP_W(0) DSP_A_MAC                                                              \
-  "1:\nldr " DSP_WE "," DSP_RS "\nadd " DSP_X "," DSP_X "," DSP_WE "\nldr " DSP_O ",[" DSP_X "]\n"      \
-  DSP_UNPACK_O DSP_W(0) DSP_B_MAC "ldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#8]!\n" DSP_A_MAC              \
+  "ldr " DSP_WE "," DSP_CSTEP "\nsub " DSP_WE "," DSP_WE "," DSP_WP "\ntst " DSP_WE ",#8\nbeq 1f\n"     \
+  "ldr " DSP_WE "," DSP_RS "\nsub " DSP_X "," DSP_X "," DSP_WE "\nsub " DSP_WP "," DSP_WP ",#8\nb 2f\n"  \
+  "1:\n" DSP_ROW_NEXT DSP_UNPACK_O DSP_W(0) DSP_B_MAC DSP_W(8) DSP_A_MAC                                \
+  "2:\nldr " DSP_WE "," DSP_RS "\nadd " DSP_X "," DSP_X "," DSP_WE ",lsl #1\nldr " DSP_O ",[" DSP_X "]\n" \
+  DSP_UNPACK_O DSP_W(8) DSP_B_MAC "ldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#16]!\n" DSP_A_MAC             \
   "ldr " DSP_WE "," DSP_CSTEP "\ncmp " DSP_WP "," DSP_WE "\nbne 1b\n"                                   \
   DSP_ROW_NEXT DSP_UNPACK_O DSP_W(0) DSP_B_MAC
 
@@ -412,7 +419,7 @@ DSP_PIXELS(dsp_pixels_clamp, TA_DW_DSP_CLAMP)
   __asm__ volatile(text                                                                                 \
                    : "=&r"(a0), "=&r"(a1), "=&r"(a2), "=&r"(a3), "=&r"(b0), "=&r"(b1), "=&r"(b2),       \
                      "=&r"(b3), "=&r"(e), "=&r"(o), "=&r"(we), "=&r"(wo), "+r"(x), "+r"(w)              \
-                   : "m"(rs), "m"(op15), "m"(bias), "m"(q), "m"(o0), "m"(o1)                            \
+                   : "m"(rs), "m"(op15), "m"(bias), "m"(q), "m"(o0), "m"(o_gap)                         \
                    : "memory", "cc")
 
 /* Every group of 4 channels of a pair whose filter is 3 taps high, n_kx (1..3) columns. */
@@ -436,9 +443,10 @@ DSP_PIXELS(dsp_pixels_clamp, TA_DW_DSP_CLAMP)
     const int32_t *bias = win->bias + c;                                                                \
     const int32_t *q = l->quant + 5 * c;                                                                \
     const int8_t *xp = win->x + c;                                                                      \
-    int8_t *o0 = out0 + c, *o1 = out1 + c;                                                              \
+    const int8_t *const x_end = xp + count * x_step;                                                    \
+    int8_t *o0 = out0 + c;                                                                              \
     w_end = w_group + last;                                                                             \
-    for (int32_t i = 0; i < count; i++, xp += x_step, o0 += out_step, o1 += out_step) {                 \
+    for (; xp != x_end; xp += x_step, o0 += out_step) { /* the end pointer: no count kept */            \
       const int8_t *x = xp;                                                                             \
       const int32_t *w = w_group;                                                                       \
       int32_t a0, a1, a2, a3, b0, b1, b2, b3, e, o, we, wo;                                             \
@@ -455,6 +463,7 @@ static __attribute__((noinline)) void dsp_asm_run(const dsp_layer_t *l, const ds
   const int32_t group_words = l->group_words, last = (l->k_h - 1) * 2;
   const int32_t *w_group = l->weights + win->w_off;
   const int32_t *w_end;
+  const int32_t o_gap = (int32_t)(out1 - out0);
   const int negfix = mode == TA_DW_DSP_NEGFIX;
   const int variant = asm_kind == DSP_ASM_TALL ? 9 + negfix
                                                : (asm_kind == DSP_ASM_STRIDE2 ? 6 : 3 * negfix) + win->n_kx - 1;

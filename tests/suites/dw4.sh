@@ -18,6 +18,10 @@
 # - kws's average pool (operator 9) compiles only ta_avg_pool_s8's channel-group loop
 #   (TA_POOLING_VARIANTS 0x2), vww's 3x3 one only the generic loop (0x1); on QEMU kws's
 #   runs at most 15000 instructions (the generic loop: 67.6k);
+# - on QEMU Cortex-M4, strww case 0 equals the golden (its H x 1 layers run the classic
+#   form's tall-column asm, two filter rows per loop pass: operator 2 has 5 taps, an even
+#   count of loop rows, operator 4 has 10, an odd one) and operators 2 and 4 run at most
+#   4.0 and 3.26 instructions per MAC (one row per pass and a counted pair loop: 4.21, 3.40);
 # (Its C loops, CLAMP and without the asm body, are run on vww by run_target_tests.sh's
 # fallback-loops checks.)
 # SKIP without the corpus or the cross tools.
@@ -28,6 +32,7 @@ suite_setup dw4 "$@" || { echo "FAIL dw4: no work folder"; exit 0; }
 
 vww="$corpus/models/vww"
 kws="$corpus/models/kws"
+strww="$corpus/models/strww"
 if [ ! -d "$vww" ] || [ ! -d "$kws" ]; then
   echo "SKIP dw4: corpus absent ($vww, $kws)"
   exit 0
@@ -159,5 +164,23 @@ if suite_qemu_exact dw4:kws_qemu_exact m4 "$kws" "$out" --tinyaot "$build/tinyao
     echo "FAIL dw4:kws_avg_pool_speed: operator 9 ran $insns instructions (more than 15000; the generic loop: 67.6k)"
   else
     echo "PASS dw4:kws_avg_pool_speed ($insns instructions)"
+  fi
+fi
+out="$work/qemu_strww"
+if [ ! -d "$strww" ]; then
+  echo "SKIP dw4:strww_qemu_exact: corpus model absent ($strww)"
+elif suite_qemu_exact dw4:strww_qemu_exact m4 "$strww" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
+  echo "PASS dw4:strww_qemu_exact"
+  i2=$(awk '$1 == 2 { print $2 }' "$out/layers.txt")
+  i4=$(awk '$1 == 4 { print $2 }' "$out/layers.txt")
+  # MACs: operator 2 24 x 128 x 5, operator 4 15 x 128 x 10
+  l2=$((24 * 128 * 5 * 400 / 100))
+  l4=$((15 * 128 * 10 * 326 / 100))
+  if [ -z "$i2" ] || [ -z "$i4" ]; then
+    echo "FAIL dw4:strww_tall_speed: no count for operators 2 and 4 in layers.txt"
+  elif [ "$i2" -gt "$l2" ] || [ "$i4" -gt "$l4" ]; then
+    echo "FAIL dw4:strww_tall_speed: operators 2 and 4 ran $i2 and $i4 instructions (limits $l2, $l4)"
+  else
+    echo "PASS dw4:strww_tall_speed ($i2, $i4 instructions)"
   fi
 fi
