@@ -812,6 +812,40 @@ static MVE_ALWAYS_INLINE void mve16_pixel(const mve16_shape_t *sh, const int8_t 
     mve16_group(sh, x + rem - 16, w, &bias, q, o, out + rem - 16, simple, shape);
 }
 
+/* A one-pixel-wide column layer whose windows are all whole (no padding, k_w 1: strww's
+ * layers): channel group after group, each down the whole column, so that a pixel costs
+ * its group's taps and requantisation alone, not the window and table work per pixel. */
+static MVE_ALWAYS_INLINE void mve16_column_layer(const ta_depthwise_conv_mve_params_t *p, const int8_t *input,
+                                                 int8_t *output, const mve_out_t *o, const int simple) {
+  const int32_t ch = p->channels, padded = (ch + 15) & ~15, groups = ch >> 4, rem = ch & 15;
+  const int32_t w_group = p->k_h * 16, x_step = p->stride_h * ch;
+  const int32_t *bias0 = p->bias + (p->rows[2] * p->col_classes + p->cols[2]) * padded;
+  mve16_shape_t sh;
+  sh.rs = p->dil_h * ch;
+  sh.cs = 0;
+  sh.n_ky = p->k_h;
+  sh.n_kx = 1;
+  sh.w_skip = 0;
+  for (int32_t b = 0; b < p->batches; b++) {
+    const int8_t *image = input + b * p->in_h * ch;
+    int8_t *image_out = output + b * p->out_h * ch;
+    for (int32_t g = 0; g <= groups; g++) {
+      int32_t c = g * 16;
+      if (g == groups) { /* the last 16 channels again, overlapping the previous group */
+        if (!rem) break;
+        c = ch - 16;
+      }
+      const int8_t *x = image + c, *w = p->weights8 + g * w_group;
+      const int32_t *q = p->quant + g * 48, *bias = bias0 + g * 16;
+      int8_t *out = image_out + c;
+      for (int32_t oy = 0; oy < p->out_h; oy++, x += x_step, out += ch) {
+        const int32_t *b16 = bias;
+        mve16_group(&sh, x, w, &b16, q, o, out, simple, MVE16_COLUMN);
+      }
+    }
+  }
+}
+
 /* The layer form needs the int8 activation range (no clamp after narrowing). */
 static MVE_ALWAYS_INLINE void mve16_layer_form(const ta_depthwise_conv_mve_params_t *p, const int8_t *input,
                                                int8_t *output, const int simple) {
@@ -828,6 +862,11 @@ static MVE_ALWAYS_INLINE void mve16_layer_form(const ta_depthwise_conv_mve_param
   mve16_shape_t sh;
   sh.rs = p->dil_h * p->in_w * ch;
   sh.cs = p->dil_w * ch;
+  if (MVE_LAYER_HAS(simple, MVE16_COLUMN) && column && p->in_w == 1 && p->out_w == 1 && p->out_h > 1 &&
+      p->pad_h == 0 && p->pad_w == 0 && (p->out_h - 1) * p->stride_h + (p->k_h - 1) * p->dil_h < p->in_h) {
+    mve16_column_layer(p, input, output, &o, simple);
+    return;
+  }
   int8_t *out = output;
   for (int32_t b = 0; b < p->batches; b++) {
     const int8_t *image = input + b * p->in_h * p->in_w * ch;

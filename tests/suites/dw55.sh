@@ -8,7 +8,8 @@
 # - strww (no ReLU: the negative-tie fix, no left shift) on QEMU Cortex-M55 equals the golden;
 #   its one-pixel-wide layers take the layer form (lanes16 2) with the sign-only negative fix
 #   (negative_fix 2: every channel shifts right), and operator 2 (24x1x128, 5 taps) runs at
-#   most 1.55 instructions per MAC (1.75 before the layer form);
+#   most 1.55 instructions per MAC (1.75 before the layer form); its unpadded column layers
+#   run group after group down the column: operator 0 (28x1x40, 3 taps) at most 2.4 (3.01);
 # - kws (25x5x64, 3x3) takes the layer form: its mask compiles only the layer form's loops
 #   (0x13000000: bits 24 and 25, the whole and clipped 3x3 windows, and 28, simple
 #   requantisation; none of the run loops 0-23), case 0 equals the golden and operator 1
@@ -113,6 +114,15 @@ if [ -d "$sw" ]; then
       echo "FAIL dw55:strww_layer_speed: operator 2 ran ${insns:-no count} instructions (limit $limit, 1.55 per MAC)"
     else
       echo "PASS dw55:strww_layer_speed ($insns instructions)"
+    fi
+    # operator 0 (28x1x40, 3 taps, no padding): the column layer, group after group down
+    # the column (3.01 per MAC pixel after pixel)
+    insns=$(awk '$1 == 0 { print $2 }' "$out/layers.txt")
+    limit=$((28 * 40 * 3 * 240 / 100))
+    if [ -z "$insns" ] || [ "$insns" -gt "$limit" ]; then
+      echo "FAIL dw55:strww_column_speed: operator 0 ran ${insns:-no count} instructions (limit $limit, 2.4 per MAC)"
+    else
+      echo "PASS dw55:strww_column_speed ($insns instructions)"
     fi
   fi
 else
