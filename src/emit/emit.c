@@ -301,6 +301,13 @@ static const struct {
     {"FULLY_CONNECTED", "gemm_quant", 2},     {"FULLY_CONNECTED", "bias", 2},
     {"DEPTHWISE_CONV_2D", "weights", 1},      {"DEPTHWISE_CONV_2D", "class_bias", 2},
     {"DEPTHWISE_CONV_2D", "folded_bias", 2},
+    /* the streams that carry the weights (with biases and rq words beside them) and the
+     * int16x8 tiers' weight tables */
+    {"CONV_2D", "gemm_pairs", 1},             {"FULLY_CONNECTED", "gemm_pairs", 1},
+    {"FULLY_CONNECTED", "gemm_fcs", 1},       {"CONV_2D", "gemm16_weights", 1},
+    {"FULLY_CONNECTED", "gemm16_weights", 1}, {"CONV_2D", "gemm16m_weights", 1},
+    {"FULLY_CONNECTED", "gemm16m_weights", 1}, {"DEPTHWISE_CONV_2D", "pack_weights", 1},
+    {"DEPTHWISE_CONV_2D", "dw16m_weights", 1},
 };
 
 static int32_t const_input(const EmitCtx *ec, int slot) {
