@@ -29,3 +29,18 @@ suite_qemu_exact() {
   fi
   return 0
 }
+
+# suite_check_image LABEL DIR MACHINE WHAT: runs DIR/image.elf (a bare-metal check printing
+# checked=N and mismatches=M) on QEMU machine MACHINE (mps2-an386: Cortex-M4, mps3-an547:
+# Cortex-M55); prints PASS (N WHAT) and returns 0 when it exits 0 with no mismatch, else FAIL.
+suite_check_image() {
+  sc_rc=0
+  (cd "$2" && exec timeout 300 qemu-system-arm -M "$3" -nodefaults -display none -monitor none -serial null \
+    -semihosting-config enable=on,target=native -kernel image.elf) >"$2/run.log" 2>&1 || sc_rc=$?
+  sc_checked=$(sed -n 's/^checked=//p' "$2/run.log") sc_bad=$(sed -n 's/^mismatches=//p' "$2/run.log")
+  if [ $sc_rc -ne 0 ] || [ "$sc_bad" != 0 ] || [ -z "$sc_checked" ]; then
+    echo "FAIL $1: exit $sc_rc, ${sc_bad:-?} mismatches in ${sc_checked:-?} checked"
+    return 1
+  fi
+  echo "PASS $1 ($sc_checked $4)"
+}

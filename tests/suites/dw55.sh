@@ -68,15 +68,7 @@ dw_check() {
     echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
     return
   fi
-  rc=0
-  (cd "$d" && exec timeout 300 qemu-system-arm -M mps3-an547 -nodefaults -display none -monitor none -serial null \
-    -semihosting-config enable=on,target=native -kernel image.elf) >"$d/run.log" 2>&1 || rc=$?
-  checked=$(sed -n 's/^checked=//p' "$d/run.log") bad=$(sed -n 's/^mismatches=//p' "$d/run.log")
-  if [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ -z "$checked" ]; then
-    echo "FAIL $label: exit $rc, ${bad:-?} mismatches in ${checked:-?} checked"
-  else
-    echo "PASS $label ($checked outputs exact)"
-  fi
+  suite_check_image "$label" "$d" mps3-an547 "outputs exact"
 }
 dw_check
 

@@ -257,16 +257,7 @@ dsp_check() { # [LABEL-SUFFIX EXTRA-CFLAGS]: the specialised side also built wit
     echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
     return
   fi
-  rc=0
-  (cd "$d" && exec timeout 300 qemu-system-arm -M mps2-an386 -nodefaults -display none -monitor none -serial null \
-    -semihosting-config enable=on,target=native -kernel image.elf) >"$d/run.log" 2>&1 || rc=$?
-  checked=$(sed -n 's/^checked=//p' "$d/run.log") bad=$(sed -n 's/^mismatches=//p' "$d/run.log")
-  if [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ -z "$checked" ]; then
-    echo "FAIL $label: exit $rc, ${bad:-?} mismatches in ${checked:-?} checked"
-  else
-    echo "PASS $label ($checked outputs equal)"
-    rm -rf "$d"
-  fi
+  suite_check_image "$label" "$d" mps2-an386 "outputs equal" && rm -rf "$d"
 }
 dsp_check
 dsp_check "-no-bit22" "-DTA_S16_DSP_VARIANTS=0x3fffffu"

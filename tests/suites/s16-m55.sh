@@ -97,20 +97,6 @@ for dir in "$corpus"/models/*_a16w8 "$corpus"/ops/conv_2d_int16_* "$corpus"/ops/
   run_one "$dir"
 done
 
-# run_check_image LABEL DIR WHAT: runs DIR/image.elf (a bare-metal check printing checked=N
-# and mismatches=M) on QEMU Cortex-M55; PASS when it exits 0 with no mismatch.
-run_check_image() {
-  rc=0
-  (cd "$2" && exec timeout 300 qemu-system-arm -M mps3-an547 -nodefaults -display none -monitor none -serial null \
-    -semihosting-config enable=on,target=native -kernel image.elf) >"$2/run.log" 2>&1 || rc=$?
-  checked=$(sed -n 's/^checked=//p' "$2/run.log") bad=$(sed -n 's/^mismatches=//p' "$2/run.log")
-  if [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ -z "$checked" ]; then
-    echo "FAIL $1: exit $rc, ${bad:-?} mismatches in ${checked:-?} checked"
-  else
-    echo "PASS $1 ($checked $3)"
-  fi
-}
-
 # ---- ta_add_s16_mve / ta_sub_s16_mve against the portable kernels, bare metal on QEMU ----
 # shellcheck disable=SC2086
 addsub_check() {
@@ -133,7 +119,7 @@ addsub_check() {
     echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
     return
   fi
-  run_check_image "$label" "$d" "elements exact"
+  suite_check_image "$label" "$d" mps3-an547 "elements exact"
 }
 addsub_check
 
@@ -163,7 +149,7 @@ gemm_check() { # [LABEL-SUFFIX EXTRA-CFLAGS]: the MVE side also built with those
     echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
     return
   fi
-  run_check_image "$label" "$d" "outputs equal"
+  suite_check_image "$label" "$d" mps3-an547 "outputs equal"
 }
 gemm_check
 # the C loops a build with a frame pointer takes instead of the assembly ones
