@@ -25,6 +25,10 @@
  * A layer counts [first, end): the operator's own code in the module and everything
  * it calls; the rest of the window is reported as outside the layers.
  *
+ * Profile (bench/README.md, "Where the instructions go"): ...,profile=FILE writes
+ * "ADDR COUNT" for every guest instruction address executed, from reset to exit
+ * (whole-run counts, for finding the hot loops of a kernel with objdump).
+ *
  * QEMU 7.2 does not install qemu-plugin.h, so the few API entry points used are
  * declared here, matching plugin API version 1. */
 #include <inttypes.h>
@@ -218,6 +222,41 @@ static bool read_layers(const char *path) {
   return true;
 }
 
+/* ---- profile (per instruction address) ------------------------------------------ */
+enum { PROFILE_SLOTS = 1 << 17 }; /* open addressing; far more than any image's instructions */
+typedef struct ProfileSlot {
+  uint64_t pc, count; /* pc 0: empty (the vector table, never executed) */
+} ProfileSlot;
+static ProfileSlot *profile;
+static const char *profile_path;
+
+/* The counter of pc, claimed on first translation; NULL when the table is full. */
+static uint64_t *profile_counter(uint64_t pc) {
+  size_t i = (size_t)((pc >> 1) * 0x9E3779B1u) & (PROFILE_SLOTS - 1);
+  for (size_t n = 0; n < PROFILE_SLOTS; n++, i = (i + 1) & (PROFILE_SLOTS - 1)) {
+    if (profile[i].pc == pc) return &profile[i].count;
+    if (profile[i].pc == 0) {
+      profile[i].pc = pc;
+      return &profile[i].count;
+    }
+  }
+  return NULL;
+}
+
+static int by_pc(const void *a, const void *b) {
+  const ProfileSlot *x = a, *y = b;
+  return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static void write_profile(void) {
+  FILE *f = profile_path ? fopen(profile_path, "w") : NULL;
+  if (!f) return;
+  qsort(profile, PROFILE_SLOTS, sizeof *profile, by_pc);
+  for (size_t i = 0; i < PROFILE_SLOTS; i++)
+    if (profile[i].pc && profile[i].count) fprintf(f, "0x%" PRIx64 " %" PRIu64 "\n", profile[i].pc, profile[i].count);
+  fclose(f);
+}
+
 static void write_counts(void) {
   FILE *f = out_path ? fopen(out_path, "w") : NULL;
   if (!f) return;
@@ -271,6 +310,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     const uint8_t *b = qemu_plugin_insn_data(insn);
     uint16_t hw1 = (uint16_t)(b[0] | b[1] << 8);
     qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &running.insns, 1);
+    uint64_t *slot = profile && pc ? profile_counter(pc) : NULL;
+    if (slot) qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, slot, 1);
     /* Not `size == 4`: QEMU 7.2 appends the next instruction's first halfword to the
      * bytes of one that ends in the last 3 bytes of a 1 KiB page (it peeks whether the
      * next one crosses the page), so a 32-bit instruction there has 6 bytes. */
@@ -293,6 +334,7 @@ static void on_exit_qemu(qemu_plugin_id_t id, void *unused) {
   (void)id;
   (void)unused;
   write_counts();
+  write_profile();
 }
 
 /* Addresses may come straight from nm: the Thumb bit is dropped. */
@@ -326,6 +368,10 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
     if (strncmp(a, "start=", 6) == 0) ok = parse_address(a + 6, &start_addr);
     else if (strncmp(a, "stop=", 5) == 0) ok = parse_address(a + 5, &stop_addr);
     else if (strncmp(a, "out=", 4) == 0) out_path = a + 4;
+    else if (strncmp(a, "profile=", 8) == 0) {
+      profile_path = a + 8;
+      ok = (profile = calloc(PROFILE_SLOTS, sizeof *profile)) != NULL;
+    }
     else if (strncmp(a, "markers=", 8) == 0) ok = parse_range(a + 8, &markers);
     else if (strncmp(a, "body=", 5) == 0) ok = parse_range(a + 5, &body);
     else if (strncmp(a, "context=", 8) == 0) ok = parse_range(a + 8, &context);
@@ -335,7 +381,7 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
     } else ok = false;
     if (!ok) {
       fprintf(stderr, "insn_count: bad argument '%s' (expected start=ADDR, stop=ADDR, out=FILE; "
-                      "markers=, body=, context=ADDR:BYTES or layers=FILE)\n", a);
+                      "profile=FILE; markers=, body=, context=ADDR:BYTES or layers=FILE)\n", a);
       return -1;
     }
   }
