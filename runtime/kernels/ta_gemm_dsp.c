@@ -725,21 +725,19 @@ typedef struct gemm_pair_state_t {
 /* Every row pair of the stream in one loop, `body` a pass over the depth entered by `entry`.
  * It needs 14 registers: r7 too, which it saves and restores itself (it may be the frame
  * pointer; nothing here addresses through it). */
-#define GEMM_ASM_PAIRS(entry, body, zp_setup, fix, zp)        \
+#define GEMM_ASM_PAIRS(entry, body, more, zp_setup, fix, zp)        \
   "push {r7}\n\t"                                        \
   "ldmia r4, {r0, r1, r2, r3, r5, r6, r8, r9}\n\t"       \
   "push {r0, r1, r2, r3, r5, r6, r8, r9}\n\t"            \
-  "mov r7, r0\n\t" GEMM_ASM_PAIRS_LOOP(entry, body, zp_setup, fix, zp) \
+  "mov r7, r0\n\t" GEMM_ASM_PAIRS_LOOP(entry, body, more, zp_setup, fix, zp) \
   "add sp, sp, #32\n\t"                                  \
   "pop {r7}\n\t"
-/* The row-pair loop itself, the stream at r7, the state at sp. */
-#define GEMM_ASM_PAIRS_LOOP(entry, body, zp_setup, fix, zp)                                           \
+/* The row-pair loop itself, the stream at r7, the state at sp; `more` the test for another
+ * pass over the depth (GEMM_ASM_PAIRS_MORE), or empty when every depth it runs is one pass. */
+#define GEMM_ASM_PAIRS_LOOP(entry, body, more, zp_setup, fix, zp)                                     \
   "1:\n\t"                                                                                          \
   "ldmia r7!, {r0, r1, r2, r3}\n\t"                                                                 \
-  "ldr lr, [sp, #4]\n\t" entry "2:\n\t" body                                                        \
-  "ldr r9, [sp, #8]\n\t"                                                                            \
-  "cmp lr, r9\n\t"                                                                                  \
-  "bne 2b\n\t"                                                                                      \
+  "ldr lr, [sp, #4]\n\t" entry "2:\n\t" body more                                                   \
   "ldrd r5, r6, [sp, #16]\n\t" zp_setup GEMM_ASM_PAIR_RQ("r2", "[r5, r6]", "", fix, zp)             \
   GEMM_ASM_PAIR_RQ("r0", "[r5], #1", "!", fix, zp) GEMM_ASM_PAIR_RQ("r3", "[r5, r6]", "", fix, zp)    \
   GEMM_ASM_PAIR_RQ("r1", "[r5], #1", "!", fix, zp)                                                  \
@@ -750,7 +748,7 @@ typedef struct gemm_pair_state_t {
 /* The column form's strip (gemm_pair_state_t's a, step, strip_end too): per pixel pair its
  * two windows (a, a + step bytes) interleaved into u, then the row-pair loop; the next pair's
  * outputs b_off after a's end, its windows 2 * step further, until strip_end. */
-#define GEMM_ASM_STRIP(entry, body, zp_setup, fix, zp)                 \
+#define GEMM_ASM_STRIP(entry, body, more, zp_setup, fix, zp)           \
   "push {r7}\n\t"                                                    \
   "add r5, r4, #32\n\t"                                              \
   "ldmia r5, {r0, r1, r2}\n\t"                                       \
@@ -765,7 +763,7 @@ typedef struct gemm_pair_state_t {
   GEMM_ASM_STRIP_INTERLEAVE GEMM_ASM_STRIP_INTERLEAVE                  \
   "cmp r6, lr\n\t"                                                   \
   "bne 3b\n\t"                                                       \
-  "ldr r7, [sp, #0]\n\t" GEMM_ASM_PAIRS_LOOP(entry, body, zp_setup, fix, zp) \
+  "ldr r7, [sp, #0]\n\t" GEMM_ASM_PAIRS_LOOP(entry, body, more, zp_setup, fix, zp) \
   "ldr r9, [sp, #20]\n\t"                                            \
   "add r5, r5, r9\n\t"                                               \
   "add lr, r5, r9\n\t"                                               \
@@ -796,46 +794,58 @@ typedef struct gemm_pair_state_t {
 #define GEMM_ASM_PAIRS_BODY32 GEMM_ASM_PAIR_GROUPS4 "8:\n\t" GEMM_ASM_PAIR_GROUPS4
 #define GEMM_ASM_PAIRS_BODY48 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4
 #define GEMM_ASM_PAIRS_BODY64 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4
+#define GEMM_ASM_PAIRS_MORE \
+  "ldr r9, [sp, #8]\n\t"   \
+  "cmp lr, r9\n\t"         \
+  "bne 2b\n\t"
+/* The 64-value passes: one per row pair unless some layer of the module has a depth of
+ * several (bit GEMM_PAIRS64_MULTI; kws's 1x1 layers, all of depth 64, save the test). */
+#define GEMM_PAIRS64_MULTI 21
+#if (TA_GEMM_DSP_VARIANTS >> GEMM_PAIRS64_MULTI) & 1u
+#define GEMM_ASM_PAIRS64_MORE GEMM_ASM_PAIRS_MORE
+#else
+#define GEMM_ASM_PAIRS64_MORE ""
+#endif
 #define GEMM_ASM_PAIRS_ZP_SETUP "ldr r4, [sp, #28]\n\t"
 #define GEMM_ASM_PAIRS_ZP_ADD "add r10, r10, r4\n\t"
 
 static __attribute__((noinline)) void gemm_pairs_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS(GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, "", GEMM_ASM_PAIR_NOFIX, "") GEMM_ASM_PAIRS_OPERANDS);
+  __asm__ volatile(GEMM_ASM_PAIRS(GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_MORE, "", GEMM_ASM_PAIR_NOFIX, "") GEMM_ASM_PAIRS_OPERANDS);
 }
 
 static __attribute__((noinline)) void gemm_pairs64_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, "", GEMM_ASM_PAIR_NOFIX, "") GEMM_ASM_PAIRS_OPERANDS);
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS64_MORE, "", GEMM_ASM_PAIR_NOFIX, "") GEMM_ASM_PAIRS_OPERANDS);
 }
 
 static __attribute__((noinline)) void gemm_pairs_zp_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS(GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_ZP_SETUP,
+  __asm__ volatile(GEMM_ASM_PAIRS(GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_MORE, GEMM_ASM_PAIRS_ZP_SETUP,
                                   GEMM_ASM_PAIR_NOFIX, GEMM_ASM_PAIRS_ZP_ADD) GEMM_ASM_PAIRS_OPERANDS);
 }
 
 static __attribute__((noinline)) void gemm_pairs64_zp_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS_ZP_SETUP, GEMM_ASM_PAIR_NOFIX,
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS64_MORE, GEMM_ASM_PAIRS_ZP_SETUP, GEMM_ASM_PAIR_NOFIX,
                                   GEMM_ASM_PAIRS_ZP_ADD)
                      GEMM_ASM_PAIRS_OPERANDS);
 }
 
 /* The strip loops of the column form: the same variants (bits 9, 10, 17-20; its layers have
  * rq_zp 0). */
-#define GEMM_STRIP_FN(name, entry, body, setup, fix)                     \
+#define GEMM_STRIP_FN(name, entry, body, more, setup, fix)                    \
   static __attribute__((noinline)) void name(gemm_pair_state_t *st) {    \
     register gemm_pair_state_t *state __asm__("r4") = st;                \
-    __asm__ volatile(GEMM_ASM_STRIP(entry, body, setup, fix, "") GEMM_ASM_PAIRS_OPERANDS); \
+    __asm__ volatile(GEMM_ASM_STRIP(entry, body, more, setup, fix, "") GEMM_ASM_PAIRS_OPERANDS); \
   }
-GEMM_STRIP_FN(gemm_strip_asm, GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, "", GEMM_ASM_PAIR_NOFIX)
-GEMM_STRIP_FN(gemm_strip64_asm, "", GEMM_ASM_PAIRS_BODY64, "", GEMM_ASM_PAIR_NOFIX)
-GEMM_STRIP_FN(gemm_strip48_asm, "", GEMM_ASM_PAIRS_BODY48, "", GEMM_ASM_PAIR_NOFIX)
-GEMM_STRIP_FN(gemm_strip_neg_asm, GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_NEG_SETUP,
+GEMM_STRIP_FN(gemm_strip_asm, GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_MORE, "", GEMM_ASM_PAIR_NOFIX)
+GEMM_STRIP_FN(gemm_strip64_asm, "", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS64_MORE, "", GEMM_ASM_PAIR_NOFIX)
+GEMM_STRIP_FN(gemm_strip48_asm, "", GEMM_ASM_PAIRS_BODY48, GEMM_ASM_PAIRS_MORE, "", GEMM_ASM_PAIR_NOFIX)
+GEMM_STRIP_FN(gemm_strip_neg_asm, GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_MORE, GEMM_ASM_PAIRS_NEG_SETUP,
               GEMM_ASM_PAIR_NEG)
-GEMM_STRIP_FN(gemm_strip64_neg_asm, "", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS_NEG_SETUP, GEMM_ASM_PAIR_NEG)
-GEMM_STRIP_FN(gemm_strip48_neg_asm, "", GEMM_ASM_PAIRS_BODY48, GEMM_ASM_PAIRS_NEG_SETUP, GEMM_ASM_PAIR_NEG)
+GEMM_STRIP_FN(gemm_strip64_neg_asm, "", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS64_MORE, GEMM_ASM_PAIRS_NEG_SETUP, GEMM_ASM_PAIR_NEG)
+GEMM_STRIP_FN(gemm_strip48_neg_asm, "", GEMM_ASM_PAIRS_BODY48, GEMM_ASM_PAIRS_MORE, GEMM_ASM_PAIRS_NEG_SETUP, GEMM_ASM_PAIR_NEG)
 
 static int gemm_strip_run(int variant, gemm_pair_state_t *st) {
   switch (variant) {
@@ -873,7 +883,7 @@ static int gemm_strip_run(int variant, gemm_pair_state_t *st) {
 #define GEMM_PAIRS28 16
 static __attribute__((noinline)) void gemm_pairs28_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP,
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP, "",
                                   "", GEMM_ASM_PAIR_NOFIX, "") GEMM_ASM_PAIRS_OPERANDS);
 }
 
@@ -882,7 +892,7 @@ static __attribute__((noinline)) void gemm_pairs28_asm(gemm_pair_state_t *st) {
 #define GEMM_FIRST_ROWS 14
 static __attribute__((noinline)) void gemm_pairs40_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
-  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP,
+  __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP, "",
                                   "", GEMM_ASM_PAIR_NOFIX, "") GEMM_ASM_PAIRS_OPERANDS);
 }
 

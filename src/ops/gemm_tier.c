@@ -364,6 +364,8 @@ const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
   if (g->tier == GEMM_DSP) {
     const int variant = gemm_dsp_variant(g);
     if (variant >= 0) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << variant);
+    /* a 64-value pair loop of several passes keeps its test for another (bit 21, GEMM_PAIRS64_MULTI) */
+    if (g->pairs && g->depth % 64 == 0 && g->depth > 64) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 21);
     /* the pair and FULLY_CONNECTED streams carry the biases and rq words themselves */
     const char *rq = g->rq && !g->pairs && !g->fcs ? em_table_i32(ec, "gemm_rq", g->rq, (size_t)g->rows * 4) : "NULL";
     em_decl(ec,
