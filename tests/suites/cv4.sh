@@ -32,7 +32,8 @@
 #   same at -O2, -O0, with a frame pointer, no loop compiled and in --memory.optimize max;
 #   a CONV_2D case of 1 input channel and 17 outputs (no pair stream) gathers in conv_run
 #   (bit 15) and, with no loop compiled, by gemm_gather_window; strww's 1x1 layer of 40 channels
-#   runs the depth-40 pair loop (bit 14).
+#   runs the depth-40 pair loop (bit 14); generated first layers of rows of 4 values (below)
+#   read their border windows' rows from inside the image, shifted.
 # usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -52,6 +53,7 @@ expected() { # name
     conv_2d_int8_05_*) echo "ta_conv_s8_dsp_inplace(" ;;
     conv_2d_int8_*) echo "ta_conv_s8_dsp_cols" ;;
     gen_*) echo "ta_conv_s8_dsp_cols_pairs" ;;
+    first_*) echo "ta_conv_s8_dsp_first" ;;
     ad) echo ".k8 = K" ;;
     kws|vww|strww) echo ".pairs = 1" ;;
   esac
@@ -106,9 +108,9 @@ run_one() { # corpus dir, label, compile flags
         echo "FAIL $label: variant mask $(grep GEMM_DSP_VARIANTS "$d/m/src/ta_config.h") (want bit 14, not 15)"
         return
       fi ;;
-    strww:)
+    strww: | first_*:)
       if ! mask_bit "$d/m/src/ta_config.h" 14 1; then
-        echo "FAIL $label: variant mask lacks bit 14 (the depth-40 pair loop of its 1x1 layer)"
+        echo "FAIL $label: variant mask lacks bit 14 (the depth-40 pair loop)"
         return
       fi ;;
     conv_2d_int8_05_*:)
@@ -214,4 +216,27 @@ gen_k15_relu 3 17 16 4 1 5 1 1 0 1 1
 gen_k2_c32_relu 4 10 32 8 2 2 1 1 1 1 1
 gen_k3_c64_neg 6 8 64 2 3 3 1 1 1 0 1
 EOF
+fi
+# First convolutions with windows of rows of 4 values (form 2) on generated layers, exact
+# against TFLite Micro: the border windows' rows read from inside the image and shifted
+# (first_unpack_rows4_edge; depth 40, which names that reader, bit 14): kws's shape with other
+# values and 16 outputs (the top 4 and bottom 5 rows and one column each side padded), 10x4
+# windows at stride 1 (one column padded on the left, two on the right: 8- and 16-bit shifts)
+# and 10x2 windows of 2 channels (a 2-byte pixel past the right side). make test runs all three.
+if [ -x "$oracle" ] && [ -x "$gen" ]; then
+  while read -r name shape; do
+    dir="$work/src_$name"
+    # shellcheck disable=SC2086 # shape: the generator's arguments
+    if ! "$gen" conv 11 "$dir" $shape >/dev/null 2>&1 ||
+       ! "$oracle" "$dir/model.tflite" --in "$dir/case_0/in0.bin" --out-dir "$dir/case_0" --quiet >"$dir/ref.log" 2>&1; then
+      echo "FAIL cv4:$name: generator or oracle failed"
+      continue
+    fi
+    run_one "$dir" "$name" "-O2"
+  done <<EOF
+first_k10x4_s2 49 10 1 16 10 4 2 2 1 1 1
+first_k10x4_s1 12 6 1 8 10 4 1 1 1 1 1
+first_k10x2_c2 14 5 2 6 10 2 1 1 1 1 0
+EOF
+  [ "${TEST_FULL:-}" = 1 ] && run_one "$work/src_first_k10x4_s1" "first_k10x4_s1-O0" "-O0"
 fi
