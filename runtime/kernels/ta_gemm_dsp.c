@@ -716,8 +716,8 @@ typedef struct gemm_pair_state_t {
   int32_t b_off;             /* [sp, #20]: b's outputs from a's (0 when b is a) */
   int8_t *out_end;           /* [sp, #24]: the end of a's outputs */
   int32_t zp;                /* [sp, #28]: p->rq_zp */
-  /* the column form's strip (GEMM_ASM_STRIP) only: */
-  const int32_t *a;          /* [sp, #32]: the first pair's window a (b follows at step) */
+  /* a run of pixel pairs (GEMM_ASM_WINDOWS) only: */
+  const void *a;             /* [sp, #32]: the first pair's window a (b follows at step) */
   int32_t step;              /* [sp, #36]: bytes from window a to window b */
   int8_t *strip_end;         /* [sp, #40]: the end of the strip's outputs */
 } gemm_pair_state_t;
@@ -745,10 +745,12 @@ typedef struct gemm_pair_state_t {
   "ldr lr, [sp, #24]\n\t"                                                                           \
   "cmp r5, lr\n\t"                                                                                  \
   "bne 1b\n\t"
-/* The column form's strip (gemm_pair_state_t's a, step, strip_end too): per pixel pair its
- * two windows (a, a + step bytes) interleaved into u, then the row-pair loop; the next pair's
- * outputs b_off after a's end, its windows 2 * step further, until strip_end. */
-#define GEMM_ASM_STRIP(entry, body, more, zp_setup, fix, zp)           \
+/* A run of pixel pairs (gemm_pair_state_t's a, step, strip_end too): per pair, `fill` puts
+ * its two windows (a, a + step bytes) into u as the pair loop reads them (the column form's
+ * strip: interleaves the widened columns; the 1x1 layers: widens the pixels), then the
+ * row-pair loop; the next pair's outputs b_off after a's end, its windows 2 * step further,
+ * until strip_end. */
+#define GEMM_ASM_WINDOWS(fill, entry, body, more, zp_setup, fix, zp)  \
   "push {r7}\n\t"                                                    \
   "add r5, r4, #32\n\t"                                              \
   "ldmia r5, {r0, r1, r2}\n\t"                                       \
@@ -759,8 +761,7 @@ typedef struct gemm_pair_state_t {
   "ldrd r4, r5, [sp, #32]\n\t"                                       \
   "add r5, r4, r5\n\t"                                               \
   "ldrd r6, lr, [sp, #4]\n\t"                                        \
-  "3:\n\t" GEMM_ASM_STRIP_INTERLEAVE GEMM_ASM_STRIP_INTERLEAVE       \
-  GEMM_ASM_STRIP_INTERLEAVE GEMM_ASM_STRIP_INTERLEAVE                  \
+  "3:\n\t" fill                                                      \
   "cmp r6, lr\n\t"                                                   \
   "bne 3b\n\t"                                                       \
   "ldr r7, [sp, #0]\n\t" GEMM_ASM_PAIRS_LOOP(entry, body, more, zp_setup, fix, zp) \
@@ -777,6 +778,9 @@ typedef struct gemm_pair_state_t {
   "bne 0b\n\t"                                                       \
   "add sp, sp, #44\n\t"                                              \
   "pop {r7}\n\t"
+#define GEMM_ASM_STRIP(entry, body, more, zp_setup, fix, zp)                                         \
+  GEMM_ASM_WINDOWS(GEMM_ASM_STRIP_INTERLEAVE GEMM_ASM_STRIP_INTERLEAVE GEMM_ASM_STRIP_INTERLEAVE          \
+                   GEMM_ASM_STRIP_INTERLEAVE, entry, body, more, zp_setup, fix, zp)
 #define GEMM_ASM_STRIP_INTERLEAVE      \
   "ldmia r4!, {r8, r9}\n\t"            \
   "ldmia r5!, {r10, r11}\n\t"          \
@@ -830,6 +834,53 @@ static __attribute__((noinline)) void gemm_pairs64_zp_asm(gemm_pair_state_t *st)
   __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS64_MORE, GEMM_ASM_PAIRS_ZP_SETUP, GEMM_ASM_PAIR_NOFIX,
                                   GEMM_ASM_PAIRS_ZP_ADD)
                      GEMM_ASM_PAIRS_OPERANDS);
+}
+
+/* The 1x1 layers' pixel pairs in one loop (gemm_rows_pairs): each pair widened into u by the
+ * loop itself, 8 values of both pixels per pass (unaligned loads), then the pair loop; the
+ * same variants as the pair loops above, which a module then no longer links. */
+#define GEMM_ASM_PIXELS_GROUP       \
+  "ldr r8, [r4], #4\n\t"           \
+  "ldr r10, [r5], #4\n\t"          \
+  "sxtb16 r9, r8, ror #8\n\t"      \
+  "sxtb16 r8, r8\n\t"              \
+  "sxtb16 r11, r10, ror #8\n\t"    \
+  "sxtb16 r10, r10\n\t"            \
+  "stmia r6!, {r8, r9, r10, r11}\n\t"
+#define GEMM_ASM_PIXELS_FILL GEMM_ASM_PIXELS_GROUP GEMM_ASM_PIXELS_GROUP
+#define GEMM_PIXELS_FN(name, entry, body, more, zp_setup, zp)                                              \
+  static __attribute__((noinline)) void name(gemm_pair_state_t *st) {                                    \
+    register gemm_pair_state_t *state __asm__("r4") = st;                                                \
+    __asm__ volatile(GEMM_ASM_WINDOWS(GEMM_ASM_PIXELS_FILL, entry, body, more, zp_setup, GEMM_ASM_PAIR_NOFIX, \
+                                      zp) GEMM_ASM_PAIRS_OPERANDS);                                      \
+  }
+GEMM_PIXELS_FN(gemm_pixels_asm, GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_MORE, "", "")
+GEMM_PIXELS_FN(gemm_pixels64_asm, "", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS64_MORE, "", "")
+GEMM_PIXELS_FN(gemm_pixels_zp_asm, GEMM_ASM_PAIRS_ENTRY32, GEMM_ASM_PAIRS_BODY32, GEMM_ASM_PAIRS_MORE,
+               GEMM_ASM_PAIRS_ZP_SETUP, GEMM_ASM_PAIRS_ZP_ADD)
+GEMM_PIXELS_FN(gemm_pixels64_zp_asm, "", GEMM_ASM_PAIRS_BODY64, GEMM_ASM_PAIRS64_MORE, GEMM_ASM_PAIRS_ZP_SETUP,
+               GEMM_ASM_PAIRS_ZP_ADD)
+
+/* The pixel-pair loop for this variant bit, or 0 when it is not compiled. */
+static GEMM_ALWAYS_INLINE int gemm_pixels_run(int variant, gemm_pair_state_t *st) {
+  switch (variant) {
+  case GEMM_PAIRS:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS)) return 0;
+    gemm_pixels_asm(st);
+    return 1;
+  case GEMM_PAIRS64:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS64)) return 0;
+    gemm_pixels64_asm(st);
+    return 1;
+  case GEMM_PAIRS + GEMM_PAIRS_ZP:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS + GEMM_PAIRS_ZP)) return 0;
+    gemm_pixels_zp_asm(st);
+    return 1;
+  default:
+    if (!GEMM_DSP_HAS(GEMM_PAIRS64 + GEMM_PAIRS_ZP)) return 0;
+    gemm_pixels64_zp_asm(st);
+    return 1;
+  }
 }
 
 /* The strip loops of the column form: the same variants (bits 9, 10, 17-20; its layers have
@@ -919,8 +970,9 @@ static GEMM_ALWAYS_INLINE int gemm_pairs_run(int variant, gemm_pair_state_t *st)
   }
 }
 
-/* The pair loop of the stream's depth (28 and 40 their own, rq_zp 0), or 0 when it is not compiled. */
-static GEMM_ALWAYS_INLINE int first_pairs(const ta_gemm_dsp_params_t *p, gemm_pair_state_t *st) {
+/* The pair loop of depth 28 or 40 (their own, rq_zp 0), or 0 when it is not compiled or the
+ * depth is another. */
+static GEMM_ALWAYS_INLINE int exact_pairs(const ta_gemm_dsp_params_t *p, gemm_pair_state_t *st) {
   if (p->depth == 28) { /* the compiler keeps that depth to rq_zp 0 */
     if (!GEMM_DSP_HAS(GEMM_PAIRS28)) return 0;
     gemm_pairs28_asm(st);
@@ -931,7 +983,22 @@ static GEMM_ALWAYS_INLINE int first_pairs(const ta_gemm_dsp_params_t *p, gemm_pa
     gemm_pairs40_asm(st);
     return 1;
   }
-  return gemm_pairs_run((p->depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0), st);
+  return 0;
+}
+
+/* The variant of a pair stream of a depth a multiple of 16. */
+static inline int pairs_variant(const ta_gemm_dsp_params_t *p) {
+  return (p->depth % 64 == 0 ? GEMM_PAIRS64 : GEMM_PAIRS) + (p->rq_zp ? GEMM_PAIRS_ZP : 0);
+}
+
+/* A first layer's pair loop (ta_conv_s8_dsp_first), or 0 when it is not compiled: depths
+ * other than 28 and 40 only with bit GEMM_FIRST_ANY (which a module whose first layers
+ * have those depths leaves out, so that it links only the pixel-pair loops). */
+#define GEMM_FIRST_ANY 23
+static GEMM_ALWAYS_INLINE int first_pairs(const ta_gemm_dsp_params_t *p, gemm_pair_state_t *st) {
+  if (p->depth == 28 || p->depth == 40) return exact_pairs(p, st);
+  if (!GEMM_DSP_HAS(GEMM_FIRST_ANY)) return 0;
+  return gemm_pairs_run(pairs_variant(p), st);
 }
 #endif
 
@@ -951,6 +1018,23 @@ static void gemm_rows_pairs(const ta_gemm_dsp_params_t *p, int32_t count, const 
                             const int32_t *stream, int8_t *out) {
   const int32_t rows = p->rows, depth = p->depth;
   int32_t u[4 * GEMM_PAIR_MAX_GROUPS];
+#if GEMM_ASM
+  if (depth % 16 == 0 && count > 0) { /* the pixel-pair loop: the full pairs, then a last lone pixel */
+    gemm_pair_state_t st;
+    const int32_t pairs = count / 2;
+    st.s = stream, st.u = u, st.u_end = u + depth, st.odd = (depth >> 4) & 1, st.zp = p->rq_zp;
+    st.a = x, st.step = x_step, st.out = out, st.b_off = rows, st.out_end = out + rows;
+    st.strip_end = out + 2 * pairs * rows;
+    if (pairs > 0 && !gemm_pixels_run(pairs_variant(p), &st)) goto c_loops;
+    if (count & 1) { /* paired with itself: its outputs written twice */
+      st.a = x + 2 * pairs * x_step, st.step = 0, st.b_off = 0;
+      st.out = out + 2 * pairs * rows, st.out_end = st.strip_end = st.out + rows;
+      if (!gemm_pixels_run(pairs_variant(p), &st)) goto c_loops;
+    }
+    return;
+  }
+c_loops:
+#endif
   for (; count > 0; count -= 2) {
     const int single = count == 1;
     int8_t *ob = single ? out : out + rows;
@@ -960,7 +1044,7 @@ static void gemm_rows_pairs(const ta_gemm_dsp_params_t *p, int32_t count, const 
     st.s = stream, st.u = u, st.u_end = u + depth, st.odd = (depth >> 4) & 1;
     st.out = out, st.out_end = out + rows, st.b_off = (int32_t)(ob - out), st.zp = p->rq_zp;
     /* the compiler names the loop this depth and requantisation take */
-    if (!first_pairs(p, &st))
+    if (!exact_pairs(p, &st))
 #endif
       gemm_pairs_c0(p, u, stream, out, ob);
     if (single) break;

@@ -27,12 +27,15 @@
  * of 4 values; 15 the window gather of ta_conv_s8_dsp and _pairs (without it: a small byte
  * loop, and no ta_im2col_pixels_s8 linked); bit 21: some layer's 64-value pair loop makes
  * more than one pass (without it, those loops skip the test for another pass); bit 22 the
- * FULLY_CONNECTED stream loop (`fcs`).
+ * FULLY_CONNECTED stream loop (`fcs`); bit 23: a first layer (ta_conv_s8_dsp_first) of a
+ * depth other than 28 and 40 (the general pair loops, which the 1x1 layers' pixel-pair
+ * loops otherwise replace).
  * A layer whose loop is missing runs the C loops over the same tables (exact, slower). */
 #ifndef TA_GEMM_DSP_VARIANTS
 #define TA_GEMM_DSP_VARIANTS (0x1ffffu \
   | (0xfu << 17) /* bits 17-20: pair loops with the negative-rounding fix, of 48-value passes */ \
-  | (0x3u << 21) /* bit 21: 64-value pair loops of several passes; 22: the FULLY_CONNECTED stream loop */ \
+  | (0x7u << 21) /* 21: 64-value pair loops of several passes; 22: the FULLY_CONNECTED stream loop; \
+                    23: first layers of other depths than 28 and 40 */ \
   )
 #endif
 

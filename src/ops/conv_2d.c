@@ -412,6 +412,9 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
   /* ta_conv_s8_dsp_first's image reader of 3x3 windows of 3 channels (bit 13) */
   if (d->first && d->h.dil == 1 && d->w.dil == 1 && d->h.k == 3 && d->w.k * d->in_c == 9)
     em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 13);
+  /* a first layer's pair stream of a depth other than 28 and 40: the general pair loops (bit 23) */
+  if (d->first && d->gemm->tier == GEMM_DSP && d->gemm->pairs && d->gemm->depth != 28 && d->gemm->depth != 40)
+    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 23);
   if (d->gemm->tier == GEMM_DSP && !d->direct && !d->cols && !d->first) /* conv_run's window gather */
     em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 15);
   const char *form = d->cols ? (d->gemm->pairs ? "_cols_pairs" : "_cols") : d->first ? "_first" : d->gemm->pairs ? "_pairs" : "";
