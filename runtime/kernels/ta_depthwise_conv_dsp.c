@@ -523,24 +523,19 @@ static void dsp_tails(const ta_depthwise_conv_dsp_params_t *p, const dsp_layer_t
   }
 }
 
-/* ---- Row-pair form (p->form == TA_DW_DSP_ROWPAIR): 3 taps high, stride 1 and dilation 1
- * down, dilation 1 across, channels a multiple of 4. Per group of 4 channels, two input
- * rows at a time are widened once into scratch as int16 pairs (row r, row r + 1) per
- * channel and column, zeros outside the image (the border-class biases already hold the
- * zero point's share of the inside taps, so the window never needs clipping). Output rows
- * 2j and 2j + 1 read rows t .. t + 3 (t = 2j - pad): the pairs A = (t, t+1) and
- * B = (t+2, t+3), in two scratch slots used in turn. Per channel and filter column, with
- * the weights re-laid as WA = (w0, w1) and WB = (w1, w2):
+/* ---- Row-pair form (p->form == TA_DW_DSP_ROWPAIR): 3x3, stride 1 and dilation 1 both
+ * ways, channels a multiple of 4. Per group of 4 channels, two input rows at a time are
+ * widened once into scratch as int16 pairs (row r, row r + 1) per channel and column, the
+ * padding as the input zero point: a padded tap then adds zp * w, which the one bias per
+ * channel (bias - zp * the sum of all 9 taps) cancels, so every pixel has the same bias and
+ * a row is one run of columns. Output rows 2j and 2j + 1 read rows t .. t + 3
+ * (t = 2j - pad): the pairs A = (t, t+1) and B = (t+2, t+3), in two scratch slots used in
+ * turn. Per channel and filter column, with the weights re-laid as WA = (w0, w1) and
+ * WB = (w1, w2):
  *   upper += A . WA (SMLAD) + B.lo * WB.hi (SMLABT)
  *   lower += A.hi * WA.lo (SMLATB) + B . WB (SMLAD)
  * i.e. 6 multiplies in 4 instructions and two LDRDs. */
 #define RP_COL_WORDS 8 /* one scratch column: 4 channels x 2 slots */
-/* Runs of output columns of one border class (the compiler allows at most RP_MAX_RUNS). */
-#define RP_MAX_RUNS 16
-typedef struct rp_run_t {
-  int32_t count;    /* columns */
-  int32_t bias_off; /* class * channels */
-} rp_run_t;
 
 #if defined(__ARM_FEATURE_DSP)
 /* Rows r (v0) and r + 1 (v1) of 4 channels into slot words s[0], s[2], s[4], s[6]. */
@@ -622,11 +617,17 @@ static DSP_ALWAYS_INLINE void rp_widen_inside(const int8_t *x0, int32_t dx, int3
 }
 #endif
 
+/* The input zero point in each byte: a row outside the image. */
+static inline int32_t rp_pad4(const ta_depthwise_conv_dsp_params_t *p) {
+  return (int32_t)((uint32_t)(uint8_t)p->zero_point * 0x01010101u);
+}
+
 /* Rows r and r + 1 of channels c0 .. c0 + 3 into `slot` of the inside columns [lo, hi)
- * (rows outside the image as zeros; the columns outside it were zeroed once by rp_zero). */
+ * (rows outside the image as the zero point; the columns outside it were set once by
+ * rp_pad). */
 static DSP_ALWAYS_INLINE void rp_widen_rows(const ta_depthwise_conv_dsp_params_t *p, const int8_t *image, int32_t r,
                                             int32_t lo, int32_t hi, int32_t slot, int32_t *s) {
-  const int32_t ch = p->channels, in_w = p->in_w;
+  const int32_t ch = p->channels, in_w = p->in_w, pad4 = rp_pad4(p);
   const int in0 = r >= 0 && r < p->in_h, in1 = r + 1 >= 0 && r + 1 < p->in_h;
   if (lo >= hi) return;
   const int8_t *x0 = image + ((in0 ? r : 0) * in_w + lo - p->pad_w) * ch;
@@ -646,7 +647,7 @@ static DSP_ALWAYS_INLINE void rp_widen_rows(const ta_depthwise_conv_dsp_params_t
 #endif
   } else {
     for (; s != end; s += RP_COL_WORDS, x0 += ch, x1 += ch) {
-      int32_t v0 = 0, v1 = 0;
+      int32_t v0 = pad4, v1 = pad4;
       if (in0) memcpy(&v0, x0, sizeof v0);
       if (in1) memcpy(&v1, x1, sizeof v1);
       rp_widen(v0, v1, s);
@@ -655,28 +656,27 @@ static DSP_ALWAYS_INLINE void rp_widen_rows(const ta_depthwise_conv_dsp_params_t
   RP_BARRIER();
 }
 
-/* Both slots of the columns outside the image: zeros for the whole layer. */
-static void rp_zero(int32_t *s, int32_t lo, int32_t hi, int32_t sw) {
+/* Both slots of the columns outside the image: (zp, zp) pairs for the whole layer. */
+static void rp_pad(const ta_depthwise_conv_dsp_params_t *p, int32_t *s, int32_t lo, int32_t hi, int32_t sw) {
+  const int32_t pair = (int32_t)((uint32_t)(uint16_t)(int16_t)p->zero_point * 0x00010001u);
   for (int32_t ix = 0; ix < sw; ix++)
     if (ix < lo || ix >= hi)
-      for (int32_t k = 0; k < RP_COL_WORDS; k++) s[ix * RP_COL_WORDS + k] = 0;
+      for (int32_t k = 0; k < RP_COL_WORDS; k++) s[ix * RP_COL_WORDS + k] = pair;
   RP_BARRIER();
 }
 
 /* Output rows 2j (out_a) and 2j + 1 (out_b, NULL past the last row) of one group. */
 static DSP_ALWAYS_INLINE void rp_rows(const ta_depthwise_conv_dsp_params_t *p, const int32_t *scratch,
-                                      const int32_t *w_group, const int32_t *bias_a, const int32_t *bias_b,
-                                      const int32_t *q, int8_t *out_a, int8_t *out_b, int odd, int mode) {
+                                      const int32_t *w_group, const int32_t *bias, const int32_t *q, int8_t *out_a,
+                                      int8_t *out_b, int odd, int mode) {
   const int32_t ch = p->channels, k_w = p->k_w, s_step = p->stride_w * RP_COL_WORDS;
   const int32_t act_min = p->act_min, act_max = p->act_max;
-  const int16_t *col = p->cols;
   const int32_t *s_col = scratch;
-  for (int32_t ox = 0; ox < p->out_w; ox++, col += 3, s_col += s_step, out_a += ch, out_b += out_b ? ch : 0) {
-    const int32_t cls = col[2] * ch;
+  for (int32_t ox = 0; ox < p->out_w; ox++, s_col += s_step, out_a += ch, out_b += out_b ? ch : 0) {
     for (int32_t h = 0; h < 4; h += 2) {
       const int32_t *s = s_col + 2 * h, *w = w_group + 2 * h;
-      int32_t a0 = bias_a[cls + h], a1 = bias_a[cls + h + 1];
-      int32_t b0 = bias_b[cls + h], b1 = bias_b[cls + h + 1];
+      int32_t a0 = bias[h], a1 = bias[h + 1];
+      int32_t b0 = a0, b1 = a1;
       if (k_w == 3) {
         RP_TAP(a0, b0, s, w, 0, odd);
         RP_TAP(a1, b1, s, w, 8, odd);
@@ -721,14 +721,23 @@ static DSP_ALWAYS_INLINE void rp_rows(const ta_depthwise_conv_dsp_params_t *p, c
 #define RP_AWINDOW(load)                                                                                \
   RP_ACOLUMN(load, "0", "8", "16", "24") RP_ACOLUMN(load, "32", "40", "48", "56")                       \
   RP_ACOLUMN(load, "64", "72", "80", "88")
-/* A run of pixel pairs of one column class inside one asm loop: the scratch pointer X
- * stays in its register for the run; the output pointer, steps and the count live in `f`
- * (memory operands), the other 13 registers hold the pair's sums and temporaries. */
+/* A row of pixel pairs inside one asm loop: the scratch pointer X stays in its register
+ * for the row; the output pointer, its step and end, the weights, bias and quant pointers
+ * live in `f` (memory operands), the other 13 registers hold the pair's sums and temporaries. */
 typedef struct rp_frame_t {
-  const int32_t *x, *w, *bias_a, *bias_b, *q;
-  int8_t *o0;
-  int32_t count, o_step, o1_off, s_step;
+  const int32_t *x, *w, *bias, *q;
+  int8_t *o0, *o_end;
+  int32_t o_step, o1_off;
 } rp_frame_t;
+/* The frame's operands in RP_ASM. */
+#define RP_F_O0 "%14"
+#define RP_F_X "%15"
+#define RP_F_W "%16"
+#define RP_F_BIAS "%17"
+#define RP_F_Q "%18"
+#define RP_F_OSTEP "%19"
+#define RP_F_O1 "%20"
+#define RP_F_OEND "%21"
 /* Requantisation with WP = the quant records: WO takes the addend, then the right shift;
  * NEGFIX's corrected addend goes to E (free after the window, before the stores). */
 #define RP_RQ_TAIL(a, b, right)                                                                         \
@@ -745,47 +754,72 @@ typedef struct rp_frame_t {
  * lower byte is stored first, then overwritten by the upper one). */
 #define RP_STORE2(a, b, i) "strb " b ",[" DSP_O ",#" #i "]\nstrb " a ",[" DSP_E ",#" #i "]\n"
 #define RP_STORES                                                                                       \
-  "ldr " DSP_E ",%15\nldr " DSP_O ",%22\nadd " DSP_O "," DSP_O "," DSP_E "\n"                           \
+  "ldr " DSP_E "," RP_F_O0 "\nldr " DSP_O "," RP_F_O1 "\nadd " DSP_O "," DSP_O "," DSP_E "\n"           \
   RP_STORE2(DSP_A0, DSP_B0, 0) RP_STORE2(DSP_A1, DSP_B1, 1) RP_STORE2(DSP_A2, DSP_B2, 2)                \
   RP_STORE2(DSP_A3, DSP_B3, 3)
 #define RP_REQUANT_SIMPLE                                                                               \
-  "ldr " DSP_WP ",%20\n" RP_RQ_SIMPLE(DSP_A0, DSP_B0, 0, 8) RP_RQ_SIMPLE(DSP_A1, DSP_B1, 20, 28)        \
+  "ldr " DSP_WP "," RP_F_Q "\n" RP_RQ_SIMPLE(DSP_A0, DSP_B0, 0, 8) RP_RQ_SIMPLE(DSP_A1, DSP_B1, 20, 28) \
   RP_RQ_SIMPLE(DSP_A2, DSP_B2, 40, 48) RP_RQ_SIMPLE(DSP_A3, DSP_B3, 60, 68) RP_STORES
 #define RP_REQUANT_NEGFIX                                                                               \
-  "ldr " DSP_WP ",%20\n" RP_RQ_NEGFIX(DSP_A0, DSP_B0, 0, 8) RP_RQ_NEGFIX(DSP_A1, DSP_B1, 20, 28)        \
+  "ldr " DSP_WP "," RP_F_Q "\n" RP_RQ_NEGFIX(DSP_A0, DSP_B0, 0, 8) RP_RQ_NEGFIX(DSP_A1, DSP_B1, 20, 28) \
   RP_RQ_NEGFIX(DSP_A2, DSP_B2, 40, 48) RP_RQ_NEGFIX(DSP_A3, DSP_B3, 60, 68) RP_STORES
-#define RP_RUN_BIAS                                                                                     \
-  "ldr " DSP_WE ",%18\nldrd " DSP_A0 "," DSP_A1 ",[" DSP_WE "]\nldrd " DSP_A2 "," DSP_A3 ",[" DSP_WE    \
-  ",#8]\nldr " DSP_WE ",%19\nldrd " DSP_B0 "," DSP_B1 ",[" DSP_WE "]\nldrd " DSP_B2 "," DSP_B3 ",["     \
-  DSP_WE ",#8]\nldr " DSP_WP ",%17\n"
-/* After the stores: the output pointer, the scratch column and the count advance. */
-#define RP_RUN_NEXT                                                                                     \
-  "ldr " DSP_WE ",%21\nadd " DSP_E "," DSP_E "," DSP_WE "\nstr " DSP_E ",%15\n"                         \
-  "ldr " DSP_WE ",%23\nadd " DSP_X "," DSP_X "," DSP_WE "\n"                                            \
-  "ldr " DSP_WE ",%16\nsubs " DSP_WE "," DSP_WE ",#1\nstr " DSP_WE ",%16\nbne 1b\n"
+/* Both pixels start from the channels' one bias; WP = the weights. */
+#define RP_BIAS                                                                                         \
+  "ldr " DSP_WE "," RP_F_BIAS "\nldrd " DSP_A0 "," DSP_A1 ",[" DSP_WE "]\nldrd " DSP_A2 "," DSP_A3      \
+  ",[" DSP_WE ",#8]\nldrd " DSP_B0 "," DSP_B1 ",[" DSP_WE "]\nldrd " DSP_B2 "," DSP_B3 ",[" DSP_WE      \
+  ",#8]\nldr " DSP_WP "," RP_F_W "\n"
+/* After the stores (E = the upper output): the output pointer and the scratch column (one
+ * column: stride 1) advance, until the output pointer reaches the row's end. */
+#define RP_NEXT                                                                                         \
+  "ldr " DSP_WE "," RP_F_OSTEP "\nadd " DSP_E "," DSP_E "," DSP_WE "\nstr " DSP_E "," RP_F_O0 "\n"      \
+  "add " DSP_X "," DSP_X ",#32\nldr " DSP_WE "," RP_F_OEND "\ncmp " DSP_E "," DSP_WE "\nbne 1b\n"
 #define RP_ASM(text)                                                                                    \
-  __asm__ volatile("ldr " DSP_X ",%14\n1:\n" RP_RUN_BIAS text RP_RUN_NEXT "str " DSP_X ",%14\n"         \
+  __asm__ volatile("ldr " DSP_X "," RP_F_X "\n1:\n" text RP_NEXT                                        \
                    : "=&r"(a0), "=&r"(a1), "=&r"(a2), "=&r"(a3), "=&r"(b0), "=&r"(b1), "=&r"(b2),       \
-                     "=&r"(b3), "=&r"(e), "=&r"(o), "=&r"(we), "=&r"(wo), "=&r"(x), "=&r"(w), "+m"(f.x), \
-                     "+m"(f.o0), "+m"(f.count)                                                          \
-                   : "m"(f.w), "m"(f.bias_a), "m"(f.bias_b), "m"(f.q), "m"(f.o_step), "m"(f.o1_off),     \
-                     "m"(f.s_step)                                                                      \
+                     "=&r"(b3), "=&r"(e), "=&r"(o), "=&r"(we), "=&r"(wo), "=&r"(x), "=&r"(w), "+m"(f.o0) \
+                   : "m"(f.x), "m"(f.w), "m"(f.bias), "m"(f.q), "m"(f.o_step), "m"(f.o1_off),           \
+                     "m"(f.o_end)                                                                       \
                    : "memory", "cc")
+/* A lone last row (bit TA_DW_DSP_LONE_BIT): the upper pixel alone, A . WA + B.lo * WB.hi,
+ * 4 accumulators, one requantisation and 4 stores a column. */
+#define RP_LTAP(load, a, off)                                                                           \
+  load ",[" DSP_X ",#" off "]\nldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#" off "]\n"                      \
+  "smlad " a "," DSP_E "," DSP_WE "," a "\nsmlabt " a "," DSP_O "," DSP_WO "," a "\n"
+#define RP_LCOLUMN(load, o0, o1, o2, o3)                                                                \
+  RP_LTAP(load, DSP_A0, o0) RP_LTAP(load, DSP_A1, o1) RP_LTAP(load, DSP_A2, o2) RP_LTAP(load, DSP_A3, o3)
+#define RP_LWINDOW(load)                                                                                \
+  "ldr " DSP_WE "," RP_F_BIAS "\nldrd " DSP_A0 "," DSP_A1 ",[" DSP_WE "]\nldrd " DSP_A2 "," DSP_A3      \
+  ",[" DSP_WE ",#8]\nldr " DSP_WP "," RP_F_W "\n"                                                       \
+  RP_LCOLUMN(load, "0", "8", "16", "24") RP_LCOLUMN(load, "32", "40", "48", "56")                       \
+  RP_LCOLUMN(load, "64", "72", "80", "88")
+#define RP_LRQ_TAIL(a, right)                                                                           \
+  "ldr " DSP_WO ",[" DSP_WP ",#" #right "]\nasr " a "," a "," DSP_WO "\nssat " a ",#8," a "\n"
+#define RP_LRQ_SIMPLE(a, mult, right)                                                                   \
+  "ldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#" #mult "]\nsmmlar " a "," a "," DSP_WE "," DSP_WO "\n"      \
+  RP_LRQ_TAIL(a, right)
+#define RP_LRQ_NEGFIX(a, mult, right)                                                                   \
+  "ldrd " DSP_WE "," DSP_WO ",[" DSP_WP ",#" #mult "]\n" RP_RQ_FIX(a) RP_LRQ_TAIL(a, right)
+#define RP_LSTORES                                                                                      \
+  "ldr " DSP_E "," RP_F_O0 "\nstrb " DSP_A0 ",[" DSP_E ",#0]\nstrb " DSP_A1 ",[" DSP_E ",#1]\n"         \
+  "strb " DSP_A2 ",[" DSP_E ",#2]\nstrb " DSP_A3 ",[" DSP_E ",#3]\n"
+#define RP_LREQUANT(rq)                                                                                 \
+  "ldr " DSP_WP "," RP_F_Q "\n" rq(DSP_A0, 0, 8) rq(DSP_A1, 20, 28) rq(DSP_A2, 40, 48) rq(DSP_A3, 60, 68) \
+  RP_LSTORES
 
 /* Every row pair of one group (channels c .. c + 3: image, bias, out at channel c), k_w == 3,
- * modes SIMPLE and NEGFIX: the widening of the next input row pair, then one asm loop per
- * run of columns of one border class; one call per group keeps the set-up out of the rows. */
+ * stride 1, modes SIMPLE and NEGFIX: the widening of the next input row pair, then one asm
+ * loop over the row's columns; one call per group keeps the set-up out of the rows. */
 static __attribute__((noinline)) void rp_group_asm(const ta_depthwise_conv_dsp_params_t *p, const int8_t *image,
                                                    int32_t *scratch, const int32_t *w_group, const int32_t *bias,
-                                                   const int32_t *q, int8_t *out, int mode, const rp_run_t *runs,
-                                                   int32_t n_runs, int32_t lo, int32_t hi) {
-  const int32_t ch = p->channels, row_bytes = p->out_w * ch, classes = p->col_classes * ch;
+                                                   const int32_t *q, int8_t *out, int mode, int32_t lo, int32_t hi) {
+  const int32_t ch = p->channels, row_bytes = p->out_w * ch;
   const int negfix = mode == TA_DW_DSP_NEGFIX;
   rp_frame_t f;
+  f.x = scratch;
   f.w = w_group;
+  f.bias = bias;
   f.q = q;
   f.o_step = ch;
-  f.s_step = p->stride_w * RP_COL_WORDS * (int32_t)sizeof(int32_t);
   /* Bit TA_DW_DSP_NARROW_BIT: the inside row pairs' widening set up once per group, not
    * per row pair (kws's 5-wide layers: -1.7 k instructions each, +104 bytes of code). */
   const int32_t row_step = p->in_w * ch, r_end = p->in_h - 1 + p->pad_h;
@@ -800,26 +834,33 @@ static __attribute__((noinline)) void rp_group_asm(const ta_depthwise_conv_dsp_p
     else
       rp_widen_rows(p, image, oy + 2 - p->pad_h, lo, hi, 1 - odd, scratch);
     const int last = oy + 1 >= p->out_h;
-    const int32_t *bias_a = bias + p->rows[3 * oy + 2] * classes;
-    const int32_t *bias_b = last ? bias_a : bias + p->rows[3 * oy + 5] * classes;
-    f.x = scratch;
     f.o0 = out + oy * row_bytes;
+    f.o_end = f.o0 + row_bytes;
     f.o1_off = last ? 0 : row_bytes;
-    for (const rp_run_t *run = runs; run != runs + n_runs; run++) {
-      f.bias_a = bias_a + run->bias_off;
-      f.bias_b = bias_b + run->bias_off;
-      f.count = run->count;
-      int32_t a0, a1, a2, a3, b0, b1, b2, b3, e, o, we, wo;
-      const int32_t *x, *w;
-      switch (2 * negfix + odd) {
-        case 0: if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_AWINDOW(RP_LOAD_EVEN) RP_REQUANT_SIMPLE); break;
-        case 1: if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_AWINDOW(RP_LOAD_ODD) RP_REQUANT_SIMPLE); break;
-        case 2: if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_AWINDOW(RP_LOAD_EVEN) RP_REQUANT_NEGFIX); break;
-        default: if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_AWINDOW(RP_LOAD_ODD) RP_REQUANT_NEGFIX); break;
-      }
-      (void)a0, (void)a1, (void)a2, (void)a3, (void)b0, (void)b1, (void)b2, (void)b3;
-      (void)e, (void)o, (void)we, (void)wo, (void)x, (void)w;
+    int32_t a0, a1, a2, a3, b0, b1, b2, b3, e, o, we, wo;
+    const int32_t *x, *w;
+    switch ((DSP_HAS(TA_DW_DSP_LONE_BIT) && last ? 4 : 0) + 2 * negfix + odd) {
+      case 0: if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_BIAS RP_AWINDOW(RP_LOAD_EVEN) RP_REQUANT_SIMPLE); break;
+      case 1: if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_BIAS RP_AWINDOW(RP_LOAD_ODD) RP_REQUANT_SIMPLE); break;
+      case 2: if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_BIAS RP_AWINDOW(RP_LOAD_EVEN) RP_REQUANT_NEGFIX); break;
+      case 3: if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_BIAS RP_AWINDOW(RP_LOAD_ODD) RP_REQUANT_NEGFIX); break;
+#if DSP_HAS(TA_DW_DSP_LONE_BIT)
+      case 4:
+        if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_LWINDOW(RP_LOAD_EVEN) RP_LREQUANT(RP_LRQ_SIMPLE));
+        break;
+      case 5:
+        if (DSP_HAS(TA_DW_DSP_SIMPLE)) RP_ASM(RP_LWINDOW(RP_LOAD_ODD) RP_LREQUANT(RP_LRQ_SIMPLE));
+        break;
+      case 6:
+        if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_LWINDOW(RP_LOAD_EVEN) RP_LREQUANT(RP_LRQ_NEGFIX));
+        break;
+      default:
+        if (DSP_HAS(TA_DW_DSP_NEGFIX)) RP_ASM(RP_LWINDOW(RP_LOAD_ODD) RP_LREQUANT(RP_LRQ_NEGFIX));
+        break;
+#endif
     }
+    (void)a0, (void)a1, (void)a2, (void)a3, (void)b0, (void)b1, (void)b2, (void)b3;
+    (void)e, (void)o, (void)we, (void)wo, (void)x, (void)w;
   }
 }
 #endif
@@ -827,29 +868,17 @@ static __attribute__((noinline)) void rp_group_asm(const ta_depthwise_conv_dsp_p
 /* Every group and row pair of one image; `mode` a constant after inlining. */
 static DSP_ALWAYS_INLINE void rp_image(const ta_depthwise_conv_dsp_params_t *p, const int8_t *image,
                                        int32_t *scratch, int8_t *out_image, int mode) {
-  const int32_t ch = p->channels, row_bytes = p->out_w * ch, classes = p->col_classes * ch;
+  const int32_t ch = p->channels, row_bytes = p->out_w * ch;
   const int32_t sw = (p->out_w - 1) * p->stride_w + p->k_w;
   const int32_t group_words = p->k_w * RP_COL_WORDS;
   const int32_t lo = ta_clamp(p->pad_w, 0, sw), hi = ta_clamp(p->pad_w + p->in_w, lo, sw);
-  rp_zero(scratch, lo, hi, sw);
-#if DSP_PAIR3_IN_ASM
-  rp_run_t runs[RP_MAX_RUNS];
-  int32_t n_runs = 0;
-  for (int32_t ox = 0; ox < p->out_w && n_runs < RP_MAX_RUNS; n_runs++) {
-    const int32_t cls = p->cols[3 * ox + 2];
-    int32_t end = ox + 1;
-    while (end < p->out_w && p->cols[3 * end + 2] == cls) end++;
-    runs[n_runs].count = end - ox;
-    runs[n_runs].bias_off = cls * ch;
-    ox = end;
-  }
-#endif
+  rp_pad(p, scratch, lo, hi, sw);
   for (int32_t c = 0; c < ch; c += 4) {
     const int32_t *w_group = p->weights + (c / 4) * group_words;
     const int32_t *bias = p->bias + c, *q = p->quant + 5 * c;
 #if DSP_PAIR3_IN_ASM
-    if (mode != TA_DW_DSP_CLAMP) { /* k_w == 3: the compiler's condition for the form */
-      rp_group_asm(p, image + c, scratch, w_group, bias, q, out_image + c, mode, runs, n_runs, lo, hi);
+    if (mode != TA_DW_DSP_CLAMP) { /* k_w == 3, stride 1: the compiler's condition for the form */
+      rp_group_asm(p, image + c, scratch, w_group, bias, q, out_image + c, mode, lo, hi);
       continue;
     }
 #endif
@@ -857,15 +886,12 @@ static DSP_ALWAYS_INLINE void rp_image(const ta_depthwise_conv_dsp_params_t *p, 
     for (int32_t oy = 0; oy < p->out_h; oy += 2) {
       const int odd = (oy >> 1) & 1;
       rp_widen_rows(p, image + c, oy + 2 - p->pad_h, lo, hi, 1 - odd, scratch);
-      const int last = oy + 1 >= p->out_h;
-      const int32_t *bias_a = bias + p->rows[3 * oy + 2] * classes;
-      const int32_t *bias_b = last ? bias_a : bias + p->rows[3 * oy + 5] * classes;
       int8_t *out_a = out_image + oy * row_bytes + c;
-      int8_t *out_b = last ? NULL : out_a + row_bytes;
+      int8_t *out_b = oy + 1 >= p->out_h ? NULL : out_a + row_bytes;
       if (odd)
-        rp_rows(p, scratch, w_group, bias_a, bias_b, q, out_a, out_b, 1, mode);
+        rp_rows(p, scratch, w_group, bias, q, out_a, out_b, 1, mode);
       else
-        rp_rows(p, scratch, w_group, bias_a, bias_b, q, out_a, out_b, 0, mode);
+        rp_rows(p, scratch, w_group, bias, q, out_a, out_b, 0, mode);
     }
   }
 }

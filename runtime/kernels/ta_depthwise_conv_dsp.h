@@ -25,9 +25,11 @@
 
 enum { TA_DW_DSP_SIMPLE = 0, TA_DW_DSP_NEGFIX = 1, TA_DW_DSP_CLAMP = 2 };
 /* Forms: TA_DW_DSP_CLASSIC the layout above; TA_DW_DSP_ROWPAIR (3x3, stride 1 and
- * dilation 1 down, dilation 1 across, channels a multiple of 4): weights per group of 4
- * channels [k_w][channel][2] as scaled int16 pairs (w0, w1) and (w1, w2) of the filter
- * column, input rows widened in pairs into scratch (see ta_depthwise_conv_dsp.c). */
+ * dilation 1 both ways, channels a multiple of 4): weights per group of 4 channels
+ * [k_w][channel][2] as scaled int16 pairs (w0, w1) and (w1, w2) of the filter column,
+ * input rows widened in pairs into scratch (see ta_depthwise_conv_dsp.c), the padding as
+ * the input zero point: one bias per channel, bias - zero point * the sum of all its taps
+ * (a padded tap adds zero point * w, which that cancels). */
 enum { TA_DW_DSP_CLASSIC = 0, TA_DW_DSP_ROWPAIR = 1 };
 
 /* Loops compiled (ta_config.h): bit TA_DW_DSP_<mode> for each requantisation mode's. A
@@ -40,8 +42,11 @@ enum { TA_DW_DSP_CLASSIC = 0, TA_DW_DSP_ROWPAIR = 1 };
  * (set for row-pair layers narrower than 6 output columns, kws; speed only, any layer
  * runs with or without it). */
 #define TA_DW_DSP_NARROW_BIT 5
+/* Bit TA_DW_DSP_LONE_BIT: the row-pair form's body for a lone last output row (layers of
+ * an odd height, kws; without it that row runs as a pair whose lower row is dropped). */
+#define TA_DW_DSP_LONE_BIT 6
 #ifndef TA_DEPTHWISE_CONV_DSP_VARIANTS
-#define TA_DEPTHWISE_CONV_DSP_VARIANTS 0x3Fu
+#define TA_DEPTHWISE_CONV_DSP_VARIANTS 0x7Fu
 #endif
 
 typedef struct ta_depthwise_conv_dsp_params_t {
@@ -56,9 +61,10 @@ typedef struct ta_depthwise_conv_dsp_params_t {
   int32_t act_min, act_max;
   int32_t mode;              /* TA_DW_DSP_SIMPLE / NEGFIX / CLAMP */
   int32_t form;              /* TA_DW_DSP_CLASSIC / ROWPAIR */
+  int32_t zero_point;        /* ROWPAIR: the input zero point, the value of its padding */
   const int16_t *rows;       /* [out_h][3]: first tap, end tap, class */
   const int16_t *cols;       /* [out_w][3] */
-  const int32_t *bias;       /* [row class][column class][channels], scaled */
+  const int32_t *bias;       /* [row class][column class][channels], scaled; ROWPAIR: [channels] */
   const int32_t *weights;    /* CLASSIC: [channels / 4][k_w][k_h][2] packed scaled int16 pairs; ROWPAIR: see above */
   const int32_t *quant;      /* [channels][5] */
 } ta_depthwise_conv_dsp_params_t;

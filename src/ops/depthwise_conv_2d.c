@@ -36,6 +36,7 @@ typedef struct DwAxisClasses {
 typedef struct DwTierData {
   DwAxisClasses rows, cols;
   int32_t *bias;       /* per (row class, column class), tier layout */
+  int32_t *rp_bias;    /* DSP row-pair form: per channel, every tap's zero-point share (its padding is the zero point) */
   size_t bias_n;
   int32_t *weights32;  /* DSP: packed int16 pairs */
   int32_t *classic32;  /* DSP row-pair form kept in place (dsp_rowpair_inplace): the classic layout too */
@@ -256,8 +257,8 @@ static int32_t dw_dsp_pair(int32_t lo, int32_t hi, int32_t shift_lo, int32_t shi
   return (int32_t)(a | b << 16);
 }
 
-/* The DSP row-pair form (ta_depthwise_conv_dsp.h): 3x3, stride 1 and dilation 1 down,
- * dilation 1 across, whole groups of 4 channels, mode SIMPLE or NEGFIX (its asm body).
+/* The DSP row-pair form (ta_depthwise_conv_dsp.h): 3x3, stride 1 and dilation 1 both
+ * ways, whole groups of 4 channels, mode SIMPLE or NEGFIX (its asm body).
  * It widens every input row pair once per group and runs a loop per output row pair, so
  * it pays from 5 output columns (QEMU M4: vww's 6-wide layers 146 k -> 114 k instructions;
  * vww's 3-wide one would go 83 k -> 91 k).
@@ -268,18 +269,16 @@ static int32_t dw_dsp_pair(int32_t lo, int32_t hi, int32_t shift_lo, int32_t shi
  * and contract, which it runs in place (dw_inplace); the wider ones declare nothing, as
  * before (max mode takes every tie: vww's 6-wide layers would run in place for no byte,
  * +190 k instructions).
- * Each run of columns of one border class is one asm loop: at most DW_ROWPAIR_MAX_RUNS. */
+ * Its padding is the input zero point, so one bias per channel serves every pixel and each
+ * output row is one asm loop (rp_bias). */
 enum {
   DW_ROWPAIR_MIN_WIDTH = 5,
-  DW_ROWPAIR_MAX_RUNS = 16,     /* RP_MAX_RUNS */
   DW_ROWPAIR_STACK_BYTES = 256, /* TA_DW_DSP_STACK_BYTES */
   DW_ROWPAIR_INPLACE_BELOW = 6
 };
 static bool dw_dsp_rowpair_fits(const DwData *d) {
-  int32_t runs = 1; /* runs of output columns of one border class */
-  for (int32_t ox = 1; ox < d->w.out; ox++) runs += d->t.cols.table[3 * ox + 2] != d->t.cols.table[3 * ox - 1];
-  return d->h.k == 3 && d->w.k == 3 && d->h.stride == 1 && d->h.dil == 1 && d->w.dil == 1 && d->out_c % 4 == 0 &&
-         d->w.out >= DW_ROWPAIR_MIN_WIDTH && d->t.dsp_mode != 2 && runs <= DW_ROWPAIR_MAX_RUNS;
+  return d->h.k == 3 && d->w.k == 3 && d->h.stride == 1 && d->w.stride == 1 && d->h.dil == 1 && d->w.dil == 1 &&
+         d->out_c % 4 == 0 && d->w.out >= DW_ROWPAIR_MIN_WIDTH && d->t.dsp_mode != 2;
 }
 
 /* Its scratch: two widened row pairs of every column the windows read, 4 channels. */
@@ -349,6 +348,15 @@ static bool dw_dsp_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter,
     return true;
   }
   dw_dsp_rowpair_weights(d, w, t);
+  /* bias - zp * the sum of all taps, scaled: the padding reads the zero point */
+  if (!(t->rp_bias = arena_alloc(pc->arena, (size_t)ch * sizeof(int32_t)))) return false;
+  for (int32_t c = 0; c < ch; c++) {
+    int64_t sum = 0;
+    for (int32_t tap = 0; tap < taps; tap++) sum += w[(size_t)tap * ch + c];
+    const uint32_t b = bias ? (uint32_t)const_i32(bias, c) : 0u;
+    const uint32_t folded = b - (uint32_t)((int64_t)d->input_zero_point * sum);
+    t->rp_bias[c] = (int32_t)(folded << t->quant[5 * c + 4]);
+  }
   if (t->dsp_rowpair_inplace) { /* emitted instead when the layer runs in place */
     t->classic32 = arena_alloc(pc->arena, (t->classic_n ? t->classic_n : 1) * sizeof(int32_t));
     if (!t->classic32) return false;
@@ -647,9 +655,9 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
   dw_tier_geom(geom, sizeof geom, d);
   const char *rows = em_table_i16(ec, "rows", t->rows.table, (size_t)d->h.out * 3);
   const char *cols = em_table_i16(ec, "cols", t->cols.table, (size_t)d->w.out * 3);
-  const char *bias = em_table_i32(ec, "class_bias", t->bias, t->bias_n);
   const char *quant = em_table_i32(ec, "quant", t->quant, t->quant_n);
   if (d->tier == DW_TIER_MVE) {
+    const char *bias = em_table_i32(ec, "class_bias", t->bias, t->bias_n);
     const char *weights = t->lanes16 ? em_table_i8(ec, "weights", t->weights8, t->weights_n)
                                      : em_table_i16(ec, "weights", t->weights16, t->weights_n);
     char pack[1024] = "";
@@ -680,17 +688,25 @@ static void dw_emit_tier(EmitCtx *ec, const Node *node, const DwData *d) {
   const int32_t *w32 = t->dsp_rowpair && !rowpair ? t->classic32 : t->weights32;
   const size_t w_n = t->dsp_rowpair && !rowpair ? t->classic_n : t->weights_n;
   const char *weights = w_n ? em_table_i32(ec, "weights", w32, w_n) : em_table_i32(ec, "weights", no_weights, 1);
+  /* the row-pair form's one class (its padding is the zero point), else every border class's */
+  const char *bias = rowpair ? em_table_i32(ec, "class_bias", t->rp_bias, (size_t)d->out_c)
+                             : em_table_i32(ec, "class_bias", t->bias, t->bias_n);
   /* bit 3: the row-pair form's code (TA_DW_DSP_ROWPAIR_BIT), bit 4 the classic form's
    * (TA_DW_DSP_CLASSIC_BIT; also the in-place entry's): kws links only the row-pair form */
   /* bit 5 (TA_DW_DSP_NARROW_BIT): the row-pair widening set-up per group, for narrow
    * layers (kws: 1.7 k instructions a layer for 104 bytes; vww would pay the bytes for 1.5 k) */
   const uint32_t narrow = rowpair && d->w.out < DW_ROWPAIR_INPLACE_BELOW ? 32u : 0u;
-  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS", (1u << t->dsp_mode) | (rowpair ? 8u : 16u) | narrow);
+  /* bit 6 (TA_DW_DSP_LONE_BIT): the row-pair body of a lone last row, for odd heights (kws:
+   * its 25th row; vww's heights are even) */
+  const uint32_t lone = rowpair && d->h.out % 2 ? 64u : 0u;
+  em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS",
+                     (1u << t->dsp_mode) | (rowpair ? 8u : 16u) | narrow | lone);
   em_decl(ec,
           "static const ta_depthwise_conv_dsp_params_t %s_params = {\n%s  .act_min = %d, .act_max = %d,\n"
-          "  .mode = %d,\n  .form = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n  .weights = %s,\n"
-          "  .quant = %s,\n};",
-          name, geom, (int)d->q.act_min, (int)d->q.act_max, t->dsp_mode, rowpair, rows, cols, bias, weights, quant);
+          "  .mode = %d,\n  .form = %d,\n  .zero_point = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n"
+          "  .weights = %s,\n  .quant = %s,\n};",
+          name, geom, (int)d->q.act_min, (int)d->q.act_max, t->dsp_mode, rowpair, rowpair ? (int)d->input_zero_point : 0,
+          rows, cols, bias, weights, quant);
   if (node->inplace) /* classic form only (dw_inplace): written over the dying input, then moved */
     em_call(ec, "ta_depthwise_conv_dsp_s8_inplace", 6, em_desc(ec, "params"), em_tensor(ec, node->in[0]),
             em_tensor(ec, node->in[1]), conv_inplace_temp(ec, node), em_tensor(ec, node->out[0]),

@@ -22,6 +22,8 @@
 #   form's tall-column asm, two filter rows per loop pass: operator 2 has 5 taps, an even
 #   count of loop rows, operator 4 has 10, an odd one) and operators 2 and 4 run at most
 #   4.0 and 3.26 instructions per MAC (one row per pass and a counted pair loop: 4.21, 3.40);
+# - generated layers (fuzz_diff_gen dwconv, TFLite Micro goldens): the row-pair form with
+#   its zero-point padding and, on odd heights, the lone-row body (bit 6), exact (below);
 # (Its C loops, CLAMP and without the asm body, are run on vww by run_target_tests.sh's
 # fallback-loops checks.)
 # SKIP without the corpus or the cross tools.
@@ -183,4 +185,74 @@ elif suite_qemu_exact dw4:strww_qemu_exact m4 "$strww" "$out" --tinyaot "$build/
   else
     echo "PASS dw4:strww_tall_speed ($i2, $i4 instructions)"
   fi
+fi
+
+# The row-pair form on generated layers (fuzz_diff_gen dwconv, goldens from TFLite Micro's
+# reference kernels): its padding is the input zero point (one bias per channel, one asm
+# loop per output row); odd heights end on a lone row (its own body, bit 6, both parities of
+# the scratch slots: 7 and 9 rows); SAME and VALID, NEGFIX and SIMPLE, on the stack and in the
+# arena. The first also at -O0 and with a frame pointer (the C loops) and with the fallback
+# mask (CLAMP's C loops: bits 2, 3, 4 only).
+oracle="$corpus/../oracle/tflm_ref"
+gen="$work/fuzz_diff_gen"
+dw_gen_one() { # src dir, label, flags, [fallback]
+  d="$work/$2"
+  mkdir -p "$d"
+  if ! "$build/tinyaot" convert "$1/model.tflite" --platform cortex-m4 -o "$d/m" --name g4 --prefix g4 \
+       >"$d/convert.log" 2>&1; then
+    echo "FAIL dw4:$2: convert failed"
+    return
+  fi
+  f=$(form_of "$d/m/src/g4_model.c" 0)
+  mask=$(sed -n 's/^#define G4_TA_DEPTHWISE_CONV_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$d/m/src/ta_config.h")
+  oh=$(sed -n 's/^ *\.out_h = \([0-9]*\),.*/\1/p' "$d/m/src/g4_model.c" | head -n 1)
+  if [ "$f" != 1 ] || [ -z "$mask" ] || [ $(( (mask >> 6) & 1 )) -ne $(( oh % 2 )) ]; then
+    echo "FAIL dw4:$2: form '$f', variant mask '$mask' (want the row-pair form, bit 6 iff the height $oh is odd)"
+    return
+  fi
+  [ "${4:-}" = fallback ] && printf '%s\n' '#ifndef G4_TA_CONFIG_H' '#define G4_TA_CONFIG_H' \
+    '#define G4_TA_DEPTHWISE_CONV_DSP_VARIANTS 0x1cu' '#endif' >"$d/m/src/ta_config.h"
+  if ! make -C "$d/m" TARGET=cortex-m4 CFLAGS="$3" >"$d/build.log" 2>&1; then
+    echo "FAIL dw4:$2: module build with $3"
+    return
+  fi
+  if ! sh "$TA_ROOT/target/run_case.sh" --core m4 --name g4 --lib "$d/m/libg4.a" --include "$d/m/include" \
+       --case "$1/case_0" --out "$d/out" >"$d/run.log" 2>&1; then
+    echo "FAIL dw4:$2: run_case.sh failed (see $d)"
+    return
+  fi
+  if bad=$(ta_golden_mismatch "$1/case_0" "$d/out/run"); then :; else
+    echo "FAIL dw4:$2: $bad differs from the golden"
+    return
+  fi
+  echo "PASS dw4:$2 (exact, $3${4:+, $4})"
+  rm -rf "$d"
+}
+if [ ! -x "$oracle" ]; then
+  echo "SKIP dw4:gen: oracle absent ($oracle)"
+elif ! ${CC:-cc} -std=c11 -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" "$TA_ROOT/tools/fbwriter.c" \
+       -o "$gen" -lm >"$work/gen.log" 2>&1; then
+  echo "FAIL dw4:gen: cannot build the generator"
+else
+  # name: H W CH KH KW SH SW SAME ACT PER_CHANNEL (ACT 0 none: NEGFIX here, 1 ReLU: SIMPLE)
+  while read -r name shape; do
+    dir="$work/src_$name"
+    # shellcheck disable=SC2086 # shape: the generator's arguments
+    if ! "$gen" dwconv 7 "$dir" $shape >/dev/null 2>&1 ||
+       ! "$oracle" "$dir/model.tflite" --in "$dir/case_0/in0.bin" --out-dir "$dir/case_0" --quiet >"$dir/ref.log" 2>&1; then
+      echo "FAIL dw4:$name: generator or oracle failed"
+      continue
+    fi
+    dw_gen_one "$dir" "$name" "-O2"
+    if [ "$name" = gen_dw_7x6_neg ]; then
+      dw_gen_one "$dir" "$name-O0" "-O0"
+      dw_gen_one "$dir" "$name-fp" "-O2 -fno-omit-frame-pointer"
+      dw_gen_one "$dir" "$name-fallback" "-O2" fallback
+    fi
+  done <<GEN
+gen_dw_7x6_neg 7 6 8 3 3 1 1 1 0 1
+gen_dw_9x5_relu 9 5 12 3 3 1 1 1 1 1
+gen_dw_11x10_valid 11 10 8 3 3 1 1 0 1 0
+gen_dw_8x9_neg 8 9 16 3 3 1 1 1 0 1
+GEN
 fi

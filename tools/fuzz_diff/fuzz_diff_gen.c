@@ -1813,6 +1813,41 @@ static int cmd_conv(int argc, char **argv) {
   return write_model(m, argv[3]);
 }
 
+/* fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL: one int8
+ * DEPTHWISE_CONV_2D (depth multiplier 1) of that shape, as `conv` (tests/suites/dw4.sh). */
+static int cmd_dwconv(int argc, char **argv) {
+  if (argc < 14) return 2;
+  int v[10];
+  for (int i = 0; i < 10; i++) v[i] = atoi(argv[4 + i]);
+  const int h = v[0], w = v[1], ch = v[2], kh = v[3], kw = v[4], sh = v[5], sw = v[6];
+  const int padding = v[7] ? PAD_SAME : PAD_VALID, act = v[8], per_channel = v[9];
+  Model *m = xmalloc(sizeof *m);
+  Rng r = {graph_seed(strtoull(argv[2], NULL, 0), 0, 0)};
+  const int32_t xd[4] = {1, h, w, ch};
+  const int x = input_tensor(m, &r, T_I8, 4, xd);
+  const int oh = out_extent(h, kh, sh, 1, padding), ow = out_extent(w, kw, sw, 1, padding);
+  if (oh <= 0 || ow <= 0) return 2;
+  const int32_t wd[4] = {1, kh, kw, ch};
+  const int wt = weights(m, &r, T_I8, 4, wd, 3, per_channel != 0);
+  const int b = bias(m, &r, x, wt, ch, false);
+  const int32_t yd[4] = {1, oh, ow, ch};
+  const int y = like(m, x, 4, yd);
+  dot_out_quant(m, &r, x, wt, y, kh * kw);
+  if (act == ACT_RELU) m->t[y].zp = -128;
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, (uint8_t)padding);
+  fbw_i32(o, 1, sw);
+  fbw_i32(o, 2, sh);
+  fbw_i32(o, 3, 1);
+  fbw_u8(o, 4, (uint8_t)act);
+  fbw_i32(o, 5, 1);
+  fbw_i32(o, 6, 1);
+  Op *op = add_op(m, OP_DWCONV, OT_DWCONV, o);
+  op->in[0] = x, op->in[1] = wt, op->in[2] = b, op->nin = 3, op->out[0] = y, op->nout = 1;
+  mark_output(m, y);
+  return write_model(m, argv[3]);
+}
+
 /* ---- comparison ----------------------------------------------------------------- */
 
 static unsigned char *slurp(const char *path, long *size) {
@@ -1898,9 +1933,11 @@ int main(int argc, char **argv) {
   if (argc >= 2 && !strcmp(argv[1], "gen")) rc = cmd_gen(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "compare")) rc = cmd_compare(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "conv")) rc = cmd_conv(argc, argv);
+  else if (argc >= 2 && !strcmp(argv[1], "dwconv")) rc = cmd_dwconv(argc, argv);
   if (rc == 2)
     fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges]\n"
                     "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n"
-                    "       fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL\n");
+                    "       fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL\n"
+                    "       fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL\n");
   return rc;
 }
