@@ -44,3 +44,39 @@ suite_check_image() {
   fi
   echo "PASS $1 ($sc_checked $4)"
 }
+
+# suite_gen_case LABEL GEN ORACLE KIND SEED DIR ARGS...: a generated one-operator model
+# (GEN = a build of tools/fuzz_diff/fuzz_diff_gen: `GEN KIND SEED DIR ARGS`) and its case 0
+# golden from TFLite Micro's reference kernels (ORACLE, shared/oracle/tflm_ref); prints
+# "FAIL LABEL: ..." and returns 1 when either fails.
+suite_gen_case() {
+  sg_label=$1 sg_gen=$2 sg_oracle=$3 sg_kind=$4 sg_seed=$5 sg_dir=$6
+  shift 6
+  if ! "$sg_gen" "$sg_kind" "$sg_seed" "$sg_dir" "$@" >/dev/null 2>&1 ||
+     ! "$sg_oracle" "$sg_dir/model.tflite" --in "$sg_dir/case_0/in0.bin" --out-dir "$sg_dir/case_0" --quiet \
+       >"$sg_dir/ref.log" 2>&1; then
+    echo "FAIL $sg_label: generator or oracle failed"
+    return 1
+  fi
+}
+
+# suite_module_exact LABEL MODULE NAME CASE_DIR OUT FLAGS: builds the converted module MODULE
+# for Cortex-M4 (its Makefile, CFLAGS=FLAGS; library libNAME.a), runs CASE_DIR/case_0 through
+# it on QEMU (target/run_case.sh) into OUT; prints "FAIL LABEL: why" and returns 1 unless every
+# output equals the golden (the caller prints its PASS line).
+suite_module_exact() {
+  sm_label=$1 sm_module=$2 sm_name=$3 sm_case=$4/case_0 sm_out=$5
+  if ! make -C "$sm_module" TARGET=cortex-m4 CFLAGS="$6" >"$sm_out.build.log" 2>&1; then
+    echo "FAIL $sm_label: module build with $6"
+    return 1
+  fi
+  if ! sh "$TA_ROOT/target/run_case.sh" --core m4 --name "$sm_name" --lib "$sm_module/lib$sm_name.a" \
+       --include "$sm_module/include" --case "$sm_case" --out "$sm_out" >"$sm_out.run.log" 2>&1; then
+    echo "FAIL $sm_label: run_case.sh failed (see $sm_out)"
+    return 1
+  fi
+  if sm_bad=$(ta_golden_mismatch "$sm_case" "$sm_out/run"); then :; else
+    echo "FAIL $sm_label: $sm_bad differs from the golden"
+    return 1
+  fi
+}

@@ -123,19 +123,7 @@ run_one() { # corpus dir, label, compile flags
     printf '%s\n' '#ifndef T8_TA_CONFIG_H' '#define T8_TA_CONFIG_H' '#define T8_TA_GEMM_DSP_VARIANTS 0x0u' '#endif' \
       >"$d/m/src/ta_config.h"
   fi
-  if ! make -C "$d/m" TARGET=cortex-m4 CFLAGS="$flags" >"$d/build.log" 2>&1; then
-    echo "FAIL $label: module build with $flags"
-    return
-  fi
-  if ! sh "$TA_ROOT/target/run_case.sh" --core m4 --name t8 --lib "$d/m/libt8.a" --include "$d/m/include" \
-       --case "$dir/case_0" --out "$d/out" >"$d/run.log" 2>&1; then
-    echo "FAIL $label: run_case.sh failed (see $d)"
-    return
-  fi
-  if bad=$(ta_golden_mismatch "$dir/case_0" "$d/out/run"); then :; else
-    echo "FAIL $label: $bad differs from the golden"
-    return
-  fi
+  suite_module_exact "$label" "$d/m" t8 "$dir" "$d/out" "$flags" || return
   echo "PASS $label (exact, $flags${4:+, $4})"
   rm -rf "$d"
 }
@@ -198,11 +186,7 @@ else
     esac
     dir="$work/src_$name"
     # shellcheck disable=SC2086 # shape: the generator's arguments
-    if ! "$gen" conv 7 "$dir" $shape >/dev/null 2>&1 ||
-       ! "$oracle" "$dir/model.tflite" --in "$dir/case_0/in0.bin" --out-dir "$dir/case_0" --quiet >"$dir/ref.log" 2>&1; then
-      echo "FAIL cv4:$name: generator or oracle failed"
-      continue
-    fi
+    suite_gen_case "cv4:$name" "$gen" "$oracle" conv 7 "$dir" $shape || continue
     run_one "$dir" "$name" "-O2"
     case "${TEST_FULL:-}:$name" in
       1:gen_k3_s1_neg) run_one "$dir" "$name-O0" "-O0" ;;
@@ -227,11 +211,7 @@ if [ -x "$oracle" ] && [ -x "$gen" ]; then
   while read -r name shape; do
     dir="$work/src_$name"
     # shellcheck disable=SC2086 # shape: the generator's arguments
-    if ! "$gen" conv 11 "$dir" $shape >/dev/null 2>&1 ||
-       ! "$oracle" "$dir/model.tflite" --in "$dir/case_0/in0.bin" --out-dir "$dir/case_0" --quiet >"$dir/ref.log" 2>&1; then
-      echo "FAIL cv4:$name: generator or oracle failed"
-      continue
-    fi
+    suite_gen_case "cv4:$name" "$gen" "$oracle" conv 11 "$dir" $shape || continue
     run_one "$dir" "$name" "-O2"
   done <<EOF
 first_k10x4_s2 49 10 1 16 10 4 2 2 1 1 1

@@ -212,19 +212,7 @@ dw_gen_one() { # src dir, label, flags, [fallback]
   fi
   [ "${4:-}" = fallback ] && printf '%s\n' '#ifndef G4_TA_CONFIG_H' '#define G4_TA_CONFIG_H' \
     '#define G4_TA_DEPTHWISE_CONV_DSP_VARIANTS 0x1cu' '#endif' >"$d/m/src/ta_config.h"
-  if ! make -C "$d/m" TARGET=cortex-m4 CFLAGS="$3" >"$d/build.log" 2>&1; then
-    echo "FAIL dw4:$2: module build with $3"
-    return
-  fi
-  if ! sh "$TA_ROOT/target/run_case.sh" --core m4 --name g4 --lib "$d/m/libg4.a" --include "$d/m/include" \
-       --case "$1/case_0" --out "$d/out" >"$d/run.log" 2>&1; then
-    echo "FAIL dw4:$2: run_case.sh failed (see $d)"
-    return
-  fi
-  if bad=$(ta_golden_mismatch "$1/case_0" "$d/out/run"); then :; else
-    echo "FAIL dw4:$2: $bad differs from the golden"
-    return
-  fi
+  suite_module_exact "dw4:$2" "$d/m" g4 "$1" "$d/out" "$3" || return
   echo "PASS dw4:$2 (exact, $3${4:+, $4})"
   rm -rf "$d"
 }
@@ -238,11 +226,7 @@ else
   while read -r name shape; do
     dir="$work/src_$name"
     # shellcheck disable=SC2086 # shape: the generator's arguments
-    if ! "$gen" dwconv 7 "$dir" $shape >/dev/null 2>&1 ||
-       ! "$oracle" "$dir/model.tflite" --in "$dir/case_0/in0.bin" --out-dir "$dir/case_0" --quiet >"$dir/ref.log" 2>&1; then
-      echo "FAIL dw4:$name: generator or oracle failed"
-      continue
-    fi
+    suite_gen_case "dw4:$name" "$gen" "$oracle" dwconv 7 "$dir" $shape || continue
     dw_gen_one "$dir" "$name" "-O2"
     if [ "$name" = gen_dw_7x6_neg ]; then
       dw_gen_one "$dir" "$name-O0" "-O0"
