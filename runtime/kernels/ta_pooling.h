@@ -20,12 +20,14 @@ typedef struct ta_pool_params_t {
 
 /* Variant mask of ta_avg_pool_s8 (the compiler writes TA_POOLING_VARIANTS into ta_config.h):
  * bit 0 the generic loop, bit 1 the channel-group loop for depth % 8 == 0 and windows of at
- * most 256 cells (8 channels summed per two word loads, SXTAB16 on DSP). */
+ * most 256 cells (8 channels summed per two word loads, SXTAB16 on DSP); bit 2 ta_avg_pool_s16's
+ * loop for depth % 8 == 0 (8 channels per four word loads; without it the generic loop). */
 #ifndef TA_POOLING_VARIANTS
-#define TA_POOLING_VARIANTS 0x3u
+#define TA_POOLING_VARIANTS 0x7u
 #endif
 #define TA_POOL_AVG_GENERIC_BIT 0
 #define TA_POOL_AVG_WORDS_BIT 1
+#define TA_POOL_AVG16_WORDS_BIT 2
 #define TA_POOL_AVG_WORDS_MAX_CELLS 256
 
 void ta_avg_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output);
