@@ -12,6 +12,33 @@ static bool is_pool(const char *op) {
   return !strcmp(op, "AVERAGE_POOL_2D") || !strcmp(op, "MAX_POOL_2D") || !strcmp(op, "L2_POOL_2D");
 }
 
+/* Output positions along one axis whose window lies inside the input (extent `in`, the
+ * window k taps dil apart, SAME padding by TFLite's rule plus `fold` padding folded in before). */
+static int64_t inside_positions(int64_t in, int64_t out, int64_t k, int64_t stride, int64_t dil, bool same,
+                                int64_t fold_before, int64_t fold_after) {
+  const int64_t in_padded = in + fold_before + fold_after, span = (k - 1) * dil + 1;
+  const int64_t total = same ? (out - 1) * stride + span - in_padded : 0;
+  const int64_t before = (total > 0 ? total / 2 : 0) + fold_before;
+  int64_t n = 0;
+  for (int64_t o = 0; o < out; o++) n += o * stride - before >= 0 && o * stride - before + span <= in;
+  return n;
+}
+
+/* A depthwise convolution's output elements whose window crosses the padding (the DSP
+ * classic form handles those pixels apart; the row-pair form pads the rows once). */
+static int64_t depthwise_border_elems(const Model *m, const Node *n) {
+  const Tensor *in = node_input(m, n, 0), *w = node_input(m, n, 1), *out = node_output(m, n, 0);
+  if (!in || !w || !out || in->rank != 4 || w->rank != 4 || out->rank != 4) return 0;
+  const DepthwiseConv2DOptions *o = &n->opts.depthwise;
+  const bool same = o->padding == OPT_PADDING_SAME;
+  const int64_t rows = inside_positions(in->dims[1], out->dims[1], w->dims[1], o->stride_h > 0 ? o->stride_h : 1,
+                                        o->dilation_h > 0 ? o->dilation_h : 1, same, o->fold_top, o->fold_bottom);
+  const int64_t cols = inside_positions(in->dims[2], out->dims[2], w->dims[2], o->stride_w > 0 ? o->stride_w : 1,
+                                        o->dilation_w > 0 ? o->dilation_w : 1, same, o->fold_left, o->fold_right);
+  const int64_t per_image = (int64_t)out->dims[1] * out->dims[2];
+  return (per_image - rows * cols) * out->dims[0] * out->dims[3];
+}
+
 /* The window terms of convolutions and poolings (cost_model.h). */
 static void window_terms(const Model *m, const Node *n, int64_t pixels, int64_t out_elems, CostFeatures *f) {
   const char *op = n->opname ? n->opname : "";
@@ -28,6 +55,7 @@ static void window_terms(const Model *m, const Node *n, int64_t pixels, int64_t 
     if (w->dims[3] < 4) f->term[COST_SHALLOW_MACS] = (double)n->macs;
   } else if (!strcmp(op, "DEPTHWISE_CONV_2D")) {
     f->term[COST_TAP_RUNS] = (double)(pixels * taps);
+    f->term[COST_GATHER] = (double)(depthwise_border_elems(m, n) * taps);
   }
 }
 

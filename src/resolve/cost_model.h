@@ -20,7 +20,8 @@ enum {
 };
 
 /* MACs; output elements; output pixels (elements / channels); window elements gathered (a KxK convolution's im2col copy:
- * output pixels x taps x input channels); tap runs (the innermost loops started:
+ * output pixels x taps x input channels; a depthwise convolution's border windows: its output
+ * elements whose window crosses the padding x taps); tap runs (the innermost loops started:
  * a convolution's MACs / input channels, a depthwise convolution's output pixels x taps,
  * a pooling's output elements x window); the MACs of a convolution with fewer than 4
  * input channels (a first layer: its windows are too shallow for the vector loops, which

@@ -218,5 +218,5 @@ first_k10x4_s2 49 10 1 16 10 4 2 2 1 1 1
 first_k10x4_s1 12 6 1 8 10 4 1 1 1 1 1
 first_k10x2_c2 14 5 2 6 10 2 1 1 1 1 0
 EOF
-  [ "${TEST_FULL:-}" = 1 ] && run_one "$work/src_first_k10x4_s1" "first_k10x4_s1-O0" "-O0"
+  if [ "${TEST_FULL:-}" = 1 ]; then run_one "$work/src_first_k10x4_s1" "first_k10x4_s1-O0" "-O0"; fi
 fi

@@ -70,7 +70,14 @@ static void test_features_of_a_convolution(UnitState *u) {
   CHECK(u, f.term[COST_SHALLOW_MACS] == f.term[COST_MACS] && f.term[COST_GATHER] == 64 * 9 * 3);
   ts[1].dims[3] = 4;
   cost_features(&m, &nodes[1], &f);
-  CHECK(u, f.term[COST_GATHER] == 0 && f.term[COST_TAP_RUNS] == 64 * 9);
+  /* SAME padding, stride 1: the 28 outputs on the 8x8 border have windows past the input */
+  CHECK(u, f.term[COST_GATHER] == 28 * 16 * 9 && f.term[COST_TAP_RUNS] == 64 * 9);
+  nodes[1].opts.depthwise.stride_h = nodes[1].opts.depthwise.stride_w = 2; /* positions 0..2 of 4 inside each way (the last window runs past the input) */
+  ts[4].dims[1] = ts[4].dims[2] = 4;
+  cost_features(&m, &nodes[1], &f);
+  CHECK(u, f.term[COST_GATHER] == (16 - 9) * 16 * 9);
+  ts[4].dims[1] = ts[4].dims[2] = 8;
+  nodes[1].opts.depthwise.stride_h = nodes[1].opts.depthwise.stride_w = 1;
   /* more output channels: more instructions, on either kernel */
   CostFeatures f16, f32;
   cost_features(&m, &nodes[0], &f16);
