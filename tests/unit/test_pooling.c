@@ -7,16 +7,19 @@
 #include "../../runtime/kernels/ta_pooling.c"
 #include "unit.h"
 
-static int8_t pool_reference(const ta_pool_params_t *p, const int8_t *in, int32_t oy, int32_t ox, int32_t c) {
+/* The mean over output (oy, ox)'s window clipped to the input, channel c, rounded half away
+ * from zero and clamped: `in` holds int8 (bytes 1) or int16 (bytes 2) values. */
+static int32_t pool_reference(const ta_pool_params_t *p, const void *in, int bytes, int32_t oy, int32_t ox, int32_t c) {
   int32_t sum = 0, n = 0;
   for (int32_t fy = 0; fy < p->filter_h; fy++)
     for (int32_t fx = 0; fx < p->filter_w; fx++) {
       int32_t y = oy * p->stride_h - p->pad_h + fy, x = ox * p->stride_w - p->pad_w + fx;
       if (y < 0 || y >= p->in_h || x < 0 || x >= p->in_w) continue;
-      sum += in[(y * p->in_w + x) * p->depth + c], n++;
+      const int32_t i = (y * p->in_w + x) * p->depth + c;
+      sum += bytes == 1 ? ((const int8_t *)in)[i] : ((const int16_t *)in)[i], n++;
     }
   int32_t q = n == 0 ? 0 : sum >= 0 ? (sum + n / 2) / n : (sum - n / 2) / n;
-  return (int8_t)(q < p->act_min ? p->act_min : q > p->act_max ? p->act_max : q);
+  return q < p->act_min ? p->act_min : q > p->act_max ? p->act_max : q;
 }
 
 /* The pooling geometry of one case row: depth, in_h, in_w, filter, stride, pad (both axes), act_min, act_max. */
@@ -27,18 +30,6 @@ static ta_pool_params_t pool_case(const int32_t *k, int32_t act_max) {
   p.out_h = (p.in_h + 2 * p.pad_h - p.filter_h) / p.stride_h + 1;
   p.out_w = (p.in_w + 2 * p.pad_w - p.filter_w) / p.stride_w + 1;
   return p;
-}
-
-static int16_t pool_reference16(const ta_pool_params_t *p, const int16_t *in, int32_t oy, int32_t ox, int32_t c) {
-  int32_t sum = 0, n = 0;
-  for (int32_t fy = 0; fy < p->filter_h; fy++)
-    for (int32_t fx = 0; fx < p->filter_w; fx++) {
-      int32_t y = oy * p->stride_h - p->pad_h + fy, x = ox * p->stride_w - p->pad_w + fx;
-      if (y < 0 || y >= p->in_h || x < 0 || x >= p->in_w) continue;
-      sum += in[(y * p->in_w + x) * p->depth + c], n++;
-    }
-  int32_t q = n == 0 ? 0 : sum >= 0 ? (sum + n / 2) / n : (sum - n / 2) / n;
-  return (int16_t)(q < p->act_min ? p->act_min : q > p->act_max ? p->act_max : q);
 }
 
 static void test_avg_pool_s16_words(UnitState *u) {
@@ -63,7 +54,7 @@ static void test_avg_pool_s16_words(UnitState *u) {
     for (int32_t oy = 0; oy < p.out_h; oy++)
       for (int32_t ox = 0; ox < p.out_w; ox++)
         for (int32_t c = 0; c < p.depth; c++)
-          bad += out[(oy * p.out_w + ox) * p.depth + c] != pool_reference16(&p, in, oy, ox, c);
+          bad += out[(oy * p.out_w + ox) * p.depth + c] != pool_reference(&p, in, 2, oy, ox, c);
     CHECK(u, bad == 0);
   }
 }
@@ -89,7 +80,7 @@ static void test_avg_pool_s8_words(UnitState *u) {
     for (int32_t oy = 0; oy < p.out_h; oy++)
       for (int32_t ox = 0; ox < p.out_w; ox++)
         for (int32_t c = 0; c < p.depth; c++)
-          bad += out[(oy * p.out_w + ox) * p.depth + c] != pool_reference(&p, in, oy, ox, c);
+          bad += out[(oy * p.out_w + ox) * p.depth + c] != pool_reference(&p, in, 1, oy, ox, c);
     CHECK(u, bad == 0);
   }
 }
