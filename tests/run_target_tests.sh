@@ -1,5 +1,5 @@
 #!/bin/sh
-# On-target tests: every model of CORPUS/models, case 0, on QEMU mps2-an386 (Cortex-M4,
+# On-target tests: every model of CORPUS/models and every case of CORPUS/found, case 0, on QEMU mps2-an386 (Cortex-M4,
 # module built with its Makefile) and mps3-an547 (Cortex-M55, module built with CMake and
 # its toolchain file), outputs compared with the golden as the manifest says (exact, or
 # float32 within 1e-5*max(1,|b|)); plus self-checks of the harness and the instruction
@@ -292,7 +292,7 @@ op_selected() { # op directory name
   return 1
 }
 
-for dir in "$corpus"/models/*/ "$corpus"/ops/*/ "$corpus"/ops-new/*/; do
+for dir in "$corpus"/models/*/ "$corpus"/found/*/ "$corpus"/ops/*/ "$corpus"/ops-new/*/; do
   dir=${dir%/}
   [ -f "$dir/model.tflite" ] || continue
   model=$(basename "$dir")

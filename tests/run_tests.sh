@@ -124,12 +124,12 @@ sh tests/run_hostile_tests.sh "$build" >"$work/hostile.out" 2>&1
 grep -E '^(PASS|FAIL) ' "$work/hostile.out" >>"$results"
 grep -E '^FAIL |hostile:' "$work/hostile.out" | tail -n 20
 
-# ops-new/ (the operator/dtype combinations of issue 16) runs in the host and ASan passes
-# like ops/; the placement and optimisations-off passes keep to models/ and ops/
+# ops-new/ (the operator/dtype combinations of issue 16) and found/ (wrong outputs found on
+# fresh models, issue 29) run in the host and ASan passes like ops/; the placement and optimisations-off passes keep to models/ and ops/
 # (placement only moves arenas and constants, which ops/ already covers, and
 # make test must stay under 45 minutes on 2 cores). A refused case is a FAIL everywhere.
 all_corpus_dirs() {
-  for d in "$corpus"/models/* "$corpus"/ops/* "$corpus"/ops-new/*; do
+  for d in "$corpus"/models/* "$corpus"/ops/* "$corpus"/ops-new/* "$corpus"/found/*; do
     [ -f "$d/model.tflite" ] && echo "$d"
   done
 }
@@ -155,7 +155,7 @@ else
   grep -E '^(PASS|FAIL) ' "$work/memory.out" >>"$results"
   grep -E '^FAIL |^memory:' "$work/memory.out" | tail -n 20
 
-  corpus_dirs() { all_corpus_dirs | grep -v '/ops-new/'; }
+  corpus_dirs() { all_corpus_dirs | grep -v -e '/ops-new/' -e '/found/'; }
   for cfg in tests/placement/corpus_*.yaml; do
     label=placement-$(basename "$cfg" .yaml | sed 's/^corpus_//')
     echo "== corpus with placement $cfg (pinned images scrambled after init)"
