@@ -90,7 +90,7 @@ static bool viewable_output(const Model *m, const Node *n, int o, const Tensor *
   if (y->data || y->is_input || y->is_output || y->is_variable || y->alias_of >= 0 || !tensor_same_quant(x, y)) return false;
   for (int j = 0; j < n->n_out; j++)
     if (j != o && n->out[j] == id) return false;
-  return output_offset(m, n, o) >= 0 && !read_by_subgraph_op(m, id);
+  return output_offset(m, n, o) >= 0 && !read_by_subgraph_op(m, id) && !transform_joins_io(m, x->id, id);
 }
 
 static bool slice_viewable(const Model *m, const Node *n, int k) {
