@@ -12,8 +12,9 @@
 # - the generator is deterministic and its chains exercise the rewrites: one fixed file's
 #   report.json counts slice views, concatenation views, PAD folds and elided QUANTIZEs;
 # - no model output shares a model input's buffer (seed 2902's chains; default and max mode);
-# - the found cases of tests/diff_cases whose names start with a rewrite chain
-#   (padv2_slice_reshape_int16: a RESHAPE alias of a slice view as model output, issue 29)
+# - the cases of tests/diff_cases found with views aliased by model outputs (issue 29:
+#   padv2_slice_reshape_int16, a RESHAPE of a slice view; chains_*, found by this generator
+#   in tinyaot 0ac9e16: QUANTIZE, SQUEEZE and EXPAND_DIMS aliases of slice and split views)
 #   are exact under all three settings (diff_cases.sh runs them in the default one);
 # - a fixed-seed run per setting: 240 chains each (about 2 minutes in all), 2400 each
 #   with TEST_FULL=1 (seed 2900 either way; REWRITE_CHAINS_SEED overrides it).
@@ -88,7 +89,8 @@ for s in default max; do
 done
 
 # ---- found cases under every setting ----------------------------------------------
-for name in padv2_slice_reshape_int16; do
+for name in padv2_slice_reshape_int16 chains_slice_quantize_squeeze_output_int8 \
+  chains_concat_mirror_pad_slice_output_float32 chains_split_v_expand_dims_output_int8; do
   dir="$TA_ROOT/tests/diff_cases/$name"
   [ -f "$dir/model.tflite" ] || { fail "case_$name" "missing $dir"; continue; }
   for s in default max off; do
