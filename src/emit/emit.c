@@ -889,6 +889,15 @@ static void emit_bind(const Plan *p, const Module *mod, StrBuf *c) {
             pf, pf, P, pf, pf);
 }
 
+/* Where a model input or output's bytes start: its storage tensor, plus the offset of the
+ * view it may be (a RESHAPE alias of a slice view, of a concatenation's slice, ...: every
+ * alias on the way to the storage may add one). */
+static const char *io_address(const Model *m, Arena *a, int32_t id) {
+  const int32_t s = tensor_storage(m, id);
+  const size_t off = tensor_view_offset(m, id);
+  return off ? arena_printf(a, "(void *)((uint8_t *)T%d + %zu)", (int)s, off) : arena_printf(a, "T%d", (int)s);
+}
+
 static void emit_init(const Model *m, const Module *mod, Arena *a, const Lowered *low, const bool *state_reset,
                       StrBuf *c) {
   const char *pf = mod->prefix;
@@ -919,13 +928,13 @@ static void emit_init(const Model *m, const Module *mod, Arena *a, const Lowered
     const Tensor *t = &m->tensors[m->inputs[i]];
     int32_t s = tensor_storage(m, t->id);
     sb_printf(c, "  ctx->inputs[%d].data = %s;\n  ctx->inputs[%d].size = %zuu;\n  ctx->inputs[%d].id = %d;\n", i,
-              tensor_is_const(&m->tensors[s]) ? "NULL" : arena_printf(a, "T%d", (int)s), i, t->bytes, i, i);
+              tensor_is_const(&m->tensors[s]) ? "NULL" : io_address(m, a, t->id), i, t->bytes, i, i);
   }
   for (int i = 0; i < m->n_outputs; i++) {
     const Tensor *t = &m->tensors[m->outputs[i]];
     int32_t s = tensor_storage(m, t->id);
     sb_printf(c, "  ctx->outputs[%d].data = %s;\n  ctx->outputs[%d].size = %zuu;\n  ctx->outputs[%d].id = %d;\n", i,
-              tensor_is_const(&m->tensors[s]) ? "NULL" : arena_printf(a, "T%d", (int)s), i, t->bytes, i,
+              tensor_is_const(&m->tensors[s]) ? "NULL" : io_address(m, a, t->id), i, t->bytes, i,
               m->n_inputs + i);
   }
   /* callback and user_data are the caller's: heliaAOT applications set them before init. */

@@ -333,8 +333,8 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
     sb_append_json_string(js, t->name);
     sb_printf(js, ", \"dtype\": \"%s\", \"shape\": %s, \"bytes\": %zu, \"role\": \"%s\", \"memory\": \"%s\", \"arena\": \"%s\", \"offset\": %zu, \"first_op\": %d, \"last_op\": %d",
               tensor_type_name(t->type), tensor_shape_str(a, t), t->bytes, role_name(st->role),
-              mem_name(p->arenas[st->arena].memory), p->arenas[st->arena].name, st->offset, (int)st->first_use,
-              (int)st->last_use);
+              mem_name(p->arenas[st->arena].memory), p->arenas[st->arena].name, st->offset + tensor_view_offset(m, i),
+              (int)st->first_use, (int)st->last_use);
     if (s != i) sb_printf(js, ", \"alias_of\": %d", (int)s);
     sb_append(js, "}");
     first = false;
@@ -428,8 +428,8 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
     if (!plan_needs_storage(m, s) || st->arena < 0) continue;
     sb_printf(md, "| %d | %s | %s | %s | %zu | %s%s | %s | %zu | %d..%d |\n", (int)t->id, t->name[0] ? t->name : "(unnamed)",
               tensor_type_name(t->type), tensor_shape_str(a, t), t->bytes, role_name(st->role),
-              s != i ? arena_printf(a, " (alias of %d)", (int)s) : "", p->arenas[st->arena].name, st->offset,
-              (int)st->first_use, (int)st->last_use);
+              s != i ? arena_printf(a, " (alias of %d)", (int)s) : "", p->arenas[st->arena].name,
+              st->offset + tensor_view_offset(m, i), (int)st->first_use, (int)st->last_use);
   }
   sb_append(md, "\n## Constants\n\n| constant | bytes | image in | read from | residency | arena offset | readers |\n|---|---:|---|---|---|---:|---|\n");
   for (int i = 0; i < p->n_consts; i++) {

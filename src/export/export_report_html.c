@@ -6,6 +6,7 @@
  * comes from the model or the configuration is escaped. docs/memory.md describes it. */
 #include <string.h>
 
+#include "../plan/patch.h"
 #include "../transform/transform.h"
 #include "export.h"
 
@@ -56,7 +57,7 @@ static int collect_entries(const Model *m, const Plan *p, HtmlEntry *e) {
     int32_t s = tensor_storage(m, i);
     const Tensor *st = &m->tensors[s];
     if (!plan_needs_storage(m, s) || st->arena < 0) continue;
-    e[n] = (HtmlEntry){n, t->id, t->name, t->bytes, st->offset, st->arena, role_of(st->role),
+    e[n] = (HtmlEntry){n, t->id, t->name, t->bytes, st->offset + tensor_view_offset(m, i), st->arena, role_of(st->role),
                        st->role == ROLE_PERSISTENT ? "persistent" : "scratch", st->first_use, st->last_use,
                        s != i ? s : -1, p->arenas[st->arena].memory};
     n++;

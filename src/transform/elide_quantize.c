@@ -19,8 +19,8 @@ static bool same_integer_quant(const Tensor *a, const Tensor *b) {
 
 /* The storage rules of a RESHAPE alias: no state, inputs stay inputs, an input and an
  * output keep distinct buffers. */
-static bool may_alias(const Tensor *in, const Tensor *out) {
-  return !in->data && !in->is_variable && !out->is_variable && !out->is_input && !(out->is_output && in->is_input) &&
+static bool may_alias(const Model *m, const Tensor *in, const Tensor *out) {
+  return !in->data && !in->is_variable && !out->is_variable && !out->is_input && !transform_joins_io(m, in->id, out->id) &&
          out->alias_of < 0;
 }
 
@@ -52,11 +52,11 @@ int transform_elide_quantize(Model *m) {
     if (deq >= 0 && !drop[deq] && m->nodes[deq].n_in == 1 && m->nodes[deq].in[0] >= 0 && readers(m, in->id) == 1 &&
         !in->is_output && !in->is_variable) {
       const Tensor *source = &m->tensors[m->nodes[deq].in[0]];
-      if (!same_integer_quant(source, out) || !may_alias(source, out)) continue;
+      if (!same_integer_quant(source, out) || !may_alias(m, source, out)) continue;
       q->in[0] = source->id; /* the round trip is gone: an identity QUANTIZE of the source */
       drop[deq] = true;
       in = source;
-    } else if (!same_integer_quant(in, out) || !may_alias(in, out)) {
+    } else if (!same_integer_quant(in, out) || !may_alias(m, in, out)) {
       continue;
     }
     out->alias_of = in->id;

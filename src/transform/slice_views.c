@@ -84,11 +84,13 @@ static bool viewable_output(const Model *m, const Node *n, int o, const Tensor *
   const int32_t id = n->out[o];
   if (id < 0 || id >= m->n_tensors) return false;
   const Tensor *y = &m->tensors[id];
-  /* a model output's address is its storage's (the context's outputs[] take no offset) */
+  /* A model output is no view itself (it would hold the whole input to the end). One may
+   * still alias a view (a RESHAPE of it): the context's outputs[] then point at the view's
+   * offset into its storage (emit.c, io_address; once at the storage's start, issue 29). */
   if (y->data || y->is_input || y->is_output || y->is_variable || y->alias_of >= 0 || !tensor_same_quant(x, y)) return false;
   for (int j = 0; j < n->n_out; j++)
     if (j != o && n->out[j] == id) return false;
-  return output_offset(m, n, o) >= 0 && !read_by_subgraph_op(m, id);
+  return output_offset(m, n, o) >= 0 && !read_by_subgraph_op(m, id) && !transform_joins_io(m, x->id, id);
 }
 
 static bool slice_viewable(const Model *m, const Node *n, int k) {

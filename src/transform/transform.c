@@ -11,6 +11,17 @@ int32_t tensor_storage(const Model *m, int32_t id) {
   return id;
 }
 
+bool transform_joins_io(const Model *m, int32_t in, int32_t out) {
+  const int32_t s = tensor_storage(m, in);
+  if (s < 0 || !m->tensors[s].is_input) return false;
+  for (int i = 0; i < m->n_outputs; i++)
+    for (int32_t id = m->outputs[i], hops = 0; id >= 0 && id < m->n_tensors && hops <= m->n_tensors; hops++) {
+      if (id == out) return true;
+      id = m->tensors[id].alias_of;
+    }
+  return false;
+}
+
 static bool is_pure_reshape(int32_t code) {
   return code == BUILTIN_RESHAPE || code == BUILTIN_SQUEEZE || code == BUILTIN_EXPAND_DIMS;
 }
@@ -25,7 +36,7 @@ static void alias_reshape(Model *m, Node *n) {
   if (out->is_input) return;
   if (in->data) {
     out->data = in->data; /* a reshaped constant is the same constant, stored once */
-  } else if (out->is_output && in->is_input) {
+  } else if (transform_joins_io(m, in->id, out->id)) {
     return; /* keep input and output buffers distinct */
   }
   out->alias_of = in->id;

@@ -58,5 +58,10 @@ void integer_io_report_json(const Model *m, struct StrBuf *js);
 void integer_io_report_md(const Model *m, struct StrBuf *md);
 /* The tensor whose storage `id` uses (follows alias chains). */
 int32_t tensor_storage(const Model *m, int32_t id);
+/* Would tensors `in` and `out` sharing storage give a model output the bytes of a model
+ * input (they keep distinct buffers)? Transitively: `in`'s storage is an input, and `out`
+ * is a model output or some model output aliases it through any chain of aliases and views
+ * (issue 29: each rewrite once checked only its own two tensors). */
+bool transform_joins_io(const Model *m, int32_t in, int32_t out);
 
 #endif

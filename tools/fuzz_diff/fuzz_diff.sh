@@ -14,6 +14,10 @@
 #   FUZZ_DIFF_REPRODUCE="B J"  only write graph J of file B (same seed and GRAPHS) as a case
 #   FUZZ_DIFF_CFLAGS=F    $TINYAOT_RUN_CFLAGS for the module's host build (default -O1: the
 #                         compile is most of the time; set it empty for tinyaot run's -O2)
+#   FUZZ_DIFF_CHAINS=1    data-movement chains under the rewrites instead (issue 29:
+#                         fuzz_diff_gen gen --chains; tests/suites/rewrite_chains.sh)
+#   FUZZ_DIFF_RUN_ARGS=A  appended to every `tinyaot run` / `tinyaot convert` (a setting:
+#                         "--memory.optimize max", "--no-slice-views --no-concat-views ...")
 # Every mismatch (or refusal of a generated model) is rebuilt alone and written to
 # DIR/cases/<name>/ in the corpus layout (model.tflite, case_0/in*.bin, case_0/out*.bin
 # from the oracle, tinyaot_out/out*.bin, manifest.json); copy it to tests/diff_cases/
@@ -31,6 +35,9 @@ out=${FUZZ_DIFF_OUT:-$build/fuzz_diff}
 gen="$build/fuzz_diff_gen"
 edges=""
 [ -n "${FUZZ_DIFF_EDGES:-}" ] && edges=--edges
+# issue 29: the chains mode rides on $edges, which every generator call passes on
+[ -n "${FUZZ_DIFF_CHAINS:-}" ] && edges="$edges --chains"
+run_args=${FUZZ_DIFF_RUN_ARGS:-}
 tinyaot="$build/tinyaot"
 
 for f in "$gen" "$tinyaot"; do
@@ -52,7 +59,8 @@ run_both() {
   rm -rf "$1/ref" "$1/got"
   # shellcheck disable=SC2046
   if "$oracle" "$1/model.tflite" $(in_args "$1") --out-dir "$1/ref" --quiet >"$1/ref.log" 2>&1; then ref_ok=1; else ref_ok=0; fi
-  if "$tinyaot" run "$1/model.tflite" --case "$1/case_0" --out-dir "$1/got" >"$1/got.log" 2>&1; then got_ok=1; else got_ok=0; fi
+  # shellcheck disable=SC2086
+  if "$tinyaot" run "$1/model.tflite" --case "$1/case_0" --out-dir "$1/got" $run_args >"$1/got.log" 2>&1; then got_ok=1; else got_ok=0; fi
 }
 
 # reproduce BATCH GRAPH KIND: rebuild graph alone, check it again, write the case
@@ -84,7 +92,7 @@ reproduce() {
   cat >"$case/manifest.json" <<EOF
 {
   "name": "$name",
-  "source": "fuzz-diff: fuzz_diff_gen gen $seed $1 $graphs DIR --only $2 $edges ($ops)",
+  "source": "fuzz-diff: fuzz_diff_gen gen $seed $1 $graphs DIR --only $2 $edges ($ops)${run_args:+, tinyaot run $run_args}",
   "reference": "TensorFlow Lite Micro reference kernels (tflm_ref), outputs in case_0; tinyaot's in tinyaot_out",
   "found": "$(echo "$verdict" | sed 's/["\\]/ /g')",
   "compare": "$compare",
@@ -134,7 +142,8 @@ check_batch() {
       sub="$dir/g$g"
       rm -rf "$sub"
       "$gen" gen "$seed" "$1" "$graphs" "$sub" --only "$g" $edges >/dev/null
-      if ! "$tinyaot" convert "$sub/model.tflite" -o "$sub/conv" >/dev/null 2>&1; then
+      # shellcheck disable=SC2086
+      if ! "$tinyaot" convert "$sub/model.tflite" -o "$sub/conv" $run_args >/dev/null 2>&1; then
         reproduce "$1" "$g" "refused"
         refused=1
       fi

@@ -12,6 +12,7 @@
  *       --edges draws extreme zero points (-128, 127), scales (1e-4 .. 2), output scales
  *       (0.01x .. 50x the accumulator's spread) and all-extreme input tensors more often.
  *       outputs.txt: one line per model output, "<graph> <exact|float32> <description>".
+ *       --chains: chains of 2-5 data-movement operators instead (issue 29; "chains" below).
  *   fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR
  *       compares REF_DIR/out<i>.bin with GOT_DIR/out<i>.bin as outputs.txt says (integers
  *       byte-exact, float32 |a-b| <= 1e-5*max(1,|b|)) and prints "MISMATCH <graph> out<i>
@@ -1542,6 +1543,223 @@ static void gen_graph(Model *m, Rng *r) {
   mark_output(m, x);
 }
 
+/* ---- chains: data-movement chains under the graph rewrites (issue 29) ------------ */
+/* `gen ... --chains`: each graph is a chain of 2-5 data-movement operators over one random
+ * dtype (int8, int16, int32, float32, bool where TensorFlow Lite Micro takes it), so that
+ * every rewrite meets every such operator: slice views (SPLIT/SLICE/... outputs read in
+ * place), concatenation views, PAD folding (a PAD before a CONV_2D), quantize elision (an
+ * identity QUANTIZE), RESHAPE aliasing and in-place execution. The chain starts from a model
+ * input or from the output of a compute operator (a view needs a producer, not only an
+ * input), intermediate tensors are sometimes model outputs too (an alias or view reached
+ * by an output), and it ends in a model output or a compute reader. */
+
+/* QUANTIZE to the same scale and zero point (int8, int16): elide_quantize shares it. */
+static int chain_identity_quantize(Model *m, Rng *r, int x) {
+  (void)r;
+  const int type = m->t[x].type;
+  if (type != T_I8 && type != T_I16) return -1;
+  int y = same_shape_out(m, x);
+  copy_quant(m, y, x);
+  return unary_op(m, OP_QUANTIZE, OT_NONE, NULL, x, y);
+}
+
+/* A compute operator of x's dtype (the producer or reader of a chain). */
+static int chain_compute(Model *m, Rng *r, int x) {
+  const int type = m->t[x].type;
+  if (type == T_BOOL) return gen_logical_not(m, r, x);
+  if (type == T_I32) {
+    int y = gen_int32_arith(m, r, x);
+    return y >= 0 ? y : gen_reverse(m, r, x);
+  }
+  int y = same_shape_out(m, x); /* RELU: the same quantization, a byte-level reader */
+  copy_quant(m, y, x);
+  m->t[y].nonneg = true;
+  return unary_op(m, OP_RELU, OT_NONE, NULL, x, y);
+}
+
+/* SLICE / STRIDED_SLICE (stride 1) of one range of the outermost axis that is not 1, the
+ * rest whole: one contiguous byte range of x, a view (slice_views.c). */
+static int chain_outer_slice(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank > 4) return -1;
+  const int outer = outer_axis(t);
+  int32_t begin[MAX_RANK], size[MAX_RANK], end[MAX_RANK], strides[MAX_RANK];
+  for (int i = 0; i < t->rank; i++) begin[i] = 0, size[i] = t->dims[i], strides[i] = 1;
+  begin[outer] = rnd(r, t->dims[outer]);
+  size[outer] = range(r, 1, t->dims[outer] - begin[outer]);
+  for (int i = 0; i < t->rank; i++) end[i] = begin[i] + size[i];
+  int y = like(m, x, t->rank, size);
+  copy_quant(m, y, x);
+  int b = const_i32_vec(m, begin, t->rank);
+  if (chance(r, 50)) {
+    int sz = const_i32_vec(m, size, t->rank);
+    Op *op = add_op(m, OP_SLICE, OT_SLICE, fbw_table());
+    op->in[0] = x, op->in[1] = b, op->in[2] = sz, op->nin = 3, op->out[0] = y, op->nout = 1;
+    return y;
+  }
+  int e = const_i32_vec(m, end, t->rank), st = const_i32_vec(m, strides, t->rank);
+  Op *op = add_op(m, OP_STRIDED_SLICE, OT_STRIDED_SLICE, fbw_table());
+  op->in[0] = x, op->in[1] = b, op->in[2] = e, op->in[3] = st, op->nin = 4, op->out[0] = y, op->nout = 1;
+  return y;
+}
+
+/* PAD or PADV2 of height and width only, filling the zero point, then a CONV_2D: the pad
+ * may fold into the convolution (fold_pad.c; int8 and int16, not float32). */
+static int chain_pad_conv(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  if (t->rank != 4 || t->type == T_I32 || t->type == T_BOOL) return -1;
+  int32_t pads[8] = {0}, dims[4];
+  for (int i = 1; i <= 2; i++) pads[2 * i] = range(r, 0, 2), pads[2 * i + 1] = range(r, 0, 2);
+  for (int i = 0; i < 4; i++) dims[i] = t->dims[i] + pads[2 * i] + pads[2 * i + 1];
+  int32_t pd[2] = {4, 2}, one[1] = {1};
+  int p = const_tensor(m, T_I32, 2, pd, pads);
+  int y = like(m, x, 4, dims);
+  copy_quant(m, y, x);
+  if (chance(r, 50)) {
+    binary_op(m, OP_PAD, OT_PAD, fbw_table(), x, p, y);
+  } else {
+    int v = const_operand(m, r, t->type, 1, one);
+    copy_quant(m, v, x);
+    if (t->type == T_I8) ((int8_t *)m->t[v].data)[0] = (int8_t)m->t[x].zp;
+    else if (t->type == T_I16) ((int16_t *)m->t[v].data)[0] = 0;
+    else ((float *)m->t[v].data)[0] = 0.0f;
+    Op *op = add_op(m, OP_PADV2, OT_PADV2, fbw_table());
+    op->in[0] = x, op->in[1] = p, op->in[2] = v, op->nin = 3, op->out[0] = y, op->nout = 1;
+  }
+  /* a VALID convolution (the fold's case), kernel wider than each padding */
+  const Tensor *pt = &m->t[y];
+  int kh = range(r, 2, 3), kw = range(r, 2, 3), sh = range(r, 1, 2), sw = range(r, 1, 2);
+  if (pads[2] >= kh || pads[3] >= kh || pads[4] >= kw || pads[5] >= kw) kh = kw = 3;
+  int oh = out_extent(pt->dims[1], kh, sh, 1, PAD_VALID), ow = out_extent(pt->dims[2], kw, sw, 1, PAD_VALID);
+  if (oh <= 0 || ow <= 0) return -1;
+  int cin = pt->dims[3], cout = range(r, 1, 6);
+  int32_t wd[4] = {cout, kh, kw, cin};
+  int w = weights(m, r, pt->type, 4, wd, 0, chance(r, 80));
+  int b = bias(m, r, y, w, cout, pt->type == T_I16 && chance(r, 80));
+  int32_t yd[4] = {pt->dims[0], oh, ow, cout};
+  int z = like(m, y, 4, yd);
+  dot_out_quant(m, r, y, w, z, kh * kw * cin);
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, (uint8_t)PAD_VALID);
+  fbw_i32(o, 1, sw);
+  fbw_i32(o, 2, sh);
+  fbw_u8(o, 3, (uint8_t)ACT_NONE);
+  fbw_i32(o, 4, 1);
+  fbw_i32(o, 5, 1);
+  Op *op = add_op(m, OP_CONV, OT_CONV, o);
+  op->in[0] = y, op->in[1] = w, op->in[2] = b, op->nin = 3, op->out[0] = z, op->nout = 1;
+  return z;
+}
+
+/* CONCATENATION along the outermost axis that is not 1 of x and 1-2 computed tensors: its
+ * inputs may be written straight into their slices (concat_views.c). */
+static int chain_outer_concat(Model *m, Rng *r, int x) {
+  const Tensor *t = &m->t[x];
+  const int axis = outer_axis(t), n = range(r, 2, 3), pos = rnd(r, n);
+  int in[3];
+  int32_t dims[MAX_RANK];
+  memcpy(dims, t->dims, sizeof dims);
+  int32_t total = 0;
+  for (int i = 0; i < n; i++) {
+    if (i == pos) {
+      in[i] = x;
+      total += t->dims[axis];
+      continue;
+    }
+    int32_t d[MAX_RANK];
+    memcpy(d, m->t[x].dims, sizeof d);
+    d[axis] = range(r, 1, 3);
+    total += d[axis];
+    int b = input_tensor(m, r, m->t[x].type, m->t[x].rank, d);
+    copy_quant(m, b, x);
+    if (m->t[x].type == T_I32) m->t[b].bound = 1000;
+    in[i] = chance(r, 80) ? chain_compute(m, r, b) : b;
+    if (in[i] < 0) return -1;
+    copy_quant(m, in[i], x);
+  }
+  dims[axis] = total;
+  int y = like(m, x, m->t[x].rank, dims);
+  copy_quant(m, y, x);
+  if (m->t[x].type == T_I32) m->t[y].bound = 1 << 20;
+  FbObj *o = fbw_table();
+  fbw_i32(o, 0, chance(r, 30) ? axis - m->t[x].rank : axis);
+  Op *op = add_op(m, OP_CONCAT, OT_CONCAT, o);
+  for (int i = 0; i < n; i++) op->in[i] = in[i];
+  op->nin = n, op->out[0] = y, op->nout = 1;
+  return y;
+}
+
+/* dtypes: what TensorFlow Lite Micro's kernels take (EXPAND_DIMS and TRANSPOSE no int32
+ * or bool, GATHER int8 and float32 only) */
+#define BM TM(T_BOOL)
+#define IM TM(T_I32)
+static const Gen CHAIN_GENS[] = {
+    {"reshape", gen_reshape, 6, ALLT},       {"squeeze_expand", gen_squeeze_expand, 5, QF},
+    {"concat", gen_concat, 6, QF | IM | BM}, {"pad", gen_pad, 5, QF | IM},
+    {"padv2", gen_padv2, 5, QF | IM},        {"mirror_pad", gen_mirror_pad, 3, I8F},
+    {"transpose", gen_transpose, 4, QF}, {"slice", gen_slice, 8, QF | IM | BM},
+    {"split", gen_split, 7, QF | IM},        {"unpack", gen_unpack, 4, QF | IM},
+    {"pack", gen_pack, 4, QF | IM},          {"gather", gen_gather, 3, I8F},
+    {"reverse", gen_reverse, 3, ALLT},       {"broadcast_to", gen_broadcast_to, 3, ALLT},
+    {"space_depth", gen_space_depth, 2, I8F}, {"identity_quantize", chain_identity_quantize, 6, TM(T_I8) | TM(T_I16)},
+    {"outer_slice", chain_outer_slice, 8, QF | IM | BM}, {"outer_concat", chain_outer_concat, 6, QF | IM | BM}, {"pad_conv", chain_pad_conv, 4, QF},
+};
+#undef BM
+#undef IM
+
+static int chain_apply(Model *m, Rng *r, int x) {
+  const int n = (int)(sizeof CHAIN_GENS / sizeof CHAIN_GENS[0]);
+  int total = 0;
+  for (int i = 0; i < n; i++) total += CHAIN_GENS[i].weight;
+  for (int attempt = 0; attempt < 40; attempt++) {
+    int p = rnd(r, total), i = 0;
+    while (p >= CHAIN_GENS[i].weight) p -= CHAIN_GENS[i++].weight;
+    if (!(CHAIN_GENS[i].types & (1u << m->t[x].type))) continue;
+    int saved_nt = m->nt, saved_nops = m->nops, saved_nin = m->nin, saved_ncodes = m->ncodes, saved_nout = m->nout;
+    int y = CHAIN_GENS[i].fn(m, r, x);
+    if (y >= 0 && count(&m->t[y]) > 0 && count(&m->t[y]) <= 4096 && m->t[y].rank <= 5) return y;
+    m->nt = saved_nt, m->nops = saved_nops, m->nin = saved_nin, m->ncodes = saved_ncodes, m->nout = saved_nout;
+  }
+  return -1;
+}
+
+static void gen_chain(Model *m, Rng *r) {
+  static const int types[] = {T_I8, T_I8, T_I8, T_I16, T_I16, T_I32, T_F32, T_F32, T_BOOL};
+  const int type = types[rnd(r, 9)];
+  int32_t dims[MAX_RANK];
+  int rank;
+  if (chance(r, 60)) {
+    rank = 4;
+    dims[0] = chance(r, 70) ? 1 : 2;
+    dims[1] = range(r, 1, 8);
+    dims[2] = range(r, 1, 8);
+    dims[3] = range(r, 1, 8);
+  } else {
+    rank = range(r, 1, 3);
+    for (int i = 0; i < rank; i++) dims[i] = range(r, 1, 10);
+  }
+  m->npool = 0;
+  int x = input_tensor(m, r, type, rank, dims);
+  if (type == T_I32) m->t[x].bound = 1000;
+  if (chance(r, 60)) x = chain_compute(m, r, x); /* a produced chain input */
+  const int n = range(r, 2, 5);
+  for (int i = 0; i < n; i++) {
+    int y = chain_apply(m, r, x);
+    if (y < 0) break;
+    if (i < n - 1 && chance(r, 20)) mark_output(m, y); /* read by the chain and the caller */
+    x = y;
+  }
+  const int t = m->t[x].type;
+  if (m->t[x].rank == 4 && (t == T_I8 || t == T_F32 || t == T_I16) && chance(r, 30)) {
+    int y = gen_conv(m, r, x); /* a PAD before it may fold into it */
+    if (y >= 0) x = y;
+  } else if (m->t[x].is_input || chance(r, 30)) {
+    x = chain_compute(m, r, x);
+  }
+  mark_output(m, x);
+}
+/* ---- end of chains ---------------------------------------------------------------- */
+
 /* ---- serialization -------------------------------------------------------------- */
 
 static FbObj *tensor_obj(const Tensor *t, uint32_t buffer) {
@@ -1731,9 +1949,10 @@ static int cmd_gen(int argc, char **argv) {
   int graphs = atoi(argv[4]), only = -1;
   const char *dir = argv[5];
   const char *skip = "";
-  bool edges = false;
+  bool edges = false, chains = false;
   for (int a = 6; a < argc; a++) {
     if (!strcmp(argv[a], "--edges")) edges = true;
+    else if (!strcmp(argv[a], "--chains")) chains = true; /* issue 29 */
     else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--skip") && a + 1 < argc) skip = argv[++a];
   }
@@ -1746,7 +1965,8 @@ static int cmd_gen(int argc, char **argv) {
     Rng r = {graph_seed(seed, batch, (uint64_t)g)};
     int nt = m->nt, nops = m->nops, nin = m->nin, nout = m->nout, ncodes = m->ncodes;
     m->graph = g;
-    gen_graph(m, &r);
+    if (chains) gen_chain(m, &r);
+    else gen_graph(m, &r);
     if (m->nin > MAX_FILE_INPUTS && made > 0) { /* `tinyaot run` takes 64 inputs: the file is full */
       m->nt = nt, m->nops = nops, m->nin = nin, m->nout = nout, m->ncodes = ncodes;
       break;
@@ -1935,7 +2155,7 @@ int main(int argc, char **argv) {
   else if (argc >= 2 && !strcmp(argv[1], "conv")) rc = cmd_conv(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "dwconv")) rc = cmd_dwconv(argc, argv);
   if (rc == 2)
-    fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges]\n"
+    fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges] [--chains]\n"
                     "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n"
                     "       fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL\n"
                     "       fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL\n");
