@@ -11,8 +11,12 @@
  *       values; binary ones E pairs (default 4096): the extremes crossed, random pairs,
  *       and pairs whose real result lies within half an input step of a rounding tie
  *       (k + 0.5 output steps), where a different rounding of the multiplier or of an
- *       intermediate shows. outputs.txt: line i describes output i ("<i> <op> <quant>").
+ *       intermediate shows; a quarter of them broadcast one second value against all
+ *       65536 first ones. ADD/SUB options leave pot_scale_int16 at the schema's default
+ *       (true) or, in 30 %, set it false. outputs.txt: line i describes output i ("<i> <op> <quant>").
  *       --only J writes graph J alone (the same draws as in the whole sweep): a reproducer.
+ *       --cap C keeps every tensor at C elements at most (evenly spread values instead of
+ *       all 65536): models small enough for the QEMU machines' memory.
  *   s16_ew_gen one OUTDIR OP S1 Z1 S2 Z2 SO ZO [PARAM]
  *       one graph with the given quantization (S2 Z2 ignored by unary operators; PARAM:
  *       fused activation of ADD/SUB/MUL, alpha of LEAKY_RELU, output dtype of QUANTIZE
@@ -172,9 +176,12 @@ static int32_t draw_zp(Rng *r) {
 
 /* ---- input values ---- */
 
+/* All int16 values when n is 65536, else n of them evenly spread, both extremes included. */
 static void fill_exhaustive(int16_t *v, int n) {
-  for (int i = 0; i < n; i++) v[i] = (int16_t)(i - 32768);
+  for (int i = 0; i < n; i++) v[i] = (int16_t)(n >= 65536 ? i - 32768 : (int32_t)((int64_t)i * 65535 / (n - 1)) - 32768);
 }
+
+static int g_cap = 65536; /* --cap: elements per tensor at most (small models for QEMU) */
 
 static const int16_t EXTREMES[] = {-32768, -32767, -16384, -1, 0, 1, 16383, 32766, 32767};
 enum { N_EXTREMES = (int)(sizeof EXTREMES / sizeof EXTREMES[0]) };
@@ -232,6 +239,8 @@ typedef struct {
   float s1, s2, so;
   int32_t z1, z2, zo;
   double param; /* fused activation, alpha or QUANTIZE's output width */
+  bool bcast;   /* binary: the second input is one value broadcast against all 65536 first ones */
+  bool pot_off; /* ADD/SUB: options say pot_scale_int16 = false (the schema's default is true) */
 } Config;
 
 static bool is_pot(float s) {
@@ -247,7 +256,9 @@ static void draw_config(Rng *r, const OpKind *k, Config *c) {
   c->s2 = chance(r, 20) ? c->s1 : draw_scale(r);
   c->z1 = c->z2 = c->zo = 0;
   const char *n = k->name;
+  if (k->arity == 2) c->bcast = chance(r, 25);
   if (!strcmp(n, "ADD") || !strcmp(n, "SUB")) {
+    c->pot_off = chance(r, 30);
     const float mx = c->s1 > c->s2 ? c->s1 : c->s2;
     c->so = draw_out_scale(r, mx);
     if (c->so < mx / 256) c->so = mx / 256;
@@ -289,18 +300,24 @@ static void draw_config(Rng *r, const OpKind *k, Config *c) {
 static void build(Model *m, Rng *r, const Config *c, int elems) {
   const char *n = c->k->name;
   const bool unary = c->k->arity == 1;
-  const int count = unary ? 65536 : elems;
+  int count = unary || c->bcast ? 65536 : elems;
+  if (count > g_cap) count = g_cap;
   int a = input_tensor(m, count, c->s1, c->z1), b = -1;
-  if (!unary) b = input_tensor(m, count, c->s2, c->z2);
+  if (!unary) b = input_tensor(m, c->bcast ? 1 : count, c->s2, c->z2);
   int otype = T_I16;
   if (!strcmp(n, "QUANTIZE")) otype = c->param == 8 ? T_I8 : c->param == 32 ? T_I32 : T_I16;
   if (!strcmp(n, "DEQUANTIZE")) otype = T_F32;
   int y = new_tensor(m, otype, count);
   if (otype != T_F32) set_quant(m, y, c->so, c->zo);
   if (unary) fill_exhaustive(m->t[a].data, count);
-  else fill_binary(r, n, &m->t[a], &m->t[b], &m->t[y], count);
+  else if (c->bcast) {
+    fill_exhaustive(m->t[a].data, count);
+    int16_t *bv = m->t[b].data;
+    bv[0] = chance(r, 30) ? EXTREMES[rnd(r, N_EXTREMES)] : (int16_t)range(r, -32768, 32767);
+  } else fill_binary(r, n, &m->t[a], &m->t[b], &m->t[y], count);
   FbObj *opts = NULL;
   if (!strcmp(n, "ADD") || !strcmp(n, "SUB") || !strcmp(n, "MUL")) opts = act_opts((int)c->param);
+  if (opts && c->pot_off) fbw_u8(opts, 1, 0);
   else if (!strcmp(n, "MAXIMUM") || !strcmp(n, "MINIMUM")) opts = fbw_table();
   else if (!strcmp(n, "LEAKY_RELU")) {
     opts = fbw_table();
@@ -316,8 +333,9 @@ static void build(Model *m, Rng *r, const Config *c, int elems) {
   add_op(m, c->k->code, opts ? c->k->opt_type : OT_NONE, opts, a, b, y);
   char second[64] = "";
   if (!unary) snprintf(second, sizeof second, " %.9g/%d", c->s2, c->z2);
-  snprintf(m->desc[m->nops - 1], sizeof m->desc[0], "%s in %.9g/%d%s out %.9g/%d param %g%s", n, c->s1, c->z1,
-           second, c->so, c->zo, c->param, is_pot(c->s1) || (!unary && is_pot(c->s2)) ? " pot" : "");
+  snprintf(m->desc[m->nops - 1], sizeof m->desc[0], "%s in %.9g/%d%s out %.9g/%d param %g%s%s%s", n, c->s1, c->z1,
+           second, c->so, c->zo, c->param, is_pot(c->s1) || (!unary && is_pot(c->s2)) ? " pot" : "",
+           c->bcast ? " broadcast" : "", c->pot_off ? " pot_scale_int16=false" : "");
 }
 
 /* ---- serialization ---- */
@@ -424,7 +442,7 @@ static const OpKind *find_kind(const char *name) {
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: s16_ew_gen sweep SEED N OUTDIR [--ops OP,OP,...] [--elems E] [--only J]\n"
+  fprintf(stderr, "usage: s16_ew_gen sweep SEED N OUTDIR [--ops OP,OP,...] [--elems E] [--only J] [--cap C]\n"
                   "       s16_ew_gen one OUTDIR OP S1 Z1 S2 Z2 SO ZO [PARAM]\n");
   return 2;
 }
@@ -465,6 +483,7 @@ int main(int argc, char **argv) {
       }
     } else if (!strcmp(argv[i], "--elems") && i + 1 < argc) elems = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--cap") && i + 1 < argc) g_cap = atoi(argv[++i]) > 2 ? atoi(argv[i]) : 2;
     else return usage();
   }
   if (!npick)
