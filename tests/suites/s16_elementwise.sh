@@ -13,6 +13,12 @@
 # - found:add_abs_relu_transpose_int16: that corpus case, when present;
 # - sweep:OP: per operator SEEDS models of up to 64 graphs (default 2 seeds, about a minute
 #   for all; TEST_FULL=1: 12 seeds; S16_EW_SEEDS=N overrides).
+# - target:CORE:SET:SEED on QEMU Cortex-M4 and Cortex-M55 (when qemu-system-arm and
+#   arm-none-eabi-gcc are installed; SKIP otherwise): the same comparison through the cores'
+#   kernel tiers (ta_add_s16_dsp / ta_sub_s16_dsp, the MVE ones), tensors capped at 2048
+#   elements for the machines' memory: "addsub" (seed 11: ADD/SUB with output zero points,
+#   which the Cortex-M4 DSP tier ignored before issue 29) and "all" (every operator);
+#   TEST_FULL=1 adds seeds.
 # A failure prints the graph and the command that rebuilds it alone.
 # SKIP without the oracle.
 # usage: sh tests/suites/s16_elementwise.sh BUILD CORPUS WORKDIR
@@ -100,5 +106,48 @@ for op in ADD SUB MUL SQUARED_DIFFERENCE MAXIMUM MINIMUM ABS RELU RELU6 LEAKY_RE
   done
   if [ -z "$failed" ]; then echo "PASS s16_elementwise:sweep:$op ($total graphs, $seeds seeds)"
   else echo "FAIL s16_elementwise:sweep:$op: $failed"; fi
+done
+
+# target: one model per set and core on QEMU.
+if ! command -v qemu-system-arm >/dev/null 2>&1 || ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
+  echo "SKIP s16_elementwise:target: qemu-system-arm or arm-none-eabi-gcc absent"
+  exit 0
+fi
+sets="addsub:11 all:12"
+[ "${TEST_FULL:-0}" = 1 ] && sets="$sets addsub:13 addsub:14 all:15 all:16 all:17"
+all_ops=ADD,SUB,ADD,SUB,MUL,SQUARED_DIFFERENCE,MAXIMUM,MINIMUM,ABS,RELU,RELU6,LEAKY_RELU,PRELU,QUANTIZE,DEQUANTIZE
+for set in $sets; do
+  name=${set%:*} seed=${set#*:}
+  ops=ADD,SUB
+  [ "$name" = all ] && ops=$all_ops
+  dir="$work/target-$name-$seed"
+  if ! "$gen" sweep "$seed" 48 "$dir" --cap 2048 --elems 2048 --ops $ops >/dev/null 2>&1; then
+    echo "FAIL s16_elementwise:target:$name:$seed: generator failed"
+    continue
+  fi
+  check "$dir" # the golden, and the host on the way
+  if [ -n "$why" ]; then
+    echo "FAIL s16_elementwise:target:$name:$seed: host: $why"
+    continue
+  fi
+  for core in m4 m55; do
+    label="s16_elementwise:target:$core:$name:$seed"
+    rc=0
+    sh "$TA_ROOT/target/run_case.sh" --core $core --name s16ew --model "$dir/model.tflite" --case "$dir/case_0" \
+      --out "$dir/$core" >"$dir/$core.log" 2>&1 || rc=$?
+    if [ $rc -ne 0 ]; then
+      echo "FAIL $label: run_case.sh exit $rc (see $dir/$core.log)"
+      continue
+    fi
+    why=""
+    while read -r i desc; do
+      [ -n "$why" ] && continue
+      if ! msg=$("$build/compare" exact "$dir/ref/out$i.bin" "$dir/$core/run/out$i.bin" 2>&1); then
+        why="graph $i ($desc): $msg; alone: s16_ew_gen sweep $seed 48 DIR --cap 2048 --elems 2048 --ops $ops --only $i"
+      fi
+    done <"$dir/outputs.txt"
+    if [ -z "$why" ]; then echo "PASS $label ($graphs graphs)"
+    else echo "FAIL $label: $why"; fi
+  done
 done
 exit 0
