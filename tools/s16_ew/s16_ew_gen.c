@@ -275,12 +275,15 @@ static void draw_config(Rng *r, const OpKind *k, Config *c) {
   } else if (!strcmp(n, "SQUARED_DIFFERENCE")) {
     const float mx = c->s1 > c->s2 ? c->s1 : c->s2;
     c->so = draw_out_scale(r, mx * mx * 32768.0f);
-  } else if (!strcmp(n, "MAXIMUM") || !strcmp(n, "MINIMUM")) {
+  } else if (!strcmp(n, "MAXIMUM") || !strcmp(n, "MINIMUM")) { /* one shared quantization */
     c->s2 = c->so = c->s1;
+    if (chance(r, 40)) c->z1 = c->z2 = c->zo = draw_zp(r);
   } else if (!strcmp(n, "RELU6")) {
     c->so = c->s1;
+    if (chance(r, 40)) c->z1 = c->zo = draw_zp(r);
   } else if (!strcmp(n, "LEAKY_RELU")) {
     c->so = draw_out_scale(r, c->s1);
+    if (chance(r, 40)) c->z1 = draw_zp(r), c->zo = draw_zp(r);
     c->param = chance(r, 20) ? 0.2 : chance(r, 20) ? 0.5 : 0.01 + 0.98 * unit(r);
   } else if (!strcmp(n, "QUANTIZE")) {
     const int w = rnd(r, 3); /* 16, 8, 32 */
@@ -292,7 +295,10 @@ static void draw_config(Rng *r, const OpKind *k, Config *c) {
   } else if (!strcmp(n, "DEQUANTIZE")) {
     if (chance(r, 30)) c->z1 = draw_zp(r);
     c->so = 0;
-  } else { /* ABS, RELU, PRELU */
+  } else if (!strcmp(n, "PRELU")) {
+    c->so = draw_out_scale(r, c->s1);
+    if (chance(r, 40)) c->z1 = draw_zp(r), c->zo = draw_zp(r);
+  } else { /* ABS, RELU: TFLite Micro requires zero points 0 */
     c->so = draw_out_scale(r, c->s1);
   }
 }
