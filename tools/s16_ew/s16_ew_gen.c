@@ -11,8 +11,8 @@
  *       values; binary ones E pairs (default 4096): the extremes crossed, random pairs,
  *       and pairs whose real result lies within half an input step of a rounding tie
  *       (k + 0.5 output steps), where a different rounding of the multiplier or of an
- *       intermediate shows; a quarter of them broadcast one second value against all
- *       65536 first ones. ADD/SUB options leave pot_scale_int16 at the schema's default
+ *       intermediate shows; a third of them broadcast a second input (one value, a row or
+ *       a column) against all 65536 first ones ([256,256]). ADD/SUB options leave pot_scale_int16 at the schema's default
  *       (true) or, in 30 %, set it false. outputs.txt: line i describes output i ("<i> <op> <quant>").
  *       --only J writes graph J alone (the same draws as in the whole sweep): a reproducer.
  *       --cap C keeps every tensor at C elements at most (evenly spread values instead of
@@ -61,6 +61,8 @@ enum { N_KINDS = (int)(sizeof KINDS / sizeof KINDS[0]) };
 
 typedef struct {
   int type, n;
+  int rank;         /* 1 ([n]) unless set to 2 (dims) */
+  int32_t dims[2];
   bool quant;
   float scale;
   int32_t zp;
@@ -118,6 +120,8 @@ static int new_tensor(Model *m, int type, int n) {
   memset(t, 0, sizeof *t);
   t->type = type;
   t->n = n;
+  t->rank = 1;
+  t->dims[0] = n;
   snprintf(t->name, sizeof t->name, "t%d", m->nt);
   return m->nt++;
 }
@@ -239,7 +243,8 @@ typedef struct {
   float s1, s2, so;
   int32_t z1, z2, zo;
   double param; /* fused activation, alpha or QUANTIZE's output width */
-  bool bcast;   /* binary: the second input is one value broadcast against all 65536 first ones */
+  int bcast;    /* binary: 0 same shape; the first input all 65536 values as [256,256] and the
+                 * second one value (1), a row [1,256] (2) or a column [256,1] (3) */
   bool pot_off; /* ADD/SUB: options say pot_scale_int16 = false (the schema's default is true) */
 } Config;
 
@@ -256,7 +261,7 @@ static void draw_config(Rng *r, const OpKind *k, Config *c) {
   c->s2 = chance(r, 20) ? c->s1 : draw_scale(r);
   c->z1 = c->z2 = c->zo = 0;
   const char *n = k->name;
-  if (k->arity == 2) c->bcast = chance(r, 25);
+  if (k->arity == 2 && chance(r, 35)) c->bcast = range(r, 1, 3);
   if (!strcmp(n, "ADD") || !strcmp(n, "SUB")) {
     c->pot_off = chance(r, 30);
     const float mx = c->s1 > c->s2 ? c->s1 : c->s2;
@@ -308,23 +313,34 @@ static void build(Model *m, Rng *r, const Config *c, int elems) {
   const bool unary = c->k->arity == 1;
   int count = unary || c->bcast ? 65536 : elems;
   if (count > g_cap) count = g_cap;
+  const int cols = count >= 256 * 64 ? 256 : 64, rows = count / cols; /* broadcast layout */
+  if (c->bcast >= 2) count = rows * cols;
+  const int nb = c->bcast == 0 ? count : c->bcast == 1 ? 1 : c->bcast == 2 ? cols : rows;
   int a = input_tensor(m, count, c->s1, c->z1), b = -1;
-  if (!unary) b = input_tensor(m, c->bcast ? 1 : count, c->s2, c->z2);
+  if (!unary) b = input_tensor(m, nb, c->s2, c->z2);
   int otype = T_I16;
   if (!strcmp(n, "QUANTIZE")) otype = c->param == 8 ? T_I8 : c->param == 32 ? T_I32 : T_I16;
   if (!strcmp(n, "DEQUANTIZE")) otype = T_F32;
   int y = new_tensor(m, otype, count);
   if (otype != T_F32) set_quant(m, y, c->so, c->zo);
+  if (c->bcast >= 2) {
+    Tensor *ta = &m->t[a], *tb = &m->t[b], *tyy = &m->t[y];
+    ta->rank = tb->rank = tyy->rank = 2;
+    ta->dims[0] = tyy->dims[0] = rows, ta->dims[1] = tyy->dims[1] = cols;
+    tb->dims[0] = c->bcast == 2 ? 1 : rows, tb->dims[1] = c->bcast == 2 ? cols : 1;
+  }
   if (unary) fill_exhaustive(m->t[a].data, count);
   else if (c->bcast) {
     fill_exhaustive(m->t[a].data, count);
     int16_t *bv = m->t[b].data;
-    bv[0] = chance(r, 30) ? EXTREMES[rnd(r, N_EXTREMES)] : (int16_t)range(r, -32768, 32767);
+    for (int i = 0; i < nb; i++)
+      bv[i] = chance(r, 30) ? EXTREMES[rnd(r, N_EXTREMES)] : (int16_t)range(r, -32768, 32767);
   } else fill_binary(r, n, &m->t[a], &m->t[b], &m->t[y], count);
   FbObj *opts = NULL;
-  if (!strcmp(n, "ADD") || !strcmp(n, "SUB") || !strcmp(n, "MUL")) opts = act_opts((int)c->param);
-  if (opts && c->pot_off) fbw_u8(opts, 1, 0);
-  else if (!strcmp(n, "MAXIMUM") || !strcmp(n, "MINIMUM")) opts = fbw_table();
+  if (!strcmp(n, "ADD") || !strcmp(n, "SUB") || !strcmp(n, "MUL")) {
+    opts = act_opts((int)c->param);
+    if (c->pot_off) fbw_u8(opts, 1, 0);
+  } else if (!strcmp(n, "MAXIMUM") || !strcmp(n, "MINIMUM")) opts = fbw_table();
   else if (!strcmp(n, "LEAKY_RELU")) {
     opts = fbw_table();
     fbw_f32(opts, 0, (float)c->param);
@@ -341,15 +357,14 @@ static void build(Model *m, Rng *r, const Config *c, int elems) {
   if (!unary) snprintf(second, sizeof second, " %.9g/%d", c->s2, c->z2);
   snprintf(m->desc[m->nops - 1], sizeof m->desc[0], "%s in %.9g/%d%s out %.9g/%d param %g%s%s%s", n, c->s1, c->z1,
            second, c->so, c->zo, c->param, is_pot(c->s1) || (!unary && is_pot(c->s2)) ? " pot" : "",
-           c->bcast ? " broadcast" : "", c->pot_off ? " pot_scale_int16=false" : "");
+           c->bcast == 1 ? " broadcast scalar" : c->bcast == 2 ? " broadcast row" : c->bcast == 3 ? " broadcast column" : "", c->pot_off ? " pot_scale_int16=false" : "");
 }
 
 /* ---- serialization ---- */
 
 static FbObj *tensor_obj(const Tensor *t, uint32_t buffer) {
   FbObj *o = fbw_table();
-  int32_t dims[1] = {t->n};
-  fbw_obj(o, 0, fbw_i32_vec(dims, 1));
+  fbw_obj(o, 0, fbw_i32_vec(t->dims, (size_t)t->rank));
   fbw_u8(o, 1, (uint8_t)t->type);
   fbw_u32(o, 2, buffer);
   fbw_obj(o, 3, fbw_string(t->name));
