@@ -137,6 +137,11 @@ $(BUILD)/fuzz_diff_gen: tools/fuzz_diff/fuzz_diff_gen.c tools/fbwriter.c tools/f
 fuzz-diff: $(BUILD)/tinyaot $(BUILD)/fuzz_diff_gen
 	@sh tools/fuzz_diff/fuzz_diff.sh $(BUILD) $(ORACLE)
 
+# Issue 29: int16 requantising elementwise operators against the reference (s16_elementwise suite).
+$(BUILD)/s16_ew_gen: tools/s16_ew/s16_ew_gen.c tools/fbwriter.c tools/fbwriter.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 -Itools tools/s16_ew/s16_ew_gen.c tools/fbwriter.c -o $@ -lm
+
 # Issue 4: on the target. `make bench` measures the MLPerf Tiny models on QEMU Cortex-M4/M55
 # (bench/README.md); `make test-target` runs every corpus model there (tests/run_target_tests.sh).
 .PHONY: bench test-target

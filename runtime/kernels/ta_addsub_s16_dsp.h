@@ -21,7 +21,7 @@
 #include "ta_elementwise.h"
 
 /* p->bc is one contiguous run (p->bc.dims[0] elements, both steps 1); zero input
- * offsets, left_shift 15, input shifts in [-31, 0], output shift in [-31, 30]. */
+ * offsets and output offset (p->out_offset is not read), left_shift 15, input shifts in [-31, 0], output shift in [-31, 30]. */
 void ta_add_s16_dsp(const ta_addsub_params_t *p, const int16_t *in1, const int16_t *in2, int16_t *out);
 void ta_sub_s16_dsp(const ta_addsub_params_t *p, const int16_t *in1, const int16_t *in2, int16_t *out);
 

@@ -18,7 +18,8 @@ static int64_t as16_input(int32_t a, int32_t multiplier, int32_t shift) {
 }
 
 bool addsub_s16_dsp_fits(const EwArith *d, bool subtract) {
-  if (d->in1_offset != 0 || d->in2_offset != 0 || d->left_shift != 15) return false;
+  /* the kernel adds no output zero point (TFLite Micro allows any for int16 ADD/SUB) */
+  if (d->in1_offset != 0 || d->in2_offset != 0 || d->out_offset != 0 || d->left_shift != 15) return false;
   if (d->in1_multiplier < 0 || d->in2_multiplier < 0 || d->out_multiplier < 0) return false;
   if (d->in1_shift > 0 || d->in1_shift < -31 || d->in2_shift > 0 || d->in2_shift < -31) return false;
   if (d->out_shift > 30 || d->out_shift < -31) return false;

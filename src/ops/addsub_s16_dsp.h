@@ -7,7 +7,7 @@
 #include "elementwise.h"
 
 /* True when the kernel computes TFLite's result for every pair of int16 inputs: zero
- * input offsets, left shift 15, non-negative multipliers, input shifts in [-31, 0], output
+ * input and output offsets (the kernel adds no output zero point), left shift 15, non-negative multipliers, input shifts in [-31, 0], output
  * shift in [-31, 30], and twice the shifted sum (difference) inside int32 over the whole
  * input range (evaluated at the input extremes: each rescale is monotonic). */
 bool addsub_s16_dsp_fits(const EwArith *d, bool subtract);

@@ -26,13 +26,17 @@ static bool tabulate_int8(PrepareCtx *pc, Node *node, const Tensor *in, const Te
   return true;
 }
 
-/* int16: TFLite Micro's RELU requires zero points 0; out = clamp(requantize(x), 0, 32767). */
+/* int16: TFLite Micro's RELU requires zero points 0; out = clamp(requantize(x), 0, 32767).
+ * The factor is the single-precision quotient of the scales, widened afterwards, as the
+ * reference (90b983c2b3f1) forms it: the double quotient rounds some ties the other way
+ * (issue 29: 2225 * 0.000423822406 / 0.000206053723 is 4576.49996 in double, 4576.50017
+ * with the float quotient, and the reference gives 4577). */
 static bool relu_int16(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor *out) {
   if (!ew_expect_symmetric(pc, node, in) || !ew_expect_symmetric(pc, node, out)) return false;
   MathS16 *d = mu_s16_new(pc, node, in, "ta_requant_sign_s16");
   if (!d) return false;
-  const double m = (double)tensor_scale(in) / (double)tensor_scale(out);
-  if (!op_quant_multiplier(pc, node, m, QUANT_RANGE_INT32, &d->pos_multiplier, &d->pos_shift,
+  const float m = tensor_scale(in) / tensor_scale(out);
+  if (!op_quant_multiplier(pc, node, (double)m, QUANT_RANGE_INT32, &d->pos_multiplier, &d->pos_shift,
                            "input / output scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
                            OP_TENSOR_ARG(out)))
     return false;
