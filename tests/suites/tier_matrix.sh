@@ -17,12 +17,14 @@
 # padded to 48, in the DSP pair loop; and 7 channels, 63 -> 64, per-channel), then every 6th
 # layer of the matrix, 131 layers in 3 parts; TEST_FULL=1 the whole matrix (778 layers, 17
 # parts). About 3 s per part and core.
+# TIER_MATRIX_SEED=N draws other values for the same layers (default 29).
 # usage: sh tests/suites/tier_matrix.sh BUILD CORPUS WORKDIR [CORES]  (CORES default "m4 m55")
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
 . "$TA_ROOT/tests/suite_lib.sh"
 suite_setup tier_matrix "$@" || { echo "FAIL tier_matrix: no work folder"; exit 0; }
 cores=${4:-m4 m55}
+seed=${TIER_MATRIX_SEED:-29}
 
 oracle="$corpus/../oracle/tflm_ref"
 [ -x "$oracle" ] || oracle="$corpus/../../oracle/tflm_ref"
@@ -43,7 +45,7 @@ set=quick
 part=0
 while :; do
   dir="$work/$set.$part"
-  if ! layers=$("$gen" matrix 29 "$dir" $set $part 2>"$dir.gen.log"); then
+  if ! layers=$("$gen" matrix "$seed" "$dir" $set $part 2>"$dir.gen.log"); then
     echo "FAIL tier_matrix:$set.$part: generator failed"
     break
   fi
@@ -58,6 +60,7 @@ while :; do
   fi
   for core in $cores; do
     label="tier_matrix:$set.$part:$core"
+    [ "$seed" = 29 ] || label="$label:seed$seed"
     out="$work/$set.$part.$core"
     rc=0
     sh "$TA_ROOT/target/run_case.sh" --core "$core" --name mx --model "$dir/model.tflite" --case "$dir/case_0" \
