@@ -15,7 +15,7 @@
 # full|quick PART`, DIR/layers.txt lists its layers). make test runs the `quick` set: the
 # regression layers first (issue 29's found case: a 3x3 window of 5 channels, depth 45
 # padded to 48, in the DSP pair loop; and 7 channels, 63 -> 64, per-channel), then every 6th
-# layer of the matrix, 131 layers in 3 parts; TEST_FULL=1 the whole matrix (778 layers, 17
+# layer of the matrix, 138 layers in 3 parts; TEST_FULL=1 the whole matrix (822 layers, 18
 # parts). About 3 s per part and core.
 # TIER_MATRIX_SEED=N draws other values for the same layers (default 29).
 # usage: sh tests/suites/tier_matrix.sh BUILD CORPUS WORKDIR [CORES]  (CORES default "m4 m55")

@@ -2056,6 +2056,41 @@ static int mx_full(MxList *l) {
       {MX_DW, 0, 1, 10, 3, 32, 1, 3, 3, 1, 1, 1, 1, 1, ACT_RELU6, 1, -5, -128, false, 0, 0},
   };
   for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) mx_push(l, ex[i]);
+  /* the M4 CONV_2D forms with dilation down, batches, strides and odd pixel counts: the
+   * column form (whole groups of 4 channels, dilation 1 across), the first-layer form (fewer
+   * than 4 channels), 1x1 layers read in place at stride 2 (the pair loop's odd calls) */
+  for (int s16 = 0; s16 <= 1; s16++) {
+    static const MxLayer f[] = {
+        {MX_CONV, 0, 1, 9, 8, 4, 4, 3, 3, 1, 1, 2, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 9, 8, 8, 6, 3, 3, 1, 1, 2, 1, 1, ACT_NONE, 0, 5, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 9, 8, 16, 4, 3, 3, 1, 1, 2, 1, 0, ACT_NONE, 1, -128, 12, false, 0, 0},
+        {MX_CONV, 0, 2, 6, 9, 16, 6, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 2, 6, 9, 16, 4, 3, 3, 2, 2, 1, 1, 1, ACT_NONE, 1, 9, -7, false, 0, 0},
+        {MX_CONV, 0, 2, 8, 8, 3, 8, 3, 3, 2, 2, 1, 1, 1, ACT_RELU, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 9, 9, 3, 4, 3, 3, 1, 1, 2, 2, 1, ACT_NONE, 0, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 2, 13, 6, 1, 4, 10, 4, 2, 2, 1, 1, 1, ACT_RELU, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 9, 7, 2, 6, 3, 3, 1, 1, 1, 1, 0, ACT_NONE, 1, 0, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 3, 26, 16, 4, 1, 1, 2, 2, 1, 1, 0, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 3, 30, 32, 6, 1, 1, 2, 2, 1, 1, 0, ACT_RELU, 0, 0, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 4, 17, 16, 2, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, 100, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 5, 5, 40, 6, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 5, 5, 40, 6, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, -3, 60, false, 0, 0},
+        {MX_CONV, 0, 1, 7, 15, 16, 4, 3, 3, 2, 2, 1, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 5, 27, 8, 4, 1, 3, 1, 2, 1, 1, 1, ACT_RELU, 1, -128, -128, false, 0, 0},
+        {MX_DW, 0, 2, 7, 9, 8, 1, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_DW, 0, 1, 9, 9, 8, 1, 3, 3, 1, 1, 2, 1, 1, ACT_NONE, 1, 10, -128, false, 0, 0},
+        {MX_DW, 0, 1, 9, 9, 16, 1, 3, 3, 1, 2, 1, 1, 1, ACT_RELU, 0, 0, -128, false, 0, 0},
+        {MX_DW, 0, 1, 5, 20, 4, 1, 3, 3, 1, 1, 1, 1, 0, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_FC, 0, 3, 1, 1, 128, 8, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, 0, -128, false, 0, 0},
+        {MX_FC, 0, 2, 1, 1, 8, 8, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 0, -128, -128, false, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+      MxLayer x = f[i];
+      x.s16 = s16;
+      if (s16) x.zin = x.zout = 0;
+      mx_push(l, x);
+    }
+  }
   /* int16x8 with an int32 bias (portable: the tiers take int64 biases); CONV_2D and
    * FULLY_CONNECTED only: TFLite Micro's int16 depthwise reads any bias as int64 */
   for (int i = 0; i < 3; i += 2) {
