@@ -174,7 +174,7 @@ static bool conv_prepare_dsp_cols(PrepareCtx *pc, Node *node, const Tensor *filt
   d->chunk = conv_cols_strip(d, col_bytes);
   /* two pixels against two output channels per step (ta_conv_s8_dsp_cols_pairs) where the
    * strips have pixels to pair; the pair interleaved in scratch after the columns */
-  if ((d->chunk % 2 == 0 || d->chunk >= 13) && !gemm_dsp_use_pairs(pc->arena, d->gemm, w))
+  if ((d->chunk % 2 == 0 || d->chunk >= 13) && !gemm_dsp_use_pairs(pc->arena, d->gemm, w, d->gemm->depth))
     return op_error(pc, node, "out of memory");
   node->kernel = "ta_conv_s8_dsp";
   node->families[0] = gemm_family(GEMM_DSP);
@@ -201,14 +201,14 @@ static bool conv_prepare_dsp_first(Arena *arena, const int8_t *w, ConvData *d, b
   for (int32_t oc = 0; oc < d->out_c; oc++)
     memcpy(wp + (size_t)oc * (size_t)padded, w + (size_t)oc * (size_t)depth, (size_t)depth);
   d->gemm->depth = padded;
-  if (!gemm_dsp_use_pairs(arena, d->gemm, wp)) return false;
+  if (!gemm_dsp_use_pairs(arena, d->gemm, wp, padded)) return false;
   if (!d->gemm->pairs) {
     d->gemm->depth = depth;
     return true;
   }
   if (rows40 && d->gemm->rq_zp == 0) { /* one pass of 10 groups (bit 14), no zero group */
     d->gemm->depth = 40;
-    if (!gemm_dsp_pair_stream(arena, d->gemm, w)) return false;
+    if (!gemm_dsp_pair_stream(arena, d->gemm, w, depth)) return false;
   } else if (rows40) { /* 40 -> 48 would waste two groups: the block loop */
     d->gemm->pairs = NULL;
     d->gemm->depth = depth;
@@ -220,7 +220,7 @@ static bool conv_prepare_dsp_first(Arena *arena, const int8_t *w, ConvData *d, b
     if (!w28) return false;
     for (int32_t oc = 0; oc < d->out_c; oc++) memcpy(w28 + (size_t)oc * 28, w + (size_t)oc * (size_t)depth, (size_t)depth);
     d->gemm->depth = 28;
-    if (!gemm_dsp_pair_stream(arena, d->gemm, w28)) return false;
+    if (!gemm_dsp_pair_stream(arena, d->gemm, w28, 28)) return false;
   }
   d->first = true;
   d->window = d->gemm->depth;
@@ -281,7 +281,7 @@ static bool conv_prepare_tier(PrepareCtx *pc, Node *node, const Tensor *filter, 
                            : d->direct                                       ? d->w.out
                                                                              : d->chunk;
   if (tier == GEMM_DSP && (per_call % 2 == 0 || per_call >= 13) &&
-      !gemm_dsp_use_pairs(pc->arena, d->gemm, (const int8_t *)filter->data))
+      !gemm_dsp_use_pairs(pc->arena, d->gemm, (const int8_t *)filter->data, (int32_t)depth))
     return op_error(pc, node, "out of memory");
   node->reads_scratch = !d->direct;
   node->scratch_bytes = d->direct ? 0 : (size_t)d->window * (size_t)d->chunk;

@@ -124,12 +124,15 @@ static bool gemm_dsp_cols_pairs_fit(const GemmPlan *g) {
 
 /* Per pair of rows: both biases twice (one LDM starts both vectors' accumulators), per group of 4 values both rows' SXTB16-ordered words, both
  * rows' rq words. */
-bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights) {
+bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights, int32_t w_depth) {
   if (!(g->dsp_unpacked ? gemm_dsp_cols_pairs_fit(g) : gemm_dsp_pairs_fit(g))) return true;
-  return gemm_dsp_pair_stream(arena, g, weights);
+  return gemm_dsp_pair_stream(arena, g, weights, w_depth);
 }
 
-bool gemm_dsp_pair_stream(Arena *arena, GemmPlan *g, const int8_t *weights) {
+/* Rows are w_depth values apart in `weights` (not g->depth: a gathered window's depth is
+ * padded to whole groups after gemm_plan, issue 29); the values past w_depth are zero. */
+bool gemm_dsp_pair_stream(Arena *arena, GemmPlan *g, const int8_t *weights, int32_t w_depth) {
+  if (w_depth <= 0 || w_depth > g->depth) return false;
   const int32_t groups = g->depth / 4, per_pair = 4 + 4 * groups + 8;
   int32_t *s = arena_calloc(arena, (size_t)(g->rows / 2) * (size_t)per_pair, sizeof(int32_t));
   if (!s) return false;
@@ -137,9 +140,10 @@ bool gemm_dsp_pair_stream(Arena *arena, GemmPlan *g, const int8_t *weights) {
     int32_t *dst = s + (size_t)(r / 2) * (size_t)per_pair;
     dst[0] = dst[2] = g->bias[r], dst[1] = dst[3] = g->bias[r + 1];
     for (int32_t k = 0; k < 2; k++) {
-      const int8_t *v = weights + (size_t)(r + k) * (size_t)g->depth;
+      const int8_t *v = weights + (size_t)(r + k) * (size_t)w_depth;
       for (int32_t q = 0; q < groups; q++) {
-        const int8_t *x = v + 4 * q;
+        int32_t x[4] = {0, 0, 0, 0};
+        for (int32_t j = 0; j < 4 && 4 * q + j < w_depth; j++) x[j] = v[4 * q + j];
         dst[4 + 4 * q + 2 * k] = (int32_t)(((uint32_t)x[0] & 0xFFFFu) | ((uint32_t)x[2] << 16));
         dst[5 + 4 * q + 2 * k] = (int32_t)(((uint32_t)x[1] & 0xFFFFu) | ((uint32_t)x[3] << 16));
       }

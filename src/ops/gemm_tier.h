@@ -49,11 +49,14 @@ bool gemm_plan(Arena *arena, GemmTier tier, int32_t rows, int32_t depth, const i
 
 /* DSP: lays out the pair stream (two input vectors against two rows per step) when the
  * layer qualifies (see ta_gemm_dsp.h `pairs`); for callers with 2 vectors or more per call
- * (CONV_2D). `weights` as given to gemm_plan. False only when out of memory. */
-bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights);
+ * (CONV_2D). `weights` holds g->rows rows of `w_depth` values each (w_depth <= g->depth:
+ * a caller that padded g->depth after gemm_plan passes the unpadded row length, and the
+ * values from w_depth to g->depth are zero weights). False only when out of memory. */
+bool gemm_dsp_use_pairs(Arena *arena, GemmPlan *g, const int8_t *weights, int32_t w_depth);
 /* The pair stream of g->depth (a multiple of 4) whatever the layer: for the callers that
- * checked the layer (ta_conv_s8_dsp_first's depth 28). False only when out of memory. */
-bool gemm_dsp_pair_stream(Arena *arena, GemmPlan *g, const int8_t *weights);
+ * checked the layer (ta_conv_s8_dsp_first's depth 28); `weights` and `w_depth` as for
+ * gemm_dsp_use_pairs. False only when out of memory. */
+bool gemm_dsp_pair_stream(Arena *arena, GemmPlan *g, const int8_t *weights, int32_t w_depth);
 
 /* DSP: lays out the FULLY_CONNECTED stream (ta_gemm_dsp.h `fcs`: one input vector against
  * 4 rows at a time, biases, weights and rq words in one table) when the layer qualifies.

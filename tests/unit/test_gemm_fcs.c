@@ -138,8 +138,57 @@ static void test_gemm_fcs_limits(UnitState *u) {
   arena_free(&arena);
 }
 
+/* The CONV_2D pair stream (ta_gemm_dsp.h `pairs`) of a gathered window whose depth
+ * conv_2d.c pads after gemm_plan (to whole groups of 4, issue 29: 3x3 x 5 channels, 45 ->
+ * 48): the filter rows stay `w_depth` values apart, the padding is zero weights. Walked as
+ * the pair loop walks it (per row pair both biases, per group of 4 values both rows' SXTB16
+ * words), every dot product must equal the filter's over the unpadded window, per-tensor and
+ * per-channel. */
+static void test_gemm_pair_stream_row_length(UnitState *u) {
+  FcsRng r = {29u};
+  static const int32_t depths[][2] = {{45, 48}, {46, 48}, {47, 48}, {13, 16}, {29, 32}, {63, 64}, {48, 48}};
+  for (size_t t = 0; t < sizeof depths / sizeof depths[0]; t++) {
+    const int32_t w_depth = depths[t][0], padded = depths[t][1], rows = 8;
+    int8_t w[8 * 64], x[64];
+    int32_t bias[8], mult[8], shift[8];
+    for (int32_t i = 0; i < rows * w_depth; i++) w[i] = (int8_t)fcs_rand(&r, -127, 127);
+    for (int32_t i = 0; i < rows; i++)
+      bias[i] = fcs_rand(&r, -3000, 3000), mult[i] = fcs_rand(&r, 1 << 30, 0x7FFFFFFF), shift[i] = -fcs_rand(&r, 2, 12);
+    Arena arena;
+    arena_init(&arena);
+    GemmPlan g;
+    const int per_channel = (int)(t % 2);
+    CHECK(u, gemm_plan(&arena, GEMM_DSP, rows, w_depth, w, bias, per_channel ? mult : NULL, per_channel ? shift : NULL,
+                       mult[0], shift[0], -128, -128, 127, &g));
+    g.depth = padded; /* as conv_prepare_tier after padding the gathered window */
+    CHECK(u, gemm_dsp_use_pairs(&arena, &g, w, w_depth) && g.pairs != NULL);
+    if (g.pairs) {
+      const int32_t groups = padded / 4, per_pair = 4 + 4 * groups + 8;
+      for (int vec = 0; vec < 3; vec++) {
+        for (int32_t i = 0; i < padded; i++) x[i] = i < w_depth ? (int8_t)fcs_rand(&r, -128, 127) : 0;
+        for (int32_t p = 0; p < rows; p += 2) {
+          const int32_t *s = g.pairs + (size_t)(p / 2) * (size_t)per_pair;
+          for (int32_t k = 0; k < 2; k++) {
+            int32_t acc = s[k], want = bias[p + k];
+            for (int32_t q = 0; q < groups; q++) {
+              const int8_t *v = x + 4 * q;
+              acc = fcs_smlad(fcs_pair(v[0], v[2]), s[4 + 4 * q + 2 * k], acc);
+              acc = fcs_smlad(fcs_pair(v[1], v[3]), s[5 + 4 * q + 2 * k], acc);
+            }
+            for (int32_t i = 0; i < w_depth; i++) want += (int32_t)x[i] * w[(size_t)(p + k) * (size_t)w_depth + (size_t)i];
+            CHECK(u, acc == want);
+          }
+        }
+      }
+    }
+    CHECK(u, !gemm_dsp_pair_stream(&arena, &g, w, padded + 1)); /* rows longer than the stream's depth */
+    arena_free(&arena);
+  }
+}
+
 const UnitTest gemm_fcs_tests[] = {
     {"gemm_dsp_fc_stream_exact", test_gemm_fcs_exact},
     {"gemm_dsp_fc_stream_limits", test_gemm_fcs_limits},
+    {"gemm_dsp_pair_stream_row_length", test_gemm_pair_stream_row_length},
     {NULL, NULL},
 };

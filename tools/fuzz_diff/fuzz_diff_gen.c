@@ -2068,6 +2068,378 @@ static int cmd_dwconv(int argc, char **argv) {
   return write_model(m, argv[3]);
 }
 
+/* ---- tier coverage matrix (issue 29) ---------------------------------------------
+ *
+ * fuzz_diff_gen matrix SEED OUTDIR SET PART [PER_PART]
+ *     writes OUTDIR/model.tflite, OUTDIR/case_0/in<i>.bin and OUTDIR/outputs.txt (as `gen`)
+ *     holding layers PART * PER_PART .. (PART + 1) * PER_PART - 1 (PER_PART default 48) of
+ *     the matrix SET (`full` or `quick`): independent int8 and int16x8 CONV_2D,
+ *     DEPTHWISE_CONV_2D and FULLY_CONNECTED layers, one input and one output each, whose
+ *     shapes cross the boundaries the DSP and MVE tiers specialise at (channel counts 1-17
+ *     and around the block sizes 4, 8, 16, 28, 40, 48, 64, 128; 1x1, 3x3, 5x5, 1xN, Nx1
+ *     windows; strides 1 and 2; SAME and VALID; dilation; batch 2; depth multipliers 1-3)
+ *     with per-tensor and per-channel filters, input zero points -128, 0, 127 and random,
+ *     output zero points -128, 0, 127 and random and the fused activations none, ReLU and
+ *     ReLU6. Prints "layers N total T": N written, T in the set (PART beyond the last:
+ *     N = 0, exit 0). outputs.txt's description names each layer's parameters, e.g.
+ *     "conv i8 n1 6x7x5 k3x3 s1x1 d1x1 same oc8 pt zin-128 zout-128 act0".
+ * Layer L draws its values from (SEED, L) alone: the same layer has the same bytes in
+ * any part size. `quick` is a fixed subset of `full` (tests/suites/tier_matrix.sh). */
+
+enum { MX_CONV = 0, MX_DW = 1, MX_FC = 2 };
+enum { MX_ZP_RANDOM = 1000 };
+
+typedef struct MxLayer {
+  int op, s16;
+  int n, h, w, c;      /* FC: n batch rows of depth c */
+  int oc;              /* CONV_2D output channels, DEPTHWISE depth multiplier, FC units */
+  int kh, kw, sh, sw, dh, dw, same, act, pc, zin, zout;
+  bool b32;            /* int16x8 with an int32 bias (the tiers need int64) */
+  int qmod;            /* MX_Q_*: channel 0's filter scale scaled (per-channel layers) */
+  int idx;             /* index in the `full` set (its values' seed) */
+} MxLayer;
+
+/* Channel 0's filter scale times 3e-4 (int16x8: 3e-3, as TFLite Micro takes no shift below
+ * -31): a right shift beyond 23, where the DSP tier adds the zero point after the shift and
+ * the int16x8 blocks shift the high word; or times 1e4: a left shift (the MVE left-shift
+ * loops, the DSP generic requantisation). */
+enum { MX_Q_PLAIN = 0, MX_Q_TINY = 1, MX_Q_HUGE = 2 };
+
+typedef struct MxList {
+  MxLayer *v;
+  int n, cap;
+  int seq;             /* counter that rotates zero points, activations and per-channel */
+} MxList;
+
+static void mx_push(MxList *l, MxLayer x) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 256;
+    MxLayer *v = realloc(l->v, sizeof *v * (size_t)l->cap);
+    if (!v) abort();
+    l->v = v;
+  }
+  l->v[l->n++] = x;
+}
+
+/* A layer with the rotating quantisation: input zero point -128, 0, 127, random; output
+ * -128, random, 0, 127, -128 (the DSP pair loops need a clamp at or above it, so -128
+ * and ReLU come often); activation none, ReLU, none, ReLU6; per-channel every other. */
+static void mx_add(MxList *l, int op, int s16, int n, int h, int w, int c, int oc, int kh, int kw, int sh, int sw,
+                   int dh, int dw, int same) {
+  static const int zin[4] = {-128, 0, 127, MX_ZP_RANDOM}, zout[5] = {-128, MX_ZP_RANDOM, 0, 127, -128};
+  static const int acts[4] = {ACT_NONE, ACT_RELU, ACT_NONE, ACT_RELU6};
+  const int k = l->seq++;
+  MxLayer x = {op, s16, n, h, w, c, oc, kh, kw, sh, sw, dh, dw, same, acts[(k / 3) % 4], (k / 2) % 2 == 0,
+               s16 ? 0 : zin[k % 4], s16 ? 0 : zout[(k / 4) % 5], false, 0, 0};
+  mx_push(l, x);
+}
+
+static void mx_conv(MxList *l, int s16, int h, int w, int c, int oc, int kh, int kw, int s, int d, int same) {
+  mx_add(l, MX_CONV, s16, 1, h, w, c, oc, kh, kw, s, s, d, d, same);
+}
+static void mx_dw(MxList *l, int s16, int h, int w, int c, int dm, int kh, int kw, int s, int d, int same) {
+  mx_add(l, MX_DW, s16, 1, h, w, c, dm, kh, kw, s, s, d, d, same);
+}
+static void mx_fc(MxList *l, int s16, int n, int depth, int units) {
+  mx_add(l, MX_FC, s16, n, 1, 1, depth, units, 1, 1, 1, 1, 1, 1, 0);
+}
+
+/* The whole matrix; returns the count of its first layers that are regression checks
+ * (`quick` has them and every layer of index % 6 == 0). */
+static int mx_full(MxList *l) {
+  /* issue 29: 3x3 x 5 channels, the window's depth 45 padded to 48 for the DSP pair loop */
+  MxLayer c5 = {MX_CONV, 0, 1, 10, 8, 5, 8, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 0, -128, -128, false, 0, 0};
+  mx_push(l, c5);
+  c5.pc = 1, c5.c = 7, c5.oc = 6, c5.act = ACT_RELU, c5.zout = 5;
+  mx_push(l, c5); /* depth 63 -> 64, per-channel */
+  const int regress = l->n;
+  for (int s16 = 0; s16 <= 1; s16++) {
+    /* CONV_2D: input channels 1-17 (3x3 SAME and 1x1), output channels 1-17 */
+    for (int c = 1; c <= 17; c++) mx_conv(l, s16, 6, 7, c, 2 + (c * 5) % 15, 3, 3, 1, 1, 1);
+    for (int c = 1; c <= 17; c++) mx_conv(l, s16, 5, 6, c, 1 + (c * 7) % 17, 1, 1, 1, 1, 0);
+    for (int oc = 1; oc <= 17; oc++) mx_conv(l, s16, 5, 5, 16, oc, 1, 1, 1, 1, 0);
+    for (int oc = 1; oc <= 17; oc++) mx_conv(l, s16, 5, 6, 8, oc, 3, 3, 1, 1, 1);
+    /* around the block sizes: depths of whole and partial 16-, 48- and 64-value passes */
+    static const int blocks[] = {4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 56, 64, 72, 80, 96, 128, 144};
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
+      const int c = blocks[i];
+      mx_conv(l, s16, 5, 5, c, 2 + 2 * (int)(i % 4), 1, 1, 1, 1, 0);
+      mx_conv(l, s16, 5, 4, c, 4 + (int)(i % 3), 3, 3, 1, 1, i % 2 == 0);
+    }
+    /* windows, strides, padding, dilation */
+    static const int kshape[][2] = {{5, 5}, {1, 5}, {5, 1}, {1, 3}, {3, 1}, {2, 2}, {10, 4}, {1, 10}, {3, 5}};
+    static const int kch[] = {1, 3, 5, 8, 16};
+    for (size_t i = 0; i < sizeof kshape / sizeof kshape[0]; i++)
+      for (size_t j = 0; j < sizeof kch / sizeof kch[0]; j++) {
+        const int s = 1 + (int)((i + j) % 2), same = (int)((i + 2 * j) % 2);
+        mx_conv(l, s16, 12, 11, kch[j], 2 + (int)((i + j) % 7), kshape[i][0], kshape[i][1], s, 1, same);
+      }
+    for (int c = 2; c <= 16; c *= 2) {
+      mx_conv(l, s16, 9, 9, c, 4, 3, 3, 1, 2, 1);   /* dilation 2 */
+      mx_conv(l, s16, 9, 10, c, 6, 3, 3, 2, 1, 0);  /* stride 2 VALID */
+      mx_conv(l, s16, 10, 9, c, 3, 3, 3, 2, 1, 1);  /* stride 2 SAME */
+      mx_add(l, MX_CONV, s16, 1, 9, 8, c, 4, 3, 3, 1, 2, 1, 1, 1); /* stride 1x2 */
+      mx_add(l, MX_CONV, s16, 1, 8, 9, c + 1, 4, 3, 2, 2, 1, 2, 1, 0); /* dilation 2x1 */
+    }
+    for (int c = 3; c <= 16; c += 13) {
+      mx_add(l, MX_CONV, s16, 2, 5, 6, c, 4, 3, 3, 1, 1, 1, 1, 1); /* batch 2 */
+      mx_add(l, MX_CONV, s16, 3, 4, 4, c, 5, 1, 1, 1, 1, 1, 1, 0);
+    }
+    /* one-pixel maps and wide rows: the pair loops' odd pixel counts */
+    mx_conv(l, s16, 1, 1, 32, 8, 1, 1, 1, 1, 0);
+    mx_conv(l, s16, 1, 13, 16, 6, 1, 1, 1, 1, 0);
+    mx_conv(l, s16, 3, 17, 16, 4, 1, 5, 1, 1, 1);
+    mx_conv(l, s16, 2, 25, 24, 2, 1, 3, 1, 1, 1);
+
+    /* DEPTHWISE_CONV_2D: channels 1-17 (3x3 SAME, and 3x3 VALID stride 2) */
+    for (int c = 1; c <= 17; c++) mx_dw(l, s16, 7, 8, c, 1, 3, 3, 1, 1, 1);
+    for (int c = 1; c <= 17; c++) mx_dw(l, s16, 7, 9, c, 1, 3, 3, 2, 1, 0);
+    static const int dch[] = {20, 24, 28, 32, 40, 48, 64, 96, 128};
+    for (size_t i = 0; i < sizeof dch / sizeof dch[0]; i++) {
+      mx_dw(l, s16, 6, 7, dch[i], 1, 3, 3, 1, 1, 1);
+      mx_dw(l, s16, 7, 6, dch[i], 1, 3, 3, 2, 1, i % 2 == 0);
+    }
+    /* depth multipliers */
+    for (int c = 1; c <= 8; c++) mx_dw(l, s16, 6, 6, c, 2 + c % 2, 3, 3, 1 + c % 2, 1, c % 3 != 0);
+    /* windows: 5x5, columns (Nx1 over narrow maps: the M55 column and one-call forms), rows */
+    static const int dk[][2] = {{5, 5}, {1, 3}, {3, 1}, {1, 5}, {5, 1}, {10, 1}, {2, 2}, {3, 2}};
+    static const int dkc[] = {4, 8, 16, 6, 2};
+    for (size_t i = 0; i < sizeof dk / sizeof dk[0]; i++)
+      for (size_t j = 0; j < sizeof dkc / sizeof dkc[0]; j++)
+        mx_dw(l, s16, 12, 7 - (int)j, dkc[j], 1, dk[i][0], dk[i][1], 1 + (int)((i + j) % 2), 1, (int)((i + j) % 3 != 0));
+    for (int c = 4; c <= 16; c *= 2) {
+      mx_dw(l, s16, 24, 1, c, 1, 5, 1, 1, 1, 0); /* one-pixel-wide column, whole windows */
+      mx_dw(l, s16, 24, 1, c, 1, 3, 1, 1, 1, 1); /* padded */
+      mx_dw(l, s16, 16, 3, c, 1, 3, 3, 1, 1, 1); /* narrow and tall */
+      mx_dw(l, s16, 9, 9, c, 1, 3, 3, 1, 2, 1);  /* dilation 2 */
+      mx_add(l, MX_DW, s16, 2, 6, 6, c, 1, 3, 3, 1, 1, 1, 1, 1); /* batch 2 */
+      mx_dw(l, s16, 4, 12, c, 1, 3, 3, 1, 1, 1); /* wide rows */
+    }
+    mx_dw(l, s16, 1, 1, 16, 1, 1, 1, 1, 1, 0);
+    mx_dw(l, s16, 3, 3, 16, 1, 3, 3, 1, 1, 0);
+
+    /* FULLY_CONNECTED: depth 1-17, units 1-17, the block and stream sizes, batches */
+    for (int k = 1; k <= 17; k++) mx_fc(l, s16, 1, k, 1 + (k * 5) % 17);
+    for (int u = 1; u <= 17; u++) mx_fc(l, s16, 1 + u % 3, 24, u);
+    static const int fd[] = {8, 16, 32, 40, 64, 100, 128, 256, 384, 512, 640, 768};
+    for (size_t i = 0; i < sizeof fd / sizeof fd[0]; i++) {
+      mx_fc(l, s16, 1, fd[i], 4 * (1 + (int)(i % 4)));
+      mx_fc(l, s16, 1 + (int)(i % 3), fd[i], 3 + 7 * (int)(i % 2));
+    }
+  }
+  /* requantisation edges: one channel with a tiny or a huge scale (per-channel), output
+   * zero point -128 and no activation (the DSP loops that add the zero point after the
+   * shift need no negative-rounding fix) */
+  for (int s16 = 0; s16 <= 1; s16++)
+    for (int q = MX_Q_TINY; q <= MX_Q_HUGE; q++) {
+      static const MxLayer e[] = {
+          {MX_CONV, 0, 1, 5, 6, 16, 8, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, -128, -128, false, 0, 0},
+          {MX_CONV, 0, 1, 5, 6, 64, 4, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, 5, -128, false, 0, 0},
+          {MX_CONV, 0, 1, 6, 7, 8, 6, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+          {MX_CONV, 0, 1, 6, 7, 5, 4, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+          {MX_FC, 0, 1, 1, 1, 24, 12, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, 0, -128, false, 0, 0},
+          {MX_FC, 0, 2, 1, 1, 64, 12, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, 0, -128, false, 0, 0},
+          {MX_FC, 0, 1, 1, 1, 24, 4, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, 0, -128, false, 0, 0},
+          {MX_FC, 0, 1, 1, 1, 128, 8, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, 0, -128, false, 0, 0},
+          {MX_DW, 0, 1, 6, 7, 8, 1, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, 0, -128, false, 0, 0},
+          {MX_DW, 0, 1, 6, 7, 16, 1, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, 0, 3, false, 0, 0},
+          {MX_DW, 0, 1, 12, 3, 16, 1, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, 0, -128, false, 0, 0},
+      };
+      for (size_t i = 0; i < sizeof e / sizeof e[0]; i++) {
+        MxLayer x = e[i];
+        x.s16 = s16, x.qmod = q;
+        if (s16) x.zin = x.zout = 0;
+        mx_push(l, x);
+      }
+    }
+  /* int8 boundaries the rotation above may miss: the DSP column form in pairs of 64- and
+   * 48-value passes with and without the negative-rounding fix, MVE windows inside the image
+   * spanning more than 256 bytes (16-bit gather offsets, 1-4 chunks), a row-pair depthwise
+   * layer of 5 output columns (DSP), 16-channel depthwise maps narrow and tall (MVE one-call
+   * form) with the int8 range and without */
+  static const MxLayer ex[] = {
+      {MX_CONV, 0, 1, 5, 4, 64, 6, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, 3, 9, false, 0, 0},
+      {MX_CONV, 0, 1, 5, 4, 64, 6, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 0, -128, -128, false, 0, 0},
+      {MX_CONV, 0, 1, 6, 9, 16, 4, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+      {MX_CONV, 0, 1, 6, 9, 16, 4, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 0, 17, -30, false, 0, 0},
+      {MX_CONV, 0, 1, 6, 9, 32, 2, 3, 3, 1, 1, 1, 1, 0, ACT_RELU, 1, -128, -128, false, 0, 0},
+      {MX_CONV, 0, 1, 5, 70, 4, 4, 2, 2, 1, 1, 1, 1, 0, ACT_NONE, 1, 0, -20, false, 0, 0},
+      {MX_CONV, 0, 1, 5, 50, 3, 4, 3, 3, 1, 1, 1, 1, 0, ACT_NONE, 0, -128, -128, false, 0, 0},
+      {MX_CONV, 0, 1, 5, 40, 4, 4, 3, 3, 1, 1, 1, 1, 1, ACT_RELU, 1, 127, -128, false, 0, 0},
+      {MX_CONV, 0, 1, 6, 70, 2, 4, 5, 5, 1, 1, 1, 1, 0, ACT_NONE, 1, 40, 0, false, 0, 0},
+      {MX_DW, 0, 1, 6, 5, 8, 1, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+      {MX_DW, 0, 1, 7, 5, 12, 1, 3, 3, 1, 1, 1, 1, 1, ACT_RELU, 0, 3, -128, false, 0, 0},
+      {MX_DW, 0, 1, 16, 4, 16, 1, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, 7, -128, false, 0, 0},
+      {MX_DW, 0, 1, 16, 4, 16, 1, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 0, -128, 20, false, 0, 0},
+      {MX_DW, 0, 1, 12, 2, 16, 1, 3, 3, 1, 1, 1, 1, 0, ACT_NONE, 1, 0, -128, false, 0, 0},
+      {MX_DW, 0, 1, 18, 1, 32, 1, 4, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, 0, 0, false, 0, 0},
+      {MX_DW, 0, 1, 10, 3, 32, 1, 3, 3, 1, 1, 1, 1, 1, ACT_RELU6, 1, -5, -128, false, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) mx_push(l, ex[i]);
+  /* the M4 CONV_2D forms with dilation down, batches, strides and odd pixel counts: the
+   * column form (whole groups of 4 channels, dilation 1 across), the first-layer form (fewer
+   * than 4 channels), 1x1 layers read in place at stride 2 (the pair loop's odd calls) */
+  for (int s16 = 0; s16 <= 1; s16++) {
+    static const MxLayer f[] = {
+        {MX_CONV, 0, 1, 9, 8, 4, 4, 3, 3, 1, 1, 2, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 9, 8, 8, 6, 3, 3, 1, 1, 2, 1, 1, ACT_NONE, 0, 5, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 9, 8, 16, 4, 3, 3, 1, 1, 2, 1, 0, ACT_NONE, 1, -128, 12, false, 0, 0},
+        {MX_CONV, 0, 2, 6, 9, 16, 6, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 2, 6, 9, 16, 4, 3, 3, 2, 2, 1, 1, 1, ACT_NONE, 1, 9, -7, false, 0, 0},
+        {MX_CONV, 0, 2, 8, 8, 3, 8, 3, 3, 2, 2, 1, 1, 1, ACT_RELU, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 9, 9, 3, 4, 3, 3, 1, 1, 2, 2, 1, ACT_NONE, 0, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 2, 13, 6, 1, 4, 10, 4, 2, 2, 1, 1, 1, ACT_RELU, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 9, 7, 2, 6, 3, 3, 1, 1, 1, 1, 0, ACT_NONE, 1, 0, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 3, 26, 16, 4, 1, 1, 2, 2, 1, 1, 0, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 3, 30, 32, 6, 1, 1, 2, 2, 1, 1, 0, ACT_RELU, 0, 0, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 4, 17, 16, 2, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, 100, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 5, 5, 40, 6, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 5, 5, 40, 6, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, -3, 60, false, 0, 0},
+        {MX_CONV, 0, 1, 7, 15, 16, 4, 3, 3, 2, 2, 1, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_CONV, 0, 1, 5, 27, 8, 4, 1, 3, 1, 2, 1, 1, 1, ACT_RELU, 1, -128, -128, false, 0, 0},
+        {MX_DW, 0, 2, 7, 9, 8, 1, 3, 3, 1, 1, 1, 1, 1, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_DW, 0, 1, 9, 9, 8, 1, 3, 3, 1, 1, 2, 1, 1, ACT_NONE, 1, 10, -128, false, 0, 0},
+        {MX_DW, 0, 1, 9, 9, 16, 1, 3, 3, 1, 2, 1, 1, 1, ACT_RELU, 0, 0, -128, false, 0, 0},
+        {MX_DW, 0, 1, 5, 20, 4, 1, 3, 3, 1, 1, 1, 1, 0, ACT_NONE, 1, -128, -128, false, 0, 0},
+        {MX_FC, 0, 3, 1, 1, 128, 8, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 1, 0, -128, false, 0, 0},
+        {MX_FC, 0, 2, 1, 1, 8, 8, 1, 1, 1, 1, 1, 1, 0, ACT_NONE, 0, -128, -128, false, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+      MxLayer x = f[i];
+      x.s16 = s16;
+      if (s16) x.zin = x.zout = 0;
+      mx_push(l, x);
+    }
+  }
+  /* int16x8 with an int32 bias (portable: the tiers take int64 biases); CONV_2D and
+   * FULLY_CONNECTED only: TFLite Micro's int16 depthwise reads any bias as int64 */
+  for (int i = 0; i < 3; i += 2) {
+    MxLayer b = {i, 1, 1, 5, 5, 8, i == MX_DW ? 1 : 4, i == MX_FC ? 1 : 3, i == MX_FC ? 1 : 3, 1, 1, 1, 1, 1,
+                 ACT_NONE, 1, 0, 0, true, 0, 0};
+    if (i == MX_FC) b.h = b.w = 1;
+    mx_push(l, b);
+  }
+  for (int i = 0; i < l->n; i++) l->v[i].idx = i;
+  return regress;
+}
+
+static const char *mx_op_name(int op) { return op == MX_CONV ? "conv" : op == MX_DW ? "dw" : "fc"; }
+
+static void mx_describe(const MxLayer *x, char *buf, size_t n) {
+  char zin[16], zout[16];
+  snprintf(zin, sizeof zin, x->zin == MX_ZP_RANDOM ? "r" : "%d", x->zin);
+  snprintf(zout, sizeof zout, x->zout == MX_ZP_RANDOM ? "r" : "%d", x->zout);
+  if (x->op == MX_FC)
+    snprintf(buf, n, "fc %s n%d depth%d units%d %s zin%s zout%s act%d", x->s16 ? (x->b32 ? "i16b32" : "i16") : "i8",
+             x->n, x->c, x->oc, x->pc ? "pc" : "pt", zin, zout, x->act);
+  else
+    snprintf(buf, n, "%s %s n%d %dx%dx%d k%dx%d s%dx%d d%dx%d %s %s%d %s zin%s zout%s act%d", mx_op_name(x->op),
+             x->s16 ? (x->b32 ? "i16b32" : "i16") : "i8", x->n, x->h, x->w, x->c, x->kh, x->kw, x->sh, x->sw, x->dh,
+             x->dw, x->same ? "same" : "valid", x->op == MX_DW ? "dm" : "oc", x->oc, x->pc ? "pc" : "pt", zin, zout,
+             x->act);
+  if (x->qmod) snprintf(buf + strlen(buf), n - strlen(buf), " %s", x->qmod == MX_Q_TINY ? "tiny0" : "huge0");
+}
+
+/* Layer x as graph g of m; false when its window leaves no output (not in the matrix). */
+static bool mx_emit(Model *m, const MxLayer *x, uint64_t seed, int g) {
+  Rng r = {graph_seed(seed, 29, (uint64_t)g)};
+  m->graph = g;
+  const int type = x->s16 ? T_I16 : T_I8;
+  int32_t xd[4] = {x->n, x->h, x->w, x->c};
+  const int conv = x->op != MX_FC;
+  const int oh = conv ? out_extent(x->h, x->kh, x->sh, x->dh, x->same ? PAD_SAME : PAD_VALID) : 1;
+  const int ow = conv ? out_extent(x->w, x->kw, x->sw, x->dw, x->same ? PAD_SAME : PAD_VALID) : 1;
+  if (oh <= 0 || ow <= 0) return false;
+  const int in = input_tensor(m, &r, type, conv ? 4 : 2, conv ? xd : (int32_t[]){x->n, x->c});
+  if (!x->s16) m->t[in].zp = x->zin == MX_ZP_RANDOM ? range(&r, -127, 126) : x->zin;
+  const int oc = x->op == MX_DW ? x->c * x->oc : x->oc;
+  int wt;
+  if (x->op == MX_CONV) wt = weights(m, &r, type, 4, (int32_t[]){oc, x->kh, x->kw, x->c}, 0, x->pc);
+  else if (x->op == MX_DW) wt = weights(m, &r, type, 4, (int32_t[]){1, x->kh, x->kw, oc}, 3, x->pc);
+  else wt = weights(m, &r, type, 2, (int32_t[]){oc, x->c}, 0, x->pc);
+  if (x->qmod && x->pc) m->t[wt].ch_scales[0] *= x->qmod == MX_Q_HUGE ? 1e4f : x->s16 ? 3e-3f : 3e-4f;
+  const int b = bias(m, &r, in, wt, oc, x->s16 && !x->b32);
+  const int y = conv ? like(m, in, 4, (int32_t[]){x->n, oh, ow, oc}) : like(m, in, 2, (int32_t[]){x->n, oc});
+  dot_out_quant(m, &r, in, wt, y, x->op == MX_CONV ? x->kh * x->kw * x->c : x->op == MX_DW ? x->kh * x->kw : x->c);
+  if (!x->s16) m->t[y].zp = x->zout == MX_ZP_RANDOM ? range(&r, -127, 126) : x->zout;
+  FbObj *o = fbw_table();
+  Op *op;
+  if (x->op == MX_FC) {
+    fbw_u8(o, 0, (uint8_t)x->act);
+    op = add_op(m, OP_FC, OT_FC, o);
+  } else if (x->op == MX_CONV) {
+    fbw_u8(o, 0, (uint8_t)(x->same ? PAD_SAME : PAD_VALID));
+    fbw_i32(o, 1, x->sw);
+    fbw_i32(o, 2, x->sh);
+    fbw_u8(o, 3, (uint8_t)x->act);
+    fbw_i32(o, 4, x->dw);
+    fbw_i32(o, 5, x->dh);
+    op = add_op(m, OP_CONV, OT_CONV, o);
+  } else {
+    fbw_u8(o, 0, (uint8_t)(x->same ? PAD_SAME : PAD_VALID));
+    fbw_i32(o, 1, x->sw);
+    fbw_i32(o, 2, x->sh);
+    fbw_i32(o, 3, x->oc);
+    fbw_u8(o, 4, (uint8_t)x->act);
+    fbw_i32(o, 5, x->dw);
+    fbw_i32(o, 6, x->dh);
+    op = add_op(m, OP_DWCONV, OT_DWCONV, o);
+  }
+  op->in[0] = in, op->in[1] = wt, op->in[2] = b, op->nin = 3, op->out[0] = y, op->nout = 1;
+  mark_output(m, y);
+  return true;
+}
+
+static int cmd_matrix(int argc, char **argv) {
+  if (argc < 6) return 2;
+  const uint64_t seed = strtoull(argv[2], NULL, 0);
+  const char *dir = argv[3], *set = argv[4];
+  const int part = atoi(argv[5]), per = argc > 6 ? atoi(argv[6]) : 48;
+  if (part < 0 || per < 1 || per > MAX_FILE_INPUTS || (strcmp(set, "full") && strcmp(set, "quick"))) return 2;
+  MxList full = {0}, quick = {0};
+  const int regress = mx_full(&full);
+  for (int i = 0; i < full.n; i++)
+    if (i < regress || i % 6 == 0) mx_push(&quick, full.v[i]);
+  const MxList *l = !strcmp(set, "full") ? &full : &quick;
+  Model *m = xmalloc(sizeof *m);
+  int made = 0;
+  char path[4096], desc[256];
+  snprintf(path, sizeof path, "%s", dir);
+  mkdir(path, 0777);
+  snprintf(path, sizeof path, "%s/layers.txt", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) return 2;
+  for (int i = part * per; i < l->n && i < (part + 1) * per; i++) {
+    /* the layer's values from its index in `full`, so both sets give a layer the same bytes */
+    const int g = l->v[i].idx;
+    if (!mx_emit(m, &l->v[i], seed, g)) continue;
+    mx_describe(&l->v[i], desc, sizeof desc);
+    fprintf(f, "%d %s\n", g, desc);
+    made++;
+  }
+  fclose(f);
+  printf("layers %d total %d\n", made, l->n);
+  free(full.v), free(quick.v);
+  if (made == 0) return 0;
+  write_model(m, dir);
+  /* outputs.txt with each layer's parameters (fuzz_diff_gen compare reads its first two words) */
+  snprintf(path, sizeof path, "%s/outputs.txt", dir);
+  FILE *o = fopen(path, "w");
+  char lpath[4096];
+  snprintf(lpath, sizeof lpath, "%s/layers.txt", dir);
+  FILE *li = fopen(lpath, "r");
+  if (!o || !li) return 2;
+  char line[512];
+  while (fgets(line, sizeof line, li)) {
+    int g;
+    char rest[480];
+    if (sscanf(line, "%d %479[^\n]", &g, rest) == 2) fprintf(o, "%d exact %s\n", g, rest);
+  }
+  fclose(li);
+  fclose(o);
+  return 0;
+}
+
 /* ---- comparison ----------------------------------------------------------------- */
 
 static unsigned char *slurp(const char *path, long *size) {
@@ -2154,10 +2526,12 @@ int main(int argc, char **argv) {
   else if (argc >= 2 && !strcmp(argv[1], "compare")) rc = cmd_compare(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "conv")) rc = cmd_conv(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "dwconv")) rc = cmd_dwconv(argc, argv);
+  else if (argc >= 2 && !strcmp(argv[1], "matrix")) rc = cmd_matrix(argc, argv);
   if (rc == 2)
     fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges] [--chains]\n"
                     "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n"
                     "       fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL\n"
-                    "       fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL\n");
+                    "       fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL\n"
+                    "       fuzz_diff_gen matrix SEED OUTDIR full|quick PART [PER_PART]\n");
   return rc;
 }
