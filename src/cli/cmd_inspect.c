@@ -170,7 +170,7 @@ static void print_text(Model *m, const Diag *d, size_t lb) {
     char q[96] = "-";
     if (t->n_quant == 1) snprintf(q, sizeof q, "scale %.9g zp %lld", (double)t->scale[0], (long long)t->zero_point[0]);
     else if (t->n_quant > 1) snprintf(q, sizeof q, "per-channel (%d scales, dim %d)", t->n_quant, (int)t->quant_dim);
-    printf("%4d  %-40.40s %-8s %-18s %10zu  %s%s%s\n", i, t->name, tensor_type_name(t->type),
+    printf("%4d  %-40.40s %-8s %-18s %10zu  %s%s%s\n", i, t->name, tensor_dtype_desc(t),
            tensor_shape_str(m->arena, t), t->bytes, q, tensor_is_const(t) ? " const" : "",
            t->is_variable ? " variable" : t->is_input ? " input" : t->is_output ? " output" : "");
   }
@@ -204,7 +204,7 @@ static void print_json(const Model *m, const Diag *d, size_t lb, CostCore core) 
     const Tensor *t = &m->tensors[i];
     printf("    {\"id\": %d, \"name\": ", i);
     json_str(t->name);
-    printf(", \"dtype\": \"%s\", \"shape\": %s, \"bytes\": %zu, \"constant\": %s", tensor_type_name(t->type),
+    printf(", \"dtype\": \"%s\", \"shape\": %s, \"bytes\": %zu, \"constant\": %s", tensor_dtype_desc(t),
            tensor_shape_str(m->arena, t), t->bytes, tensor_is_const(t) ? "true" : "false");
     if (t->n_quant) printf(", \"scale\": %.9g, \"zero_point\": %lld, \"channels\": %d", (double)t->scale[0],
                            (long long)t->zero_point[0], t->n_quant);

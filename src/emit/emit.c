@@ -120,7 +120,7 @@ static const char *const_of(EmitCtx *ec, const Tensor *t) {
   c->array_name = arena_printf(ec->arena, "%s_t%d%s%s", ec->mod->prefix, (int)t->id, frag[0] ? "_" : "", frag);
   c->ctype = tensor_type_ctype(t->type);
   c->type = t->type;
-  c->what = arena_printf(ec->arena, "tensor %d '%s' %s %s", (int)t->id, t->name, tensor_type_name(t->type),
+  c->what = arena_printf(ec->arena, "tensor %d '%s' %s %s", (int)t->id, t->name, tensor_dtype_desc(t),
                          tensor_shape_str(ec->arena, t));
   c->bytes = t->data;
   c->size = t->bytes;
@@ -370,8 +370,10 @@ static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, c
   c->array_name = arena_printf(ec->arena, "%s_%s_%s", ec->mod->prefix, ec->op_name, suffix);
   c->ctype = tensor_type_ctype(type);
   c->type = type;
-  c->what = arena_printf(ec->arena, "operator %d (%s) table '%s' %s[%zu]", (int)ec->node->index, ec->node->opname,
-                         suffix, tensor_type_name(type), n);
+  c->what = arena_printf(ec->arena, "operator %d (%s) table '%s' %s[%zu]%s", (int)ec->node->index, ec->node->opname,
+                         suffix, tensor_type_name(type), n,
+                         c->source_tensor >= 0 && ec->m->tensors[c->source_tensor].stored_int4
+                             ? " from int4 (unpacked to int8)" : "");
   c->bytes = bytes;
   c->size = n * es;
   c->elems = n;

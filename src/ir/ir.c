@@ -19,8 +19,13 @@ const char *tensor_type_name(TensorType t) {
     case TT_RESOURCE: return "resource";
     case TT_UINT32: return "uint32";
     case TT_UINT16: return "uint16";
+    case TT_INT4: return "int4";
   }
   return "unknown";
+}
+
+const char *tensor_dtype_desc(const Tensor *t) {
+  return t->stored_int4 ? "int4 (unpacked to int8)" : tensor_type_name(t->type);
 }
 
 const char *tensor_type_ctype(TensorType t) {

@@ -18,6 +18,7 @@ typedef enum TensorType {
   TT_BOOL = 6, TT_INT16 = 7, TT_COMPLEX64 = 8, TT_INT8 = 9, TT_FLOAT64 = 10,
   TT_RESOURCE = 13, /* a resource-variable handle: no bytes; the loader rewrites it (src/load/resources.c) */
   TT_UINT32 = 15, TT_UINT16 = 16,
+  TT_INT4 = 17,    /* packed two per byte; the loader unpacks constant filters to int8 (Tensor.stored_int4) */
 } TensorType;
 
 typedef enum TensorRole {
@@ -34,8 +35,12 @@ typedef struct Tensor {
   int32_t dims[TA_MAX_RANK];
   int64_t elems;
   size_t bytes;
-  const uint8_t *data;        /* constant bytes inside the model file, or NULL */
+  const uint8_t *data;        /* constant bytes inside the model file (an int4 filter: the loader's unpacked copy), or NULL */
   bool is_variable, is_input, is_output;
+  /* The model stored this constant as TensorType INT4 (two values per byte): the loader
+   * unpacked it to int8 (type is TT_INT8, data and bytes the unpacked values), so every
+   * kernel tier reads it as an int8 filter; reports show "int4 (unpacked to int8)". */
+  bool stored_int4;
   /* quantization (n_quant == 0: none) */
   int n_quant;
   float *scale;
@@ -118,6 +123,8 @@ typedef struct Model {
 } Model;
 
 const char *tensor_type_name(TensorType t);      /* "int8" */
+/* The tensor's dtype for reports: tensor_type_name, or "int4 (unpacked to int8)". */
+const char *tensor_dtype_desc(const Tensor *t);
 const char *tensor_type_ctype(TensorType t);     /* "int8_t" */
 size_t tensor_type_size(TensorType t);           /* 0 if unsupported */
 Tensor *model_tensor(Model *m, int32_t id);      /* NULL for -1 / out of range */

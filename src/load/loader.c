@@ -154,6 +154,7 @@ static bool zero_point_fits(TensorType type, int64_t zp) {
     case TT_INT8: return zp >= -128 && zp <= 127;
     case TT_UINT8: return zp >= 0 && zp <= 255;
     case TT_INT16: return zp >= -32768 && zp <= 32767;
+    case TT_INT4: return zp >= -8 && zp <= 7;
     default: return true;
   }
 }
@@ -187,9 +188,12 @@ static bool load_quant(Loader *L, Tensor *t, const FbTable *q) {
     if (!isfinite(t->scale[i]) || t->scale[i] < 0.f || (t->scale[i] != 0.f && !isnormal(t->scale[i])))
       return diag_error(L->d, "tensor %d '%s': quantization scale %u is %g (must be 0 or a normal positive float)",
                         t->id, t->name, i, (double)t->scale[i]);
-    if (!zero_point_fits(t->type, t->zero_point[i]))
+    /* an unpacked int4 filter keeps the int4 range; a non-constant int4 tensor is
+     * refused by check_int4_uses(), which names its operator */
+    TensorType stored = t->stored_int4 ? TT_INT4 : t->type;
+    if (t->type != TT_INT4 && !zero_point_fits(stored, t->zero_point[i]))
       return diag_error(L->d, "tensor %d '%s': zero point %u is %lld, outside the %s range", t->id, t->name, i,
-                        (long long)t->zero_point[i], tensor_type_name(t->type));
+                        (long long)t->zero_point[i], tensor_type_name(stored));
   }
   /* Some converters write a bias's per-channel dimension as the filter's (3);
    * for a rank-1 tensor only dimension 0 can be meant. */
@@ -198,6 +202,13 @@ static bool load_quant(Loader *L, Tensor *t, const FbTable *q) {
     return diag_error(L->d, "tensor %d '%s': %d per-channel scales do not match dimension %d of shape %s", t->id,
                       t->name, t->n_quant, (int)t->quant_dim, tensor_shape_str(L->arena, t));
   return fb_check(L, "quantization parameters");
+}
+
+void load_unpack_int4(const uint8_t *packed, int64_t n, int8_t *out) {
+  for (int64_t i = 0; i < n; i++) {
+    unsigned nibble = (i & 1) ? (unsigned)packed[i >> 1] >> 4 : (unsigned)packed[i >> 1] & 0xfu;
+    out[i] = (int8_t)((int)nibble - (int)((nibble & 8u) << 1)); /* sign-extend 4 bits */
+  }
 }
 
 static bool load_tensor(Loader *L, Tensor *t, const FbTable *tt) {
@@ -213,7 +224,9 @@ static bool load_tensor(Loader *L, Tensor *t, const FbTable *tt) {
   if (shape.len > TA_MAX_RANK)
     return diag_error(L->d, "tensor %d '%s': rank %u exceeds the maximum of %d", t->id, t->name, shape.len, TA_MAX_RANK);
   t->rank = (int)shape.len;
-  size_t esize = tensor_type_size(t->type);
+  /* INT4 is packed two per byte: sized here per element as int8, packed below. */
+  bool int4 = t->type == TT_INT4;
+  size_t esize = int4 ? 1 : tensor_type_size(t->type);
   if (esize == 0 && t->type != TT_RESOURCE) /* a resource handle has no bytes */
     return diag_error(L->d, "tensor %d '%s': dtype %s (%d) is not supported", t->id, t->name,
                       tensor_type_name(t->type), (int)t->type);
@@ -233,19 +246,30 @@ static bool load_tensor(Loader *L, Tensor *t, const FbTable *tt) {
     return diag_error(L->d, "tensor %d '%s': %llu bytes exceed the 1 GiB tensor limit", t->id, t->name,
                       (unsigned long long)(elems * esize));
   t->elems = (int64_t)elems;
-  t->bytes = (size_t)(elems * esize);
+  t->bytes = int4 ? (size_t)((elems + 1) / 2) : (size_t)(elems * esize); /* int4: the packed bytes */
   if (buffer >= L->n_buffers && buffer != 0)
     return diag_error(L->d, "tensor %d '%s': buffer index %u out of range (%u buffers)", t->id, t->name, buffer,
                       L->n_buffers);
   if (buffer != 0 && L->buffers[buffer].data) {
     if (L->buffers[buffer].size != t->bytes)
       return diag_error(L->d, "tensor %d '%s': buffer %u holds %zu bytes, shape %s %s needs %zu", t->id, t->name,
-                        buffer, L->buffers[buffer].size, tensor_shape_str(L->arena, t), tensor_type_name(t->type),
-                        t->bytes);
+                        buffer, L->buffers[buffer].size, tensor_shape_str(L->arena, t),
+                        int4 ? "int4 (two values per byte)" : tensor_type_name(t->type), t->bytes);
     t->data = L->buffers[buffer].data;
     char what[64];
     snprintf(what, sizeof what, "tensor %d constant data", (int)t->id);
     if (!claim(L, t->bytes, what)) return false;
+    if (int4) {
+      /* Unpacked once here (at most twice the bytes just claimed): later stages and every
+       * kernel tier see an ordinary int8 constant; check_int4_uses() limits where. */
+      int8_t *unpacked = arena_alloc(L->arena, (size_t)elems + 1);
+      if (!unpacked) return diag_error(L->d, "out of memory");
+      load_unpack_int4(t->data, t->elems, unpacked);
+      t->data = (const uint8_t *)unpacked;
+      t->bytes = (size_t)elems;
+      t->type = TT_INT8;
+      t->stored_int4 = true;
+    }
   }
   return load_quant(L, t, &q);
 }
@@ -336,6 +360,49 @@ static bool check_dataflow(Loader *L, const Subgraph *g, const char *where) {
   return true;
 }
 
+/* TensorType INT4 is accepted where TensorFlow Lite Micro takes it: as the constant
+ * filter (input 1) of CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED with int8
+ * activations (its int16 kernels take int8 filters only). Anything else is refused,
+ * naming the operator; a packed int4 tensor no operator reads, by itself. */
+static bool check_int4_uses(Loader *L, const Subgraph *g, const char *where) {
+  Model *m = L->m;
+  for (int k = 0; k < g->n_nodes; k++) {
+    const Node *n = &g->nodes[k];
+    for (int o = 0; o < n->n_out; o++) {
+      const Tensor *t = &m->tensors[n->out[o]];
+      if (t->type == TT_INT4 || t->stored_int4)
+        return diag_error(L->d, "%soperator %d (%s): output %d is int4 tensor %d '%s' (int4 is supported only as a "
+                          "constant CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED filter)", where, k, n->opname, o,
+                          (int)t->id, t->name);
+    }
+    for (int i = 0; i < n->n_in; i++) {
+      if (n->in[i] < 0) continue;
+      const Tensor *t = &m->tensors[n->in[i]];
+      if (t->type != TT_INT4 && !t->stored_int4) continue;
+      bool filter_op = n->builtin_code == 3 || n->builtin_code == 4 || n->builtin_code == 9;
+      if (!filter_op || i != 1)
+        return diag_error(L->d, "%soperator %d (%s): input %d is int4 tensor %d '%s' (int4 is supported only as the "
+                          "constant filter, input 1, of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED)", where, k,
+                          n->opname, i, (int)t->id, t->name);
+      if (t->type == TT_INT4 || t->is_variable)
+        return diag_error(L->d, "%soperator %d (%s): int4 filter tensor %d '%s' is not a constant (int4 filters "
+                          "must be constant)", where, k, n->opname, (int)t->id, t->name);
+      const Tensor *x = n->n_in > 0 && n->in[0] >= 0 ? &m->tensors[n->in[0]] : NULL;
+      if (!x || x->type != TT_INT8)
+        return diag_error(L->d, "%soperator %d (%s): int4 filter tensor %d '%s' with %s activations (int4 filters "
+                          "are supported with int8 activations only, as in TensorFlow Lite Micro)", where, k,
+                          n->opname, (int)t->id, t->name, x ? tensor_type_name(x->type) : "no");
+    }
+  }
+  for (int32_t id = g->first_tensor; id < g->first_tensor + g->n_tensors; id++) {
+    const Tensor *t = &m->tensors[id];
+    if (t->type == TT_INT4)
+      return diag_error(L->d, "%stensor %d '%s': a non-constant int4 tensor (int4 is supported only as a constant "
+                        "CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED filter)", where, (int)t->id, t->name);
+  }
+  return true;
+}
+
 /* Loads subgraph `s` (its tensors at g->first_tensor, already counted) into g. */
 static bool load_subgraph(Loader *L, const FbTable *sg, int s, Subgraph *g) {
   Model *m = L->m;
@@ -372,7 +439,7 @@ static bool load_subgraph(Loader *L, const FbTable *sg, int s, Subgraph *g) {
     FbTable ot = fb_vec_table(&ops, k);
     if (!fb_check(L, "operator table") || !load_operator(L, g, where, n, &ot)) return false;
   }
-  return check_dataflow(L, g, where);
+  return check_dataflow(L, g, where) && check_int4_uses(L, g, where);
 }
 
 /* Sizes every subgraph's tensor range (bounded in total) and allocates the shared array. */

@@ -27,5 +27,8 @@
 bool load_file(Arena *a, const char *path, const uint8_t **data, size_t *size, Diag *d);
 /* Parses a model held in memory (the bytes must outlive the Model). */
 bool load_model(Arena *a, const char *path, const uint8_t *data, size_t size, Model *m, Diag *d);
+/* TensorType INT4: n values packed two per byte, element 2i in the low nibble of byte i
+ * and 2i+1 in the high nibble, each sign-extended from 4 bits; out[n] receives them. */
+void load_unpack_int4(const uint8_t *packed, int64_t n, int8_t *out);
 
 #endif

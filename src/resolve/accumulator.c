@@ -47,8 +47,8 @@ static int64_t accumulator_limit(const Tensor *in, const Tensor *b) {
   return 0;
 }
 
-/* Checks every output channel: |bias| + (max |input| + |input zero point|) * sum |weights|
- * stays within the limit. That bounds TFLite's accumulator (inputs minus the zero point)
+/* Checks every output channel: bias -+ (max |input| + |input zero point|) * sum |weights|
+ * stays within int32 (or |bias| + that within +-2^47). That bounds TFLite's accumulator (inputs minus the zero point)
  * and every partial sum of ours (the zero-point term folded into the bias, raw inputs added). */
 static bool check_node(const Model *m, const Node *n, const DotLayout *l, Diag *d) {
   const Tensor *in = node_input(m, n, l->input);
@@ -74,13 +74,26 @@ static bool check_node(const Model *m, const Node *n, const DotLayout *l, Diag *
       sum += v < 0 ? -v : v;
     }
     const int64_t bias = bias_at(b, c);
-    const uint64_t magnitude = bias < 0 ? (uint64_t)0 - (uint64_t)bias : (uint64_t)bias;
-    const uint64_t bound = magnitude + (uint64_t)x_max * (uint64_t)sum; /* no wrap: sum <= 127 * 2^30 */
-    if (bound > (uint64_t)limit)
-      return diag_error(d, "operator %d (%s): output channel %lld can accumulate up to %llu, beyond %s (bias '%s' is %lld, "
+    const uint64_t reach = (uint64_t)x_max * (uint64_t)sum; /* no wrap: sum <= 127 * 2^30 */
+    bool over;
+    char worst[32];
+    if (limit == INT32_MAX) {
+      /* int32 is asymmetric: bias INT32_MIN with all-zero weights (an int4 requantised
+       * channel) accumulates exactly INT32_MIN. reach < 2^57, |bias| <= 2^31: no wrap. */
+      const int64_t lo = bias - (int64_t)reach, hi = bias + (int64_t)reach;
+      over = lo < INT32_MIN || hi > INT32_MAX;
+      snprintf(worst, sizeof worst, "%lld", (long long)(hi > INT32_MAX ? hi : lo));
+    } else {
+      const uint64_t magnitude = bias < 0 ? (uint64_t)0 - (uint64_t)bias : (uint64_t)bias;
+      const uint64_t bound = magnitude + reach;
+      over = bound > (uint64_t)limit;
+      snprintf(worst, sizeof worst, "+-%llu", (unsigned long long)bound);
+    }
+    if (over)
+      return diag_error(d, "operator %d (%s): output channel %lld can accumulate %s, beyond %s (bias '%s' is %lld, "
                            "input zero point %lld, sum of |weights| %lld): the model's arithmetic would overflow",
-                        (int)n->index, n->opname, (long long)c, (unsigned long long)bound,
-                        limit == INT32_MAX ? "int32" : "2^47", b->name, (long long)bias, (long long)zp, (long long)sum);
+                        (int)n->index, n->opname, (long long)c, worst,
+                        limit == INT32_MAX ? "int32" : "+-2^47", b->name, (long long)bias, (long long)zp, (long long)sum);
   }
   return true;
 }

@@ -17,10 +17,10 @@
 #include "fbwriter.h"
 #include "load/flatbuffer.h"
 
-enum { T_FLOAT32 = 0, T_INT32 = 2, T_INT64 = 4, T_STRING = 5, T_INT16 = 7, T_INT8 = 9 };
-enum { OP_ADD = 0, OP_CONV_2D = 3, OP_FULLY_CONNECTED = 9, OP_MUL = 18, OP_RESHAPE = 22, OP_SOFTMAX = 25,
+enum { T_FLOAT32 = 0, T_INT32 = 2, T_INT64 = 4, T_STRING = 5, T_INT16 = 7, T_INT8 = 9, T_INT4 = 17 };
+enum { OP_ADD = 0, OP_CONV_2D = 3, OP_DEPTHWISE_CONV_2D = 4, OP_FULLY_CONNECTED = 9, OP_MUL = 18, OP_RESHAPE = 22, OP_SOFTMAX = 25,
        OP_CUSTOM = 32 };
-enum { OPT_NONE = 0, OPT_CONV = 1, OPT_FC = 8, OPT_SOFTMAX = 9, OPT_RESHAPE = 17 };
+enum { OPT_NONE = 0, OPT_CONV = 1, OPT_DEPTHWISE = 2, OPT_FC = 8, OPT_SOFTMAX = 9, OPT_RESHAPE = 17 };
 enum { MAX_T = 16, MAX_OPS = 8, MAX_IO = 8, MAX_Q = 8 };
 
 typedef struct TSpec {
@@ -187,6 +187,13 @@ static FbObj *write_options(const OSpec *op) {
       fbw_i32(o, 1, op->stride_w);
       fbw_i32(o, 2, op->stride_h);
       fbw_u8(o, 3, (uint8_t)op->activation);
+      break;
+    case OPT_DEPTHWISE:
+      fbw_u8(o, 0, (uint8_t)op->padding);
+      fbw_i32(o, 1, op->stride_w);
+      fbw_i32(o, 2, op->stride_h);
+      fbw_i32(o, 3, 1); /* depth_multiplier */
+      fbw_u8(o, 4, (uint8_t)op->activation);
       break;
     case OPT_RESHAPE: fbw_obj(o, 0, fbw_i32_vec(op->new_shape, (size_t)op->n_new_shape)); break;
     case OPT_FC: fbw_u8(o, 0, (uint8_t)op->activation); break;
@@ -868,12 +875,140 @@ static void control_flow_cases(void) {
   CF_CASE("cf_resource_init_names_other_variable", cf_resource, m.sub[1].op[0].var = "w");
 }
 
+/* ---- INT4 filters (TensorType 17, two values per byte, low nibble first): valid
+ * models for the oracle (`--int4-valid DIR`) and the refusals. Written last so that
+ * earlier files stay identical. ---- */
+
+static uint8_t w4_conv[9], w4_fc[27], w4_dw[14], w4_conv16[5];
+
+/* n int4 values from the weight generator, the first two -8 and 7, packed low nibble first. */
+static void pack_int4(uint8_t *out, int n) {
+  memset(out, 0, (size_t)(n + 1) / 2);
+  for (int i = 0; i < n; i++) {
+    int v = i == 0 ? -8 : i == 1 ? 7 : (int)(((uint8_t)rnd_i8()) % 16u) - 8;
+    out[i / 2] |= (uint8_t)(((unsigned)v & 15u) << (4 * (i & 1)));
+  }
+}
+
+/* base() with both filters int4 (per-channel CONV_2D, per-tensor FULLY_CONNECTED). */
+static Spec base_w4(void) {
+  Spec s = base();
+  pack_int4(w4_conv, 18);
+  pack_int4(w4_fc, 54);
+  s.t[1].type = s.t[6].type = T_INT4;
+  s.t[1].scale[0] = 0.06f;
+  s.t[1].scale[1] = 0.08f;
+  s.t[2].scale[0] = 0.003f; /* input 0.05 x filter */
+  s.t[2].scale[1] = 0.004f;
+  s.t[6].scale[0] = 0.05f;
+  s.t[7].scale[0] = 0.002f;
+  s.buf[1] = w4_conv;
+  s.buf_len[1] = sizeof w4_conv;
+  s.buf[4] = w4_fc;
+  s.buf_len[4] = sizeof w4_fc;
+  return s;
+}
+
+/* input [1,5,5,3] -> DEPTHWISE_CONV_2D 3x3 VALID int4 per-channel (27 values: odd, the
+ * last high nibble unused) -> [1,3,3,3]; `int16` makes the activations int16 (int64 bias). */
+static Spec dw_w4(int int16) {
+  int32_t d_in[] = {1, 5, 5, 3}, d_w[] = {1, 3, 3, 3}, d_b[] = {3}, d_out[] = {1, 3, 3, 3};
+  TSpec t[4] = {tensor("input", int16 ? T_INT16 : T_INT8, 4, d_in, 0, 0.05f, int16 ? 0 : -3),
+                tensor("dw/w", T_INT4, 4, d_w, 0, 0.1f, 0),
+                tensor("dw/b", int16 ? T_INT64 : T_INT32, 1, d_b, 0, 0.005f, 0),
+                tensor("dw", int16 ? T_INT16 : T_INT8, 4, d_out, 0, 1.5f, int16 ? 0 : 2)};
+  t[1].nq = t[2].nq = 3;
+  t[1].qdim = 3;
+  for (int c = 0; c < 3; c++) {
+    t[1].scale[c] = 0.1f + 0.02f * (float)c;
+    t[2].scale[c] = 0.05f * t[1].scale[c];
+  }
+  size_t consts[3] = {0, 14, int16 ? 24 : 12};
+  Spec s = one_op(OP_DEPTHWISE_CONV_2D, OPT_DEPTHWISE, 3, t, consts);
+  pack_int4(w4_dw, 27);
+  s.buf[s.t[1].buffer] = w4_dw;
+  static uint8_t bias[24];
+  memset(bias, 0, sizeof bias);
+  for (int c = 0; c < 3; c++) {
+    int32_t v = 40 * (c - 1);
+    for (int k = 0; k < (int16 ? 8 : 4); k++) bias[(int16 ? 8 : 4) * c + k] = (uint8_t)((uint64_t)(int64_t)v >> (8 * k));
+  }
+  s.buf[s.t[2].buffer] = bias;
+  s.op[0].padding = 1; /* VALID */
+  s.op[0].stride_w = s.op[0].stride_h = 1;
+  return s;
+}
+
+/* int16 CONV_2D 1x3x3x1 with an int4 filter (9 values: odd): TensorFlow Lite Micro refuses it. */
+static Spec conv16_w4(void) {
+  int32_t d_in[] = {1, 4, 4, 1}, d_w[] = {1, 3, 3, 1}, d_b[] = {1}, d_out[] = {1, 4, 4, 1};
+  TSpec t[4] = {tensor("in16", T_INT16, 4, d_in, 0, 0.01f, 0), tensor("w", T_INT4, 4, d_w, 0, 0.1f, 0),
+                tensor("b64", T_INT64, 1, d_b, 0, 0.001f, 0), tensor("out16", T_INT16, 4, d_out, 0, 0.02f, 0)};
+  size_t consts[3] = {0, 5, 8};
+  Spec s = one_op(OP_CONV_2D, OPT_CONV, 3, t, consts);
+  pack_int4(w4_conv16, 9);
+  s.buf[s.t[1].buffer] = w4_conv16;
+  s.op[0].stride_w = s.op[0].stride_h = 1;
+  return s;
+}
+
+/* int16 FULLY_CONNECTED [1,4] x [2,4] int4 filter, int64 bias: refused by TensorFlow Lite Micro. */
+static Spec fc16_w4(void) {
+  static uint8_t w4_fc16[4];
+  int32_t d14[] = {1, 4}, d24[] = {2, 4}, d2[] = {2}, d12[] = {1, 2};
+  TSpec t[4] = {tensor("in16", T_INT16, 2, d14, 0, 0.01f, 0), tensor("w", T_INT4, 2, d24, 0, 0.1f, 0),
+                tensor("b64", T_INT64, 1, d2, 0, 0.001f, 0), tensor("out16", T_INT16, 2, d12, 0, 0.02f, 0)};
+  size_t consts[3] = {0, 4, 16};
+  Spec s = one_op(OP_FULLY_CONNECTED, OPT_FC, 3, t, consts);
+  pack_int4(w4_fc16, 8);
+  s.buf[s.t[1].buffer] = w4_fc16;
+  return s;
+}
+
+static void int4_valid(const char *dir) {
+  out_dir = dir;
+  Spec a = base_w4(), b = dw_w4(0), c = dw_w4(1), e = conv16_w4(), f = fc16_w4();
+  emit_spec("w4_conv_fc", &a);
+  emit_spec("w4_dw_odd", &b);
+  emit_spec("w4_dw_int16", &c);
+  emit_spec("w4_conv_int16", &e);
+  emit_spec("w4_fc_int16", &f);
+}
+
+static void int4_cases(void) {
+  Spec w = base_w4();
+  (void)w;
+  /* 18 int4 values need 9 bytes */
+  CASE("int4_buffer_truncated", s = base_w4(); s.buf_len[1] = 8);
+  CASE("int4_buffer_unpacked_size", s = base_w4(); static uint8_t w18[18]; s.buf[1] = w18; s.buf_len[1] = 18);
+  {
+    int32_t d14[] = {1, 4};
+    TSpec t[3] = {tensor("a", T_INT8, 2, d14, 0, 0.01f, 0), tensor("b4", T_INT4, 2, d14, 0, 0.01f, 0),
+                  tensor("sum", T_INT8, 2, d14, 0, 0.02f, 0)};
+    size_t consts[2] = {0, 2};
+    Spec s = one_op(OP_ADD, OPT_NONE, 2, t, consts);
+    emit_spec("int4_add_operand", &s);
+  }
+  CASE("int4_conv_bias_slot", s = base_w4(); s.t[2].type = T_INT4; s.buf_len[2] = 1);
+  CASE("int4_activation_input", s = base_w4(); s.t[0].type = T_INT4);
+  CASE("int4_reshape_output", s = base_w4(); s.t[5].type = T_INT4);
+  CASE("int4_filter_not_constant", s = base_w4(); s.t[1].buffer = 0; s.n_in = 2; s.in[1] = 1);
+  {
+    Spec s = dw_w4(1);
+    emit_spec("int4_filter_int16_activations", &s);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--control-flow-valid") == 0) {
     CfModel a = cf_if(), b = cf_while(), c = cf_resource();
     emit_cf(argv[2], "cf_if_valid", &a);
     emit_cf(argv[2], "cf_while_valid", &b);
     emit_cf(argv[2], "cf_resource_valid", &c);
+    return 0;
+  }
+  if (argc == 3 && strcmp(argv[1], "--int4-valid") == 0) {
+    int4_valid(argv[2]);
     return 0;
   }
   if (argc == 5 && strcmp(argv[1], "--chain") == 0) {
@@ -899,6 +1034,7 @@ int main(int argc, char **argv) {
   requant_shift_cases();
   accumulator_cases();
   control_flow_cases();
+  int4_cases();
   printf("make_hostile: wrote %d files to %s\n", n_written, out_dir);
   return 0;
 }

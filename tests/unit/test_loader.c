@@ -136,7 +136,34 @@ static void byte_flips_never_crash(UnitState *u) {
   free(bytes);
 }
 
+/* TensorType INT4: element 2i in the low nibble of byte i, 2i+1 in the high one, each
+ * sign-extended from 4 bits; an odd count leaves the last high nibble unused. */
+static void unpacks_int4(UnitState *u) {
+  /* 0x87: -8 (hi 8) / 7 (lo 7); 0x0f: lo -1, hi 0; 0x91: lo 1, hi -7; 0xf8: lo -8, hi unused */
+  const uint8_t packed[] = {0x87, 0x0f, 0x91, 0xf8};
+  const int8_t want[] = {7, -8, -1, 0, 1, -7, -8};
+  int8_t got[8];
+  memset(got, 0x55, sizeof got);
+  load_unpack_int4(packed, 7, got);
+  for (int i = 0; i < 7; i++) CHECK(u, got[i] == want[i]);
+  CHECK(u, got[7] == 0x55); /* an odd count writes n values only */
+  /* every nibble value, both positions */
+  for (int v = 0; v < 16; v++) {
+    const uint8_t b[1] = {(uint8_t)(v | (15 - v) << 4)};
+    int8_t two[2];
+    load_unpack_int4(b, 2, two);
+    CHECK(u, two[0] == (v < 8 ? v : v - 16));
+    CHECK(u, two[1] == (15 - v < 8 ? 15 - v : 15 - v - 16));
+  }
+  int8_t one[1] = {42};
+  load_unpack_int4(packed, 1, one);
+  CHECK(u, one[0] == 7);
+  load_unpack_int4(packed, 0, one); /* nothing */
+  CHECK(u, one[0] == 7);
+}
+
 const UnitTest loader_tests[] = {
+    {"loader/unpacks_int4", unpacks_int4},
     {"loader/loads_valid_model", loads_valid_model},
     {"loader/rejects_corruptions", rejects_corruptions},
     {"loader/loads_second_subgraph", loads_second_subgraph},
