@@ -16,6 +16,8 @@
  *       compares REF_DIR/out<i>.bin with GOT_DIR/out<i>.bin as outputs.txt says (integers
  *       byte-exact, float32 |a-b| <= 1e-5*max(1,|b|)) and prints "MISMATCH <graph> out<i>
  *       <first difference>" per differing output; exit 0 equal, 1 differing, 2 error.
+ *   fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary] [--only J] [--skip J,...]
+ *       one-operator graphs on rounding ties (issue 29; see cmd_ties), files as `gen`.
  *
  * Deterministic: the same arguments give the same bytes. Not part of the compiler. */
 #include <math.h>
@@ -1848,6 +1850,290 @@ static int cmd_dwconv(int argc, char **argv) {
   return write_model(m, argv[3]);
 }
 
+/* ---- ties: one-operator requantisation sweeps (issue 29) ------------------------ */
+
+/* fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary] [--only J]
+ * [--skip J,...]: GRAPHS independent one-operator graphs, each a table or requantising
+ * operator (int8: every one of the 256 input values, shuffled; int16: 256 inputs, half of
+ * them the ones whose rescaled value lies nearest a .5 tie; binary: int8 ADD / SUB / MUL /
+ * SQUARED_DIFFERENCE on all 256 values against 256 random partners), with scales drawn
+ * three ways (tie_mode): random; "near": the output scale rounded from d * s / (k + 0.5),
+ * so that some input sits within float precision of a tie, where a double quotient and a
+ * float one can round apart; "exact": s_in = odd * 2^-p and s_out = 2^-q, so that rescaled
+ * inputs land exactly on k + 0.5. Files and outputs.txt as `gen` writes them. */
+
+enum { TIES_INT8, TIES_INT16, TIES_BINARY };
+enum { TIE_RANDOM, TIE_NEAR, TIE_EXACT };
+
+/* odd * 2^-p for an odd mantissa in [1, 255], about `around` in magnitude. */
+static float ties_dyadic(Rng *r, double around) {
+  const int odd = 2 * range(r, 0, 127) + 1;
+  const int p = (int)floor(log2((double)odd / around) + 0.5);
+  return (float)ldexp((double)odd, -p);
+}
+
+/* The scale of the input (or of a binary operand) for the mode. */
+static float ties_in_scale(Rng *r, int type, int mode) {
+  const double lo = type == T_I8 ? 0.004 : 3e-5, hi = type == T_I8 ? 0.2 : 2e-3;
+  const double s = (double)log_uniform(r, lo, hi);
+  return mode == TIE_EXACT ? ties_dyadic(r, s) : (float)s;
+}
+
+/* An output scale making num / out_scale a factor in [lo, hi]: random, or (near) rounded
+ * from d * num / (k + 0.5) for an input offset d = x - in_zp (positive 3 times in 4),
+ * k chosen so that out_zp + k + 0.5 is inside the output's range (the tie is not clamped
+ * away), and moved by a few ulps to where d times the double quotient num / s and d times
+ * the float one lie on opposite sides of the tie when such a neighbour exists; or (exact)
+ * a power of two. */
+static float ties_out_scale(Rng *r, double num, int mode, double lo, double hi, int32_t in_zp, int32_t out_zp,
+                            int out_type) {
+  const double q_lo = out_type == T_I8 ? -128 : -32768, q_hi = out_type == T_I8 ? 127 : 32767;
+  const double target = (double)log_uniform(r, lo, hi);
+  if (mode == TIE_EXACT) return (float)ldexp(1.0, (int)floor(log2(num / target) + 0.5));
+  if (mode == TIE_NEAR) {
+    for (int attempt = 0; attempt < 64; attempt++) {
+      const int x = in_zp < 127 && chance(r, 75) ? range(r, in_zp + 1, 127) : range(r, -128, 127);
+      const int d = x - in_zp;
+      if (d == 0) continue;
+      const double k = floor((double)d * target), tie = k + 0.5;
+      if (out_zp + k < q_lo || out_zp + k + 1 > q_hi) continue;
+      const float s = (float)((double)d * num / tie);
+      if (!(s > 0.0f) || num / (double)s < lo * 0.5 || num / (double)s > hi * 2.0) continue;
+      float up = s, down = s;
+      for (int step = 0; step < 32; step++) {
+        const float c = step % 2 ? (up = nextafterf(up, INFINITY)) : (down = nextafterf(down, 0.0f));
+        const double by_double = (double)d * (num / (double)c) - tie;
+        const double by_float = (double)d * (double)((float)num / c) - tie;
+        if ((by_double < 0.0) != (by_float < 0.0)) return c;
+      }
+      return s;
+    }
+  }
+  return (float)(num / target);
+}
+
+/* The model input: int8 all 256 values in random order. */
+static int ties_input8(Model *m, Rng *r, int rank, const int32_t *dims, float scale, int32_t zp) {
+  int ti = new_tensor(m, T_I8, rank, dims);
+  Tensor *t = &m->t[ti];
+  t->is_input = true;
+  set_quant(m, ti, scale, zp);
+  t->bytes = 256;
+  int8_t *v = t->data = xmalloc(256);
+  for (int i = 0; i < 256; i++) v[i] = (int8_t)(i - 128);
+  for (int i = 255; i > 0; i--) {
+    const int j = rnd(r, i + 1);
+    const int8_t s = v[i];
+    v[i] = v[j], v[j] = s;
+  }
+  if (m->nin >= MAX_IO) exit(2);
+  m->inputs[m->nin++] = ti;
+  return ti;
+}
+
+/* How far x * factor (double or float product) lies from a .5 tie. */
+static double ties_distance(int x, double factor) {
+  const double v = fabs((double)x * factor), f = v - floor(v);
+  const double vf = fabs((double)((float)x * (float)factor)), ff = vf - floor(vf);
+  const double a = fabs(f - 0.5), b = fabs(ff - 0.5);
+  return a < b ? a : b;
+}
+
+/* int16 input: 128 values nearest a tie of x * factor (0: none), the rest random. */
+static int ties_input16(Model *m, Rng *r, int rank, const int32_t *dims, float scale, double factor) {
+  int ti = new_tensor(m, T_I16, rank, dims);
+  Tensor *t = &m->t[ti];
+  t->is_input = true;
+  set_quant(m, ti, scale, 0);
+  t->bytes = 512;
+  int16_t *v = t->data = xmalloc(512);
+  int best[128], nbest = 0;
+  double dist[128];
+  for (int x = -32768; factor > 0.0 && x <= 32767; x++) {
+    if (x == 0) continue;
+    const double d = ties_distance(x, factor);
+    if (nbest == 128 && d >= dist[127]) continue;
+    int i = nbest < 128 ? nbest++ : 127;
+    while (i > 0 && dist[i - 1] > d) best[i] = best[i - 1], dist[i] = dist[i - 1], i--;
+    best[i] = x, dist[i] = d;
+  }
+  for (int i = 0; i < 256; i++) v[i] = (int16_t)(i < nbest ? best[i] : range(r, -32768, 32767));
+  for (int i = 255; i > 0; i--) {
+    const int j = rnd(r, i + 1);
+    const int16_t s = v[i];
+    v[i] = v[j], v[j] = s;
+  }
+  if (m->nin >= MAX_IO) exit(2);
+  m->inputs[m->nin++] = ti;
+  return ti;
+}
+
+static int ties_axis(Model *m, int code, int x, int y, int axis) {
+  const int ax = const_i32_vec(m, &axis, 1);
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, 1); /* keep_dims */
+  return binary_op(m, code, OT_REDUCER, o, x, ax, y);
+}
+
+static int ties_pool(Model *m, int x, int y, int kh, int kw) {
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, PAD_VALID);
+  fbw_i32(o, 1, kw);
+  fbw_i32(o, 2, kh);
+  fbw_i32(o, 3, kw);
+  fbw_i32(o, 4, kh);
+  fbw_u8(o, 5, ACT_NONE);
+  return unary_op(m, OP_AVG_POOL, OT_POOL, o, x, y);
+}
+
+/* One int8 or int16 one-input operator on the tie inputs; returns its output. */
+static int ties_unary(Model *m, Rng *r, int type) {
+  enum { RELU, RELU6, LEAKY, PRELU, HSWISH, ELU, LOGISTIC, TANH, ABS, REQ8, REQ16, RSQRT, MEAN1, MEAN2,
+         SUM1, SUM2, POOL2, POOL4, SOFTMAX, LOG_SOFTMAX, BILINEAR, NKINDS };
+  static const unsigned i16_ok = 1u << RELU | 1u << LEAKY | 1u << ABS | 1u << REQ8 | 1u << REQ16 | 1u << MEAN1 |
+                                 1u << MEAN2 | 1u << SUM1 | 1u << SUM2 | 1u << POOL2 | 1u << POOL4 |
+                                 1u << LOGISTIC | 1u << TANH | 1u << SOFTMAX;
+  int kind;
+  do kind = rnd(r, NKINDS);
+  while (type == T_I16 && !(i16_ok & (1u << kind)));
+  const int mode = rnd(r, 3);
+  const bool i8 = type == T_I8;
+  float s_in = ties_in_scale(r, type, mode);
+  int32_t zp_in = i8 ? range(r, -128, 127) : 0;
+  const int32_t out_zp = i8 ? range(r, -128, 127) : 0;
+  float alpha = mode == TIE_EXACT ? (float)ldexp(1.0, -range(r, 1, 4)) : (float)uniform(r, 0.01, 0.9);
+  double num = s_in; /* the factor whose ties the input values should hit */
+  double lo = 1.0 / 64, hi = 4.0;
+  int32_t dims[4] = {1, 16, 16, 1};
+  int out_type = type;
+  if (kind == RELU6 && mode != TIE_RANDOM) s_in = (float)(6.0 / (floor(6.0 / s_in) + 0.5)); /* 6 / s on a tie */
+  if (kind == LEAKY && chance(r, 50)) num = (double)s_in * alpha;
+  if (kind == RSQRT) zp_in = -128;
+  if (kind == MEAN2 || kind == SUM2) dims[2] = 8, dims[3] = 2;
+  if (kind == REQ16 && i8) out_type = T_I16, lo = 64, hi = 512;
+  if (kind == REQ8 && !i8) out_type = T_I8, lo = 1.0 / 512, hi = 1.0 / 64;
+  if (kind == SUM1 || kind == SUM2) lo = 0.25, hi = 2.0;
+  float s_out = ties_out_scale(r, num, mode, lo, hi, zp_in, out_type == T_I8 ? out_zp : 0, out_type);
+  if (kind == HSWISH) s_out = s_in * (float)uniform(r, 0.5, 2.0);
+  if (kind == RELU6 || kind == POOL2 || kind == POOL4 || kind == BILINEAR || kind == MEAN1) s_out = s_in;
+  if (kind == MEAN1 && !i8) s_out = ties_out_scale(r, num, mode, lo, hi, 0, 0, T_I16);
+  const int x = i8 ? ties_input8(m, r, 4, dims, s_in, zp_in)
+                   : ties_input16(m, r, 4, dims, s_in, kind == LOGISTIC || kind == TANH || kind == SOFTMAX ? 0.0 : num / s_out);
+  int y;
+  if (kind == POOL2 || kind == POOL4) {
+    const int32_t yd[4] = {1, kind == POOL2 ? 8 : 8, kind == POOL2 ? 16 : 8, 1};
+    y = new_tensor(m, type, 4, yd);
+  } else if (kind == MEAN1 || kind == MEAN2 || kind == SUM1 || kind == SUM2) {
+    const int32_t yd[4] = {1, 16, dims[2], 1};
+    y = new_tensor(m, type, 4, yd);
+  } else if (kind == BILINEAR) {
+    const int32_t yd[4] = {1, 32, 24, 1};
+    y = new_tensor(m, type, 4, yd);
+  } else y = new_tensor(m, out_type, 4, dims);
+  set_quant(m, y, s_out, out_type == T_I8 ? out_zp : 0);
+  if (kind == MEAN1 && i8 && chance(r, 50)) m->t[y].zp = zp_in;
+  if (kind == RELU6 || kind == POOL2 || kind == POOL4 || kind == BILINEAR) m->t[y].zp = zp_in;
+  if (kind == LOGISTIC) set_quant(m, y, i8 ? 1.0f / 256 : 1.0f / 32768, i8 ? -128 : 0);
+  if (kind == TANH) set_quant(m, y, i8 ? 1.0f / 128 : 1.0f / 32768, 0);
+  if (kind == SOFTMAX) set_quant(m, y, i8 ? 1.0f / 256 : 1.0f / 32768, i8 ? -128 : 0);
+  if (kind == LOG_SOFTMAX) set_quant(m, y, 16.0f / 256, 127);
+  switch (kind) {
+    case RELU: return unary_op(m, OP_RELU, OT_NONE, NULL, x, y);
+    case RELU6: return unary_op(m, OP_RELU6, OT_NONE, NULL, x, y);
+    case LEAKY: {
+      FbObj *o = fbw_table();
+      fbw_f32(o, 0, alpha);
+      return unary_op(m, OP_LEAKY_RELU, OT_LEAKY_RELU, o, x, y);
+    }
+    case PRELU: {
+      const int32_t ad[4] = {1, 1, 1, 1};
+      const int8_t av = (int8_t)range(r, -128, 127);
+      const int a = const_tensor(m, T_I8, 4, ad, &av);
+      set_quant(m, a, mode == TIE_EXACT ? ties_dyadic(r, 0.004) : log_uniform(r, 0.001, 0.01), range(r, -20, 20));
+      return binary_op(m, OP_PRELU, OT_NONE, NULL, x, a, y);
+    }
+    case HSWISH: return unary_op(m, OP_HARD_SWISH, OT_NONE, NULL, x, y);
+    case ELU: return unary_op(m, OP_ELU, OT_NONE, NULL, x, y);
+    case LOGISTIC: return unary_op(m, OP_LOGISTIC, OT_NONE, NULL, x, y);
+    case TANH: return unary_op(m, OP_TANH, OT_NONE, NULL, x, y);
+    case ABS: return unary_op(m, OP_ABS, OT_NONE, NULL, x, y);
+    case REQ8: case REQ16: return unary_op(m, OP_QUANTIZE, OT_NONE, NULL, x, y);
+    case RSQRT: return unary_op(m, OP_RSQRT, OT_NONE, NULL, x, y);
+    case MEAN1: case MEAN2: return ties_axis(m, OP_MEAN, x, y, 3);
+    case SUM1: case SUM2: return ties_axis(m, OP_SUM, x, y, 3);
+    case POOL2: return ties_pool(m, x, y, 2, 1);
+    case POOL4: return ties_pool(m, x, y, 2, 2);
+    case SOFTMAX: {
+      FbObj *o = fbw_table();
+      fbw_f32(o, 0, chance(r, 50) ? 1.0f : (float)uniform(r, 0.3, 2.0));
+      return unary_op(m, OP_SOFTMAX, OT_SOFTMAX, o, x, y);
+    }
+    case LOG_SOFTMAX: return unary_op(m, OP_LOG_SOFTMAX, OT_LOG_SOFTMAX, fbw_table(), x, y);
+    default: {
+      const int32_t size[2] = {32, 24};
+      const int s = const_i32_vec(m, size, 2);
+      FbObj *o = fbw_table();
+      const bool align = chance(r, 30), half = !align && chance(r, 50);
+      fbw_u8(o, 2, align);
+      fbw_u8(o, 3, half);
+      return binary_op(m, OP_RESIZE_BILINEAR, OT_RESIZE_BILINEAR, o, x, s, y);
+    }
+  }
+}
+
+/* int8 ADD / SUB / MUL / SQUARED_DIFFERENCE: all 256 values against 256 random partners. */
+static int ties_binary(Model *m, Rng *r) {
+  static const int codes[] = {OP_ADD, OP_SUB, OP_MUL, OP_SQUARED_DIFF};
+  const int code = codes[rnd(r, 4)], mode = rnd(r, 3);
+  const int32_t dims[4] = {1, 16, 16, 1};
+  const float sa = ties_in_scale(r, T_I8, mode);
+  const float sb = chance(r, 25) ? sa : ties_in_scale(r, T_I8, mode);
+  const int a = ties_input8(m, r, 4, dims, sa, range(r, -128, 127));
+  const int b = ties_input8(m, r, 4, dims, sb, range(r, -128, 127));
+  const double mx = sa > sb ? sa : sb;
+  double num = mx, lo = 0.4, hi = 1.25; /* ADD / SUB: out scale 0.8 .. 2.5 x the larger */
+  if (code == OP_MUL) num = (double)sa * sb, lo = 1.0 / 256, hi = 1.0 / 32;
+  if (code == OP_SQUARED_DIFF) num = mx * mx, lo = 1.0 / 512, hi = 1.0 / 64;
+  const int y = new_tensor(m, T_I8, 4, dims);
+  const int32_t out_zp = code == OP_SQUARED_DIFF ? -128 : range(r, -128, 127);
+  set_quant(m, y, ties_out_scale(r, num, mode, lo, hi, 0, out_zp, T_I8), out_zp);
+  static const int acts[] = {ACT_NONE, ACT_NONE, ACT_RELU, ACT_RELU6, ACT_RELU_N1};
+  const int act = acts[rnd(r, 5)];
+  switch (code) {
+    case OP_ADD: return binary_op(m, OP_ADD, OT_ADD, act_opts(act), a, b, y);
+    case OP_SUB: return binary_op(m, OP_SUB, OT_SUB, act_opts(act), a, b, y);
+    case OP_MUL: return binary_op(m, OP_MUL, OT_MUL, act_opts(act), a, b, y);
+    default: return binary_op(m, OP_SQUARED_DIFF, OT_NONE, NULL, a, b, y);
+  }
+}
+
+static int cmd_ties(int argc, char **argv) {
+  if (argc < 6) return 2;
+  const uint64_t seed = strtoull(argv[2], NULL, 0), batch = strtoull(argv[3], NULL, 0);
+  const int graphs = atoi(argv[4]);
+  const char *dir = argv[5], *skip = "";
+  int family = TIES_INT8, only = -1;
+  for (int a = 6; a < argc; a++) {
+    if (!strcmp(argv[a], "--family") && a + 1 < argc) {
+      a++;
+      family = !strcmp(argv[a], "int16") ? TIES_INT16 : !strcmp(argv[a], "binary") ? TIES_BINARY : TIES_INT8;
+    } else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--skip") && a + 1 < argc) skip = argv[++a];
+  }
+  if (graphs < 1 || graphs > (family == TIES_BINARY ? MAX_FILE_INPUTS / 2 : MAX_FILE_INPUTS)) return 2;
+  Model *m = xmalloc(sizeof *m);
+  int made = 0;
+  for (int g = 0; g < graphs; g++) {
+    if ((only >= 0 && g != only) || skipped(skip, g)) continue;
+    Rng r = {graph_seed(seed ^ 0x7469657300000000ull, batch, (uint64_t)g)};
+    m->graph = g;
+    mark_output(m, family == TIES_BINARY ? ties_binary(m, &r) : ties_unary(m, &r, family == TIES_INT16 ? T_I16 : T_I8));
+    made++;
+  }
+  printf("graphs %d\n", made);
+  return write_model(m, dir);
+}
+
 /* ---- comparison ----------------------------------------------------------------- */
 
 static unsigned char *slurp(const char *path, long *size) {
@@ -1934,10 +2220,12 @@ int main(int argc, char **argv) {
   else if (argc >= 2 && !strcmp(argv[1], "compare")) rc = cmd_compare(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "conv")) rc = cmd_conv(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "dwconv")) rc = cmd_dwconv(argc, argv);
+  else if (argc >= 2 && !strcmp(argv[1], "ties")) rc = cmd_ties(argc, argv);
   if (rc == 2)
     fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges]\n"
                     "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n"
                     "       fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL\n"
-                    "       fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL\n");
+                    "       fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL\n"
+                    "       fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary] [--only J] [--skip J,...]\n");
   return rc;
 }
