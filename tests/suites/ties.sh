@@ -10,8 +10,13 @@
 #   graph 36 and file 3 graph 21 are RELUs that gave one more than the reference while RELU
 #   divided in double);
 # - int16: the int16 forms on the 128 inputs nearest a tie plus 128 random ones;
-# - binary: int8 ADD, SUB, MUL, SQUARED_DIFFERENCE on all 256 values against random partners.
-# make test: 4 + 3 + 3 files (~60 s); TEST_FULL=1: 60 + 40 + 40 (~10 min). A mismatch prints
+# - binary: int8 ADD, SUB, MUL, SQUARED_DIFFERENCE on all 256 values against random partners;
+# - more: int16 ADD, SUB, MUL, SQUARED_DIFFERENCE; int8 and int16 MEAN and SUM over 4 values
+#   and over H x W, AVERAGE_POOL_2D of 3 and 3 x 3;
+# - dot, dot16: int8 and int16 (a16w8) FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D 1x1
+#   of one input channel, per-tensor and per-channel weights, the output scale on ties of
+#   the first channel (near: between the float and the double product of the scales).
+# make test: 4 + 3 + 3 + 2 + 2 + 2 files (~40 s); TEST_FULL=1: 60 + 40 x 5 (~12 min). A mismatch prints
 # its graph's operator and the reproducer (`fuzz_diff_gen ties 1 FILE GRAPHS DIR --family F
 # --only G`). SKIP without the oracle.
 # usage: sh tests/suites/ties.sh BUILD CORPUS WORKDIR
@@ -34,7 +39,7 @@ in_args() {
 
 seed=1
 # family files graphs-per-file
-for spec in int8:4:60 int16:3:60 binary:3:32; do
+for spec in int8:4:60 int16:3:60 binary:3:32 more:2:32 dot:2:60 dot16:2:60; do
   family=${spec%%:*} rest=${spec#*:}
   files=${rest%%:*} graphs=${rest#*:}
   [ "${TEST_FULL:-0}" = 1 ] && case $family in int8) files=60 ;; *) files=40 ;; esac

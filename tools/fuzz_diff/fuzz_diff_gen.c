@@ -16,7 +16,7 @@
  *       compares REF_DIR/out<i>.bin with GOT_DIR/out<i>.bin as outputs.txt says (integers
  *       byte-exact, float32 |a-b| <= 1e-5*max(1,|b|)) and prints "MISMATCH <graph> out<i>
  *       <first difference>" per differing output; exit 0 equal, 1 differing, 2 error.
- *   fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary] [--only J] [--skip J,...]
+ *   fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary|more|dot|dot16] [--only J] [--skip J,...]
  *       one-operator graphs on rounding ties (issue 29; see cmd_ties), files as `gen`.
  *
  * Deterministic: the same arguments give the same bytes. Not part of the compiler. */
@@ -1852,17 +1852,19 @@ static int cmd_dwconv(int argc, char **argv) {
 
 /* ---- ties: one-operator requantisation sweeps (issue 29) ------------------------ */
 
-/* fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary] [--only J]
- * [--skip J,...]: GRAPHS independent one-operator graphs, each a table or requantising
- * operator (int8: every one of the 256 input values, shuffled; int16: 256 inputs, half of
- * them the ones whose rescaled value lies nearest a .5 tie; binary: int8 ADD / SUB / MUL /
- * SQUARED_DIFFERENCE on all 256 values against 256 random partners), with scales drawn
+/* fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary|more|dot|dot16]
+ * [--only J] [--skip J,...]: GRAPHS independent one-operator graphs, each a table or
+ * requantising operator (int8: every one of the 256 input values, shuffled; int16: 256
+ * inputs, half of them the ones whose rescaled value lies nearest a .5 tie; binary: int8
+ * ADD / SUB / MUL / SQUARED_DIFFERENCE on all 256 values against 256 random partners;
+ * more: their int16 forms, means, sums and average pools of 3, 4, 9 and 16 values; dot,
+ * dot16: FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D of one input channel), with scales drawn
  * three ways (tie_mode): random; "near": the output scale rounded from d * s / (k + 0.5),
  * so that some input sits within float precision of a tie, where a double quotient and a
  * float one can round apart; "exact": s_in = odd * 2^-p and s_out = 2^-q, so that rescaled
  * inputs land exactly on k + 0.5. Files and outputs.txt as `gen` writes them. */
 
-enum { TIES_INT8, TIES_INT16, TIES_BINARY };
+enum { TIES_INT8, TIES_INT16, TIES_BINARY, TIES_MORE, TIES_DOT, TIES_DOT16 };
 enum { TIE_RANDOM, TIE_NEAR, TIE_EXACT };
 
 /* odd * 2^-p for an odd mantissa in [1, 255], about `around` in magnitude. */
@@ -1882,11 +1884,12 @@ static float ties_in_scale(Rng *r, int type, int mode) {
 /* An output scale making num / out_scale a factor in [lo, hi]: random, or (near) rounded
  * from d * num / (k + 0.5) for an input offset d = x - in_zp (positive 3 times in 4),
  * k chosen so that out_zp + k + 0.5 is inside the output's range (the tie is not clamped
- * away), and moved by a few ulps to where d times the double quotient num / s and d times
- * the float one lie on opposite sides of the tie when such a neighbour exists; or (exact)
- * a power of two. */
-static float ties_out_scale(Rng *r, double num, int mode, double lo, double hi, int32_t in_zp, int32_t out_zp,
-                            int out_type) {
+ * away), and moved by a few ulps to where d times the double quotient num / s, d times
+ * the float one and (num_alt > 0) d times num_alt / s, num_alt another construction of the
+ * numerator (a float product where num is the double one), do not all lie on one side of
+ * the tie, when such a neighbour exists; or (exact) a power of two. */
+static float ties_out_scale(Rng *r, double num, double num_alt, int mode, double lo, double hi, int32_t in_zp,
+                            int32_t out_zp, int out_type) {
   const double q_lo = out_type == T_I8 ? -128 : -32768, q_hi = out_type == T_I8 ? 127 : 32767;
   const double target = (double)log_uniform(r, lo, hi);
   if (mode == TIE_EXACT) return (float)ldexp(1.0, (int)floor(log2(num / target) + 0.5));
@@ -1904,7 +1907,8 @@ static float ties_out_scale(Rng *r, double num, int mode, double lo, double hi, 
         const float c = step % 2 ? (up = nextafterf(up, INFINITY)) : (down = nextafterf(down, 0.0f));
         const double by_double = (double)d * (num / (double)c) - tie;
         const double by_float = (double)d * (double)((float)num / c) - tie;
-        if ((by_double < 0.0) != (by_float < 0.0)) return c;
+        const double by_alt = num_alt > 0.0 ? (double)d * (num_alt / (double)c) - tie : by_double;
+        if ((by_double < 0.0) != (by_float < 0.0) || (by_double < 0.0) != (by_alt < 0.0)) return c;
       }
       return s;
     }
@@ -2013,10 +2017,10 @@ static int ties_unary(Model *m, Rng *r, int type) {
   if (kind == REQ16 && i8) out_type = T_I16, lo = 64, hi = 512;
   if (kind == REQ8 && !i8) out_type = T_I8, lo = 1.0 / 512, hi = 1.0 / 64;
   if (kind == SUM1 || kind == SUM2) lo = 0.25, hi = 2.0;
-  float s_out = ties_out_scale(r, num, mode, lo, hi, zp_in, out_type == T_I8 ? out_zp : 0, out_type);
+  float s_out = ties_out_scale(r, num, 0.0, mode, lo, hi, zp_in, out_type == T_I8 ? out_zp : 0, out_type);
   if (kind == HSWISH) s_out = s_in * (float)uniform(r, 0.5, 2.0);
   if (kind == RELU6 || kind == POOL2 || kind == POOL4 || kind == BILINEAR || kind == MEAN1) s_out = s_in;
-  if (kind == MEAN1 && !i8) s_out = ties_out_scale(r, num, mode, lo, hi, 0, 0, T_I16);
+  if (kind == MEAN1 && !i8) s_out = ties_out_scale(r, num, 0.0, mode, lo, hi, 0, 0, T_I16);
   const int x = i8 ? ties_input8(m, r, 4, dims, s_in, zp_in)
                    : ties_input16(m, r, 4, dims, s_in, kind == LOGISTIC || kind == TANH || kind == SOFTMAX ? 0.0 : num / s_out);
   int y;
@@ -2096,7 +2100,7 @@ static int ties_binary(Model *m, Rng *r) {
   if (code == OP_SQUARED_DIFF) num = mx * mx, lo = 1.0 / 512, hi = 1.0 / 64;
   const int y = new_tensor(m, T_I8, 4, dims);
   const int32_t out_zp = code == OP_SQUARED_DIFF ? -128 : range(r, -128, 127);
-  set_quant(m, y, ties_out_scale(r, num, mode, lo, hi, 0, out_zp, T_I8), out_zp);
+  set_quant(m, y, ties_out_scale(r, num, 0.0, mode, lo, hi, 0, out_zp, T_I8), out_zp);
   static const int acts[] = {ACT_NONE, ACT_NONE, ACT_RELU, ACT_RELU6, ACT_RELU_N1};
   const int act = acts[rnd(r, 5)];
   switch (code) {
@@ -2105,6 +2109,119 @@ static int ties_binary(Model *m, Rng *r) {
     case OP_MUL: return binary_op(m, OP_MUL, OT_MUL, act_opts(act), a, b, y);
     default: return binary_op(m, OP_SQUARED_DIFF, OT_NONE, NULL, a, b, y);
   }
+}
+
+/* int16 inputs of n values: 128 nearest a tie of x * factor, the rest random (ties_input16
+ * with another count). */
+static int ties_input16_n(Model *m, Rng *r, int rank, const int32_t *dims, float scale, double factor) {
+  const int ti = ties_input16(m, r, 4, (const int32_t[4]){1, 16, 16, 1}, scale, factor);
+  Tensor *t = &m->t[ti];
+  t->rank = rank;
+  memcpy(t->dims, dims, sizeof(int32_t) * (size_t)rank);
+  return ti;
+}
+
+/* "more": int16 ADD / SUB / MUL / SQUARED_DIFFERENCE (inputs near ties of their rescale);
+ * int8 and int16 MEAN and SUM over 4 values and over H x W, AVERAGE_POOL_2D of 3 and of
+ * 3 x 3. (No int8 DIV: the reference aborts, a RoundingDivideByPOT exponent above 31,
+ * whenever |x - zp| of the dividend is small, so all 256 values cannot be swept.) */
+static int ties_more(Model *m, Rng *r) {
+  enum { ADD16, SUB16, MUL16, SQDIFF16, MEAN4, SUM4, MEANHW, POOL3, POOL9, NKINDS };
+  const int kind = rnd(r, NKINDS), mode = rnd(r, 3);
+  const int type = kind <= SQDIFF16 ? T_I16 : chance(r, 50) ? T_I8 : T_I16;
+  const bool i8 = type == T_I8;
+  const int32_t flat[4] = {1, 16, 16, 1};
+  if (kind <= SQDIFF16) {
+    static const int codes[] = {OP_ADD, OP_SUB, OP_MUL, OP_SQUARED_DIFF};
+    const int code = codes[kind - ADD16];
+    const float sa = ties_in_scale(r, T_I16, mode), sb = chance(r, 25) ? sa : ties_in_scale(r, T_I16, mode);
+    const double mx = sa > sb ? sa : sb;
+    double num = mx, lo = 0.4, hi = 1.25;
+    if (code == OP_MUL) num = (double)sa * sb, lo = 1.0 / 32768, hi = 1.0 / 4096;
+    if (code == OP_SQUARED_DIFF) num = mx * mx, lo = 1.0 / 65536, hi = 1.0 / 8192;
+    const float s_out = ties_out_scale(r, num, 0.0, mode, lo, hi, 0, 0, T_I16);
+    const int a = ties_input16(m, r, 4, flat, sa, code == OP_MUL || code == OP_SQUARED_DIFF ? 0.0 : sa / s_out);
+    const int b = ties_input16(m, r, 4, flat, sb, code == OP_MUL || code == OP_SQUARED_DIFF ? 0.0 : sb / s_out);
+    const int y = new_tensor(m, T_I16, 4, flat);
+    set_quant(m, y, s_out, 0);
+    const int act = chance(r, 70) ? ACT_NONE : ACT_RELU;
+    if (code == OP_SQUARED_DIFF) return binary_op(m, code, OT_NONE, NULL, a, b, y);
+    return binary_op(m, code, code == OP_ADD ? OT_ADD : code == OP_SUB ? OT_SUB : OT_MUL, act_opts(act), a, b, y);
+  }
+  const float s_in = ties_in_scale(r, type, mode);
+  const int32_t zp_in = i8 ? range(r, -128, 127) : 0, out_zp = i8 ? range(r, -128, 127) : 0;
+  if (kind == POOL3 || kind == POOL9) {
+    const int x = i8 ? ties_input8(m, r, 4, flat, s_in, zp_in) : ties_input16(m, r, 4, flat, s_in, 0.0);
+    const int32_t yd[4] = {1, 5, kind == POOL3 ? 16 : 5, 1};
+    const int y = new_tensor(m, type, 4, yd);
+    set_quant(m, y, s_in, zp_in);
+    return ties_pool(m, x, y, 3, kind == POOL3 ? 1 : 3);
+  }
+  const int32_t d4[4] = {1, 16, 4, 4}, dhw[4] = {1, 4, 4, 16};
+  const int32_t *dims = kind == MEANHW ? dhw : d4;
+  const double lo = kind == SUM4 ? 0.25 : 1.0 / 64, hi = kind == SUM4 ? 1.0 : 4.0;
+  const float s_out = ties_out_scale(r, s_in, 0.0, mode, lo, hi, zp_in, out_zp, type);
+  const int x = i8 ? ties_input8(m, r, 4, dims, s_in, zp_in) : ties_input16_n(m, r, 4, dims, s_in, 0.0);
+  const int32_t yd4[4] = {1, 16, 4, 1}, ydhw[4] = {1, 1, 1, 16};
+  const int y = new_tensor(m, type, 4, kind == MEANHW ? ydhw : yd4);
+  set_quant(m, y, s_out, out_zp);
+  if (kind == MEANHW && chance(r, 30)) set_quant(m, y, s_in, zp_in); /* TFLite's integer spatial mean */
+  if (kind == MEANHW) {
+    const int32_t axes[2] = {1, 2};
+    const int ax = const_i32_vec(m, axes, 2);
+    FbObj *o = fbw_table();
+    fbw_u8(o, 0, 1);
+    return binary_op(m, OP_MEAN, OT_REDUCER, o, x, ax, y);
+  }
+  return ties_axis(m, kind == SUM4 ? OP_SUM : OP_MEAN, x, y, 3);
+}
+
+/* "dot" / "dot16": FULLY_CONNECTED, CONV_2D 1x1 and DEPTHWISE_CONV_2D 1x1 of one input
+ * channel on the tie inputs (int8: all 256 values; int16: near the ties of the first output
+ * channel), 4 output channels, per-tensor or per-channel weights, the first channel's
+ * weight w0 and no bias, so that the output scale puts (x - zp) * w0 * s_in * s_w / s_out on
+ * ties (near: the double and the float product s_in * s_w as the alternatives). */
+static int ties_dot(Model *m, Rng *r, int type) {
+  static const int codes[] = {OP_FC, OP_CONV, OP_DWCONV};
+  const int code = codes[rnd(r, 3)], mode = rnd(r, 3);
+  const bool i8 = type == T_I8, per_channel = chance(r, 50);
+  const float s_in = ties_in_scale(r, type, mode);
+  const int32_t zp_in = i8 ? range(r, -128, 127) : 0, out_zp = i8 ? range(r, -128, 127) : 0;
+  const int32_t fc_w[2] = {4, 1}, conv_w[4] = {4, 1, 1, 1}, dw_w[4] = {1, 1, 1, 4};
+  const int w = code == OP_FC ? weights(m, r, T_I8, 2, fc_w, 0, per_channel)
+                              : weights(m, r, T_I8, 4, code == OP_CONV ? conv_w : dw_w, code == OP_CONV ? 0 : 3,
+                                        per_channel);
+  Tensor *tw = &m->t[w];
+  int8_t *wv = tw->data;
+  if (wv[0] == 0) wv[0] = 1;
+  if (mode == TIE_EXACT)
+    for (int c = 0; c < tw->nch; c++) tw->ch_scales[c] = ties_dyadic(r, (double)tw->ch_scales[c]);
+  tw->scale = tw->ch_scales[0];
+  const double w0 = fabs((double)wv[0]);
+  const double num = (double)s_in * (double)tw->scale * w0, num_alt = (double)(s_in * tw->scale) * w0;
+  const float s_out = ties_out_scale(r, num, num_alt, mode, 1.0 / 64, 2.0, zp_in, out_zp, type);
+  const int32_t in_dims[4] = {1, 16, 16, 1}, fc_in[2] = {256, 1};
+  const int x = i8 ? ties_input8(m, r, code == OP_FC ? 2 : 4, code == OP_FC ? fc_in : in_dims, s_in, zp_in)
+                   : ties_input16_n(m, r, code == OP_FC ? 2 : 4, code == OP_FC ? fc_in : in_dims, s_in, num / s_out);
+  const int b = bias(m, r, x, w, 4, !i8);
+  if (i8) ((int32_t *)m->t[b].data)[0] = 0;
+  else ((int64_t *)m->t[b].data)[0] = 0;
+  const int32_t fc_out[2] = {256, 4}, conv_out[4] = {1, 16, 16, 4};
+  const int y = new_tensor(m, type, code == OP_FC ? 2 : 4, code == OP_FC ? fc_out : conv_out);
+  set_quant(m, y, s_out, out_zp);
+  FbObj *o = fbw_table();
+  if (code == OP_FC) {
+    fbw_u8(o, 0, ACT_NONE);
+  } else {
+    fbw_u8(o, 0, PAD_VALID);
+    fbw_i32(o, 1, 1);
+    fbw_i32(o, 2, 1);
+    if (code == OP_DWCONV) fbw_i32(o, 3, 4); /* depth multiplier */
+    fbw_u8(o, code == OP_DWCONV ? 4 : 3, ACT_NONE);
+  }
+  Op *op = add_op(m, code, code == OP_FC ? OT_FC : code == OP_CONV ? OT_CONV : OT_DWCONV, o);
+  op->in[0] = x, op->in[1] = w, op->in[2] = b, op->nin = 3, op->out[0] = y, op->nout = 1;
+  return y;
 }
 
 static int cmd_ties(int argc, char **argv) {
@@ -2116,18 +2233,30 @@ static int cmd_ties(int argc, char **argv) {
   for (int a = 6; a < argc; a++) {
     if (!strcmp(argv[a], "--family") && a + 1 < argc) {
       a++;
-      family = !strcmp(argv[a], "int16") ? TIES_INT16 : !strcmp(argv[a], "binary") ? TIES_BINARY : TIES_INT8;
+      static const char *const names[] = {"int8", "int16", "binary", "more", "dot", "dot16"};
+      family = -1;
+      for (int f = 0; f < 6; f++)
+        if (!strcmp(argv[a], names[f])) family = f;
+      if (family < 0) return 2;
     } else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--skip") && a + 1 < argc) skip = argv[++a];
   }
-  if (graphs < 1 || graphs > (family == TIES_BINARY ? MAX_FILE_INPUTS / 2 : MAX_FILE_INPUTS)) return 2;
+  if (graphs < 1 || graphs > (family == TIES_BINARY || family == TIES_MORE ? MAX_FILE_INPUTS / 2 : MAX_FILE_INPUTS))
+    return 2;
   Model *m = xmalloc(sizeof *m);
   int made = 0;
   for (int g = 0; g < graphs; g++) {
     if ((only >= 0 && g != only) || skipped(skip, g)) continue;
     Rng r = {graph_seed(seed ^ 0x7469657300000000ull, batch, (uint64_t)g)};
     m->graph = g;
-    mark_output(m, family == TIES_BINARY ? ties_binary(m, &r) : ties_unary(m, &r, family == TIES_INT16 ? T_I16 : T_I8));
+    int y;
+    switch (family) {
+      case TIES_BINARY: y = ties_binary(m, &r); break;
+      case TIES_MORE: y = ties_more(m, &r); break;
+      case TIES_DOT: case TIES_DOT16: y = ties_dot(m, &r, family == TIES_DOT ? T_I8 : T_I16); break;
+      default: y = ties_unary(m, &r, family == TIES_INT16 ? T_I16 : T_I8);
+    }
+    mark_output(m, y);
     made++;
   }
   printf("graphs %d\n", made);
@@ -2226,6 +2355,6 @@ int main(int argc, char **argv) {
                     "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n"
                     "       fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL\n"
                     "       fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL\n"
-                    "       fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary] [--only J] [--skip J,...]\n");
+                    "       fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary|more|dot|dot16] [--only J] [--skip J,...]\n");
   return rc;
 }
