@@ -1857,7 +1857,8 @@ static int cmd_dwconv(int argc, char **argv) {
  * requantising operator (int8: every one of the 256 input values, shuffled; int16: 256
  * inputs, half of them the ones whose rescaled value lies nearest a .5 tie; binary: int8
  * ADD / SUB / MUL / SQUARED_DIFFERENCE on all 256 values against 256 random partners;
- * more: their int16 forms, means, sums and average pools of 3, 4, 9 and 16 values; dot,
+ * more: their int16 forms, means, sums and average pools of 3, 4, 9 and 16 values, float
+ * QUANTIZE of values on ties; dot,
  * dot16: FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D of one input channel), with scales drawn
  * three ways (tie_mode): random; "near": the output scale rounded from d * s / (k + 0.5),
  * so that some input sits within float precision of a tie, where a double quotient and a
@@ -2123,14 +2124,34 @@ static int ties_input16_n(Model *m, Rng *r, int rank, const int32_t *dims, float
 
 /* "more": int16 ADD / SUB / MUL / SQUARED_DIFFERENCE (inputs near ties of their rescale);
  * int8 and int16 MEAN and SUM over 4 values and over H x W, AVERAGE_POOL_2D of 3 and of
- * 3 x 3. (No int8 DIV: the reference aborts, a RoundingDivideByPOT exponent above 31,
+ * 3 x 3; float32 QUANTIZE to int8 / int16 of (k + 0.5) * s and its neighbours. (No int8 DIV: the reference aborts, a RoundingDivideByPOT exponent above 31,
  * whenever |x - zp| of the dividend is small, so all 256 values cannot be swept.) */
 static int ties_more(Model *m, Rng *r) {
-  enum { ADD16, SUB16, MUL16, SQDIFF16, MEAN4, SUM4, MEANHW, POOL3, POOL9, NKINDS };
+  enum { ADD16, SUB16, MUL16, SQDIFF16, MEAN4, SUM4, MEANHW, POOL3, POOL9, QUANT_F32, NKINDS };
   const int kind = rnd(r, NKINDS), mode = rnd(r, 3);
   const int type = kind <= SQDIFF16 ? T_I16 : chance(r, 50) ? T_I8 : T_I16;
   const bool i8 = type == T_I8;
   const int32_t flat[4] = {1, 16, 16, 1};
+  if (kind == QUANT_F32) { /* float32 -> int8 / int16: inputs (k + 0.5) * s and their neighbours */
+    const int to = chance(r, 60) ? T_I8 : T_I16;
+    const float s = ties_in_scale(r, to, mode);
+    const int32_t zp = to == T_I8 ? range(r, -128, 127) : 0;
+    const int x = new_tensor(m, T_F32, 4, flat);
+    Tensor *t = &m->t[x];
+    t->is_input = true;
+    t->bytes = 1024;
+    float *v = t->data = xmalloc(1024);
+    const int kmax = to == T_I8 ? 140 : 33000;
+    for (int i = 0; i < 256; i++) {
+      const float tie = (float)(range(r, -kmax, kmax) + 0.5) * s;
+      v[i] = i % 4 == 1 ? nextafterf(tie, INFINITY) : i % 4 == 2 ? nextafterf(tie, -INFINITY) : tie;
+    }
+    if (m->nin >= MAX_IO) exit(2);
+    m->inputs[m->nin++] = x;
+    const int y = new_tensor(m, to, 4, flat);
+    set_quant(m, y, s, zp);
+    return unary_op(m, OP_QUANTIZE, OT_NONE, NULL, x, y);
+  }
   if (kind <= SQDIFF16) {
     static const int codes[] = {OP_ADD, OP_SUB, OP_MUL, OP_SQUARED_DIFF};
     const int code = codes[kind - ADD16];
