@@ -2124,10 +2124,13 @@ static int ties_input16_n(Model *m, Rng *r, int rank, const int32_t *dims, float
 
 /* "more": int16 ADD / SUB / MUL / SQUARED_DIFFERENCE (inputs near ties of their rescale);
  * int8 and int16 MEAN and SUM over 4 values and over H x W, AVERAGE_POOL_2D of 3 and of
- * 3 x 3; float32 QUANTIZE to int8 / int16 of (k + 0.5) * s and its neighbours. (No int8 DIV: the reference aborts, a RoundingDivideByPOT exponent above 31,
+ * 3 x 3; float32 QUANTIZE to int8 / int16 of (k + 0.5) * s and its neighbours; int8
+ * comparisons (scales a power of two apart for the exact draw), L2_NORMALIZATION over 4
+ * values, int16 PRELU, int8 -> int16 SOFTMAX. (No int8 DIV: the reference aborts, a RoundingDivideByPOT exponent above 31,
  * whenever |x - zp| of the dividend is small, so all 256 values cannot be swept.) */
 static int ties_more(Model *m, Rng *r) {
-  enum { ADD16, SUB16, MUL16, SQDIFF16, MEAN4, SUM4, MEANHW, POOL3, POOL9, QUANT_F32, NKINDS };
+  enum { ADD16, SUB16, MUL16, SQDIFF16, MEAN4, SUM4, MEANHW, POOL3, POOL9, QUANT_F32, COMPARE8, L2NORM8, PRELU16,
+         SOFTMAX8_16, NKINDS };
   const int kind = rnd(r, NKINDS), mode = rnd(r, 3);
   const int type = kind <= SQDIFF16 ? T_I16 : chance(r, 50) ? T_I8 : T_I16;
   const bool i8 = type == T_I8;
@@ -2151,6 +2154,44 @@ static int ties_more(Model *m, Rng *r) {
     const int y = new_tensor(m, to, 4, flat);
     set_quant(m, y, s, zp);
     return unary_op(m, OP_QUANTIZE, OT_NONE, NULL, x, y);
+  }
+  if (kind == COMPARE8) { /* both sides rescaled (left shift 8): equal after rescale on dyadic ratios */
+    const float sa = ties_in_scale(r, T_I8, mode);
+    const float sb = mode == TIE_EXACT ? (float)ldexp(sa, range(r, -2, 2)) : ties_in_scale(r, T_I8, mode);
+    const int a = ties_input8(m, r, 4, flat, sa, range(r, -128, 127));
+    const int b = ties_input8(m, r, 4, flat, sb, range(r, -128, 127));
+    return comparison(m, r, a, b);
+  }
+  if (kind == L2NORM8) { /* groups of 4 values */
+    const int32_t d[2] = {64, 4};
+    const int x = ties_input8(m, r, 2, d, ties_in_scale(r, T_I8, mode), range(r, -128, 127));
+    const int y = new_tensor(m, T_I8, 2, d);
+    set_quant(m, y, 1.0f / 128, 0);
+    return unary_op(m, OP_L2_NORM, OT_L2_NORM, act_opts(ACT_NONE), x, y);
+  }
+  if (kind == PRELU16) {
+    const float s_in = ties_in_scale(r, T_I16, mode);
+    const float s_alpha = mode == TIE_EXACT ? ties_dyadic(r, 0.004) : log_uniform(r, 0.001, 0.01);
+    const int8_t av = (int8_t)range(r, -128, 127);
+    const int32_t a_zp = range(r, -20, 20);
+    const double num = (double)s_in * s_alpha * fabs((double)(av - a_zp) + 0.0);
+    const float s_out = ties_out_scale(r, s_in, 0.0, mode, 1.0 / 4, 2.0, 0, 0, T_I16);
+    const int x = ties_input16(m, r, 4, flat, s_in, chance(r, 50) || num == 0.0 ? s_in / s_out : num / s_out);
+    const int32_t ad[4] = {1, 1, 1, 1};
+    const int a = const_tensor(m, T_I8, 4, ad, &av);
+    set_quant(m, a, s_alpha, a_zp);
+    const int y = new_tensor(m, T_I16, 4, flat);
+    set_quant(m, y, s_out, 0);
+    return binary_op(m, OP_PRELU, OT_NONE, NULL, x, a, y);
+  }
+  if (kind == SOFTMAX8_16) {
+    const int32_t d[2] = {16, 16};
+    const int x = ties_input8(m, r, 2, d, ties_in_scale(r, T_I8, mode), range(r, -128, 127));
+    const int y = new_tensor(m, T_I16, 2, d);
+    set_quant(m, y, 1.0f / 65536, -32768);
+    FbObj *o = fbw_table();
+    fbw_f32(o, 0, chance(r, 50) ? 1.0f : (float)uniform(r, 0.3, 2.0));
+    return unary_op(m, OP_SOFTMAX, OT_SOFTMAX, o, x, y);
   }
   if (kind <= SQDIFF16) {
     static const int codes[] = {OP_ADD, OP_SUB, OP_MUL, OP_SQUARED_DIFF};
