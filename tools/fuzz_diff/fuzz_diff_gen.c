@@ -2242,7 +2242,8 @@ static int ties_more(Model *m, Rng *r) {
  * channel on the tie inputs (int8: all 256 values; int16: near the ties of the first output
  * channel), 4 output channels, per-tensor or per-channel weights, the first channel's
  * weight w0 and no bias, so that the output scale puts (x - zp) * w0 * s_in * s_w / s_out on
- * ties (near: the double and the float product s_in * s_w as the alternatives). */
+ * ties (near: the double and the float product s_in * s_w as the alternatives); some with a
+ * fused RELU6 or RELU_N1_TO_1, half of those with the bound 6 / s_out (1 / s_out) on a tie. */
 static int ties_dot(Model *m, Rng *r, int type) {
   static const int codes[] = {OP_FC, OP_CONV, OP_DWCONV};
   const int code = codes[rnd(r, 3)], mode = rnd(r, 3);
@@ -2261,7 +2262,13 @@ static int ties_dot(Model *m, Rng *r, int type) {
   tw->scale = tw->ch_scales[0];
   const double w0 = fabs((double)wv[0]);
   const double num = (double)s_in * (double)tw->scale * w0, num_alt = (double)(s_in * tw->scale) * w0;
-  const float s_out = ties_out_scale(r, num, num_alt, mode, 1.0 / 64, 2.0, zp_in, out_zp, type);
+  float s_out = ties_out_scale(r, num, num_alt, mode, 1.0 / 64, 2.0, zp_in, out_zp, type);
+  /* a fused RELU6 / RELU_N1_TO_1 whose bound zp + roundf(6 / s_out) (or 1 / s_out) is near a tie */
+  const int act = chance(r, 70) ? ACT_NONE : chance(r, 50) ? ACT_RELU6 : ACT_RELU_N1;
+  if (act != ACT_NONE && chance(r, 50)) {
+    const double bound = act == ACT_RELU6 ? 6.0 : 1.0, steps = floor(bound / s_out);
+    if (steps >= 1.0 && steps < (i8 ? 120 : 30000)) s_out = (float)(bound / (steps + 0.5));
+  }
   const int32_t in_dims[4] = {1, 16, 16, 1}, fc_in[2] = {256, 1};
   const int x = i8 ? ties_input8(m, r, code == OP_FC ? 2 : 4, code == OP_FC ? fc_in : in_dims, s_in, zp_in)
                    : ties_input16_n(m, r, code == OP_FC ? 2 : 4, code == OP_FC ? fc_in : in_dims, s_in, num / s_out);
@@ -2273,13 +2280,13 @@ static int ties_dot(Model *m, Rng *r, int type) {
   set_quant(m, y, s_out, out_zp);
   FbObj *o = fbw_table();
   if (code == OP_FC) {
-    fbw_u8(o, 0, ACT_NONE);
+    fbw_u8(o, 0, (uint8_t)act);
   } else {
     fbw_u8(o, 0, PAD_VALID);
     fbw_i32(o, 1, 1);
     fbw_i32(o, 2, 1);
     if (code == OP_DWCONV) fbw_i32(o, 3, 4); /* depth multiplier */
-    fbw_u8(o, code == OP_DWCONV ? 4 : 3, ACT_NONE);
+    fbw_u8(o, code == OP_DWCONV ? 4 : 3, (uint8_t)act);
   }
   Op *op = add_op(m, code, code == OP_FC ? OT_FC : code == OP_CONV ? OT_CONV : OT_DWCONV, o);
   op->in[0] = x, op->in[1] = w, op->in[2] = b, op->nin = 3, op->out[0] = y, op->nout = 1;
