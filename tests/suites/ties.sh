@@ -16,7 +16,8 @@
 # - dot, dot16: int8 and int16 (a16w8) FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D 1x1
 #   of one input channel, per-tensor and per-channel weights, the output scale on ties of
 #   the first channel (near: between the float and the double product of the scales).
-# make test: 4 + 3 + 3 + 2 + 2 + 2 files (~40 s); TEST_FULL=1: 60 + 40 x 5 (~12 min). A mismatch prints
+# make test: 4 + 3 + 3 + 2 + 2 + 2 files (~45 s); TEST_FULL=1: 60 + 40 x 5, then 10 files of each
+# family with --edges (scales 100x wider, factors 16x further out; ~20 min). A mismatch prints
 # its graph's operator and the reproducer (`fuzz_diff_gen ties 1 FILE GRAPHS DIR --family F
 # --only G`). SKIP without the oracle.
 # usage: sh tests/suites/ties.sh BUILD CORPUS WORKDIR
@@ -38,32 +39,39 @@ in_args() {
 }
 
 seed=1
-# family files graphs-per-file
-for spec in int8:4:60 int16:3:60 binary:3:32 more:2:32 dot:2:60 dot16:2:60; do
+# family:files:graphs-per-file[:edges]
+specs="int8:4:60 int16:3:60 binary:3:32 more:2:32 dot:2:60 dot16:2:60"
+if [ "${TEST_FULL:-0}" = 1 ]; then
+  specs="int8:60:60 int16:40:60 binary:40:32 more:40:32 dot:40:60 dot16:40:60"
+  specs="$specs int8:10:60:edges int16:10:60:edges binary:10:32:edges more:10:32:edges dot:10:60:edges dot16:10:60:edges"
+fi
+for spec in $specs; do
   family=${spec%%:*} rest=${spec#*:}
-  files=${rest%%:*} graphs=${rest#*:}
-  [ "${TEST_FULL:-0}" = 1 ] && case $family in int8) files=60 ;; *) files=40 ;; esac
+  files=${rest%%:*} rest=${rest#*:}
+  graphs=${rest%%:*} edges="" tag=""
+  case $rest in *:edges) edges=--edges tag=-edges ;; esac
   total=0 values=0 wrong=0 broken=0
   file=0
   while [ $file -lt "$files" ]; do
-    dir="$work/${family}_$file"
-    if ! "$gen" ties $seed $file "$graphs" "$dir" --family "$family" >/dev/null 2>&1; then
-      echo "FAIL ties:$family:$file: generator failed"
+    dir="$work/${family}${tag}_$file"
+    # shellcheck disable=SC2086
+    if ! "$gen" ties $seed $file "$graphs" "$dir" --family "$family" $edges >/dev/null 2>&1; then
+      echo "FAIL ties:$family$tag:$file: generator failed"
       broken=1
       break
     fi
     # shellcheck disable=SC2046
     if ! "$oracle" "$dir/model.tflite" $(in_args "$dir") --out-dir "$dir/ref" --quiet >"$dir/ref.log" 2>&1; then
-      echo "FAIL ties:$family:$file: the oracle refused the file: $(tail -n 1 "$dir/ref.log" | cut -c1-200)"
+      echo "FAIL ties:$family$tag:$file: the oracle refused the file: $(tail -n 1 "$dir/ref.log" | cut -c1-200)"
       broken=1
     elif ! "$build/tinyaot" run "$dir/model.tflite" --case "$dir/case_0" --out-dir "$dir/got" >"$dir/got.log" 2>&1; then
-      echo "FAIL ties:$family:$file: tinyaot run failed: $(grep -m1 error "$dir/got.log")"
+      echo "FAIL ties:$family$tag:$file: tinyaot run failed: $(grep -m1 error "$dir/got.log")"
       broken=1
     else
       "$gen" compare "$dir" "$dir/ref" "$dir/got/case_0" >"$dir/cmp.txt"
       while read -r _ g what; do
         op=$(sed -n "$((g + 1))p" "$dir/outputs.txt" | cut -d' ' -f4)
-        echo "FAIL ties:$family:${file}_g$g: $op $what (fuzz_diff_gen ties $seed $file $graphs DIR --family $family --only $g)"
+        echo "FAIL ties:$family$tag:${file}_g$g: $op $what (fuzz_diff_gen ties $seed $file $graphs DIR --family $family $edges --only $g)"
         wrong=$((wrong + 1))
       done <"$dir/cmp.txt"
       total=$((total + $(wc -l <"$dir/outputs.txt")))
@@ -72,7 +80,7 @@ for spec in int8:4:60 int16:3:60 binary:3:32 more:2:32 dot:2:60 dot16:2:60; do
     fi
     file=$((file + 1))
   done
-  [ $broken -eq 0 ] && [ $wrong -eq 0 ] && echo "PASS ties:$family ($total graphs exact, $values output bytes)"
-  [ $wrong -ne 0 ] && echo "FAIL ties:$family: $wrong of $total graphs differ"
+  [ $broken -eq 0 ] && [ $wrong -eq 0 ] && echo "PASS ties:$family$tag ($total graphs exact, $values output bytes)"
+  [ $wrong -ne 0 ] && echo "FAIL ties:$family$tag: $wrong of $total graphs differ"
 done
 exit 0

@@ -1853,7 +1853,7 @@ static int cmd_dwconv(int argc, char **argv) {
 /* ---- ties: one-operator requantisation sweeps (issue 29) ------------------------ */
 
 /* fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary|more|dot|dot16]
- * [--only J] [--skip J,...]: GRAPHS independent one-operator graphs, each a table or
+ * [--only J] [--skip J,...] [--edges]: GRAPHS independent one-operator graphs, each a table or
  * requantising operator (int8: every one of the 256 input values, shuffled; int16: 256
  * inputs, half of them the ones whose rescaled value lies nearest a .5 tie; binary: int8
  * ADD / SUB / MUL / SQUARED_DIFFERENCE on all 256 values against 256 random partners;
@@ -1863,7 +1863,9 @@ static int cmd_dwconv(int argc, char **argv) {
  * three ways (tie_mode): random; "near": the output scale rounded from d * s / (k + 0.5),
  * so that some input sits within float precision of a tie, where a double quotient and a
  * float one can round apart; "exact": s_in = odd * 2^-p and s_out = 2^-q, so that rescaled
- * inputs land exactly on k + 0.5. Files and outputs.txt as `gen` writes them. */
+ * inputs land exactly on k + 0.5. --edges draws scales over 100x wider ranges and factors
+ * 16x further out (shifts near their limits, saturation). Files and outputs.txt as `gen`
+ * writes them. */
 
 enum { TIES_INT8, TIES_INT16, TIES_BINARY, TIES_MORE, TIES_DOT, TIES_DOT16 };
 enum { TIE_RANDOM, TIE_NEAR, TIE_EXACT };
@@ -1875,9 +1877,10 @@ static float ties_dyadic(Rng *r, double around) {
   return (float)ldexp((double)odd, -p);
 }
 
-/* The scale of the input (or of a binary operand) for the mode. */
-static float ties_in_scale(Rng *r, int type, int mode) {
-  const double lo = type == T_I8 ? 0.004 : 3e-5, hi = type == T_I8 ? 0.2 : 2e-3;
+/* The scale of the input (or of a binary operand) for the mode; --edges: 100x wider. */
+static float ties_in_scale(const Model *m, Rng *r, int type, int mode) {
+  const double wide = m->edges ? 10.0 : 1.0;
+  const double lo = (type == T_I8 ? 0.004 : 3e-5) / wide, hi = (type == T_I8 ? 0.2 : 2e-3) * wide;
   const double s = (double)log_uniform(r, lo, hi);
   return mode == TIE_EXACT ? ties_dyadic(r, s) : (float)s;
 }
@@ -1889,8 +1892,9 @@ static float ties_in_scale(Rng *r, int type, int mode) {
  * the float one and (num_alt > 0) d times num_alt / s, num_alt another construction of the
  * numerator (a float product where num is the double one), do not all lie on one side of
  * the tie, when such a neighbour exists; or (exact) a power of two. */
-static float ties_out_scale(Rng *r, double num, double num_alt, int mode, double lo, double hi, int32_t in_zp,
-                            int32_t out_zp, int out_type) {
+static float ties_out_scale(const Model *m, Rng *r, double num, double num_alt, int mode, double lo, double hi,
+                            int32_t in_zp, int32_t out_zp, int out_type) {
+  if (m->edges) lo /= 16.0, hi *= 16.0; /* --edges: factors 16x further out */
   const double q_lo = out_type == T_I8 ? -128 : -32768, q_hi = out_type == T_I8 ? 127 : 32767;
   const double target = (double)log_uniform(r, lo, hi);
   if (mode == TIE_EXACT) return (float)ldexp(1.0, (int)floor(log2(num / target) + 0.5));
@@ -2003,7 +2007,7 @@ static int ties_unary(Model *m, Rng *r, int type) {
   while (type == T_I16 && !(i16_ok & (1u << kind)));
   const int mode = rnd(r, 3);
   const bool i8 = type == T_I8;
-  float s_in = ties_in_scale(r, type, mode);
+  float s_in = ties_in_scale(m, r, type, mode);
   int32_t zp_in = i8 ? range(r, -128, 127) : 0;
   const int32_t out_zp = i8 ? range(r, -128, 127) : 0;
   float alpha = mode == TIE_EXACT ? (float)ldexp(1.0, -range(r, 1, 4)) : (float)uniform(r, 0.01, 0.9);
@@ -2018,10 +2022,10 @@ static int ties_unary(Model *m, Rng *r, int type) {
   if (kind == REQ16 && i8) out_type = T_I16, lo = 64, hi = 512;
   if (kind == REQ8 && !i8) out_type = T_I8, lo = 1.0 / 512, hi = 1.0 / 64;
   if (kind == SUM1 || kind == SUM2) lo = 0.25, hi = 2.0;
-  float s_out = ties_out_scale(r, num, 0.0, mode, lo, hi, zp_in, out_type == T_I8 ? out_zp : 0, out_type);
+  float s_out = ties_out_scale(m, r, num, 0.0, mode, lo, hi, zp_in, out_type == T_I8 ? out_zp : 0, out_type);
   if (kind == HSWISH) s_out = s_in * (float)uniform(r, 0.5, 2.0);
   if (kind == RELU6 || kind == POOL2 || kind == POOL4 || kind == BILINEAR || kind == MEAN1) s_out = s_in;
-  if (kind == MEAN1 && !i8) s_out = ties_out_scale(r, num, 0.0, mode, lo, hi, 0, 0, T_I16);
+  if (kind == MEAN1 && !i8) s_out = ties_out_scale(m, r, num, 0.0, mode, lo, hi, 0, 0, T_I16);
   const int x = i8 ? ties_input8(m, r, 4, dims, s_in, zp_in)
                    : ties_input16(m, r, 4, dims, s_in, kind == LOGISTIC || kind == TANH || kind == SOFTMAX ? 0.0 : num / s_out);
   int y;
@@ -2091,8 +2095,8 @@ static int ties_binary(Model *m, Rng *r) {
   static const int codes[] = {OP_ADD, OP_SUB, OP_MUL, OP_SQUARED_DIFF};
   const int code = codes[rnd(r, 4)], mode = rnd(r, 3);
   const int32_t dims[4] = {1, 16, 16, 1};
-  const float sa = ties_in_scale(r, T_I8, mode);
-  const float sb = chance(r, 25) ? sa : ties_in_scale(r, T_I8, mode);
+  const float sa = ties_in_scale(m, r, T_I8, mode);
+  const float sb = chance(r, 25) ? sa : ties_in_scale(m, r, T_I8, mode);
   const int a = ties_input8(m, r, 4, dims, sa, range(r, -128, 127));
   const int b = ties_input8(m, r, 4, dims, sb, range(r, -128, 127));
   const double mx = sa > sb ? sa : sb;
@@ -2101,7 +2105,7 @@ static int ties_binary(Model *m, Rng *r) {
   if (code == OP_SQUARED_DIFF) num = mx * mx, lo = 1.0 / 512, hi = 1.0 / 64;
   const int y = new_tensor(m, T_I8, 4, dims);
   const int32_t out_zp = code == OP_SQUARED_DIFF ? -128 : range(r, -128, 127);
-  set_quant(m, y, ties_out_scale(r, num, 0.0, mode, lo, hi, 0, out_zp, T_I8), out_zp);
+  set_quant(m, y, ties_out_scale(m, r, num, 0.0, mode, lo, hi, 0, out_zp, T_I8), out_zp);
   static const int acts[] = {ACT_NONE, ACT_NONE, ACT_RELU, ACT_RELU6, ACT_RELU_N1};
   const int act = acts[rnd(r, 5)];
   switch (code) {
@@ -2137,7 +2141,7 @@ static int ties_more(Model *m, Rng *r) {
   const int32_t flat[4] = {1, 16, 16, 1};
   if (kind == QUANT_F32) { /* float32 -> int8 / int16: inputs (k + 0.5) * s and their neighbours */
     const int to = chance(r, 60) ? T_I8 : T_I16;
-    const float s = ties_in_scale(r, to, mode);
+    const float s = ties_in_scale(m, r, to, mode);
     const int32_t zp = to == T_I8 ? range(r, -128, 127) : 0;
     const int x = new_tensor(m, T_F32, 4, flat);
     Tensor *t = &m->t[x];
@@ -2156,26 +2160,27 @@ static int ties_more(Model *m, Rng *r) {
     return unary_op(m, OP_QUANTIZE, OT_NONE, NULL, x, y);
   }
   if (kind == COMPARE8) { /* both sides rescaled (left shift 8): equal after rescale on dyadic ratios */
-    const float sa = ties_in_scale(r, T_I8, mode);
-    const float sb = mode == TIE_EXACT ? (float)ldexp(sa, range(r, -2, 2)) : ties_in_scale(r, T_I8, mode);
+    float sa = ties_in_scale(m, r, T_I8, mode);
+    float sb = mode == TIE_EXACT ? (float)ldexp(sa, range(r, -2, 2)) : ties_in_scale(m, r, T_I8, mode);
+    while (sa >= 0.5f || sb >= 0.5f) sa *= 0.5f, sb *= 0.5f; /* the reference rescales by scales below 1 */
     const int a = ties_input8(m, r, 4, flat, sa, range(r, -128, 127));
     const int b = ties_input8(m, r, 4, flat, sb, range(r, -128, 127));
     return comparison(m, r, a, b);
   }
   if (kind == L2NORM8) { /* groups of 4 values */
     const int32_t d[2] = {64, 4};
-    const int x = ties_input8(m, r, 2, d, ties_in_scale(r, T_I8, mode), range(r, -128, 127));
+    const int x = ties_input8(m, r, 2, d, ties_in_scale(m, r, T_I8, mode), range(r, -128, 127));
     const int y = new_tensor(m, T_I8, 2, d);
     set_quant(m, y, 1.0f / 128, 0);
     return unary_op(m, OP_L2_NORM, OT_L2_NORM, act_opts(ACT_NONE), x, y);
   }
   if (kind == PRELU16) {
-    const float s_in = ties_in_scale(r, T_I16, mode);
+    const float s_in = ties_in_scale(m, r, T_I16, mode);
     const float s_alpha = mode == TIE_EXACT ? ties_dyadic(r, 0.004) : log_uniform(r, 0.001, 0.01);
     const int8_t av = (int8_t)range(r, -128, 127);
     const int32_t a_zp = range(r, -20, 20);
     const double num = (double)s_in * s_alpha * fabs((double)(av - a_zp) + 0.0);
-    const float s_out = ties_out_scale(r, s_in, 0.0, mode, 1.0 / 4, 2.0, 0, 0, T_I16);
+    const float s_out = ties_out_scale(m, r, s_in, 0.0, mode, 1.0 / 4, 2.0, 0, 0, T_I16);
     const int x = ties_input16(m, r, 4, flat, s_in, chance(r, 50) || num == 0.0 ? s_in / s_out : num / s_out);
     const int32_t ad[4] = {1, 1, 1, 1};
     const int a = const_tensor(m, T_I8, 4, ad, &av);
@@ -2186,7 +2191,7 @@ static int ties_more(Model *m, Rng *r) {
   }
   if (kind == SOFTMAX8_16) {
     const int32_t d[2] = {16, 16};
-    const int x = ties_input8(m, r, 2, d, ties_in_scale(r, T_I8, mode), range(r, -128, 127));
+    const int x = ties_input8(m, r, 2, d, ties_in_scale(m, r, T_I8, mode), range(r, -128, 127));
     const int y = new_tensor(m, T_I16, 2, d);
     set_quant(m, y, 1.0f / 65536, -32768);
     FbObj *o = fbw_table();
@@ -2196,12 +2201,12 @@ static int ties_more(Model *m, Rng *r) {
   if (kind <= SQDIFF16) {
     static const int codes[] = {OP_ADD, OP_SUB, OP_MUL, OP_SQUARED_DIFF};
     const int code = codes[kind - ADD16];
-    const float sa = ties_in_scale(r, T_I16, mode), sb = chance(r, 25) ? sa : ties_in_scale(r, T_I16, mode);
+    const float sa = ties_in_scale(m, r, T_I16, mode), sb = chance(r, 25) ? sa : ties_in_scale(m, r, T_I16, mode);
     const double mx = sa > sb ? sa : sb;
     double num = mx, lo = 0.4, hi = 1.25;
     if (code == OP_MUL) num = (double)sa * sb, lo = 1.0 / 32768, hi = 1.0 / 4096;
     if (code == OP_SQUARED_DIFF) num = mx * mx, lo = 1.0 / 65536, hi = 1.0 / 8192;
-    const float s_out = ties_out_scale(r, num, 0.0, mode, lo, hi, 0, 0, T_I16);
+    const float s_out = ties_out_scale(m, r, num, 0.0, mode, lo, hi, 0, 0, T_I16);
     const int a = ties_input16(m, r, 4, flat, sa, code == OP_MUL || code == OP_SQUARED_DIFF ? 0.0 : sa / s_out);
     const int b = ties_input16(m, r, 4, flat, sb, code == OP_MUL || code == OP_SQUARED_DIFF ? 0.0 : sb / s_out);
     const int y = new_tensor(m, T_I16, 4, flat);
@@ -2210,7 +2215,7 @@ static int ties_more(Model *m, Rng *r) {
     if (code == OP_SQUARED_DIFF) return binary_op(m, code, OT_NONE, NULL, a, b, y);
     return binary_op(m, code, code == OP_ADD ? OT_ADD : code == OP_SUB ? OT_SUB : OT_MUL, act_opts(act), a, b, y);
   }
-  const float s_in = ties_in_scale(r, type, mode);
+  const float s_in = ties_in_scale(m, r, type, mode);
   const int32_t zp_in = i8 ? range(r, -128, 127) : 0, out_zp = i8 ? range(r, -128, 127) : 0;
   if (kind == POOL3 || kind == POOL9) {
     const int x = i8 ? ties_input8(m, r, 4, flat, s_in, zp_in) : ties_input16(m, r, 4, flat, s_in, 0.0);
@@ -2222,7 +2227,7 @@ static int ties_more(Model *m, Rng *r) {
   const int32_t d4[4] = {1, 16, 4, 4}, dhw[4] = {1, 4, 4, 16};
   const int32_t *dims = kind == MEANHW ? dhw : d4;
   const double lo = kind == SUM4 ? 0.25 : 1.0 / 64, hi = kind == SUM4 ? 1.0 : 4.0;
-  const float s_out = ties_out_scale(r, s_in, 0.0, mode, lo, hi, zp_in, out_zp, type);
+  const float s_out = ties_out_scale(m, r, s_in, 0.0, mode, lo, hi, zp_in, out_zp, type);
   const int x = i8 ? ties_input8(m, r, 4, dims, s_in, zp_in) : ties_input16_n(m, r, 4, dims, s_in, 0.0);
   const int32_t yd4[4] = {1, 16, 4, 1}, ydhw[4] = {1, 1, 1, 16};
   const int y = new_tensor(m, type, 4, kind == MEANHW ? ydhw : yd4);
@@ -2248,7 +2253,7 @@ static int ties_dot(Model *m, Rng *r, int type) {
   static const int codes[] = {OP_FC, OP_CONV, OP_DWCONV};
   const int code = codes[rnd(r, 3)], mode = rnd(r, 3);
   const bool i8 = type == T_I8, per_channel = chance(r, 50);
-  const float s_in = ties_in_scale(r, type, mode);
+  const float s_in = ties_in_scale(m, r, type, mode);
   const int32_t zp_in = i8 ? range(r, -128, 127) : 0, out_zp = i8 ? range(r, -128, 127) : 0;
   const int32_t fc_w[2] = {4, 1}, conv_w[4] = {4, 1, 1, 1}, dw_w[4] = {1, 1, 1, 4};
   const int w = code == OP_FC ? weights(m, r, T_I8, 2, fc_w, 0, per_channel)
@@ -2262,7 +2267,7 @@ static int ties_dot(Model *m, Rng *r, int type) {
   tw->scale = tw->ch_scales[0];
   const double w0 = fabs((double)wv[0]);
   const double num = (double)s_in * (double)tw->scale * w0, num_alt = (double)(s_in * tw->scale) * w0;
-  float s_out = ties_out_scale(r, num, num_alt, mode, 1.0 / 64, 2.0, zp_in, out_zp, type);
+  float s_out = ties_out_scale(m, r, num, num_alt, mode, 1.0 / 64, 2.0, zp_in, out_zp, type);
   /* a fused RELU6 / RELU_N1_TO_1 whose bound zp + roundf(6 / s_out) (or 1 / s_out) is near a tie */
   const int act = chance(r, 70) ? ACT_NONE : chance(r, 50) ? ACT_RELU6 : ACT_RELU_N1;
   if (act != ACT_NONE && chance(r, 50)) {
@@ -2299,6 +2304,7 @@ static int cmd_ties(int argc, char **argv) {
   const int graphs = atoi(argv[4]);
   const char *dir = argv[5], *skip = "";
   int family = TIES_INT8, only = -1;
+  Model *m = xmalloc(sizeof *m);
   for (int a = 6; a < argc; a++) {
     if (!strcmp(argv[a], "--family") && a + 1 < argc) {
       a++;
@@ -2309,10 +2315,10 @@ static int cmd_ties(int argc, char **argv) {
       if (family < 0) return 2;
     } else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--skip") && a + 1 < argc) skip = argv[++a];
+    else if (!strcmp(argv[a], "--edges")) m->edges = true;
   }
   if (graphs < 1 || graphs > (family == TIES_BINARY || family == TIES_MORE ? MAX_FILE_INPUTS / 2 : MAX_FILE_INPUTS))
     return 2;
-  Model *m = xmalloc(sizeof *m);
   int made = 0;
   for (int g = 0; g < graphs; g++) {
     if ((only >= 0 && g != only) || skipped(skip, g)) continue;
@@ -2424,6 +2430,6 @@ int main(int argc, char **argv) {
                     "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n"
                     "       fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL\n"
                     "       fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL\n"
-                    "       fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary|more|dot|dot16] [--only J] [--skip J,...]\n");
+                    "       fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary|more|dot|dot16] [--only J] [--skip J,...] [--edges]\n");
   return rc;
 }
