@@ -2030,7 +2030,7 @@ static int ties_unary(Model *m, Rng *r, int type) {
                    : ties_input16(m, r, 4, dims, s_in, kind == LOGISTIC || kind == TANH || kind == SOFTMAX ? 0.0 : num / s_out);
   int y;
   if (kind == POOL2 || kind == POOL4) {
-    const int32_t yd[4] = {1, kind == POOL2 ? 8 : 8, kind == POOL2 ? 16 : 8, 1};
+    const int32_t yd[4] = {1, 8, kind == POOL2 ? 16 : 8, 1}; /* 2x1 or 2x2 windows, stride = window */
     y = new_tensor(m, type, 4, yd);
   } else if (kind == MEAN1 || kind == MEAN2 || kind == SUM1 || kind == SUM2) {
     const int32_t yd[4] = {1, 16, dims[2], 1};
