@@ -8,15 +8,23 @@
 #include "math_unary.h"
 #include "op.h"
 
+/* The rescale factor is divided in single precision and then widened, as the reference
+ * (90b983c2b3f1) does: the double quotient rounds the other way where a rescaled input
+ * sits within 2^-24 of a .5 tie (found/relu_int8_tie_a: (39 + 49) * m = 127.5000025 in
+ * double, 127.4999990 from the float quotient). */
+static bool relu_multiplier(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor *out, int32_t *mult,
+                            int32_t *shift) {
+  const float m = tensor_scale(in) / tensor_scale(out);
+  return op_quant_multiplier(pc, node, (double)m, QUANT_RANGE_INT32, mult, shift,
+                             "input / output scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
+                             OP_TENSOR_ARG(out));
+}
+
 /* int8: out = clamp(out_zp + requantize(x - in_zp), max(-128, out_zp), 127). */
 static bool tabulate_int8(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor *out, EwUnary *u) {
   if (!ew_expect_quant(pc, node, in) || !ew_expect_quant(pc, node, out)) return false;
   int32_t multiplier, shift;
-  const double m = (double)tensor_scale(in) / (double)tensor_scale(out);
-  if (!op_quant_multiplier(pc, node, m, QUANT_RANGE_INT32, &multiplier, &shift,
-                           "input / output scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
-                           OP_TENSOR_ARG(out)))
-    return false;
+  if (!relu_multiplier(pc, node, in, out, &multiplier, &shift)) return false;
   const int32_t out_zp = tensor_zero_point(out);
   const int32_t lo = out_zp > -128 ? out_zp : -128;
   for (int b = 0; b < 256; b++) {
@@ -26,20 +34,12 @@ static bool tabulate_int8(PrepareCtx *pc, Node *node, const Tensor *in, const Te
   return true;
 }
 
-/* int16: TFLite Micro's RELU requires zero points 0; out = clamp(requantize(x), 0, 32767).
- * The factor is the single-precision quotient of the scales, widened afterwards, as the
- * reference (90b983c2b3f1) forms it: the double quotient rounds some ties the other way
- * (issue 29: 2225 * 0.000423822406 / 0.000206053723 is 4576.49996 in double, 4576.50017
- * with the float quotient, and the reference gives 4577). */
+/* int16: TFLite Micro's RELU requires zero points 0; out = clamp(requantize(x), 0, 32767). */
 static bool relu_int16(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor *out) {
   if (!ew_expect_symmetric(pc, node, in) || !ew_expect_symmetric(pc, node, out)) return false;
   MathS16 *d = mu_s16_new(pc, node, in, "ta_requant_sign_s16");
   if (!d) return false;
-  const float m = tensor_scale(in) / tensor_scale(out);
-  if (!op_quant_multiplier(pc, node, (double)m, QUANT_RANGE_INT32, &d->pos_multiplier, &d->pos_shift,
-                           "input / output scale of tensor %d '%s', tensor %d '%s'", OP_TENSOR_ARG(in),
-                           OP_TENSOR_ARG(out)))
-    return false;
+  if (!relu_multiplier(pc, node, in, out, &d->pos_multiplier, &d->pos_shift)) return false;
   d->neg_multiplier = d->pos_multiplier;
   d->neg_shift = d->pos_shift;
   d->act_min = 0;

@@ -324,6 +324,28 @@ static void test_abs_factor_in_single_precision(UnitState *u) {
   arena_free(&o.arena);
 }
 
+/* Regression (found/relu_int8_tie_a, issue 29): RELU's factor is divided in single
+ * precision too. (39 + 49) * s_in / s_out is 127.5000025 with the double quotient (rounds
+ * to 128, output 0) and 127.4999990 with the float one (127, output -1, the reference's). */
+static void test_relu_factor_in_single_precision(UnitState *u) {
+  const float si = 0.0312049463f, so = 0.0215375312f;
+  OneOp o;
+  one_op_init(&o, OP_RELU, TT_INT8, si, -49, so, -128);
+  CHECK(u, one_op_prepare(&o));
+  const EwUnary *t = o.node.op_data;
+  CHECK(u, t->table[(uint8_t)(int8_t)39] == -1);
+  CHECK(u, t->table[(uint8_t)(int8_t)-49] == -128 && t->table[(uint8_t)(int8_t)-128] == -128);
+  arena_free(&o.arena);
+  one_op_init(&o, OP_RELU, TT_INT16, si, 0, so, 0); /* int16 takes the same multiplier */
+  CHECK(u, one_op_prepare(&o));
+  const MathS16 *d = o.node.op_data;
+  int32_t q_float, s_float, q_double, s_double;
+  quant_multiplier((double)(si / so), &q_float, &s_float);
+  quant_multiplier((double)si / (double)so, &q_double, &s_double);
+  CHECK(u, q_float != q_double && d->pos_multiplier == q_float && d->pos_shift == s_float);
+  arena_free(&o.arena);
+}
+
 const UnitTest math_ops_tests[] = {
     {"math_inv_sqrt_runtime_matches_compiler", test_inv_sqrt_runtime_matches_compiler},
     {"math_abs_raw_s16_every_input", test_abs_raw_s16_every_input},
@@ -338,5 +360,6 @@ const UnitTest math_ops_tests[] = {
     {"math_refusals_name_the_operator", test_refusals_name_the_operator},
     {"math_rsqrt_int8_table_near_formula", test_rsqrt_int8_table_near_formula},
     {"math_abs_factor_in_single_precision", test_abs_factor_in_single_precision},
+    {"math_relu_factor_in_single_precision", test_relu_factor_in_single_precision},
     {NULL, NULL},
 };

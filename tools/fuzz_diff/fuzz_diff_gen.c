@@ -17,6 +17,8 @@
  *       compares REF_DIR/out<i>.bin with GOT_DIR/out<i>.bin as outputs.txt says (integers
  *       byte-exact, float32 |a-b| <= 1e-5*max(1,|b|)) and prints "MISMATCH <graph> out<i>
  *       <first difference>" per differing output; exit 0 equal, 1 differing, 2 error.
+ *   fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary|more|dot|dot16] [--only J] [--skip J,...]
+ *       one-operator graphs on rounding ties (issue 29; see cmd_ties), files as `gen`.
  *
  * Deterministic: the same arguments give the same bytes. Not part of the compiler. */
 #include <math.h>
@@ -2440,6 +2442,494 @@ static int cmd_matrix(int argc, char **argv) {
   return 0;
 }
 
+/* ---- ties: one-operator requantisation sweeps (issue 29) ------------------------ */
+
+/* fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary|more|dot|dot16]
+ * [--only J] [--skip J,...] [--edges]: GRAPHS independent one-operator graphs, each a table or
+ * requantising operator (int8: every one of the 256 input values, shuffled; int16: 256
+ * inputs, half of them the ones whose rescaled value lies nearest a .5 tie; binary: int8
+ * ADD / SUB / MUL / SQUARED_DIFFERENCE on all 256 values against 256 random partners;
+ * more: their int16 forms, means, sums and average pools of 3, 4, 9 and 16 values, float
+ * QUANTIZE of values on ties; dot,
+ * dot16: FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D of one input channel), with scales drawn
+ * three ways (tie_mode): random; "near": the output scale rounded from d * s / (k + 0.5),
+ * so that some input sits within float precision of a tie, where a double quotient and a
+ * float one can round apart; "exact": s_in = odd * 2^-p and s_out = 2^-q, so that rescaled
+ * inputs land exactly on k + 0.5. --edges draws scales over 100x wider ranges and factors
+ * 16x further out (shifts near their limits, saturation). Files and outputs.txt as `gen`
+ * writes them. */
+
+enum { TIES_INT8, TIES_INT16, TIES_BINARY, TIES_MORE, TIES_DOT, TIES_DOT16 };
+enum { TIE_RANDOM, TIE_NEAR, TIE_EXACT };
+
+/* odd * 2^-p for an odd mantissa in [1, 255], about `around` in magnitude. */
+static float ties_dyadic(Rng *r, double around) {
+  const int odd = 2 * range(r, 0, 127) + 1;
+  const int p = (int)floor(log2((double)odd / around) + 0.5);
+  return (float)ldexp((double)odd, -p);
+}
+
+/* The scale of the input (or of a binary operand) for the mode; --edges: 100x wider. */
+static float ties_in_scale(const Model *m, Rng *r, int type, int mode) {
+  const double wide = m->edges ? 10.0 : 1.0;
+  const double lo = (type == T_I8 ? 0.004 : 3e-5) / wide, hi = (type == T_I8 ? 0.2 : 2e-3) * wide;
+  const double s = (double)log_uniform(r, lo, hi);
+  return mode == TIE_EXACT ? ties_dyadic(r, s) : (float)s;
+}
+
+/* An output scale making num / out_scale a factor in [lo, hi]: random, or (near) rounded
+ * from d * num / (k + 0.5) for an input offset d = x - in_zp (positive 3 times in 4),
+ * k chosen so that out_zp + k + 0.5 is inside the output's range (the tie is not clamped
+ * away), and moved by a few ulps to where d times the double quotient num / s, d times
+ * the float one and (num_alt > 0) d times num_alt / s, num_alt another construction of the
+ * numerator (a float product where num is the double one), do not all lie on one side of
+ * the tie, when such a neighbour exists; or (exact) a power of two. */
+static float ties_out_scale(const Model *m, Rng *r, double num, double num_alt, int mode, double lo, double hi,
+                            int32_t in_zp, int32_t out_zp, int out_type) {
+  if (m->edges) lo /= 16.0, hi *= 16.0; /* --edges: factors 16x further out */
+  const double q_lo = out_type == T_I8 ? -128 : -32768, q_hi = out_type == T_I8 ? 127 : 32767;
+  const double target = (double)log_uniform(r, lo, hi);
+  if (mode == TIE_EXACT) return (float)ldexp(1.0, (int)floor(log2(num / target) + 0.5));
+  if (mode == TIE_NEAR) {
+    for (int attempt = 0; attempt < 64; attempt++) {
+      const int x = in_zp < 127 && chance(r, 75) ? range(r, in_zp + 1, 127) : range(r, -128, 127);
+      const int d = x - in_zp;
+      if (d == 0) continue;
+      const double k = floor((double)d * target), tie = k + 0.5;
+      if (out_zp + k < q_lo || out_zp + k + 1 > q_hi) continue;
+      const float s = (float)((double)d * num / tie);
+      if (!(s > 0.0f) || num / (double)s < lo * 0.5 || num / (double)s > hi * 2.0) continue;
+      float up = s, down = s;
+      for (int step = 0; step < 32; step++) {
+        const float c = step % 2 ? (up = nextafterf(up, INFINITY)) : (down = nextafterf(down, 0.0f));
+        const double by_double = (double)d * (num / (double)c) - tie;
+        const double by_float = (double)d * (double)((float)num / c) - tie;
+        const double by_alt = num_alt > 0.0 ? (double)d * (num_alt / (double)c) - tie : by_double;
+        if ((by_double < 0.0) != (by_float < 0.0) || (by_double < 0.0) != (by_alt < 0.0)) return c;
+      }
+      return s;
+    }
+  }
+  return (float)(num / target);
+}
+
+/* The model input: int8 all 256 values in random order. */
+static int ties_input8(Model *m, Rng *r, int rank, const int32_t *dims, float scale, int32_t zp) {
+  int ti = new_tensor(m, T_I8, rank, dims);
+  Tensor *t = &m->t[ti];
+  t->is_input = true;
+  set_quant(m, ti, scale, zp);
+  t->bytes = 256;
+  int8_t *v = t->data = xmalloc(256);
+  for (int i = 0; i < 256; i++) v[i] = (int8_t)(i - 128);
+  for (int i = 255; i > 0; i--) {
+    const int j = rnd(r, i + 1);
+    const int8_t s = v[i];
+    v[i] = v[j], v[j] = s;
+  }
+  if (m->nin >= MAX_IO) exit(2);
+  m->inputs[m->nin++] = ti;
+  return ti;
+}
+
+/* How far x * factor (double or float product) lies from a .5 tie. */
+static double ties_distance(int x, double factor) {
+  const double v = fabs((double)x * factor), f = v - floor(v);
+  const double vf = fabs((double)((float)x * (float)factor)), ff = vf - floor(vf);
+  const double a = fabs(f - 0.5), b = fabs(ff - 0.5);
+  return a < b ? a : b;
+}
+
+/* int16 input: 128 values nearest a tie of x * factor (0: none), the rest random. */
+static int ties_input16(Model *m, Rng *r, int rank, const int32_t *dims, float scale, double factor) {
+  int ti = new_tensor(m, T_I16, rank, dims);
+  Tensor *t = &m->t[ti];
+  t->is_input = true;
+  set_quant(m, ti, scale, 0);
+  t->bytes = 512;
+  int16_t *v = t->data = xmalloc(512);
+  int best[128], nbest = 0;
+  double dist[128];
+  for (int x = -32768; factor > 0.0 && x <= 32767; x++) {
+    if (x == 0) continue;
+    const double d = ties_distance(x, factor);
+    if (nbest == 128 && d >= dist[127]) continue;
+    int i = nbest < 128 ? nbest++ : 127;
+    while (i > 0 && dist[i - 1] > d) best[i] = best[i - 1], dist[i] = dist[i - 1], i--;
+    best[i] = x, dist[i] = d;
+  }
+  for (int i = 0; i < 256; i++) v[i] = (int16_t)(i < nbest ? best[i] : range(r, -32768, 32767));
+  for (int i = 255; i > 0; i--) {
+    const int j = rnd(r, i + 1);
+    const int16_t s = v[i];
+    v[i] = v[j], v[j] = s;
+  }
+  if (m->nin >= MAX_IO) exit(2);
+  m->inputs[m->nin++] = ti;
+  return ti;
+}
+
+static int ties_axis(Model *m, int code, int x, int y, int axis) {
+  const int ax = const_i32_vec(m, &axis, 1);
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, 1); /* keep_dims */
+  return binary_op(m, code, OT_REDUCER, o, x, ax, y);
+}
+
+static int ties_pool(Model *m, int x, int y, int kh, int kw) {
+  FbObj *o = fbw_table();
+  fbw_u8(o, 0, PAD_VALID);
+  fbw_i32(o, 1, kw);
+  fbw_i32(o, 2, kh);
+  fbw_i32(o, 3, kw);
+  fbw_i32(o, 4, kh);
+  fbw_u8(o, 5, ACT_NONE);
+  return unary_op(m, OP_AVG_POOL, OT_POOL, o, x, y);
+}
+
+/* One int8 or int16 one-input operator on the tie inputs; returns its output. */
+static int ties_unary(Model *m, Rng *r, int type) {
+  enum { RELU, RELU6, LEAKY, PRELU, HSWISH, ELU, LOGISTIC, TANH, ABS, REQ8, REQ16, RSQRT, MEAN1, MEAN2,
+         SUM1, SUM2, POOL2, POOL4, SOFTMAX, LOG_SOFTMAX, BILINEAR, NKINDS };
+  static const unsigned i16_ok = 1u << RELU | 1u << LEAKY | 1u << ABS | 1u << REQ8 | 1u << REQ16 | 1u << MEAN1 |
+                                 1u << MEAN2 | 1u << SUM1 | 1u << SUM2 | 1u << POOL2 | 1u << POOL4 |
+                                 1u << LOGISTIC | 1u << TANH | 1u << SOFTMAX;
+  int kind;
+  do kind = rnd(r, NKINDS);
+  while (type == T_I16 && !(i16_ok & (1u << kind)));
+  const int mode = rnd(r, 3);
+  const bool i8 = type == T_I8;
+  float s_in = ties_in_scale(m, r, type, mode);
+  int32_t zp_in = i8 ? range(r, -128, 127) : 0;
+  const int32_t out_zp = i8 ? range(r, -128, 127) : 0;
+  float alpha = mode == TIE_EXACT ? (float)ldexp(1.0, -range(r, 1, 4)) : (float)uniform(r, 0.01, 0.9);
+  double num = s_in; /* the factor whose ties the input values should hit */
+  double lo = 1.0 / 64, hi = 4.0;
+  int32_t dims[4] = {1, 16, 16, 1};
+  int out_type = type;
+  if (kind == RELU6 && mode != TIE_RANDOM) s_in = (float)(6.0 / (floor(6.0 / s_in) + 0.5)); /* 6 / s on a tie */
+  if (kind == LEAKY && chance(r, 50)) num = (double)s_in * alpha;
+  if (kind == RSQRT) zp_in = -128;
+  if (kind == MEAN2 || kind == SUM2) dims[2] = 8, dims[3] = 2;
+  if (kind == REQ16 && i8) out_type = T_I16, lo = 64, hi = 512;
+  if (kind == REQ8 && !i8) out_type = T_I8, lo = 1.0 / 512, hi = 1.0 / 64;
+  if (kind == SUM1 || kind == SUM2) lo = 0.25, hi = 2.0;
+  float s_out = ties_out_scale(m, r, num, 0.0, mode, lo, hi, zp_in, out_type == T_I8 ? out_zp : 0, out_type);
+  if (kind == HSWISH) s_out = s_in * (float)uniform(r, 0.5, 2.0);
+  if (kind == RELU6 || kind == POOL2 || kind == POOL4 || kind == BILINEAR || kind == MEAN1) s_out = s_in;
+  if (kind == MEAN1 && !i8) s_out = ties_out_scale(m, r, num, 0.0, mode, lo, hi, 0, 0, T_I16);
+  const int x = i8 ? ties_input8(m, r, 4, dims, s_in, zp_in)
+                   : ties_input16(m, r, 4, dims, s_in, kind == LOGISTIC || kind == TANH || kind == SOFTMAX ? 0.0 : num / s_out);
+  int y;
+  if (kind == POOL2 || kind == POOL4) {
+    const int32_t yd[4] = {1, 8, kind == POOL2 ? 16 : 8, 1}; /* 2x1 or 2x2 windows, stride = window */
+    y = new_tensor(m, type, 4, yd);
+  } else if (kind == MEAN1 || kind == MEAN2 || kind == SUM1 || kind == SUM2) {
+    const int32_t yd[4] = {1, 16, dims[2], 1};
+    y = new_tensor(m, type, 4, yd);
+  } else if (kind == BILINEAR) {
+    const int32_t yd[4] = {1, 32, 24, 1};
+    y = new_tensor(m, type, 4, yd);
+  } else y = new_tensor(m, out_type, 4, dims);
+  set_quant(m, y, s_out, out_type == T_I8 ? out_zp : 0);
+  if (kind == MEAN1 && i8 && chance(r, 50)) m->t[y].zp = zp_in;
+  if (kind == RELU6 || kind == POOL2 || kind == POOL4 || kind == BILINEAR) m->t[y].zp = zp_in;
+  if (kind == LOGISTIC) set_quant(m, y, i8 ? 1.0f / 256 : 1.0f / 32768, i8 ? -128 : 0);
+  if (kind == TANH) set_quant(m, y, i8 ? 1.0f / 128 : 1.0f / 32768, 0);
+  if (kind == SOFTMAX) set_quant(m, y, i8 ? 1.0f / 256 : 1.0f / 32768, i8 ? -128 : 0);
+  if (kind == LOG_SOFTMAX) set_quant(m, y, 16.0f / 256, 127);
+  switch (kind) {
+    case RELU: return unary_op(m, OP_RELU, OT_NONE, NULL, x, y);
+    case RELU6: return unary_op(m, OP_RELU6, OT_NONE, NULL, x, y);
+    case LEAKY: {
+      FbObj *o = fbw_table();
+      fbw_f32(o, 0, alpha);
+      return unary_op(m, OP_LEAKY_RELU, OT_LEAKY_RELU, o, x, y);
+    }
+    case PRELU: {
+      const int32_t ad[4] = {1, 1, 1, 1};
+      const int8_t av = (int8_t)range(r, -128, 127);
+      const int a = const_tensor(m, T_I8, 4, ad, &av);
+      set_quant(m, a, mode == TIE_EXACT ? ties_dyadic(r, 0.004) : log_uniform(r, 0.001, 0.01), range(r, -20, 20));
+      return binary_op(m, OP_PRELU, OT_NONE, NULL, x, a, y);
+    }
+    case HSWISH: return unary_op(m, OP_HARD_SWISH, OT_NONE, NULL, x, y);
+    case ELU: return unary_op(m, OP_ELU, OT_NONE, NULL, x, y);
+    case LOGISTIC: return unary_op(m, OP_LOGISTIC, OT_NONE, NULL, x, y);
+    case TANH: return unary_op(m, OP_TANH, OT_NONE, NULL, x, y);
+    case ABS: return unary_op(m, OP_ABS, OT_NONE, NULL, x, y);
+    case REQ8: case REQ16: return unary_op(m, OP_QUANTIZE, OT_NONE, NULL, x, y);
+    case RSQRT: return unary_op(m, OP_RSQRT, OT_NONE, NULL, x, y);
+    case MEAN1: case MEAN2: return ties_axis(m, OP_MEAN, x, y, 3);
+    case SUM1: case SUM2: return ties_axis(m, OP_SUM, x, y, 3);
+    case POOL2: return ties_pool(m, x, y, 2, 1);
+    case POOL4: return ties_pool(m, x, y, 2, 2);
+    case SOFTMAX: {
+      FbObj *o = fbw_table();
+      fbw_f32(o, 0, chance(r, 50) ? 1.0f : (float)uniform(r, 0.3, 2.0));
+      return unary_op(m, OP_SOFTMAX, OT_SOFTMAX, o, x, y);
+    }
+    case LOG_SOFTMAX: return unary_op(m, OP_LOG_SOFTMAX, OT_LOG_SOFTMAX, fbw_table(), x, y);
+    default: {
+      const int32_t size[2] = {32, 24};
+      const int s = const_i32_vec(m, size, 2);
+      FbObj *o = fbw_table();
+      const bool align = chance(r, 30), half = !align && chance(r, 50);
+      fbw_u8(o, 2, align);
+      fbw_u8(o, 3, half);
+      return binary_op(m, OP_RESIZE_BILINEAR, OT_RESIZE_BILINEAR, o, x, s, y);
+    }
+  }
+}
+
+/* int8 ADD / SUB / MUL / SQUARED_DIFFERENCE: all 256 values against 256 random partners. */
+static int ties_binary(Model *m, Rng *r) {
+  static const int codes[] = {OP_ADD, OP_SUB, OP_MUL, OP_SQUARED_DIFF};
+  const int code = codes[rnd(r, 4)], mode = rnd(r, 3);
+  const int32_t dims[4] = {1, 16, 16, 1};
+  const float sa = ties_in_scale(m, r, T_I8, mode);
+  const float sb = chance(r, 25) ? sa : ties_in_scale(m, r, T_I8, mode);
+  const int a = ties_input8(m, r, 4, dims, sa, range(r, -128, 127));
+  const int b = ties_input8(m, r, 4, dims, sb, range(r, -128, 127));
+  const double mx = sa > sb ? sa : sb;
+  double num = mx, lo = 0.4, hi = 1.25; /* ADD / SUB: out scale 0.8 .. 2.5 x the larger */
+  if (code == OP_MUL) num = (double)sa * sb, lo = 1.0 / 256, hi = 1.0 / 32;
+  if (code == OP_SQUARED_DIFF) num = mx * mx, lo = 1.0 / 512, hi = 1.0 / 64;
+  const int y = new_tensor(m, T_I8, 4, dims);
+  const int32_t out_zp = code == OP_SQUARED_DIFF ? -128 : range(r, -128, 127);
+  set_quant(m, y, ties_out_scale(m, r, num, 0.0, mode, lo, hi, 0, out_zp, T_I8), out_zp);
+  static const int acts[] = {ACT_NONE, ACT_NONE, ACT_RELU, ACT_RELU6, ACT_RELU_N1};
+  const int act = acts[rnd(r, 5)];
+  switch (code) {
+    case OP_ADD: return binary_op(m, OP_ADD, OT_ADD, act_opts(act), a, b, y);
+    case OP_SUB: return binary_op(m, OP_SUB, OT_SUB, act_opts(act), a, b, y);
+    case OP_MUL: return binary_op(m, OP_MUL, OT_MUL, act_opts(act), a, b, y);
+    default: return binary_op(m, OP_SQUARED_DIFF, OT_NONE, NULL, a, b, y);
+  }
+}
+
+/* int16 inputs of n values: 128 nearest a tie of x * factor, the rest random (ties_input16
+ * with another count). */
+static int ties_input16_n(Model *m, Rng *r, int rank, const int32_t *dims, float scale, double factor) {
+  const int ti = ties_input16(m, r, 4, (const int32_t[4]){1, 16, 16, 1}, scale, factor);
+  Tensor *t = &m->t[ti];
+  t->rank = rank;
+  memcpy(t->dims, dims, sizeof(int32_t) * (size_t)rank);
+  return ti;
+}
+
+/* "more": int16 ADD / SUB / MUL / SQUARED_DIFFERENCE (inputs near ties of their rescale);
+ * int8 and int16 MEAN and SUM over 4 values and over H x W, AVERAGE_POOL_2D of 3 and of
+ * 3 x 3; float32 QUANTIZE to int8 / int16 of (k + 0.5) * s and its neighbours; int8
+ * comparisons (scales a power of two apart for the exact draw), L2_NORMALIZATION over 4
+ * values, int16 PRELU, int8 -> int16 SOFTMAX. (No int8 DIV: the reference aborts, a RoundingDivideByPOT exponent above 31,
+ * whenever |x - zp| of the dividend is small, so all 256 values cannot be swept.) */
+static int ties_more(Model *m, Rng *r) {
+  enum { ADD16, SUB16, MUL16, SQDIFF16, MEAN4, SUM4, MEANHW, POOL3, POOL9, QUANT_F32, COMPARE8, L2NORM8, PRELU16,
+         SOFTMAX8_16, NKINDS };
+  const int kind = rnd(r, NKINDS), mode = rnd(r, 3);
+  const int type = kind <= SQDIFF16 ? T_I16 : chance(r, 50) ? T_I8 : T_I16;
+  const bool i8 = type == T_I8;
+  const int32_t flat[4] = {1, 16, 16, 1};
+  if (kind == QUANT_F32) { /* float32 -> int8 / int16: inputs (k + 0.5) * s and their neighbours */
+    const int to = chance(r, 60) ? T_I8 : T_I16;
+    const float s = ties_in_scale(m, r, to, mode);
+    const int32_t zp = to == T_I8 ? range(r, -128, 127) : 0;
+    const int x = new_tensor(m, T_F32, 4, flat);
+    Tensor *t = &m->t[x];
+    t->is_input = true;
+    t->bytes = 1024;
+    float *v = t->data = xmalloc(1024);
+    const int kmax = to == T_I8 ? 140 : 33000;
+    for (int i = 0; i < 256; i++) {
+      const float tie = (float)(range(r, -kmax, kmax) + 0.5) * s;
+      v[i] = i % 4 == 1 ? nextafterf(tie, INFINITY) : i % 4 == 2 ? nextafterf(tie, -INFINITY) : tie;
+    }
+    if (m->nin >= MAX_IO) exit(2);
+    m->inputs[m->nin++] = x;
+    const int y = new_tensor(m, to, 4, flat);
+    set_quant(m, y, s, zp);
+    return unary_op(m, OP_QUANTIZE, OT_NONE, NULL, x, y);
+  }
+  if (kind == COMPARE8) { /* both sides rescaled (left shift 8): equal after rescale on dyadic ratios */
+    float sa = ties_in_scale(m, r, T_I8, mode);
+    float sb = mode == TIE_EXACT ? (float)ldexp(sa, range(r, -2, 2)) : ties_in_scale(m, r, T_I8, mode);
+    while (sa >= 0.5f || sb >= 0.5f) sa *= 0.5f, sb *= 0.5f; /* the reference rescales by scales below 1 */
+    const int a = ties_input8(m, r, 4, flat, sa, range(r, -128, 127));
+    const int b = ties_input8(m, r, 4, flat, sb, range(r, -128, 127));
+    return comparison(m, r, a, b);
+  }
+  if (kind == L2NORM8) { /* groups of 4 values */
+    const int32_t d[2] = {64, 4};
+    const int x = ties_input8(m, r, 2, d, ties_in_scale(m, r, T_I8, mode), range(r, -128, 127));
+    const int y = new_tensor(m, T_I8, 2, d);
+    set_quant(m, y, 1.0f / 128, 0);
+    return unary_op(m, OP_L2_NORM, OT_L2_NORM, act_opts(ACT_NONE), x, y);
+  }
+  if (kind == PRELU16) {
+    const float s_in = ties_in_scale(m, r, T_I16, mode);
+    const float s_alpha = mode == TIE_EXACT ? ties_dyadic(r, 0.004) : log_uniform(r, 0.001, 0.01);
+    const int8_t av = (int8_t)range(r, -128, 127);
+    const int32_t a_zp = range(r, -20, 20);
+    const double num = (double)s_in * s_alpha * fabs((double)(av - a_zp) + 0.0);
+    const float s_out = ties_out_scale(m, r, s_in, 0.0, mode, 1.0 / 4, 2.0, 0, 0, T_I16);
+    const int x = ties_input16(m, r, 4, flat, s_in, chance(r, 50) || num == 0.0 ? s_in / s_out : num / s_out);
+    const int32_t ad[4] = {1, 1, 1, 1};
+    const int a = const_tensor(m, T_I8, 4, ad, &av);
+    set_quant(m, a, s_alpha, a_zp);
+    const int y = new_tensor(m, T_I16, 4, flat);
+    set_quant(m, y, s_out, 0);
+    return binary_op(m, OP_PRELU, OT_NONE, NULL, x, a, y);
+  }
+  if (kind == SOFTMAX8_16) {
+    const int32_t d[2] = {16, 16};
+    const int x = ties_input8(m, r, 2, d, ties_in_scale(m, r, T_I8, mode), range(r, -128, 127));
+    const int y = new_tensor(m, T_I16, 2, d);
+    set_quant(m, y, 1.0f / 65536, -32768);
+    FbObj *o = fbw_table();
+    fbw_f32(o, 0, chance(r, 50) ? 1.0f : (float)uniform(r, 0.3, 2.0));
+    return unary_op(m, OP_SOFTMAX, OT_SOFTMAX, o, x, y);
+  }
+  if (kind <= SQDIFF16) {
+    static const int codes[] = {OP_ADD, OP_SUB, OP_MUL, OP_SQUARED_DIFF};
+    const int code = codes[kind - ADD16];
+    const float sa = ties_in_scale(m, r, T_I16, mode), sb = chance(r, 25) ? sa : ties_in_scale(m, r, T_I16, mode);
+    const double mx = sa > sb ? sa : sb;
+    double num = mx, lo = 0.4, hi = 1.25;
+    if (code == OP_MUL) num = (double)sa * sb, lo = 1.0 / 32768, hi = 1.0 / 4096;
+    if (code == OP_SQUARED_DIFF) num = mx * mx, lo = 1.0 / 65536, hi = 1.0 / 8192;
+    const float s_out = ties_out_scale(m, r, num, 0.0, mode, lo, hi, 0, 0, T_I16);
+    const int a = ties_input16(m, r, 4, flat, sa, code == OP_MUL || code == OP_SQUARED_DIFF ? 0.0 : sa / s_out);
+    const int b = ties_input16(m, r, 4, flat, sb, code == OP_MUL || code == OP_SQUARED_DIFF ? 0.0 : sb / s_out);
+    const int y = new_tensor(m, T_I16, 4, flat);
+    set_quant(m, y, s_out, 0);
+    const int act = chance(r, 70) ? ACT_NONE : ACT_RELU;
+    if (code == OP_SQUARED_DIFF) return binary_op(m, code, OT_NONE, NULL, a, b, y);
+    return binary_op(m, code, code == OP_ADD ? OT_ADD : code == OP_SUB ? OT_SUB : OT_MUL, act_opts(act), a, b, y);
+  }
+  const float s_in = ties_in_scale(m, r, type, mode);
+  const int32_t zp_in = i8 ? range(r, -128, 127) : 0, out_zp = i8 ? range(r, -128, 127) : 0;
+  if (kind == POOL3 || kind == POOL9) {
+    const int x = i8 ? ties_input8(m, r, 4, flat, s_in, zp_in) : ties_input16(m, r, 4, flat, s_in, 0.0);
+    const int32_t yd[4] = {1, 5, kind == POOL3 ? 16 : 5, 1};
+    const int y = new_tensor(m, type, 4, yd);
+    set_quant(m, y, s_in, zp_in);
+    return ties_pool(m, x, y, 3, kind == POOL3 ? 1 : 3);
+  }
+  const int32_t d4[4] = {1, 16, 4, 4}, dhw[4] = {1, 4, 4, 16};
+  const int32_t *dims = kind == MEANHW ? dhw : d4;
+  const double lo = kind == SUM4 ? 0.25 : 1.0 / 64, hi = kind == SUM4 ? 1.0 : 4.0;
+  const float s_out = ties_out_scale(m, r, s_in, 0.0, mode, lo, hi, zp_in, out_zp, type);
+  const int x = i8 ? ties_input8(m, r, 4, dims, s_in, zp_in) : ties_input16_n(m, r, 4, dims, s_in, 0.0);
+  const int32_t yd4[4] = {1, 16, 4, 1}, ydhw[4] = {1, 1, 1, 16};
+  const int y = new_tensor(m, type, 4, kind == MEANHW ? ydhw : yd4);
+  set_quant(m, y, s_out, out_zp);
+  if (kind == MEANHW && chance(r, 30)) set_quant(m, y, s_in, zp_in); /* TFLite's integer spatial mean */
+  if (kind == MEANHW) {
+    const int32_t axes[2] = {1, 2};
+    const int ax = const_i32_vec(m, axes, 2);
+    FbObj *o = fbw_table();
+    fbw_u8(o, 0, 1);
+    return binary_op(m, OP_MEAN, OT_REDUCER, o, x, ax, y);
+  }
+  return ties_axis(m, kind == SUM4 ? OP_SUM : OP_MEAN, x, y, 3);
+}
+
+/* "dot" / "dot16": FULLY_CONNECTED, CONV_2D 1x1 and DEPTHWISE_CONV_2D 1x1 of one input
+ * channel on the tie inputs (int8: all 256 values; int16: near the ties of the first output
+ * channel), 4 output channels, per-tensor or per-channel weights, the first channel's
+ * weight w0 and no bias, so that the output scale puts (x - zp) * w0 * s_in * s_w / s_out on
+ * ties (near: the double and the float product s_in * s_w as the alternatives); some with a
+ * fused RELU6 or RELU_N1_TO_1, half of those with the bound 6 / s_out (1 / s_out) on a tie. */
+static int ties_dot(Model *m, Rng *r, int type) {
+  static const int codes[] = {OP_FC, OP_CONV, OP_DWCONV};
+  const int code = codes[rnd(r, 3)], mode = rnd(r, 3);
+  const bool i8 = type == T_I8, per_channel = chance(r, 50);
+  const float s_in = ties_in_scale(m, r, type, mode);
+  const int32_t zp_in = i8 ? range(r, -128, 127) : 0, out_zp = i8 ? range(r, -128, 127) : 0;
+  const int32_t fc_w[2] = {4, 1}, conv_w[4] = {4, 1, 1, 1}, dw_w[4] = {1, 1, 1, 4};
+  const int w = code == OP_FC ? weights(m, r, T_I8, 2, fc_w, 0, per_channel)
+                              : weights(m, r, T_I8, 4, code == OP_CONV ? conv_w : dw_w, code == OP_CONV ? 0 : 3,
+                                        per_channel);
+  Tensor *tw = &m->t[w];
+  int8_t *wv = tw->data;
+  if (wv[0] == 0) wv[0] = 1;
+  if (mode == TIE_EXACT)
+    for (int c = 0; c < tw->nch; c++) tw->ch_scales[c] = ties_dyadic(r, (double)tw->ch_scales[c]);
+  tw->scale = tw->ch_scales[0];
+  const double w0 = fabs((double)wv[0]);
+  const double num = (double)s_in * (double)tw->scale * w0, num_alt = (double)(s_in * tw->scale) * w0;
+  float s_out = ties_out_scale(m, r, num, num_alt, mode, 1.0 / 64, 2.0, zp_in, out_zp, type);
+  /* a fused RELU6 / RELU_N1_TO_1 whose bound zp + roundf(6 / s_out) (or 1 / s_out) is near a tie */
+  const int act = chance(r, 70) ? ACT_NONE : chance(r, 50) ? ACT_RELU6 : ACT_RELU_N1;
+  if (act != ACT_NONE && chance(r, 50)) {
+    const double bound = act == ACT_RELU6 ? 6.0 : 1.0, steps = floor(bound / s_out);
+    if (steps >= 1.0 && steps < (i8 ? 120 : 30000)) s_out = (float)(bound / (steps + 0.5));
+  }
+  const int32_t in_dims[4] = {1, 16, 16, 1}, fc_in[2] = {256, 1};
+  const int x = i8 ? ties_input8(m, r, code == OP_FC ? 2 : 4, code == OP_FC ? fc_in : in_dims, s_in, zp_in)
+                   : ties_input16_n(m, r, code == OP_FC ? 2 : 4, code == OP_FC ? fc_in : in_dims, s_in, num / s_out);
+  const int b = bias(m, r, x, w, 4, !i8);
+  if (i8) ((int32_t *)m->t[b].data)[0] = 0;
+  else ((int64_t *)m->t[b].data)[0] = 0;
+  const int32_t fc_out[2] = {256, 4}, conv_out[4] = {1, 16, 16, 4};
+  const int y = new_tensor(m, type, code == OP_FC ? 2 : 4, code == OP_FC ? fc_out : conv_out);
+  set_quant(m, y, s_out, out_zp);
+  FbObj *o = fbw_table();
+  if (code == OP_FC) {
+    fbw_u8(o, 0, (uint8_t)act);
+  } else {
+    fbw_u8(o, 0, PAD_VALID);
+    fbw_i32(o, 1, 1);
+    fbw_i32(o, 2, 1);
+    if (code == OP_DWCONV) fbw_i32(o, 3, 4); /* depth multiplier */
+    fbw_u8(o, code == OP_DWCONV ? 4 : 3, (uint8_t)act);
+  }
+  Op *op = add_op(m, code, code == OP_FC ? OT_FC : code == OP_CONV ? OT_CONV : OT_DWCONV, o);
+  op->in[0] = x, op->in[1] = w, op->in[2] = b, op->nin = 3, op->out[0] = y, op->nout = 1;
+  return y;
+}
+
+static int cmd_ties(int argc, char **argv) {
+  if (argc < 6) return 2;
+  const uint64_t seed = strtoull(argv[2], NULL, 0), batch = strtoull(argv[3], NULL, 0);
+  const int graphs = atoi(argv[4]);
+  const char *dir = argv[5], *skip = "";
+  int family = TIES_INT8, only = -1;
+  Model *m = xmalloc(sizeof *m);
+  for (int a = 6; a < argc; a++) {
+    if (!strcmp(argv[a], "--family") && a + 1 < argc) {
+      a++;
+      static const char *const names[] = {"int8", "int16", "binary", "more", "dot", "dot16"};
+      family = -1;
+      for (int f = 0; f < 6; f++)
+        if (!strcmp(argv[a], names[f])) family = f;
+      if (family < 0) return 2;
+    } else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--skip") && a + 1 < argc) skip = argv[++a];
+    else if (!strcmp(argv[a], "--edges")) m->edges = true;
+  }
+  if (graphs < 1 || graphs > (family == TIES_BINARY || family == TIES_MORE ? MAX_FILE_INPUTS / 2 : MAX_FILE_INPUTS))
+    return 2;
+  int made = 0;
+  for (int g = 0; g < graphs; g++) {
+    if ((only >= 0 && g != only) || skipped(skip, g)) continue;
+    Rng r = {graph_seed(seed ^ 0x7469657300000000ull, batch, (uint64_t)g)};
+    m->graph = g;
+    int y;
+    switch (family) {
+      case TIES_BINARY: y = ties_binary(m, &r); break;
+      case TIES_MORE: y = ties_more(m, &r); break;
+      case TIES_DOT: case TIES_DOT16: y = ties_dot(m, &r, family == TIES_DOT ? T_I8 : T_I16); break;
+      default: y = ties_unary(m, &r, family == TIES_INT16 ? T_I16 : T_I8);
+    }
+    mark_output(m, y);
+    made++;
+  }
+  printf("graphs %d\n", made);
+  return write_model(m, dir);
+}
+
 /* ---- comparison ----------------------------------------------------------------- */
 
 static unsigned char *slurp(const char *path, long *size) {
@@ -2527,11 +3017,13 @@ int main(int argc, char **argv) {
   else if (argc >= 2 && !strcmp(argv[1], "conv")) rc = cmd_conv(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "dwconv")) rc = cmd_dwconv(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "matrix")) rc = cmd_matrix(argc, argv);
+  else if (argc >= 2 && !strcmp(argv[1], "ties")) rc = cmd_ties(argc, argv);
   if (rc == 2)
     fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges] [--chains]\n"
                     "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n"
                     "       fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL\n"
                     "       fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL\n"
-                    "       fuzz_diff_gen matrix SEED OUTDIR full|quick PART [PER_PART]\n");
+                    "       fuzz_diff_gen matrix SEED OUTDIR full|quick PART [PER_PART]\n"
+                    "       fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary|more|dot|dot16] [--only J] [--skip J,...] [--edges]\n");
   return rc;
 }
