@@ -167,10 +167,12 @@ test-target: $(BUILD)/tinyaot $(BUILD)/compare
 
 # The whole corpus (case 0 of every model and op directory) on QEMU M4 and M55 with the
 # DSP/MVE tiers; make test runs the models and the tiered int8 operators there. Then every
-# model again with --memory.optimize max and with every memory rewrite off.
+# model again with --memory.optimize max and with every memory rewrite off; then the
+# differential sweeps at their long budgets (tests/run_full_sweeps.sh).
 .PHONY: test-full
 test-full: $(BUILD)/tinyaot $(BUILD)/compare
 	@TARGET_OPS=all sh tests/run_target_tests.sh $(BUILD) $(CORPUS)
 	@TARGET_OPS=none TARGET_TINYAOT_ARGS="--memory.optimize max" sh tests/run_target_tests.sh $(BUILD) $(CORPUS)
 	@TARGET_OPS=none TARGET_TINYAOT_ARGS="--no-alias --no-fold-pad --no-elide-quantize --no-concat-views --no-slice-views --no-inplace" \
 	  sh tests/run_target_tests.sh $(BUILD) $(CORPUS)
+	@sh tests/run_full_sweeps.sh $(BUILD) $(CORPUS)
