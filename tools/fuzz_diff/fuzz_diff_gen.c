@@ -14,8 +14,9 @@
  *       outputs.txt: one line per model output, "<graph> <exact|float32> <description>".
  *   fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR
  *       compares REF_DIR/out<i>.bin with GOT_DIR/out<i>.bin as outputs.txt says (integers
- *       byte-exact, float32 |a-b| <= 1e-5*max(1,|b|)) and prints "MISMATCH <graph> out<i>
- *       <first difference>" per differing output; exit 0 equal, 1 differing, 2 error.
+ *       byte-exact; float32 equal values, NaN where the reference is NaN, or both finite and
+ *       |a-b| <= 1e-5*max(1,|b|)) and prints "MISMATCH <graph> out<i> <first difference>"
+ *       per differing output; exit 0 equal, 1 differing, 2 error.
  *
  * Deterministic: the same arguments give the same bytes. Not part of the compiler. */
 #include <math.h>
@@ -1865,6 +1866,17 @@ static unsigned char *slurp(const char *path, long *size) {
   return buf;
 }
 
+/* a (tinyaot) matches b (reference), as tests/tools/compare.c: equal values (same-signed
+ * infinities: inf - inf is NaN, which the tolerance alone rejected), NaN where the reference
+ * is NaN, or both finite within 1e-5*max(1,|b|); an infinity against anything else differs. */
+static bool float_close(float a, float b) {
+  if (a == b) return true;
+  if (isnan(b)) return isnan(a);
+  if (!isfinite(a) || !isfinite(b)) return false;
+  float tol = 1e-5f * (fabsf(b) > 1.0f ? fabsf(b) : 1.0f);
+  return fabsf(a - b) <= tol;
+}
+
 /* Returns true when equal; otherwise writes the first difference into why. */
 static bool outputs_equal(const char *kind, const unsigned char *ref, long rn, const unsigned char *got, long gn,
                           char *why, size_t why_len) {
@@ -1877,8 +1889,7 @@ static bool outputs_equal(const char *kind, const unsigned char *ref, long rn, c
       float a, b;
       memcpy(&b, ref + i, 4);
       memcpy(&a, got + i, 4);
-      float tol = 1e-5f * (fabsf(b) > 1.0f ? fabsf(b) : 1.0f);
-      if (!(fabsf(a - b) <= tol) && !(isnan(a) && isnan(b))) {
+      if (!float_close(a, b)) {
         snprintf(why, why_len, "element %ld: %.9g, reference %.9g", i / 4, a, b);
         return false;
       }
