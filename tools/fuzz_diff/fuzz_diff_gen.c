@@ -466,18 +466,65 @@ static void dot_out_quant(Model *m, Rng *r, int x, int w, int y, int k) {
   set_quant(m, y, s, m->t[x].type == T_I8 ? range(r, -128, 127) : 0);
 }
 
+/* ---- tier shapes (issue 29): channel counts and zero points for the DSP/MVE tiers ---- */
+/* CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED also draw (beside the stream: graphs that
+ * take none of it stay byte-identical) channel counts 1-17 and 20-64, which the tiers cut in
+ * groups of 4, 8 or 16 with remainders, and the int8 zero points -128, 0 and 127 on their
+ * output and (as the graph's first operator) on their input. */
+static Rng side_rng(const Rng *r, uint64_t salt) {
+  Rng c = {r->s ^ salt};
+  next_u64(&c);
+  return c;
+}
+static int tier_channels(const Rng *r, uint64_t salt) {
+  static const int wide[] = {20, 24, 28, 31, 32, 33, 40, 47, 48, 64};
+  Rng c = side_rng(r, salt);
+  return chance(&c, 65) ? range(&c, 1, 17) : wide[rnd(&c, 10)];
+}
+static int32_t edge_zero_point(const Rng *r, uint64_t salt) {
+  static const int32_t zps[] = {-128, 0, 127};
+  Rng c = side_rng(r, salt);
+  return zps[rnd(&c, 3)];
+}
+/* The int8 input of the graph's first operator (no consumer yet): an edge zero point, once
+ * the operator is kept (output y within pick_and_apply's size limit: an undo keeps x). */
+static void tier_input_zp(Model *m, const Rng *r, int x, int y, uint64_t salt) {
+  if (m->t[x].type == T_I8 && m->t[x].is_input && m->t[x].nch == 0 && count(&m->t[y]) > 0 &&
+      count(&m->t[y]) <= 8192 && side_chance(r, salt, 30))
+    m->t[x].zp = edge_zero_point(r, salt + 1);
+}
+/* The graph's rank-4 input x read by its first operator (no consumer yet) gets, 25 % of the
+ * time, a tier channel count and new values, when the operator's output (fixed elements, plus
+ * per_channel for each input channel) stays within pick_and_apply's limit (an undo keeps x). */
+static void tier_input_channels(Model *m, const Rng *r, int x, int64_t fixed, int64_t per_channel, uint64_t salt) {
+  Tensor *t = &m->t[x];
+  if (!t->is_input || t->rank != 4 || !side_chance(r, salt, 25)) return;
+  int c = tier_channels(r, salt + 1);
+  if (fixed + per_channel * c > 8192) return;
+  t->dims[3] = c;
+  free(t->data);
+  Rng v = side_rng(r, salt + 2);
+  random_values(m, &v, x);
+}
+/* An int8 output: an edge zero point, 35 % of the time. */
+static void tier_output_zp(Model *m, const Rng *r, int y, uint64_t salt) {
+  if (m->t[y].type == T_I8 && side_chance(r, salt, 35)) m->t[y].zp = edge_zero_point(r, salt + 1);
+}
+
 static int gen_fully_connected(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
   int k = t->dims[t->rank - 1];
   int64_t batch = count(t) / k;
   if (k > 128 || batch > 64) return -1;
   int units = range(r, 1, 16);
+  if (side_chance(r, 0x60u, 35)) units = tier_channels(r, 0x61u);
   int32_t wd[2] = {units, k};
   int w = weights(m, r, t->type, 2, wd, 0, chance(r, 40));
   int b = chance(r, 80) ? bias(m, r, x, w, units, t->type == T_I16 && chance(r, 70)) : -1;
   int32_t yd[2] = {(int32_t)batch, units};
   int y = like(m, x, 2, yd);
   dot_out_quant(m, r, x, w, y, k);
+  tier_output_zp(m, r, y, 0x64u);
   FbObj *o = fbw_table();
   fbw_u8(o, 0, (uint8_t)random_act(r));
   Op *op = add_op(m, OP_FC, OT_FC, o);
@@ -487,6 +534,7 @@ static int gen_fully_connected(Model *m, Rng *r, int x) {
   op->nin = 3;
   op->out[0] = y;
   op->nout = 1;
+  tier_input_zp(m, r, x, y, 0x62u);
   return y;
 }
 
@@ -517,13 +565,17 @@ static int gen_conv(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
   Window win;
   if (t->rank != 4 || !random_window(r, t, 3, true, &win)) return -1;
-  int cin = t->dims[3], cout = range(r, 1, 8);
+  int cout = range(r, 1, 8);
+  if (side_chance(r, 0x66u, 35)) cout = tier_channels(r, 0x67u);
+  tier_input_channels(m, r, x, (int64_t)t->dims[0] * win.oh * win.ow * cout, 0, 0x72u);
+  int cin = t->dims[3];
   int32_t wd[4] = {cout, win.kh, win.kw, cin};
   int w = weights(m, r, t->type, 4, wd, 0, chance(r, 80));
   int b = bias(m, r, x, w, cout, t->type == T_I16 && chance(r, 80));
   int32_t yd[4] = {t->dims[0], win.oh, win.ow, cout};
   int y = like(m, x, 4, yd);
   dot_out_quant(m, r, x, w, y, win.kh * win.kw * cin);
+  tier_output_zp(m, r, y, 0x6au);
   FbObj *o = fbw_table();
   fbw_u8(o, 0, (uint8_t)win.padding);
   fbw_i32(o, 1, win.sw);
@@ -538,6 +590,7 @@ static int gen_conv(Model *m, Rng *r, int x) {
   op->nin = 3;
   op->out[0] = y;
   op->nout = 1;
+  tier_input_zp(m, r, x, y, 0x68u);
   return y;
 }
 
@@ -545,13 +598,16 @@ static int gen_depthwise(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
   Window win;
   if (t->rank != 4 || !random_window(r, t, 3, true, &win)) return -1;
-  int dm = chance(r, 75) ? 1 : 2, cout = t->dims[3] * dm;
+  int dm = chance(r, 75) ? 1 : 2;
+  tier_input_channels(m, r, x, 0, (int64_t)t->dims[0] * win.oh * win.ow * dm, 0x76u);
+  int cout = t->dims[3] * dm;
   int32_t wd[4] = {1, win.kh, win.kw, cout};
   int w = weights(m, r, t->type, 4, wd, 3, chance(r, 80));
   int b = bias(m, r, x, w, cout, t->type == T_I16);
   int32_t yd[4] = {t->dims[0], win.oh, win.ow, cout};
   int y = like(m, x, 4, yd);
   dot_out_quant(m, r, x, w, y, win.kh * win.kw);
+  tier_output_zp(m, r, y, 0x6eu);
   FbObj *o = fbw_table();
   fbw_u8(o, 0, (uint8_t)win.padding);
   fbw_i32(o, 1, win.sw);
@@ -567,6 +623,7 @@ static int gen_depthwise(Model *m, Rng *r, int x) {
   op->nin = 3;
   op->out[0] = y;
   op->nout = 1;
+  tier_input_zp(m, r, x, y, 0x6cu);
   return y;
 }
 
