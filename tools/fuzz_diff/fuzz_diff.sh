@@ -123,7 +123,7 @@ run_got() {
   case $got_rc in
     0) got_ok=1; mkdir -p "$1/got/case_0"; cp "$1"/qemu/run/out*.bin "$1/got/case_0/" 2>/dev/null ;;
     10) echo "error: convert failed: $(grep -m1 -i error "$1/qemu/convert.log" || tail -n 1 "$1/qemu/convert.log")" >>"$1/got.log" ;;
-    11) echo "error: module build failed: $(grep -m1 -i error "$1/qemu/build.log")" >>"$1/got.log" ;;
+    11) echo "error: module build failed: $(grep -m1 'error:' "$1/qemu/build.log" || tail -n 1 "$1/qemu/build.log")" >>"$1/got.log" ;;
     12) echo "error: link failed: $(grep -m1 -i -E 'error|overflow|undefined' "$1/qemu/link.log")" >>"$1/got.log" ;;
     13) echo "error: QEMU run failed: harness exit $(cat "$1/qemu/run/exit_code" 2>/dev/null) (124: timeout; 64+n: exception n; 2/3: init/run status) $(grep -m1 -i -E 'fault|harness|error' "$1/qemu/run/qemu.log")" >>"$1/got.log" ;;
     *) echo "error: run_case.sh exit $got_rc" >>"$1/got.log" ;;
