@@ -11,6 +11,8 @@
 #   FUZZ_DIFF_JOBS=J      parallel workers (default 2)
 #   FUZZ_DIFF_OUT=DIR     work and findings (default BUILD/fuzz_diff)
 #   FUZZ_DIFF_EDGES=1     extreme zero points, scales and input values more often
+#   FUZZ_DIFF_TIERS=1     CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED 4x as often, with tier
+#                         channel counts, edge zero points and per-tensor weights more often
 #   FUZZ_DIFF_REPRODUCE="B J"  only write graph J of file B (same seed and GRAPHS) as a case
 #   FUZZ_DIFF_CFLAGS=F    $TINYAOT_RUN_CFLAGS for the module's host build (default -O1: the
 #                         compile is most of the time; set it empty for tinyaot run's -O2)
@@ -40,6 +42,7 @@ out=${FUZZ_DIFF_OUT:-$build/fuzz_diff}
 gen="$build/fuzz_diff_gen"
 edges=""
 [ -n "${FUZZ_DIFF_EDGES:-}" ] && edges=--edges
+[ -n "${FUZZ_DIFF_TIERS:-}" ] && edges="$edges --tiers" # (passed to every gen call with --edges)
 tinyaot="$build/tinyaot"
 target=$(echo "${FUZZ_DIFF_TARGET:-host}" | tr ',' ' ')
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)

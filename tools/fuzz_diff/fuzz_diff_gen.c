@@ -1,6 +1,6 @@
 /* fuzz-diff model generator (issue 16 item 3; docs/robustness.md, "Differential fuzzing").
  *
- *   fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,K,...] [--edges]
+ *   fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,K,...] [--edges] [--tiers]
  *       writes OUTDIR/model.tflite, OUTDIR/case_0/in<i>.bin and OUTDIR/outputs.txt: one
  *       .tflite holding GRAPHS independent random graphs (chains and small DAGs of
  *       operators tinyaot supports, with random shapes, dtypes and quantization that
@@ -11,6 +11,8 @@
  *       (fewer than GRAPHS when their inputs would pass the 64 `tinyaot run` takes).
  *       --edges draws extreme zero points (-128, 127), scales (1e-4 .. 2), output scales
  *       (0.01x .. 50x the accumulator's spread) and all-extreme input tensors more often.
+ *       --tiers draws CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED 4x as often, and their
+ *       tier channel counts, edge zero points and per-tensor weights more often (issue 29).
  *       outputs.txt: one line per model output, "<graph> <exact|float32> <description>".
  *   fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR
  *       compares REF_DIR/out<i>.bin with GOT_DIR/out<i>.bin as outputs.txt says (integers
@@ -109,6 +111,7 @@ typedef struct Model {
   int graph;            /* graph being generated */
   int pool[32], npool;  /* tensors of the current graph a DAG edge may reuse */
   bool edges;           /* --edges: extreme zero points, scales and values more often */
+  bool tiers;           /* --tiers: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and their tier shapes more often */
 } Model;
 
 /* ---- random numbers (splitmix64) ------------------------------------------------ */
@@ -481,6 +484,8 @@ static int tier_channels(const Rng *r, uint64_t salt) {
   Rng c = side_rng(r, salt);
   return chance(&c, 65) ? range(&c, 1, 17) : wide[rnd(&c, 10)];
 }
+/* The percentage of a tier-shape choice: higher under --tiers. */
+static int tier_pct(const Model *m, int percent) { return m->tiers ? 2 * percent : percent; }
 static int32_t edge_zero_point(const Rng *r, uint64_t salt) {
   static const int32_t zps[] = {-128, 0, 127};
   Rng c = side_rng(r, salt);
@@ -490,7 +495,7 @@ static int32_t edge_zero_point(const Rng *r, uint64_t salt) {
  * the operator is kept (output y within pick_and_apply's size limit: an undo keeps x). */
 static void tier_input_zp(Model *m, const Rng *r, int x, int y, uint64_t salt) {
   if (m->t[x].type == T_I8 && m->t[x].is_input && m->t[x].nch == 0 && count(&m->t[y]) > 0 &&
-      count(&m->t[y]) <= 8192 && side_chance(r, salt, 30))
+      count(&m->t[y]) <= 8192 && side_chance(r, salt, tier_pct(m, 30)))
     m->t[x].zp = edge_zero_point(r, salt + 1);
 }
 /* The graph's rank-4 input x read by its first operator (no consumer yet) gets, 25 % of the
@@ -498,7 +503,7 @@ static void tier_input_zp(Model *m, const Rng *r, int x, int y, uint64_t salt) {
  * per_channel for each input channel) stays within pick_and_apply's limit (an undo keeps x). */
 static void tier_input_channels(Model *m, const Rng *r, int x, int64_t fixed, int64_t per_channel, uint64_t salt) {
   Tensor *t = &m->t[x];
-  if (!t->is_input || t->rank != 4 || !side_chance(r, salt, 25)) return;
+  if (!t->is_input || t->rank != 4 || !side_chance(r, salt, tier_pct(m, 25))) return;
   int c = tier_channels(r, salt + 1);
   if (fixed + per_channel * c > 8192) return;
   t->dims[3] = c;
@@ -508,7 +513,7 @@ static void tier_input_channels(Model *m, const Rng *r, int x, int64_t fixed, in
 }
 /* An int8 output: an edge zero point, 35 % of the time. */
 static void tier_output_zp(Model *m, const Rng *r, int y, uint64_t salt) {
-  if (m->t[y].type == T_I8 && side_chance(r, salt, 35)) m->t[y].zp = edge_zero_point(r, salt + 1);
+  if (m->t[y].type == T_I8 && side_chance(r, salt, tier_pct(m, 35))) m->t[y].zp = edge_zero_point(r, salt + 1);
 }
 
 static int gen_fully_connected(Model *m, Rng *r, int x) {
@@ -517,9 +522,11 @@ static int gen_fully_connected(Model *m, Rng *r, int x) {
   int64_t batch = count(t) / k;
   if (k > 128 || batch > 64) return -1;
   int units = range(r, 1, 16);
-  if (side_chance(r, 0x60u, 35)) units = tier_channels(r, 0x61u);
+  if (side_chance(r, 0x60u, tier_pct(m, 35))) units = tier_channels(r, 0x61u);
   int32_t wd[2] = {units, k};
-  int w = weights(m, r, t->type, 2, wd, 0, chance(r, 40));
+  bool per_channel = chance(r, 40);
+  if (m->tiers && side_chance(r, 0x7au, 30)) per_channel = !per_channel; /* --tiers: both about as often */
+  int w = weights(m, r, t->type, 2, wd, 0, per_channel);
   int b = chance(r, 80) ? bias(m, r, x, w, units, t->type == T_I16 && chance(r, 70)) : -1;
   int32_t yd[2] = {(int32_t)batch, units};
   int y = like(m, x, 2, yd);
@@ -566,11 +573,13 @@ static int gen_conv(Model *m, Rng *r, int x) {
   Window win;
   if (t->rank != 4 || !random_window(r, t, 3, true, &win)) return -1;
   int cout = range(r, 1, 8);
-  if (side_chance(r, 0x66u, 35)) cout = tier_channels(r, 0x67u);
+  if (side_chance(r, 0x66u, tier_pct(m, 35))) cout = tier_channels(r, 0x67u);
   tier_input_channels(m, r, x, (int64_t)t->dims[0] * win.oh * win.ow * cout, 0, 0x72u);
   int cin = t->dims[3];
   int32_t wd[4] = {cout, win.kh, win.kw, cin};
-  int w = weights(m, r, t->type, 4, wd, 0, chance(r, 80));
+  bool per_channel = chance(r, 80);
+  if (m->tiers && side_chance(r, 0x7bu, 40)) per_channel = false; /* --tiers: per-tensor about half the time */
+  int w = weights(m, r, t->type, 4, wd, 0, per_channel);
   int b = bias(m, r, x, w, cout, t->type == T_I16 && chance(r, 80));
   int32_t yd[4] = {t->dims[0], win.oh, win.ow, cout};
   int y = like(m, x, 4, yd);
@@ -602,7 +611,9 @@ static int gen_depthwise(Model *m, Rng *r, int x) {
   tier_input_channels(m, r, x, 0, (int64_t)t->dims[0] * win.oh * win.ow * dm, 0x76u);
   int cout = t->dims[3] * dm;
   int32_t wd[4] = {1, win.kh, win.kw, cout};
-  int w = weights(m, r, t->type, 4, wd, 3, chance(r, 80));
+  bool per_channel = chance(r, 80);
+  if (m->tiers && side_chance(r, 0x7cu, 40)) per_channel = false; /* --tiers: per-tensor about half the time */
+  int w = weights(m, r, t->type, 4, wd, 3, per_channel);
   int b = bias(m, r, x, w, cout, t->type == T_I16);
   int32_t yd[4] = {t->dims[0], win.oh, win.ow, cout};
   int y = like(m, x, 4, yd);
@@ -1542,12 +1553,19 @@ static const Gen GENS[] = {
     {"broadcast_to", gen_broadcast_to, 2, ALLT}, {"reverse", gen_reverse, 2, ALLT},
 };
 
+/* --tiers: CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED drawn 4x as often (issue 29). */
+static int gen_weight(const Model *m, int i) {
+  const GenFn fn = GENS[i].fn;
+  const bool tier = fn == gen_conv || fn == gen_depthwise || fn == gen_fully_connected;
+  return m->tiers && tier ? 4 * GENS[i].weight : GENS[i].weight;
+}
+
 static int pick_and_apply(Model *m, Rng *r, int x) {
   int total = 0, n = (int)(sizeof GENS / sizeof GENS[0]);
-  for (int i = 0; i < n; i++) total += GENS[i].weight;
+  for (int i = 0; i < n; i++) total += gen_weight(m, i);
   for (int attempt = 0; attempt < 30; attempt++) {
     int p = rnd(r, total), i = 0;
-    while (p >= GENS[i].weight) p -= GENS[i++].weight;
+    while (p >= gen_weight(m, i)) p -= gen_weight(m, i++);
     if (!(GENS[i].types & (1u << m->t[x].type))) continue;
     int saved_nt = m->nt, saved_nops = m->nops, saved_nin = m->nin, saved_ncodes = m->ncodes, saved_nout = m->nout;
     int y = GENS[i].fn(m, r, x);
@@ -1789,15 +1807,17 @@ static int cmd_gen(int argc, char **argv) {
   int graphs = atoi(argv[4]), only = -1;
   const char *dir = argv[5];
   const char *skip = "";
-  bool edges = false;
+  bool edges = false, m_tiers = false;
   for (int a = 6; a < argc; a++) {
     if (!strcmp(argv[a], "--edges")) edges = true;
+    else if (!strcmp(argv[a], "--tiers")) m_tiers = true;
     else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--skip") && a + 1 < argc) skip = argv[++a];
   }
   if (graphs < 1 || graphs > 200) return 2;
   Model *m = xmalloc(sizeof *m);
   m->edges = edges;
+  m->tiers = m_tiers;
   int made = 0;
   for (int g = 0; g < graphs; g++) {
     if ((only >= 0 && g != only) || skipped(skip, g)) continue;
@@ -2003,7 +2023,7 @@ int main(int argc, char **argv) {
   else if (argc >= 2 && !strcmp(argv[1], "conv")) rc = cmd_conv(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "dwconv")) rc = cmd_dwconv(argc, argv);
   if (rc == 2)
-    fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges]\n"
+    fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges] [--tiers]\n"
                     "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n"
                     "       fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL\n"
                     "       fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL\n");
