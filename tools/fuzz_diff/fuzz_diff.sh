@@ -64,9 +64,9 @@ case "$target" in
   *" "*) # several targets: the same graphs on each, then their verdicts side by side
     rc=0
     for t in $target; do
-      FUZZ_DIFF_TARGET=$t FUZZ_DIFF_OUT="$out/$t" sh "$0" "$build" "$oracle" >"$out.$t.log" 2>&1 || rc=1
       mkdir -p "$out/$t"
-      mv "$out.$t.log" "$out/$t/log.txt"
+      FUZZ_DIFF_TARGET=$t FUZZ_DIFF_OUT="$out/$t" sh "$0" "$build" "$oracle" >"$out/$t.log" 2>&1 || rc=1
+      mv "$out/$t.log" "$out/$t/log.txt"
       grep -E '^(FOUND|INVALID|GENFAIL|BATCHFAIL|DISAGREE)' "$out/$t/log.txt" | sed "s/^/[$t] /"
     done
     # batches every target finished; a graph's verdict (exact, wrong, refused, crashed) must be
