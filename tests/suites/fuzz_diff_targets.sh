@@ -9,7 +9,8 @@
 #    flip a bit of output 0 and whose Cortex-M4 modules trap in model_run; the M55 graphs
 #    must be counted wrong, the M4 ones crashed, the host's exact, the targets reported as
 #    disagreeing, and the cases written with the core in their name and manifest.
-#  TEST_FULL=1: a long run instead (600 graphs' budget per target) with a fresh seed, printed.
+#  TEST_FULL=1: a long run instead (600 graphs' budget per target, FUZZ_DIFF_MODELS) with a
+#  fresh seed (date +%s; FUZZ_DIFF_SEED repeats one), printed in every PASS/FAIL line.
 # usage: sh tests/suites/fuzz_diff_targets.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
@@ -37,8 +38,8 @@ ln -sf "$build/tinyaot" "$bin/tinyaot"
 
 seed=29 models=60
 if [ "${TEST_FULL:-}" = 1 ]; then
-  seed=$(date +%s) models=${FUZZ_DIFF_MODELS:-600}
-  echo "fuzz_diff_targets: TEST_FULL seed $seed, $models graphs per target (repeat: FUZZ_DIFF_SEED=$seed)"
+  seed=${FUZZ_DIFF_SEED:-$(date +%s)} models=${FUZZ_DIFF_MODELS:-600}
+  echo "fuzz_diff_targets: TEST_FULL seed $seed, $models graphs per target (repeat: TEST_FULL=1 FUZZ_DIFF_SEED=$seed)"
 fi
 log="$work/run.log"
 FUZZ_DIFF_TARGET="host m4 m55" FUZZ_DIFF_MODELS=$models FUZZ_DIFF_GRAPHS=40 FUZZ_DIFF_SEED=$seed \
