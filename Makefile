@@ -142,6 +142,12 @@ $(BUILD)/s16_ew_gen: tools/s16_ew/s16_ew_gen.c tools/fbwriter.c tools/fbwriter.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 -Itools tools/s16_ew/s16_ew_gen.c tools/fbwriter.c -o $@ -lm
 
+# Issue 29: the same random graphs on the host and on QEMU Cortex-M4 / Cortex-M55 (the DSP/MVE
+# tiers), every verdict compared across them; FUZZ_DIFF_TARGET="m55" (or m4, host) narrows it.
+.PHONY: fuzz-diff-target
+fuzz-diff-target: $(BUILD)/tinyaot $(BUILD)/fuzz_diff_gen
+	@FUZZ_DIFF_TARGET="$${FUZZ_DIFF_TARGET:-host m4 m55}" sh tools/fuzz_diff/fuzz_diff.sh $(BUILD) $(ORACLE)
+
 # Issue 4: on the target. `make bench` measures the MLPerf Tiny models on QEMU Cortex-M4/M55
 # (bench/README.md); `make test-target` runs every corpus model there (tests/run_target_tests.sh).
 .PHONY: bench test-target

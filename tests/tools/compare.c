@@ -1,6 +1,9 @@
 /* Compares an output file with its golden as the corpus manifest says:
  *   compare exact GOLDEN ACTUAL     every byte equal
- *   compare float32 GOLDEN ACTUAL   |a-b| <= 1e-5*max(1,|b|) per float32 element
+ *   compare float32 GOLDEN ACTUAL   per float32 element: equal values (same-signed
+ *                                   infinities too), NaN where the golden is NaN, or
+ *                                   finite and |a-b| <= 1e-5*max(1,|b|); an infinity
+ *                                   against a finite value or the other infinity differs
  * Prints the first mismatch; exit 0 when equal, 1 when not, 2 on usage/IO error. */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +23,16 @@ static unsigned char *slurp(const char *path, long *size) {
   }
   fclose(f);
   return buf;
+}
+
+/* x (actual) matches y (golden): equal (+inf == +inf, -0 == 0), both NaN, or both finite
+ * within 1e-5*max(1,|y|). inf - inf is NaN, so the tolerance alone rejected equal infinities. */
+static int float_close(float x, float y) {
+  if (x == y) return 1;
+  if (isnan(y)) return isnan(x);
+  if (!isfinite(x) || !isfinite(y)) return 0;
+  float tol = 1e-5f * (fabsf(y) > 1.f ? fabsf(y) : 1.f);
+  return fabsf(x - y) <= tol;
 }
 
 int main(int argc, char **argv) {
@@ -55,8 +68,7 @@ int main(int argc, char **argv) {
       float x, y;
       memcpy(&x, a + 4 * i, 4);
       memcpy(&y, g + 4 * i, 4);
-      float tol = 1e-5f * (fabsf(y) > 1.f ? fabsf(y) : 1.f);
-      if (!(fabsf(x - y) <= tol)) {
+      if (!float_close(x, y)) {
         if (first < 0) first = i;
         bad++;
       }

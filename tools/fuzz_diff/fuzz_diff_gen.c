@@ -1,6 +1,6 @@
 /* fuzz-diff model generator (issue 16 item 3; docs/robustness.md, "Differential fuzzing").
  *
- *   fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,K,...] [--edges]
+ *   fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,K,...] [--edges] [--tiers]
  *       writes OUTDIR/model.tflite, OUTDIR/case_0/in<i>.bin and OUTDIR/outputs.txt: one
  *       .tflite holding GRAPHS independent random graphs (chains and small DAGs of
  *       operators tinyaot supports, with random shapes, dtypes and quantization that
@@ -11,12 +11,15 @@
  *       (fewer than GRAPHS when their inputs would pass the 64 `tinyaot run` takes).
  *       --edges draws extreme zero points (-128, 127), scales (1e-4 .. 2), output scales
  *       (0.01x .. 50x the accumulator's spread) and all-extreme input tensors more often.
+ *       --tiers draws CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED 4x as often, and their
+ *       tier channel counts, edge zero points and per-tensor weights more often (issue 29).
  *       outputs.txt: one line per model output, "<graph> <exact|float32> <description>".
  *       --chains: chains of 2-5 data-movement operators instead (issue 29; "chains" below).
  *   fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR
  *       compares REF_DIR/out<i>.bin with GOT_DIR/out<i>.bin as outputs.txt says (integers
- *       byte-exact, float32 |a-b| <= 1e-5*max(1,|b|)) and prints "MISMATCH <graph> out<i>
- *       <first difference>" per differing output; exit 0 equal, 1 differing, 2 error.
+ *       byte-exact; float32 equal values, NaN where the reference is NaN, or both finite and
+ *       |a-b| <= 1e-5*max(1,|b|)) and prints "MISMATCH <graph> out<i> <first difference>"
+ *       per differing output; exit 0 equal, 1 differing, 2 error.
  *   fuzz_diff_gen ties SEED BATCH GRAPHS OUTDIR [--family int8|int16|binary|more|dot|dot16] [--only J] [--skip J,...]
  *       one-operator graphs on rounding ties (issue 29; see cmd_ties), files as `gen`.
  *
@@ -111,6 +114,7 @@ typedef struct Model {
   int graph;            /* graph being generated */
   int pool[32], npool;  /* tensors of the current graph a DAG edge may reuse */
   bool edges;           /* --edges: extreme zero points, scales and values more often */
+  bool tiers;           /* --tiers: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and their tier shapes more often */
 } Model;
 
 /* ---- random numbers (splitmix64) ------------------------------------------------ */
@@ -468,18 +472,69 @@ static void dot_out_quant(Model *m, Rng *r, int x, int w, int y, int k) {
   set_quant(m, y, s, m->t[x].type == T_I8 ? range(r, -128, 127) : 0);
 }
 
+/* ---- tier shapes (issue 29): channel counts and zero points for the DSP/MVE tiers ---- */
+/* CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED also draw (beside the stream: graphs that
+ * take none of it stay byte-identical) channel counts 1-17 and 20-64, which the tiers cut in
+ * groups of 4, 8 or 16 with remainders, and the int8 zero points -128, 0 and 127 on their
+ * output and (as the graph's first operator) on their input. */
+static Rng side_rng(const Rng *r, uint64_t salt) {
+  Rng c = {r->s ^ salt};
+  next_u64(&c);
+  return c;
+}
+static int tier_channels(const Rng *r, uint64_t salt) {
+  static const int wide[] = {20, 24, 28, 31, 32, 33, 40, 47, 48, 64};
+  Rng c = side_rng(r, salt);
+  return chance(&c, 65) ? range(&c, 1, 17) : wide[rnd(&c, 10)];
+}
+/* The percentage of a tier-shape choice: higher under --tiers. */
+static int tier_pct(const Model *m, int percent) { return m->tiers ? 2 * percent : percent; }
+static int32_t edge_zero_point(const Rng *r, uint64_t salt) {
+  static const int32_t zps[] = {-128, 0, 127};
+  Rng c = side_rng(r, salt);
+  return zps[rnd(&c, 3)];
+}
+/* The int8 input of the graph's first operator (no consumer yet): an edge zero point, once
+ * the operator is kept (output y within pick_and_apply's size limit: an undo keeps x). */
+static void tier_input_zp(Model *m, const Rng *r, int x, int y, uint64_t salt) {
+  if (m->t[x].type == T_I8 && m->t[x].is_input && m->t[x].nch == 0 && count(&m->t[y]) > 0 &&
+      count(&m->t[y]) <= 8192 && side_chance(r, salt, tier_pct(m, 30)))
+    m->t[x].zp = edge_zero_point(r, salt + 1);
+}
+/* The graph's rank-4 input x read by its first operator (no consumer yet) gets, 25 % of the
+ * time, a tier channel count and new values, when the operator's output (fixed elements, plus
+ * per_channel for each input channel) stays within pick_and_apply's limit (an undo keeps x). */
+static void tier_input_channels(Model *m, const Rng *r, int x, int64_t fixed, int64_t per_channel, uint64_t salt) {
+  Tensor *t = &m->t[x];
+  if (!t->is_input || t->rank != 4 || !side_chance(r, salt, tier_pct(m, 25))) return;
+  int c = tier_channels(r, salt + 1);
+  if (fixed + per_channel * c > 8192) return;
+  t->dims[3] = c;
+  free(t->data);
+  Rng v = side_rng(r, salt + 2);
+  random_values(m, &v, x);
+}
+/* An int8 output: an edge zero point, 35 % of the time. */
+static void tier_output_zp(Model *m, const Rng *r, int y, uint64_t salt) {
+  if (m->t[y].type == T_I8 && side_chance(r, salt, tier_pct(m, 35))) m->t[y].zp = edge_zero_point(r, salt + 1);
+}
+
 static int gen_fully_connected(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
   int k = t->dims[t->rank - 1];
   int64_t batch = count(t) / k;
   if (k > 128 || batch > 64) return -1;
   int units = range(r, 1, 16);
+  if (side_chance(r, 0x60u, tier_pct(m, 35))) units = tier_channels(r, 0x61u);
   int32_t wd[2] = {units, k};
-  int w = weights(m, r, t->type, 2, wd, 0, chance(r, 40));
+  bool per_channel = chance(r, 40);
+  if (m->tiers && side_chance(r, 0x7au, 30)) per_channel = !per_channel; /* --tiers: both about as often */
+  int w = weights(m, r, t->type, 2, wd, 0, per_channel);
   int b = chance(r, 80) ? bias(m, r, x, w, units, t->type == T_I16 && chance(r, 70)) : -1;
   int32_t yd[2] = {(int32_t)batch, units};
   int y = like(m, x, 2, yd);
   dot_out_quant(m, r, x, w, y, k);
+  tier_output_zp(m, r, y, 0x64u);
   FbObj *o = fbw_table();
   fbw_u8(o, 0, (uint8_t)random_act(r));
   Op *op = add_op(m, OP_FC, OT_FC, o);
@@ -489,6 +544,7 @@ static int gen_fully_connected(Model *m, Rng *r, int x) {
   op->nin = 3;
   op->out[0] = y;
   op->nout = 1;
+  tier_input_zp(m, r, x, y, 0x62u);
   return y;
 }
 
@@ -519,13 +575,19 @@ static int gen_conv(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
   Window win;
   if (t->rank != 4 || !random_window(r, t, 3, true, &win)) return -1;
-  int cin = t->dims[3], cout = range(r, 1, 8);
+  int cout = range(r, 1, 8);
+  if (side_chance(r, 0x66u, tier_pct(m, 35))) cout = tier_channels(r, 0x67u);
+  tier_input_channels(m, r, x, (int64_t)t->dims[0] * win.oh * win.ow * cout, 0, 0x72u);
+  int cin = t->dims[3];
   int32_t wd[4] = {cout, win.kh, win.kw, cin};
-  int w = weights(m, r, t->type, 4, wd, 0, chance(r, 80));
+  bool per_channel = chance(r, 80);
+  if (m->tiers && side_chance(r, 0x7bu, 40)) per_channel = false; /* --tiers: per-tensor about half the time */
+  int w = weights(m, r, t->type, 4, wd, 0, per_channel);
   int b = bias(m, r, x, w, cout, t->type == T_I16 && chance(r, 80));
   int32_t yd[4] = {t->dims[0], win.oh, win.ow, cout};
   int y = like(m, x, 4, yd);
   dot_out_quant(m, r, x, w, y, win.kh * win.kw * cin);
+  tier_output_zp(m, r, y, 0x6au);
   FbObj *o = fbw_table();
   fbw_u8(o, 0, (uint8_t)win.padding);
   fbw_i32(o, 1, win.sw);
@@ -540,6 +602,7 @@ static int gen_conv(Model *m, Rng *r, int x) {
   op->nin = 3;
   op->out[0] = y;
   op->nout = 1;
+  tier_input_zp(m, r, x, y, 0x68u);
   return y;
 }
 
@@ -547,13 +610,18 @@ static int gen_depthwise(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
   Window win;
   if (t->rank != 4 || !random_window(r, t, 3, true, &win)) return -1;
-  int dm = chance(r, 75) ? 1 : 2, cout = t->dims[3] * dm;
+  int dm = chance(r, 75) ? 1 : 2;
+  tier_input_channels(m, r, x, 0, (int64_t)t->dims[0] * win.oh * win.ow * dm, 0x76u);
+  int cout = t->dims[3] * dm;
   int32_t wd[4] = {1, win.kh, win.kw, cout};
-  int w = weights(m, r, t->type, 4, wd, 3, chance(r, 80));
+  bool per_channel = chance(r, 80);
+  if (m->tiers && side_chance(r, 0x7cu, 40)) per_channel = false; /* --tiers: per-tensor about half the time */
+  int w = weights(m, r, t->type, 4, wd, 3, per_channel);
   int b = bias(m, r, x, w, cout, t->type == T_I16);
   int32_t yd[4] = {t->dims[0], win.oh, win.ow, cout};
   int y = like(m, x, 4, yd);
   dot_out_quant(m, r, x, w, y, win.kh * win.kw);
+  tier_output_zp(m, r, y, 0x6eu);
   FbObj *o = fbw_table();
   fbw_u8(o, 0, (uint8_t)win.padding);
   fbw_i32(o, 1, win.sw);
@@ -569,6 +637,7 @@ static int gen_depthwise(Model *m, Rng *r, int x) {
   op->nin = 3;
   op->out[0] = y;
   op->nout = 1;
+  tier_input_zp(m, r, x, y, 0x6cu);
   return y;
 }
 
@@ -1487,12 +1556,19 @@ static const Gen GENS[] = {
     {"broadcast_to", gen_broadcast_to, 2, ALLT}, {"reverse", gen_reverse, 2, ALLT},
 };
 
+/* --tiers: CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED drawn 4x as often (issue 29). */
+static int gen_weight(const Model *m, int i) {
+  const GenFn fn = GENS[i].fn;
+  const bool tier = fn == gen_conv || fn == gen_depthwise || fn == gen_fully_connected;
+  return m->tiers && tier ? 4 * GENS[i].weight : GENS[i].weight;
+}
+
 static int pick_and_apply(Model *m, Rng *r, int x) {
   int total = 0, n = (int)(sizeof GENS / sizeof GENS[0]);
-  for (int i = 0; i < n; i++) total += GENS[i].weight;
+  for (int i = 0; i < n; i++) total += gen_weight(m, i);
   for (int attempt = 0; attempt < 30; attempt++) {
     int p = rnd(r, total), i = 0;
-    while (p >= GENS[i].weight) p -= GENS[i++].weight;
+    while (p >= gen_weight(m, i)) p -= gen_weight(m, i++);
     if (!(GENS[i].types & (1u << m->t[x].type))) continue;
     int saved_nt = m->nt, saved_nops = m->nops, saved_nin = m->nin, saved_ncodes = m->ncodes, saved_nout = m->nout;
     int y = GENS[i].fn(m, r, x);
@@ -1951,16 +2027,18 @@ static int cmd_gen(int argc, char **argv) {
   int graphs = atoi(argv[4]), only = -1;
   const char *dir = argv[5];
   const char *skip = "";
-  bool edges = false, chains = false;
+  bool edges = false, chains = false, m_tiers = false;
   for (int a = 6; a < argc; a++) {
     if (!strcmp(argv[a], "--edges")) edges = true;
     else if (!strcmp(argv[a], "--chains")) chains = true; /* issue 29 */
+    else if (!strcmp(argv[a], "--tiers")) m_tiers = true;
     else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--skip") && a + 1 < argc) skip = argv[++a];
   }
   if (graphs < 1 || graphs > 200) return 2;
   Model *m = xmalloc(sizeof *m);
   m->edges = edges;
+  m->tiers = m_tiers;
   int made = 0;
   for (int g = 0; g < graphs; g++) {
     if ((only >= 0 && g != only) || skipped(skip, g)) continue;
@@ -2947,6 +3025,17 @@ static unsigned char *slurp(const char *path, long *size) {
   return buf;
 }
 
+/* a (tinyaot) matches b (reference), as tests/tools/compare.c: equal values (same-signed
+ * infinities: inf - inf is NaN, which the tolerance alone rejected), NaN where the reference
+ * is NaN, or both finite within 1e-5*max(1,|b|); an infinity against anything else differs. */
+static bool float_close(float a, float b) {
+  if (a == b) return true;
+  if (isnan(b)) return isnan(a);
+  if (!isfinite(a) || !isfinite(b)) return false;
+  float tol = 1e-5f * (fabsf(b) > 1.0f ? fabsf(b) : 1.0f);
+  return fabsf(a - b) <= tol;
+}
+
 /* Returns true when equal; otherwise writes the first difference into why. */
 static bool outputs_equal(const char *kind, const unsigned char *ref, long rn, const unsigned char *got, long gn,
                           char *why, size_t why_len) {
@@ -2959,8 +3048,7 @@ static bool outputs_equal(const char *kind, const unsigned char *ref, long rn, c
       float a, b;
       memcpy(&b, ref + i, 4);
       memcpy(&a, got + i, 4);
-      float tol = 1e-5f * (fabsf(b) > 1.0f ? fabsf(b) : 1.0f);
-      if (!(fabsf(a - b) <= tol) && !(isnan(a) && isnan(b))) {
+      if (!float_close(a, b)) {
         snprintf(why, why_len, "element %ld: %.9g, reference %.9g", i / 4, a, b);
         return false;
       }
@@ -3019,7 +3107,7 @@ int main(int argc, char **argv) {
   else if (argc >= 2 && !strcmp(argv[1], "matrix")) rc = cmd_matrix(argc, argv);
   else if (argc >= 2 && !strcmp(argv[1], "ties")) rc = cmd_ties(argc, argv);
   if (rc == 2)
-    fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges] [--chains]\n"
+    fprintf(stderr, "usage: fuzz_diff_gen gen SEED BATCH GRAPHS OUTDIR [--only J] [--skip J,...] [--edges] [--chains] [--tiers]\n"
                     "       fuzz_diff_gen compare OUTDIR REF_DIR GOT_DIR\n"
                     "       fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL\n"
                     "       fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL\n"
