@@ -12,10 +12,28 @@ work=${3:-${TMPDIR:-/tmp}/diff_cases-$$}
 oracle=${ORACLE:-$corpus/../oracle/tflm_ref}
 mkdir -p "$work"
 
+# a case found on a target (manifest "target": "m4" / "m55") also runs there, on QEMU
+case_target() { sed -n 's/.*"target": *"\(m4\|m55\)".*/\1/p' "$1/manifest.json" 2>/dev/null | head -n 1; }
 for dir in tests/diff_cases/*/; do
   [ -f "$dir/model.tflite" ] || continue
   line=$(sh tests/corpus_case.sh "$dir" "$build" "$work/cases")
   echo "$line" | sed 's#^\([A-Z]*\) [^ :]*/\([^ :/]*\)#\1 diff_cases/\2#'
+  core=$(case_target "$dir")
+  [ -n "$core" ] || continue
+  n=$(basename "$dir")
+  if ! command -v qemu-system-arm >/dev/null 2>&1; then echo "FAIL diff_cases/$n:$core: qemu-system-arm missing"; continue; fi
+  rm -rf "$work/t_$n"
+  if ! sh target/run_case.sh --core "$core" --name fz --model "$dir/model.tflite" --case "$dir/case_0" \
+       --out "$work/t_$n" >"$work/t_$n.log" 2>&1; then
+    echo "FAIL diff_cases/$n:$core: run_case.sh: $(tail -n 1 "$work/t_$n.log")"; continue
+  fi
+  ok=1 mode=exact
+  grep -q '"compare": *"float32' "$dir/manifest.json" && mode=float32
+  for g in "$dir"/case_0/out*.bin; do
+    msg=$("$build/compare" "$mode" "$g" "$work/t_$n/run/$(basename "$g")" 2>&1) || { ok=0; break; }
+  done
+  if [ $ok = 1 ]; then echo "PASS diff_cases/$n:$core"; else echo "FAIL diff_cases/$n:$core: $msg"; fi
+  rm -rf "$work/t_$n"
 done
 
 gen="$work/fuzz_diff_gen"
