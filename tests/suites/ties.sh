@@ -18,7 +18,7 @@
 #   the first channel (near: between the float and the double product of the scales).
 # make test: 4 + 3 + 3 + 2 + 2 + 2 files (~45 s); TEST_FULL=1: 60 + 40 x 5, then 10 files of each
 # family with --edges (scales 100x wider, factors 16x further out; ~20 min). A mismatch prints
-# its graph's operator and the reproducer (`fuzz_diff_gen ties 1 FILE GRAPHS DIR --family F
+# its graph's operator and the reproducer (`fuzz_diff_gen ties SEED FILE GRAPHS DIR --family F
 # --only G`). SKIP without the oracle.
 # usage: sh tests/suites/ties.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,7 +38,7 @@ in_args() {
   while [ -f "$1/case_0/in$n.bin" ]; do printf ' --in %s' "$1/case_0/in$n.bin"; n=$((n + 1)); done
 }
 
-seed=1
+seed=${TIES_SEED:-1} # TIES_SEED=N draws other scales and inputs
 # family:files:graphs-per-file[:edges]
 specs="int8:4:60 int16:3:60 binary:3:32 more:2:32 dot:2:60 dot16:2:60"
 if [ "${TEST_FULL:-0}" = 1 ]; then
