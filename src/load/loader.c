@@ -20,6 +20,8 @@ enum { QUANT_SCALE = 2, QUANT_ZERO_POINT = 3, QUANT_DETAILS_TYPE = 4, QUANT_DIM 
 enum { OP_OPCODE_INDEX = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPTIONS_TYPE = 3, OP_OPTIONS = 4,
        OP_INTERMEDIATES = 8 };
 enum { BUFFER_DATA = 0, BUFFER_OFFSET = 1, BUFFER_SIZE = 2 };
+/* the operators that take an int4 filter (check_int4_uses) */
+enum { BUILTIN_CONV_2D = 3, BUILTIN_DEPTHWISE_CONV_2D = 4, BUILTIN_FULLY_CONNECTED = 9 };
 
 typedef struct OpCode {
   int32_t builtin;
@@ -379,7 +381,8 @@ static bool check_int4_uses(Loader *L, const Subgraph *g, const char *where) {
       if (n->in[i] < 0) continue;
       const Tensor *t = &m->tensors[n->in[i]];
       if (t->type != TT_INT4 && !t->stored_int4) continue;
-      bool filter_op = n->builtin_code == 3 || n->builtin_code == 4 || n->builtin_code == 9;
+      bool filter_op = n->builtin_code == BUILTIN_CONV_2D || n->builtin_code == BUILTIN_DEPTHWISE_CONV_2D ||
+                       n->builtin_code == BUILTIN_FULLY_CONNECTED;
       if (!filter_op || i != 1)
         return diag_error(L->d, "%soperator %d (%s): input %d is int4 tensor %d '%s' (int4 is supported only as the "
                           "constant filter, input 1, of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED)", where, k,
