@@ -843,6 +843,24 @@ static int outer_axis(const Tensor *t) {
   return axis;
 }
 
+/* y = SLICE(x, begin, size), or with `end` STRIDED_SLICE(x, begin, end, strides): the
+ * operator and its index tensors (begin first, as the model lists them). */
+static int slice_op(Model *m, int x, int y, const int32_t *begin, const int32_t *size, const int32_t *end,
+                    const int32_t *strides) {
+  const int rank = m->t[x].rank;
+  int b = const_i32_vec(m, begin, rank);
+  if (!end) {
+    int s = const_i32_vec(m, size, rank);
+    Op *op = add_op(m, OP_SLICE, OT_SLICE, fbw_table());
+    op->in[0] = x, op->in[1] = b, op->in[2] = s, op->nin = 3, op->out[0] = y, op->nout = 1;
+    return y;
+  }
+  int e = const_i32_vec(m, end, rank), s = const_i32_vec(m, strides, rank);
+  Op *op = add_op(m, OP_STRIDED_SLICE, OT_STRIDED_SLICE, fbw_table());
+  op->in[0] = x, op->in[1] = b, op->in[2] = e, op->in[3] = s, op->nin = 4, op->out[0] = y, op->nout = 1;
+  return y;
+}
+
 static int gen_slice(Model *m, Rng *r, int x) {
   const Tensor *t = &m->t[x];
   if (t->rank > 5) return -1;
@@ -871,17 +889,7 @@ static int gen_slice(Model *m, Rng *r, int x) {
   }
   int y = like(m, x, t->rank, dims);
   copy_quant(m, y, x);
-  int b = const_i32_vec(m, begin, t->rank);
-  if (!strided) {
-    int s = const_i32_vec(m, size, t->rank);
-    Op *op = add_op(m, OP_SLICE, OT_SLICE, fbw_table());
-    op->in[0] = x, op->in[1] = b, op->in[2] = s, op->nin = 3, op->out[0] = y, op->nout = 1;
-    return y;
-  }
-  int e = const_i32_vec(m, end, t->rank), s = const_i32_vec(m, strides, t->rank);
-  Op *op = add_op(m, OP_STRIDED_SLICE, OT_STRIDED_SLICE, fbw_table());
-  op->in[0] = x, op->in[1] = b, op->in[2] = e, op->in[3] = s, op->nin = 4, op->out[0] = y, op->nout = 1;
-  return y;
+  return slice_op(m, x, y, begin, size, strided ? end : NULL, strides);
 }
 
 static int gen_prelu(Model *m, Rng *r, int x) {
@@ -1668,17 +1676,7 @@ static int chain_outer_slice(Model *m, Rng *r, int x) {
   for (int i = 0; i < t->rank; i++) end[i] = begin[i] + size[i];
   int y = like(m, x, t->rank, size);
   copy_quant(m, y, x);
-  int b = const_i32_vec(m, begin, t->rank);
-  if (chance(r, 50)) {
-    int sz = const_i32_vec(m, size, t->rank);
-    Op *op = add_op(m, OP_SLICE, OT_SLICE, fbw_table());
-    op->in[0] = x, op->in[1] = b, op->in[2] = sz, op->nin = 3, op->out[0] = y, op->nout = 1;
-    return y;
-  }
-  int e = const_i32_vec(m, end, t->rank), st = const_i32_vec(m, strides, t->rank);
-  Op *op = add_op(m, OP_STRIDED_SLICE, OT_STRIDED_SLICE, fbw_table());
-  op->in[0] = x, op->in[1] = b, op->in[2] = e, op->in[3] = st, op->nin = 4, op->out[0] = y, op->nout = 1;
-  return y;
+  return slice_op(m, x, y, begin, size, chance(r, 50) ? NULL : end, strides);
 }
 
 /* PAD or PADV2 of height and width only, filling the zero point, then a CONV_2D: the pad
