@@ -8,7 +8,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 DEPFLAGS = -MMD -MP
 BUILD   ?= build
-SRC     := $(sort $(wildcard src/*/*.c))
+SRC     := $(sort $(wildcard src/*/*.c src/*/*/*.c))
 OBJ     := $(SRC:%.c=$(BUILD)/obj/%.o)
 RUNTIME := $(sort $(wildcard runtime/kernels/*.c runtime/kernels/*.h))
 CORPUS  ?= ../shared/corpus
