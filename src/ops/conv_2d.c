@@ -5,10 +5,10 @@
 
 #include "../resolve/quant.h"
 #include "conv_common.h"
-#include "gemm_s16_dsp.h"
-#include "gemm_s16_mve.h"
-#include "gemm_tier.h"
 #include "op.h"
+#include "tiers/gemm_s16_dsp.h"
+#include "tiers/gemm_s16_mve.h"
+#include "tiers/gemm_tier.h"
 
 /* Conv2DOptions fields. */
 

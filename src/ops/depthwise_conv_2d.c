@@ -8,10 +8,10 @@
 
 #include "../resolve/quant.h"
 #include "conv_common.h"
-#include "gemm_s16_dsp.h"
-#include "gemm_s16_mve.h"
 #include "op.h"
 #include "tiers/depthwise_tier.h"
+#include "tiers/gemm_s16_dsp.h"
+#include "tiers/gemm_s16_mve.h"
 
 /* DepthwiseConv2DOptions fields. */
 

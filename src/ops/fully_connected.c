@@ -3,10 +3,10 @@
 #include <math.h>
 
 #include "../resolve/quant.h"
-#include "gemm_s16_dsp.h"
-#include "gemm_s16_mve.h"
-#include "gemm_tier.h"
 #include "op.h"
+#include "tiers/gemm_s16_dsp.h"
+#include "tiers/gemm_s16_mve.h"
+#include "tiers/gemm_tier.h"
 
 
 typedef enum FcKernel {

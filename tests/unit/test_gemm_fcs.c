@@ -1,4 +1,4 @@
-/* The Cortex-M4 FULLY_CONNECTED stream (ta_gemm_dsp.h `fcs`, src/ops/gemm_tier.c
+/* The Cortex-M4 FULLY_CONNECTED stream (ta_gemm_dsp.h `fcs`, src/ops/tiers/gemm_dsp.c
  * gemm_dsp_use_fcs): its compile-time table walked for the host exactly as the assembly
  * walks it (SMLADs over the unpacked input, doubled accumulators, SMMLAR's high word of
  * a * m + 2K, the negative-rounding fix always applied, >> r, int8 saturation), and as the C
@@ -12,7 +12,7 @@
 
 #include "../../runtime/kernels/ta_common.h"
 #include "common/arena.h"
-#include "ops/gemm_tier.h"
+#include "ops/tiers/gemm_tier.h"
 #include "unit.h"
 
 typedef struct FcsRng {

@@ -1,4 +1,4 @@
-/* The int16x8 Cortex-M4 tier's compile-time tables (src/ops/gemm_s16_dsp.c) and its
+/* The int16x8 Cortex-M4 tier's compile-time tables (src/ops/tiers/gemm_s16_dsp.c) and its
  * kernels' arithmetic, built for the host (plain C over the same tables): every output
  * equals TFLite's 16x8 reference (int64 bias + dot, ta_requantize64, clamp), in each
  * requantisation form the planner can pick (high word, 64-bit shift, int64 sums). The
@@ -9,7 +9,7 @@
 #include "../../runtime/kernels/ta_depthwise_conv_s16_dsp.c"
 #include "../../runtime/kernels/ta_gemm_s16_dsp.c"
 #include "../../src/ops/addsub_s16_dsp.h"
-#include "../../src/ops/gemm_s16_dsp.h"
+#include "../../src/ops/tiers/gemm_s16_dsp.h"
 #include "unit.h"
 
 typedef struct S16Rng {

@@ -1,4 +1,4 @@
-/* The int16x8 Cortex-M55 tier's compile-time tables (src/ops/gemm_s16_mve.c) and its
+/* The int16x8 Cortex-M55 tier's compile-time tables (src/ops/tiers/gemm_s16_mve.c) and its
  * kernels' arithmetic, built for the host (plain C over the same tables): every output
  * equals TFLite's 16x8 reference (int64 bias + dot, ta_requantize64, clamp), in each form
  * the planner can pick (fold: int32 sums from the bias and one rounding high multiply;
@@ -8,7 +8,7 @@
 
 #include "../../runtime/kernels/ta_depthwise_conv_s16_mve.c"
 #include "../../runtime/kernels/ta_gemm_s16_mve.c"
-#include "../../src/ops/gemm_s16_mve.h"
+#include "../../src/ops/tiers/gemm_s16_mve.h"
 #include "unit.h"
 
 typedef struct MveRng {

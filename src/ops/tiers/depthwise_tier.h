@@ -8,9 +8,9 @@
 #include <stdint.h>
 
 #include "../conv_common.h"
-#include "../gemm_s16_dsp.h"
-#include "../gemm_s16_mve.h"
 #include "../op.h"
+#include "gemm_s16_dsp.h"
+#include "gemm_s16_mve.h"
 
 typedef enum DwKernel { DW_S8, DW_S16, DW_F32 } DwKernel;
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "op.h"
+#include "../op.h"
 
 typedef struct GemmS16MvePlan {
   int32_t rows, depth, stride; /* stride: depth rounded up to 8 */

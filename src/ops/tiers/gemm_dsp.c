@@ -1,31 +1,9 @@
-/* Kernel tiers for int8 matrix-vector work: selection and compile-time constants. */
-#include "gemm_tier.h"
-
+/* The Cortex-M4 (DSP) tier of int8 matrix-vector work (FULLY_CONNECTED, CONV_2D): the
+ * tables of ta_gemm_dsp.h and its descriptor. */
 #include <stdlib.h>
 #include <string.h>
 
-/* Set to 0 to force the portable kernels everywhere (e.g. to bisect a mismatch). */
-#define GEMM_TIERS_ENABLED 1
-
-GemmTier gemm_tier_for(const Platform *platform) {
-  if (!GEMM_TIERS_ENABLED || !platform) return GEMM_PORTABLE;
-  if (platform->mve) return GEMM_MVE;
-  if (platform->dsp) return GEMM_DSP;
-  return GEMM_PORTABLE;
-}
-
-bool gemm_quant_supported(const int32_t *mult, const int32_t *shift, int32_t scalar_mult, int32_t scalar_shift,
-                          int32_t rows) {
-  for (int32_t r = 0; r < rows; r++) {
-    const int32_t m = mult ? mult[r] : scalar_mult;
-    const int32_t s = shift ? shift[r] : scalar_shift;
-    if (m < 0 || s < -31 || s > 30) return false;
-  }
-  return true;
-}
-
-const char *gemm_family(GemmTier tier) { return tier == GEMM_MVE ? "gemm_mve" : "gemm_dsp"; }
-const char *gemm_suffix(GemmTier tier) { return tier == GEMM_MVE ? "mve" : "dsp"; }
+#include "gemm_tier.h"
 
 /* DSP: rows in blocks of 4, then single rows; per block and group of 4 depth values
  * each row's two words (w0 | w2 << 16) and (w1 | w3 << 16), the pairs SXTB16 makes of
@@ -208,97 +186,6 @@ bool gemm_dsp_use_fcs(Arena *arena, GemmPlan *g, const int8_t *weights) {
   return true;
 }
 
-/* Blocks of 4 rows (zero rows pad the last), each interleaving its rows per 16
- * values, the depth zero padded to a multiple of 16. */
-static void gemm_mve_relayout(const int8_t *w, int32_t rows, int32_t depth, int8_t *out) {
-  const int32_t padded = (depth + 15) & ~15;
-  for (int32_t r = 0; r < rows; r++) {
-    int8_t *block = out + (size_t)(r & ~3) * (size_t)padded;
-    for (int32_t k = 0; k < depth; k++)
-      block[(size_t)(k / 16) * 64 + (size_t)(r & 3) * 16 + (size_t)(k % 16)] = w[(size_t)r * (size_t)depth + (size_t)k];
-  }
-}
-
-/* MVE: one table with, per block of 4 rows, the 4 folded biases, multipliers and
- * shifts (padded rows all 0), so that the kernel walks a single pointer. */
-static bool gemm_mve_quant(Arena *arena, GemmPlan *g) {
-  g->mve_quant = arena_calloc(arena, (size_t)((g->rows + 3) / 4) * 12, sizeof(int32_t));
-  if (!g->mve_quant) return false;
-  for (int32_t r = 0; r < g->rows; r++) {
-    const size_t i = g->per_channel ? (size_t)r : 0;
-    int32_t *q = g->mve_quant + (size_t)(r / 4) * 12 + (size_t)(r % 4);
-    q[0] = g->bias[r], q[4] = g->mult[i], q[8] = g->shift[i];
-    if (g->shift[i] > 0) g->mve_left_shift = true;
-  }
-  return true;
-}
-
-bool gemm_plan(Arena *arena, GemmTier tier, int32_t rows, int32_t depth, const int8_t *weights,
-               const int32_t *bias, const int32_t *mult, const int32_t *shift, int32_t scalar_mult,
-               int32_t scalar_shift, int32_t output_offset, int32_t act_min, int32_t act_max, GemmPlan *g) {
-  memset(g, 0, sizeof *g);
-  g->tier = tier;
-  g->rows = rows, g->depth = depth, g->bias = bias;
-  g->output_offset = output_offset, g->act_min = act_min, g->act_max = act_max;
-  const size_t n = tier == GEMM_MVE ? (size_t)((rows + 3) & ~3) : (size_t)rows;
-  g->per_channel = false;
-  for (int32_t r = 1; r < rows; r++)
-    if ((mult ? mult[r] : scalar_mult) != (mult ? mult[0] : scalar_mult) ||
-        (shift ? shift[r] : scalar_shift) != (shift ? shift[0] : scalar_shift))
-      g->per_channel = true;
-  g->n_quant = g->per_channel ? n : tier == GEMM_MVE ? 4 : 1;
-  g->mult = arena_calloc(arena, g->n_quant, sizeof(int32_t));
-  g->shift = arena_calloc(arena, g->n_quant, sizeof(int32_t));
-  if (!g->mult || !g->shift) return false;
-  for (size_t i = 0; i < g->n_quant; i++) {
-    const int32_t r = g->per_channel ? (int32_t)i : 0;
-    if (r >= rows) break; /* padded rows: multiplier 0 */
-    g->mult[i] = mult ? mult[r] : scalar_mult;
-    g->shift[i] = shift ? shift[r] : scalar_shift;
-  }
-  if (tier == GEMM_MVE) {
-    const size_t padded = (size_t)((depth + 15) & ~15);
-    int32_t *padded_bias = arena_calloc(arena, n, sizeof(int32_t));
-    g->w8 = arena_calloc(arena, n * padded, 1);
-    if (!padded_bias || !g->w8) return false;
-    memcpy(padded_bias, bias, sizeof(int32_t) * (size_t)rows);
-    g->bias = padded_bias;
-    g->n_bias = n;
-    gemm_mve_relayout(weights, rows, depth, g->w8);
-    return gemm_mve_quant(arena, g);
-  }
-  g->n_bias = (size_t)rows;
-  g->n_w32 = (size_t)rows * (size_t)((depth + 3) / 4) * 2;
-  g->w32 = arena_calloc(arena, g->n_w32, sizeof(int32_t));
-  if (!g->w32) return false;
-  gemm_dsp_relayout(weights, rows, depth, g->w32);
-  g->rq = gemm_dsp_requant(arena, g);
-  /* A negative accumulator rounds to at most the zero point, which a floor at or above
-   * it clamps away whichever way the rounding goes. */
-  g->neg_fix = act_min >= output_offset ? 0 : INT32_MIN;
-  g->sat8 = act_min == -128 && act_max == 127;
-  g->k8 = gemm_dsp_k8(arena, g, weights); /* NULL: the block loop (also when out of memory) */
-  return true;
-}
-
-/* MVE: the flags let the kernel drop the left shift and the negative-tie fix when
- * the layer needs neither. */
-static const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const char *name) {
-  const size_t blocks = (size_t)((g->rows + 3) / 4);
-  const char *table = em_table_i32(ec, "gemm_quant", g->mve_quant, blocks * 12);
-  const int left = g->mve_left_shift ? 1 : 0, fix = g->act_min < g->output_offset ? 1 : 0;
-  /* ta_gemm_s8_mve's mode (bit 12 +); a CONV_2D also names its own (gemm_emit_conv_variants).
-   * Harmless for a convolution: ta_gemm_s8_mve is only linked when a layer calls it. */
-  em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (12 + 2 * left + fix));
-  em_decl(ec,
-          "static const ta_gemm_mve_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
-          "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
-          "  .quant = %s,\n  .left_shift = %d, .negative_fix = %d,\n};",
-          name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max, table, left,
-          fix);
-  return em_table_i8(ec, "gemm_weights", g->w8, blocks * 4 * (size_t)((g->depth + 15) & ~15));
-}
-
 /* The DSP block loop the kernel runs for this layer (ta_gemm_dsp.c: gemm_rows_asm, or
  * gemm_rows_unpacked for the column form), as its TA_GEMM_DSP_VARIANTS bit; -1: none (C
  * requantisation, the depth-8 stream, or no block of 4 rows). */
@@ -320,77 +207,42 @@ static int gemm_dsp_variant(const GemmPlan *g) {
   return form + (g->neg_fix ? 1 : g->rq_zp ? 2 : 0);
 }
 
-void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span, int32_t seg_chunks, int32_t segs) {
-  /* ta_conv_s8_mve may read windows of n <= 4 chunks through byte offsets (bit 3 + n),
-   * and those inside the image that span more than 256 bytes through 16-bit ones (bit 7 + n). */
-  const int32_t chunks = (g->depth + 15) / 16;
-  if (g->tier == GEMM_MVE) /* ta_conv_s8_mve's requantisation mode (bit 2 * left_shift + fix) */
-    em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS",
-                       1u << (2 * (g->mve_left_shift ? 1 : 0) + (g->act_min < g->output_offset ? 1 : 0)));
-  /* windows read in place two at a time (more than 4 chunks) in segments of a multiple of
-   * 3 chunks: the loops unrolled by 3 (bit 16) */
-  /* the pair runs in assembly (bit 19 + form, rows a multiple of 4): 3 segments of exactly 3
-   * chunks, 3 segments of a multiple of 3 chunks, 1x1 windows of a multiple of 4 chunks (those
-   * rather than byte offsets), windows of 3 chunks gathered through offsets; the first two
-   * replace the unrolled loops of bit 16 */
-  int run = -1;
-  if (g->tier == GEMM_MVE && g->rows % 4 == 0 && seg_chunks > 0) {
-    if (window_span > 0 && chunks > 4 && segs == 3)
-      run = seg_chunks == 3 ? 0 : seg_chunks % 3 == 0 ? 1 : -1;
-    else if (window_span == 0 && segs == 1 && seg_chunks % 4 == 0)
-      run = 2;
-  }
-  if (run < 0 && g->tier == GEMM_MVE && g->rows % 4 == 0 && chunks == 3 && window_span <= 65536)
-    run = 3; /* windows of 3 chunks gathered through offsets into a buffer, two at a time */
-  if (run >= 0) em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (19 + run));
-  if (g->tier == GEMM_MVE && run < 0 && chunks > 4 && seg_chunks > 0 && seg_chunks % 3 == 0)
-    em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << 16);
-  if (run == 2) return; /* no byte-offset loop */
-  if (g->tier == GEMM_MVE && chunks >= 1 && chunks <= 4) {
-    em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (3 + chunks));
-    /* up to 2 chunks through byte offsets: two windows per weight load (bit 17 + chunks - 1);
-     * not for 1x1 layers (vww's 8-channel one would gain 93 k instructions for 1.3 KB of code,
-     * which its budget lacks) */
-    if (chunks <= 2 && window_span > 0 && window_span <= 256)
-      em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (16 + chunks));
-    if (window_span > 256 && window_span <= 65536)
-      em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (7 + chunks));
-  }
+bool gemm_dsp_plan(Arena *arena, GemmPlan *g, const int8_t *weights) {
+  const int32_t rows = g->rows, depth = g->depth;
+  const int32_t output_offset = g->output_offset, act_min = g->act_min, act_max = g->act_max;
+  g->n_bias = (size_t)rows;
+  g->n_w32 = (size_t)rows * (size_t)((depth + 3) / 4) * 2;
+  g->w32 = arena_calloc(arena, g->n_w32, sizeof(int32_t));
+  if (!g->w32) return false;
+  gemm_dsp_relayout(weights, rows, depth, g->w32);
+  g->rq = gemm_dsp_requant(arena, g);
+  /* A negative accumulator rounds to at most the zero point, which a floor at or above
+   * it clamps away whichever way the rounding goes. */
+  g->neg_fix = act_min >= output_offset ? 0 : INT32_MIN;
+  g->sat8 = act_min == -128 && act_max == 127;
+  g->k8 = gemm_dsp_k8(arena, g, weights); /* NULL: the block loop (also when out of memory) */
+  return true;
 }
 
-const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
-  const char *name = em_op_name(ec);
-  if (g->tier == GEMM_MVE) return gemm_mve_emit_params(ec, g, name);
-  const char *bias = g->pairs || g->fcs ? "NULL" : em_table_i32(ec, "gemm_bias", g->bias, g->n_bias);
-  /* the stream's kernel reads only its rq words */
-  const char *mult = g->fcs ? "NULL" : em_table_i32(ec, "gemm_mult", g->mult, g->n_quant);
-  const char *shift = g->fcs ? "NULL" : em_table_i32(ec, "gemm_shift", g->shift, g->n_quant);
-  if (g->tier == GEMM_DSP) {
-    const int variant = gemm_dsp_variant(g);
-    if (variant >= 0) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << variant);
-    /* a 64-value pair loop of several passes keeps its test for another (bit 21, GEMM_PAIRS64_MULTI) */
-    if (g->pairs && g->depth % 64 == 0 && g->depth > 64) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 21);
-    /* the pair and FULLY_CONNECTED streams carry the biases and rq words themselves */
-    const char *rq = g->rq && !g->pairs && !g->fcs ? em_table_i32(ec, "gemm_rq", g->rq, (size_t)g->rows * 4) : "NULL";
-    em_decl(ec,
-            "static const ta_gemm_dsp_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
-            "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
-            "  .bias = %s, .per_channel = %d, .mult = %s, .shift = %s,\n"
-            "  .rq = %s, .rq_zp = %d, .neg_fix = %s, .sat8 = %d,\n  .k8 = %s, .pairs = %d,%s\n};",
-            name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max,
-            bias, g->per_channel ? 1 : 0, mult, shift, rq, (int)g->rq_zp,
-            g->neg_fix ? "INT32_MIN" : "0", g->sat8 ? 1 : 0,
-            g->k8 ? em_table_i32(ec, "gemm_k8", g->k8, (size_t)g->rows * 9) : "NULL", g->pairs ? 1 : 0,
-            g->fcs ? " .fcs = 1," : "");
-    if (g->fcs) return em_table_i32(ec, "gemm_fcs", g->fcs, g->n_fcs);
-    if (g->pairs) return em_table_i32(ec, "gemm_pairs", g->pairs, g->n_pairs);
-    return em_table_i32(ec, "gemm_weights", g->w32, g->n_w32);
-  }
+const char *gemm_dsp_emit_params(EmitCtx *ec, const GemmPlan *g, const char *name, const char *bias, const char *mult,
+                                 const char *shift) {
+  const int variant = gemm_dsp_variant(g);
+  if (variant >= 0) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << variant);
+  /* a 64-value pair loop of several passes keeps its test for another (bit 21, GEMM_PAIRS64_MULTI) */
+  if (g->pairs && g->depth % 64 == 0 && g->depth > 64) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 21);
+  /* the pair and FULLY_CONNECTED streams carry the biases and rq words themselves */
+  const char *rq = g->rq && !g->pairs && !g->fcs ? em_table_i32(ec, "gemm_rq", g->rq, (size_t)g->rows * 4) : "NULL";
   em_decl(ec,
-          "static const ta_gemm_%s_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
+          "static const ta_gemm_dsp_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
           "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
-          "  .bias = %s, .per_channel = %d, .mult = %s, .shift = %s,\n};",
-          gemm_suffix(g->tier), name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min,
-          (int)g->act_max, bias, g->per_channel ? 1 : 0, mult, shift);
-  return em_table_i8(ec, "gemm_weights", g->w8, (size_t)((g->rows + 3) & ~3) * (size_t)((g->depth + 15) & ~15));
+          "  .bias = %s, .per_channel = %d, .mult = %s, .shift = %s,\n"
+          "  .rq = %s, .rq_zp = %d, .neg_fix = %s, .sat8 = %d,\n  .k8 = %s, .pairs = %d,%s\n};",
+          name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max,
+          bias, g->per_channel ? 1 : 0, mult, shift, rq, (int)g->rq_zp,
+          g->neg_fix ? "INT32_MIN" : "0", g->sat8 ? 1 : 0,
+          g->k8 ? em_table_i32(ec, "gemm_k8", g->k8, (size_t)g->rows * 9) : "NULL", g->pairs ? 1 : 0,
+          g->fcs ? " .fcs = 1," : "");
+  if (g->fcs) return em_table_i32(ec, "gemm_fcs", g->fcs, g->n_fcs);
+  if (g->pairs) return em_table_i32(ec, "gemm_pairs", g->pairs, g->n_pairs);
+  return em_table_i32(ec, "gemm_weights", g->w32, g->n_w32);
 }

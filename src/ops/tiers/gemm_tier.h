@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "op.h"
+#include "../op.h"
 
 typedef enum GemmTier { GEMM_PORTABLE, GEMM_DSP, GEMM_MVE } GemmTier;
 
@@ -37,6 +37,9 @@ typedef struct GemmPlan {
   bool mve_left_shift;    /* MVE: some shift is > 0 */
   int32_t output_offset, act_min, act_max;
 } GemmPlan;
+
+/* One file per tier: gemm_dsp.c, gemm_mve.c; gemm_tier.c picks one (gemm_plan,
+ * gemm_emit_params) and holds what they share. */
 
 /* The tier the platform affords: MVE, else DSP, else portable. */
 GemmTier gemm_tier_for(const Platform *platform);
@@ -80,5 +83,15 @@ const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g);
  * (0: direct); seg_chunks: 16-value chunks per window row when the rows are whole chunks
  * (the kernel may read them in place), else 0; segs: window rows read in place (k_h, 1 if direct). */
 void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span, int32_t seg_chunks, int32_t segs);
+
+/* The tiers, called by gemm_plan once the requantisation is laid out (g->mult, g->shift):
+ * plan fills the tier's tables (false when out of memory); emit_params writes the
+ * descriptor (`bias`, `mult`, `shift`: the tables gemm_emit_params named) and returns the
+ * symbol of the weights the kernel reads. */
+bool gemm_dsp_plan(Arena *arena, GemmPlan *g, const int8_t *weights);
+const char *gemm_dsp_emit_params(EmitCtx *ec, const GemmPlan *g, const char *name, const char *bias, const char *mult,
+                                 const char *shift);
+bool gemm_mve_plan(Arena *arena, GemmPlan *g, const int8_t *weights);
+const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const char *name);
 
 #endif

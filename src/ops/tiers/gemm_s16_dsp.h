@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "op.h"
+#include "../op.h"
 
 /* Per output channel: TFLite's 16x8 requantisation with the bias folded in. */
 typedef struct S16Requant {
