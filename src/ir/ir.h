@@ -122,6 +122,8 @@ typedef struct Model {
   int32_t *integer_io_from;
 } Model;
 
+/* The TFLite BuiltinOperator name of a code (builtin_names.c); "UNKNOWN" outside the schema. */
+const char *builtin_name(int32_t builtin_code);
 const char *tensor_type_name(TensorType t);      /* "int8" */
 /* The tensor's dtype for reports: tensor_type_name, or "int4 (unpacked to int8)". */
 const char *tensor_dtype_desc(const Tensor *t);

@@ -2,7 +2,7 @@
  * TFLite Micro does for every dtype (its int8 kernel does not requantize inputs whose
  * scale or zero point differ from the output's), so the result is bit-exact with it. */
 #include "../load/loader.h"
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "data_movement.h"
 
 

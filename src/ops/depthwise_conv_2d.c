@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "conv_common.h"
 #include "gemm_s16_dsp.h"
 #include "gemm_s16_mve.h"

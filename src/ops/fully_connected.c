@@ -2,7 +2,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "gemm_s16_dsp.h"
 #include "gemm_s16_mve.h"
 #include "gemm_tier.h"

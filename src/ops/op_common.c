@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "op.h"
 
 bool op_error(PrepareCtx *pc, const Node *node, const char *fmt, ...) {

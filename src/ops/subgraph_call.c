@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../resolve/resolve.h"
-#include "../transform/transform.h"
+#include "../ir/storage.h"
 
 static bool live_add(PrepareCtx *pc, const Node *outer, LiveSet *ls, int32_t id) {
   if (id < 0 || tensor_is_const(&pc->model->tensors[id])) return true;
