@@ -59,6 +59,9 @@ typedef struct Tensor {
 
 struct OpDef;
 
+/* Inputs / outputs of one operator at most (the loader refuses more: LOAD_MAX_OP_IO). */
+#define IR_MAX_NODE_IO 1024
+
 typedef struct Node {
   int32_t index;              /* operator index in the subgraph */
   int32_t builtin_code;

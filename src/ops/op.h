@@ -114,6 +114,10 @@ bool op_quant_multiplier(PrepareCtx *pc, const Node *node, double m, QuantRange 
 /* Text for reports: "STATELESS<sep>PURE..." ("NONE" when empty), and "no_ctx" etc. */
 void op_capability_text(uint32_t caps, const char *sep, char *buf, size_t cap);
 const char *op_scratch_usage_name(ScratchUsage u);
+/* The scratch contract check of one prepared node (resolve_model runs it on every node,
+ * IF / WHILE / CALL_ONCE on their subgraphs' nodes): a kernel that reads scratch must get
+ * a non-empty buffer, and the declared ScratchUsage must match what the kernel does. */
+bool op_check_scratch(const Model *m, const Node *n, Diag *d);
 
 /* Registry. */
 const OpDef *op_find(int32_t builtin_code);

@@ -22,7 +22,7 @@
  * requantise either, but a reader sees one tensor's parameters on shared bytes). */
 #include <string.h>
 
-#include "../ops/data_movement.h"
+#include "../ir/copy_plan.h"
 #include "../ir/quant.h"
 #include "transform.h"
 
