@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "config/npz.h"
+#include "common/npz.h"
 #include "fuzz_common.h"
 
 static Npz npz; /* 256 array slots: too large for the fuzzer's stack budget */

@@ -9,7 +9,7 @@
 #include "../plan/lifetimes.h"
 #include "../plan/plan.h"
 #include "../resolve/cost_model.h"
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "../resolve/resolve.h"
 #include "../transform/transform.h"
 #include "args.h"

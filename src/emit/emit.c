@@ -8,8 +8,9 @@
 
 #include "../ops/op.h"
 #include "../plan/patch.h"
-#include "../resolve/quant.h"
-#include "../transform/transform.h"
+#include "../ir/quant.h"
+#include "../ir/rewrites.h"
+#include "../ir/storage.h"
 #include "emit_values.h"
 
 typedef struct Lowered {
@@ -525,7 +526,7 @@ static void emit_integer_io_note(const Model *m, const char *pf, StrBuf *h) {
                " * integers. Quantize a float x as TFLite does, q = round(x / scale) + zero_point (half\n"
                " * away from zero, clamped to the type), and dequantize q as (q - zero_point) * scale:\n");
   for (int i = 0; i < m->n_inputs + m->n_outputs; i++) {
-    const int32_t was = transform_integer_io_from(m, i);
+    const int32_t was = rewrite_integer_io_from(m, i);
     if (was < 0) continue;
     const bool in = i < m->n_inputs;
     const int k = in ? i : i - m->n_inputs;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../config/npz.h"
+#include "../common/npz.h"
 #include "emit.h"
 #include "emit_values.h"
 

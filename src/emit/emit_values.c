@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 
 enum { VALUES_PER_LINE = 16 };
 

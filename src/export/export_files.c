@@ -6,12 +6,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../transform/transform.h"
+#include "../ir/rewrites.h"
+#include "../ir/storage.h"
 #include "../platform/platform.h"
 #include "../plan/patch.h"
 #include "../plan/savings.h"
 #include "export_glue.h"
 #include "export_cost.h"
+#include "export_integer_io.h"
 
 /* ---- shared by the glue writers (export_glue.h) ------------------------------ */
 
@@ -218,7 +220,7 @@ static void json_savings(const Model *m, const Plan *p, const Module *mod, StrBu
   bool first = true;
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
-    const size_t fold = transform_fold_bytes(m, n);
+    const size_t fold = rewrite_fold_bytes(m, n);
     if (fold) {
       sb_printf(js, "%s\n    {\"technique\": \"fold_pad\", \"op\": %d, \"bytes\": %zu}", first ? "" : ",", (int)n->index, fold);
       first = false;
@@ -259,7 +261,7 @@ static void md_savings(const Model *m, const Plan *p, const Module *mod, StrBuf 
   bool any = false;
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
-    const size_t fold = transform_fold_bytes(m, n);
+    const size_t fold = rewrite_fold_bytes(m, n);
     const bool elided = n->is_alias && strcmp(n->opname, "QUANTIZE") == 0 && n->n_out > 0 && n->out[0] >= 0;
     if (!fold && !elided && !n->inplace) continue;
     if (!any) sb_append(md, "\n| operator | technique | bytes saved | note |\n|---|---|---:|---|\n");
@@ -284,12 +286,12 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
   sb_append_json_string(js, mod->source);
   int folds;
   size_t folded_bytes;
-  transform_fold_summary(m, &folds, &folded_bytes);
+  rewrite_fold_summary(m, &folds, &folded_bytes);
   sb_printf(js,
             ",\n  \"rewrites\": {\"pad_folds\": %d, \"padded_bytes_removed\": %zu, \"quantizes_elided\": %d, "
             "\"concats_viewed\": %d, \"slices_viewed\": %d}",
-            folds, folded_bytes, transform_elided_quantizes(m), transform_concat_viewed(m), transform_slice_viewed(m));
-  integer_io_report_json(m, js); /* --integer-io (transform/integer_io.c) */
+            folds, folded_bytes, rewrite_quantizes_elided(m), rewrite_concats_viewed(m), rewrite_slices_viewed(m));
+  integer_io_report_json(m, js); /* --integer-io (export_integer_io.c) */
   /* in-place execution (--memory.optimize max, plan/inplace.c): the operators writing over a
    * dying input, and the scratch arenas' bytes against the layer-by-layer bound */
   cost_report_json(m, p, js); /* estimated instructions per operator (resolve/cost_model.c) */
@@ -378,20 +380,20 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
             p->constant_bytes);
   int folds;
   size_t folded_bytes;
-  transform_fold_summary(m, &folds, &folded_bytes);
+  rewrite_fold_summary(m, &folds, &folded_bytes);
   if (folds) /* graph rewrites (docs/memory.md); the bound above is the one the rewritten graph reaches */
     sb_printf(md, "Rewrites: %d explicit PAD(s) folded into convolutions (fold_pad; --no-fold-pad keeps them): "
                   "%zu bytes of padded tensors never exist.\n\n", folds, folded_bytes);
   integer_io_report_md(m, md);
-  if (transform_elided_quantizes(m))
+  if (rewrite_quantizes_elided(m))
     sb_printf(md, "Rewrites: %d QUANTIZE(s) that change no byte share their input's storage (elide_quantize; "
-                  "--no-elide-quantize runs them).\n\n", transform_elided_quantizes(m));
-  if (transform_concat_viewed(m))
+                  "--no-elide-quantize runs them).\n\n", rewrite_quantizes_elided(m));
+  if (rewrite_concats_viewed(m))
     sb_printf(md, "Rewrites: %d CONCATENATION(s) run no code: their inputs are written straight into their "
-                  "slices of the output (concat_views; --no-concat-views copies).\n\n", transform_concat_viewed(m));
-  if (transform_slice_viewed(m))
+                  "slices of the output (concat_views; --no-concat-views copies).\n\n", rewrite_concats_viewed(m));
+  if (rewrite_slices_viewed(m))
     sb_printf(md, "Rewrites: %d SPLIT/SLICE-like operator(s) run no code: their outputs are read in place as "
-                  "views of the input (slice_views; --no-slice-views copies).\n\n", transform_slice_viewed(m));
+                  "views of the input (slice_views; --no-slice-views copies).\n\n", rewrite_slices_viewed(m));
   int in_place = 0;
   for (int k = 0; k < m->n_nodes; k++) in_place += m->nodes[k].inplace;
   if (in_place) {

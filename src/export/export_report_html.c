@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../plan/patch.h"
-#include "../transform/transform.h"
+#include "../ir/storage.h"
 #include "export.h"
 
 /* One placed entry of report.json's "tensors" (an activation or a constant table). */

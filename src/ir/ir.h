@@ -59,6 +59,9 @@ typedef struct Tensor {
 
 struct OpDef;
 
+/* Inputs / outputs of one operator at most (the loader refuses more: LOAD_MAX_OP_IO). */
+#define IR_MAX_NODE_IO 1024
+
 typedef struct Node {
   int32_t index;              /* operator index in the subgraph */
   int32_t builtin_code;
@@ -122,6 +125,8 @@ typedef struct Model {
   int32_t *integer_io_from;
 } Model;
 
+/* The TFLite BuiltinOperator name of a code (builtin_names.c); "UNKNOWN" outside the schema. */
+const char *builtin_name(int32_t builtin_code);
 const char *tensor_type_name(TensorType t);      /* "int8" */
 /* The tensor's dtype for reports: tensor_type_name, or "int4 (unpacked to int8)". */
 const char *tensor_dtype_desc(const Tensor *t);

@@ -145,7 +145,7 @@ typedef enum OptionsKind {
 /* Enum values shared by several kinds (the schema's numbering). */
 enum { OPT_PADDING_SAME = 0, OPT_PADDING_VALID = 1 };
 /* fused activation: NONE 0, RELU 1, RELU_N1_TO_1 2, RELU6 3, TANH 4, SIGN_BIT 5
- * (ACT_* in resolve/quant.h); dtype fields hold a TensorType value. */
+ * (ACT_* in ir/quant.h); dtype fields hold a TensorType value. */
 enum { OPT_MIRROR_REFLECT = 0, OPT_MIRROR_SYMMETRIC = 1 };
 
 /* A decoded vector field; `v` lives in the model arena (NULL when n == 0). */

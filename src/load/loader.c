@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../ops/op.h"
+
 #include "options.h"
 #include "resources.h"
 

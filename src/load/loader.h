@@ -17,7 +17,7 @@
 #define LOAD_MAX_OPERATORS 8192
 #define LOAD_MAX_TENSORS 32768
 #define LOAD_MAX_SUBGRAPHS 256
-#define LOAD_MAX_OP_IO 1024                     /* inputs/outputs per operator */
+#define LOAD_MAX_OP_IO IR_MAX_NODE_IO           /* inputs/outputs per operator */
 #define LOAD_MAX_QUANT_PARAMS (1 << 20)         /* per-channel scales of one tensor */
 /* FlatBuffers lets vectors and strings be shared: the loader refuses a file whose
  * operator lists, quantization vectors, names and constant buffers add up to more

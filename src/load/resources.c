@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "../ops/op.h"
+
 
 typedef struct Var {
   const char *container, *shared_name;

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "elementwise.h"
 
 enum { ACCUM_LEFT_SHIFT = 20 };

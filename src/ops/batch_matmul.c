@@ -1,6 +1,6 @@
 /* BATCH_MATMUL: out = op(lhs) x op(rhs) per broadcast batch, op = optional transpose;
  * int8, int16 (zero points 0, int64 accumulator as TFLite Micro) and float32. */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "op.h"
 
 enum { BMM_RANK = 5 };              /* operands are viewed as 3 batch dims + a matrix */

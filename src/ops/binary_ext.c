@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 
 void bx_set_families(Node *node) {
   node->families[0] = "binary";

@@ -1,8 +1,7 @@
 /* CONCATENATION: joins its inputs along one axis. Values are copied unchanged, as
  * TFLite Micro does for every dtype (its int8 kernel does not requantize inputs whose
  * scale or zero point differ from the output's), so the result is bit-exact with it. */
-#include "../load/loader.h"
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "data_movement.h"
 
 
@@ -20,7 +19,7 @@ static bool check_input_shape(PrepareCtx *pc, const Node *node, const Tensor *in
 }
 
 static bool concatenation_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 1, LOAD_MAX_OP_IO, 1)) return false;
+  if (!op_expect_io(pc, node, 1, IR_MAX_NODE_IO, 1)) return false;
   if (!op_expect_options(pc, node, OPTS_CONCATENATION)) return false;
   const Tensor *out = node_output(pc->model, node, 0);
   if (!dm_expect_dtype(pc, node, out, concatenation_types, DM_COUNT(concatenation_types), "") ||

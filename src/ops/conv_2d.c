@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "conv_common.h"
 #include "op.h"
 #include "tiers/gemm_s16_dsp.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 
 /* Keeps every coordinate the kernels form (origin + dilation * tap, o * stride) far from
  * int32 overflow. */

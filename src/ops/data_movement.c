@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 
 bool dm_const_ints(PrepareCtx *pc, const Node *node, const Tensor *t, const char *what, bool allow_int64,
                    int64_t max_count, int64_t *vals, int *n) {

@@ -9,9 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../ir/copy_plan.h"
 #include "op.h"
-
-enum { DM_MAX_LOOPS = 6 }; /* = TA_STRIDED_MAX_DIMS */
 
 /* Entries of a dtype list (a static array). */
 #define DM_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -33,15 +32,6 @@ bool dm_expect_dense(PrepareCtx *pc, const Node *node, const Tensor *t, int max_
 const char *dm_list_str(Arena *a, const int64_t *v, int n);
 /* Row-major element strides of a tensor. */
 void dm_strides(const Tensor *t, int64_t *strides);
-
-/* A compiled strided copy: loops over the output, outermost first. */
-typedef struct StridedCopy {
-  int rank;
-  int32_t count[DM_MAX_LOOPS];
-  int32_t stride[DM_MAX_LOOPS]; /* bytes */
-  int32_t start;                /* bytes */
-  int32_t run_bytes;
-} StridedCopy;
 
 /* Builds the plan from `rank` loops (count[d] iterations, input step stride[d] in
  * elements) starting at element `start`; merges contiguous loops and checks every
@@ -73,15 +63,6 @@ bool dm_resize_io(PrepareCtx *pc, const Node *node, uint8_t options, const Tenso
 
 /* "a, b, c" for a C initializer ("0" when n is 0: C99 has no empty braces). */
 void dm_fmt_list(char *buf, size_t cap, const int32_t *v, int n);
-
-/* Concatenation / split along one axis (runtime/kernels/ta_concat_split.h). */
-typedef struct ConcatSplit {
-  bool split;           /* false: parts are the inputs; true: parts are the outputs */
-  int32_t whole;        /* the joined tensor: the output, or the split input */
-  int parts;
-  int32_t outer;
-  int32_t *chunk_bytes; /* [parts] */
-} ConcatSplit;
 
 /* Prepares node->op_data (and kernel, family) for joining or cutting `whole` along
  * `axis` (0 <= axis < rank); part i holds part_axis_dims[i] slices of that axis

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "conv_common.h"
 #include "op.h"
 #include "tiers/depthwise_tier.h"

@@ -1,5 +1,5 @@
 /* DEQUANTIZE: int8 / int16 / uint8 -> float32, scale * (x - zero_point). */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "elementwise.h"
 #include "op.h"
 

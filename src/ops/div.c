@@ -1,6 +1,6 @@
 /* DIV: elementwise quotient with NumPy broadcasting and a fused activation; float32,
  * int32 (truncating) and int8 (TFLite Micro's reciprocal-based quantized path). */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "binary_ext.h"
 #include "elementwise.h"
 #include "op.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "addsub_flat.h"
 #include "addsub_s16_dsp.h"
 #include "fixed_point.h"

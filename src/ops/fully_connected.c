@@ -2,7 +2,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "op.h"
 #include "tiers/gemm_s16_dsp.h"
 #include "tiers/gemm_s16_mve.h"

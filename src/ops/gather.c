@@ -2,7 +2,7 @@
  * supported). Constant indices are range-checked here; runtime indices are checked
  * by the kernel, which zero-fills a slice whose index is out of range (TFLite Micro
  * fails the inference instead; the generated layer has no error path). */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "data_movement.h"
 
 

@@ -1,7 +1,7 @@
 /* HARD_SWISH: x * relu6(x + 3) / 6, int8, tabulated from TFLite's int16
  * fixed-point evaluation (a "relu-ish" factor in [0, 1] times the input), and
  * float32 (ta_math_f32). */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "elementwise.h"
 #include "fixed_point.h"
 #include "math_unary.h"

@@ -1,7 +1,7 @@
 /* LEAKY_RELU: non-negative inputs rescaled by in/out scale, negative ones by
  * alpha * in/out scale, as TFLite Micro computes them: int8 tabulated, int16 per
  * element (ta_unary_s16), float32 x > 0 ? x : alpha * x. */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "elementwise.h"
 #include "fixed_point.h"
 #include "math_unary.h"

@@ -4,7 +4,7 @@
  * path nor the equal-quantization shortcut: the goldens confirm it), i.e. the
  * zero-point-corrected sum requantized by input_scale / output_scale with 1/count
  * folded into the multiplier. */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "data_movement.h"
 #include "reduce_common.h"
 

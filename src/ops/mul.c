@@ -1,6 +1,6 @@
 /* MUL: elementwise product with NumPy broadcasting and a fused activation; int8,
  * int16 (zero points 0, as TFLite Micro requires) and float32. */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "binary_ext.h"
 #include "elementwise.h"
 #include "op.h"

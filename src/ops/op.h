@@ -12,7 +12,7 @@
 #include "../emit/emit_api.h"
 #include "../ir/ir.h"
 #include "../platform/platform.h"
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 
 /* How an operator's kernels use their scratch buffer (checked by the resolver). */
 typedef enum ScratchUsage {
@@ -106,7 +106,7 @@ bool op_expect_type(PrepareCtx *pc, const Node *node, const Tensor *t, TensorTyp
 bool op_expect_quantized(PrepareCtx *pc, const Node *node, const Tensor *t); /* per-tensor scale > 0 */
 /* Every requantisation multiplier goes through here: quant_multiplier(m), refused (one
  * line naming the operator, the factor described by what_fmt, its shift and the range)
- * when the kernel cannot apply it: see QuantRange in src/resolve/quant.h. Factors below
+ * when the kernel cannot apply it: see QuantRange in src/ir/quant.h. Factors below
  * 2^-31 become 0, as in TFLite. what_fmt is only formatted on failure. */
 bool op_quant_multiplier(PrepareCtx *pc, const Node *node, double m, QuantRange range, int32_t *q, int32_t *shift,
                          const char *what_fmt, ...) __attribute__((format(printf, 7, 8)));
@@ -114,11 +114,14 @@ bool op_quant_multiplier(PrepareCtx *pc, const Node *node, double m, QuantRange 
 /* Text for reports: "STATELESS<sep>PURE..." ("NONE" when empty), and "no_ctx" etc. */
 void op_capability_text(uint32_t caps, const char *sep, char *buf, size_t cap);
 const char *op_scratch_usage_name(ScratchUsage u);
+/* The scratch contract check of one prepared node (resolve_model runs it on every node,
+ * IF / WHILE / CALL_ONCE on their subgraphs' nodes): a kernel that reads scratch must get
+ * a non-empty buffer, and the declared ScratchUsage must match what the kernel does. */
+bool op_check_scratch(const Model *m, const Node *n, Diag *d);
 
 /* Registry. */
 const OpDef *op_find(int32_t builtin_code);
 int op_count(void);
 const OpDef *op_at(int i);
-const char *builtin_name(int32_t builtin_code); /* "UNKNOWN" outside the table */
 
 #endif

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "op.h"
 
 bool op_error(PrepareCtx *pc, const Node *node, const char *fmt, ...) {
@@ -90,4 +90,45 @@ const char *op_scratch_usage_name(ScratchUsage u) {
     case SCRATCH_CONDITIONAL: return "conditional";
   }
   return "?";
+}
+
+static const char *node_config(const Model *m, const Node *n) {
+  const Tensor *in = node_input(m, n, 0);
+  const Tensor *out = node_output(m, n, 0);
+  static const char none[] = "?";
+  const char *ti = in ? tensor_type_name(in->type) : none;
+  const char *to = out ? tensor_type_name(out->type) : none;
+  return arena_printf(m->arena, "%s->%s, kernel %s", ti, to, n->kernel ? n->kernel : "?");
+}
+
+bool op_check_scratch(const Model *m, const Node *n, Diag *d) {
+  const OpDef *def = n->def;
+  bool needed = n->reads_scratch;
+  const char *usage = op_scratch_usage_name(def->scratch_usage);
+  switch (def->scratch_usage) {
+    case SCRATCH_NO_CTX:
+    case SCRATCH_IGNORED:
+      if (needed)
+        return diag_error(d, "internal error: operator %d (%s) declares scratch usage '%s' but its kernel reads scratch (%s)",
+                          n->index, n->opname, usage, node_config(m, n));
+      break;
+    case SCRATCH_REQUIRED:
+      if (!needed)
+        return diag_error(d, "internal error: operator %d (%s) declares scratch usage 'required' but its kernel does not read scratch (%s)",
+                          n->index, n->opname, node_config(m, n));
+      break;
+    case SCRATCH_CONDITIONAL:
+      if (!def->scratch_needed)
+        return diag_error(d, "internal error: operator %d (%s) declares 'conditional' scratch usage without a predicate",
+                          n->index, n->opname);
+      if (def->scratch_needed(m, n) != needed)
+        return diag_error(d, "internal error: operator %d (%s): scratch predicate says %s but the kernel %s scratch (%s)",
+                          n->index, n->opname, needed ? "no" : "yes", needed ? "reads" : "does not read",
+                          node_config(m, n));
+      break;
+  }
+  if (needed && n->scratch_bytes == 0)
+    return diag_error(d, "internal error: operator %d (%s): kernel reads scratch but 0 bytes were sized (%s); refusing to emit a NULL scratch buffer",
+                      n->index, n->opname, node_config(m, n));
+  return true;
 }

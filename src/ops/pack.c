@@ -1,12 +1,11 @@
 /* PACK: stacks equally shaped inputs along a new axis (bytes copied as is). */
-#include "../load/loader.h"
 #include "data_movement.h"
 
 
 static const TensorType pack_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static bool pack_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 1, LOAD_MAX_OP_IO, 1)) return false;
+  if (!op_expect_io(pc, node, 1, IR_MAX_NODE_IO, 1)) return false;
   if (!op_expect_options(pc, node, OPTS_PACK)) return false;
   const Tensor *out = node_output(pc->model, node, 0);
   if (!dm_expect_dtype(pc, node, out, pack_types, DM_COUNT(pack_types), "") ||

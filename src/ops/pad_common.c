@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "data_movement.h"
 
 enum { PAD_MAX_DIMS = 6 }; /* TA_PAD_MAX_DIMS of runtime/kernels/ta_pad.h */

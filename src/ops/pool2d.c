@@ -4,7 +4,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 
 enum { PADDING_SAME = 0, PADDING_VALID = 1 };
 

@@ -1,6 +1,6 @@
 /* PRELU: x >= 0 ? x : alpha * x with alpha broadcast against the input; int8, int16
  * (both requantized as TFLite Micro does) and float32. */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "binary_ext.h"
 #include "elementwise.h"
 #include "op.h"

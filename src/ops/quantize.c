@@ -3,7 +3,7 @@
  * int32 -> int8/int16, as TFLite Micro's reference QUANTIZE computes them. */
 #include <string.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "elementwise.h"
 #include "fixed_point.h"
 #include "op.h"

@@ -1,7 +1,7 @@
 /* REDUCE_MIN: the smallest value over the axes; int8 (like TFLite Micro it needs the
  * input and output to share scale and zero point, so values are not requantized)
  * and float32. */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "data_movement.h"
 #include "reduce_common.h"
 

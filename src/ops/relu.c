@@ -2,7 +2,7 @@
  * rescaled per element) and float32. */
 #include <math.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "elementwise.h"
 #include "fixed_point.h"
 #include "math_unary.h"

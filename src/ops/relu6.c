@@ -2,7 +2,7 @@
  * (the same clamp per element) and float32. TFLite does not rescale, so output and input share one quantization. */
 #include <math.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "elementwise.h"
 #include "math_unary.h"
 #include "op.h"

@@ -1,6 +1,6 @@
 /* RESHAPE: same bytes, new shape. The transform stage aliases the output to the
  * input's storage, so normally no code is emitted; a copy is emitted otherwise. */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "op.h"
 
 static bool reshape_prepare(PrepareCtx *pc, Node *node) {

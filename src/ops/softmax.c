@@ -1,7 +1,7 @@
 /* SOFTMAX over the last dimension: int8 -> int8, int8 -> int16, int16 -> int16, float32. */
 #include <math.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "op.h"
 
 enum { SOFTMAX_LUT_SIZE = 513 };      /* 512 segments + the end point */

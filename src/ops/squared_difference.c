@@ -2,7 +2,7 @@
  * Micro's rescale-then-square path), int32 (wrapping) and float32. */
 #include <math.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "binary_ext.h"
 #include "elementwise.h"
 #include "op.h"

@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../resolve/resolve.h"
-#include "../transform/transform.h"
+#include "../ir/storage.h"
 
 static bool live_add(PrepareCtx *pc, const Node *outer, LiveSet *ls, int32_t id) {
   if (id < 0 || tensor_is_const(&pc->model->tensors[id])) return true;
@@ -61,7 +60,7 @@ static bool prepare_inner(PrepareCtx *pc, Node *outer, int32_t index, Node *inne
   ipc.diag = &inner_diag;
   if (!inner->def->prepare(&ipc, inner) || diag_failed(&inner_diag))
     return op_error(pc, outer, "subgraph %d %s", (int)index, inner_diag.msg);
-  if (!resolve_check_scratch(m, inner, pc->diag)) return false;
+  if (!op_check_scratch(m, inner, pc->diag)) return false;
   if (inner->scratch_bytes > 0) {
     char name[96];
     snprintf(name, sizeof name, "scratch of subgraph %d operator %d (%s)", (int)index, (int)inner->index, inner->opname);

@@ -1,7 +1,7 @@
 /* SUM. int8 / int16: TFLite's QuantizedMeanOrSum with compute_sum: the
  * zero-point-corrected sum requantized by input_scale / output_scale. float32: the
  * float sum in input order. */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "data_movement.h"
 #include "reduce_common.h"
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "op.h"
 
 enum { SVDF_IN = 0, SVDF_W_FEATURE = 1, SVDF_W_TIME = 2, SVDF_BIAS = 3, SVDF_STATE = 4 };

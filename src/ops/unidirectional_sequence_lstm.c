@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "fixed_point.h"
 #include "op.h"
 

@@ -5,7 +5,7 @@
  * at the end of each iteration, as TFLite Micro does. */
 #include "subgraph_call.h"
 
-#include "../transform/transform.h"
+#include "../ir/storage.h"
 
 /* A body output that is another loop variable's storage would be overwritten by the
  * copy-back before it is read. */

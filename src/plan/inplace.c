@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../ops/op.h"
-#include "../transform/transform.h"
+#include "../ir/storage.h"
 
 static size_t align_up(size_t x) { return (x + PLAN_ALIGN - 1) / PLAN_ALIGN * PLAN_ALIGN; }
 

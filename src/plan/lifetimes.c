@@ -1,7 +1,7 @@
 /* Exact tensor lifetimes over the schedule (node order). */
 #include "lifetimes.h"
 
-#include "../transform/transform.h"
+#include "../ir/storage.h"
 
 static void touch(Tensor *t, int32_t pos) {
   if (t->first_use < 0 || pos < t->first_use) t->first_use = pos;

@@ -15,7 +15,7 @@
 
 #include "../common/strbuf.h"
 #include "../ops/op.h"
-#include "../transform/transform.h"
+#include "../ir/storage.h"
 
 enum { B_ADD = 0, B_CONV_2D = 3, B_DEPTHWISE_CONV_2D = 4, B_QUANTIZE = 114 };
 enum { PATCH_MAX_OPS = 24, PATCH_MAX_BANDS = 128, PATCH_ALIGN = 16, PAD_VALID = 1 };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../transform/transform.h"
+#include "../ir/storage.h"
 #include "inplace.h"
 #include "lifetimes.h"
 

@@ -2,7 +2,7 @@
 #include "savings.h"
 
 #include "plan.h"
-#include "../transform/transform.h"
+#include "../ir/storage.h"
 
 size_t plan_live_at(const Model *m, int k) {
   size_t live = 0;

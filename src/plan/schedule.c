@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../ops/op.h"
-#include "../transform/transform.h"
+#include "../ir/storage.h"
 #include "lifetimes.h"
 #include "plan.h"
 

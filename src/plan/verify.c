@@ -3,7 +3,7 @@
 #include "plan.h"
 
 #include "../ops/op.h"
-#include "../transform/transform.h"
+#include "../ir/storage.h"
 
 /* ---- in-place steps --------------------------------------------------------- */
 

@@ -16,8 +16,5 @@ bool resolve_model_mixed(Model *m, const Platform *platform, const bool *portabl
 /* int8 CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED / TRANSPOSE_CONV: refuses a bias and
  * weights that let an int32 accumulator overflow (run by resolve_model). */
 bool resolve_check_accumulators(const Model *m, Diag *d);
-/* The scratch contract check alone (also run by resolve_model): a kernel that reads
- * scratch must get a non-empty buffer, and declarations must match behaviour. */
-bool resolve_check_scratch(const Model *m, const Node *n, Diag *d);
 
 #endif

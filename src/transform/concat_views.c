@@ -14,7 +14,7 @@
  * peak where that producer runs long before the concatenation; the pipeline applies the
  * views after the schedule is fixed and keeps each one only where the live peak does not
  * grow (pipeline.c). */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "transform.h"
 
 enum { BUILTIN_CONCATENATION = 2 };
@@ -81,10 +81,4 @@ void transform_concat_view(Model *m, int k, bool on) {
     offset += x->bytes;
   }
   n->is_alias = on;
-}
-
-int transform_concat_viewed(const Model *m) {
-  int n = 0;
-  for (int k = 0; k < m->n_nodes; k++) n += m->nodes[k].builtin_code == BUILTIN_CONCATENATION && m->nodes[k].is_alias;
-  return n;
 }

@@ -7,7 +7,7 @@
  * type, scale and zero point is a round trip: ((x - zp) * s) / s lies within an ulp of
  * the integer x - zp (|x - zp| < 2^16), which rounds back to it; the DEQUANTIZE is
  * dropped and the QUANTIZE becomes that alias of the integer input. */
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "transform.h"
 
 enum { BUILTIN_DEQUANTIZE = 6, BUILTIN_QUANTIZE = 114 };
@@ -69,10 +69,4 @@ int transform_elide_quantize(Model *m) {
   m->n_nodes = kept;
   if (m->n_subgraphs > 0) m->subgraphs[0].n_nodes = kept;
   return elided;
-}
-
-int transform_elided_quantizes(const Model *m) {
-  int n = 0;
-  for (int k = 0; k < m->n_nodes; k++) n += m->nodes[k].builtin_code == BUILTIN_QUANTIZE && m->nodes[k].is_alias;
-  return n;
 }

@@ -15,7 +15,7 @@
  * padding so wide that a window could lie wholly in it. */
 #include <string.h>
 
-#include "../resolve/quant.h"
+#include "../ir/quant.h"
 #include "transform.h"
 
 enum { BUILTIN_CONV_2D = 3, BUILTIN_DEPTHWISE_CONV_2D = 4, BUILTIN_PAD = 34, BUILTIN_PADV2 = 60 };
@@ -152,33 +152,4 @@ int transform_fold_pads(Model *m) {
   m->n_nodes = kept;
   if (m->n_subgraphs > 0) m->subgraphs[0].n_nodes = kept;
   return folded;
-}
-
-/* The bytes of a padded input a folding convolution no longer needs, or 0. */
-static size_t padded_bytes(const Model *m, const Node *n) {
-  int32_t t, b, l, r;
-  if (n->builtin_code == BUILTIN_CONV_2D && n->opts.kind == OPTS_CONV_2D) {
-    const Conv2DOptions *o = &n->opts.conv2d;
-    t = o->fold_top, b = o->fold_bottom, l = o->fold_left, r = o->fold_right;
-  } else if (n->builtin_code == BUILTIN_DEPTHWISE_CONV_2D && n->opts.kind == OPTS_DEPTHWISE_CONV_2D) {
-    const DepthwiseConv2DOptions *o = &n->opts.depthwise;
-    t = o->fold_top, b = o->fold_bottom, l = o->fold_left, r = o->fold_right;
-  } else {
-    return 0;
-  }
-  const Tensor *in = node_input(m, n, 0);
-  if ((t | b | l | r) == 0 || !in || in->rank != 4) return 0;
-  return (size_t)in->dims[0] * (size_t)(in->dims[1] + t + b) * (size_t)(in->dims[2] + l + r) * (size_t)in->dims[3] *
-         tensor_type_size(in->type);
-}
-
-size_t transform_fold_bytes(const Model *m, const Node *n) { return padded_bytes(m, n); }
-
-void transform_fold_summary(const Model *m, int *folds, size_t *bytes) {
-  *folds = 0;
-  *bytes = 0;
-  for (int k = 0; k < m->n_nodes; k++) {
-    const size_t b = padded_bytes(m, &m->nodes[k]);
-    if (b) (*folds)++, *bytes += b;
-  }
 }

@@ -22,8 +22,8 @@
  * requantise either, but a reader sees one tensor's parameters on shared bytes). */
 #include <string.h>
 
-#include "../ops/data_movement.h"
-#include "../resolve/quant.h"
+#include "../ir/copy_plan.h"
+#include "../ir/quant.h"
 #include "transform.h"
 
 enum {
@@ -36,11 +36,6 @@ enum {
   BUILTIN_WHILE = 119,
   BUILTIN_CALL_ONCE = 129,
 };
-
-static bool is_slicing(int32_t code) {
-  return code == BUILTIN_SPLIT || code == BUILTIN_SPLIT_V || code == BUILTIN_UNPACK || code == BUILTIN_SLICE ||
-         code == BUILTIN_STRIDED_SLICE;
-}
 
 /* Byte offset in the input of output o of node n, or -1 when that output is not one
  * contiguous range of it (the operators' own prepared copy plans say where it lies). */
@@ -94,7 +89,7 @@ static bool viewable_output(const Model *m, const Node *n, int o, const Tensor *
 }
 
 static bool slice_viewable(const Model *m, const Node *n, int k) {
-  if (!is_slicing(n->builtin_code) || n->is_alias || !n->def || n->n_in < 1 || n->n_out < 1) return false;
+  if (!rewrite_is_slicing(n->builtin_code) || n->is_alias || !n->def || n->n_in < 1 || n->n_out < 1) return false;
   const int32_t data = n->builtin_code == BUILTIN_SPLIT ? 1 : 0; /* SPLIT: axis, then the tensor */
   if (data >= n->n_in || n->in[data] < 0 || n->in[data] >= m->n_tensors) return false;
   const Tensor *x = &m->tensors[n->in[data]];
@@ -121,10 +116,4 @@ void transform_slice_view(Model *m, int k, bool on) {
     y->alias_offset = (size_t)offset;
   }
   n->is_alias = on;
-}
-
-int transform_slice_viewed(const Model *m) {
-  int n = 0;
-  for (int k = 0; k < m->n_nodes; k++) n += is_slicing(m->nodes[k].builtin_code) && m->nodes[k].is_alias;
-  return n;
 }

@@ -2,15 +2,6 @@
 
 enum { BUILTIN_RESHAPE = 22, BUILTIN_SQUEEZE = 43, BUILTIN_EXPAND_DIMS = 70 };
 
-int32_t tensor_storage(const Model *m, int32_t id) {
-  /* Alias chains end at a tensor with storage (a concatenation's inputs point forwards to
-   * its output, concat_views.c; everything else backwards); the bound guards against a
-   * corrupted IR. */
-  for (int hops = 0; id >= 0 && id < m->n_tensors && m->tensors[id].alias_of >= 0 && hops < m->n_tensors; hops++)
-    id = m->tensors[id].alias_of;
-  return id;
-}
-
 bool transform_joins_io(const Model *m, int32_t in, int32_t out) {
   const int32_t s = tensor_storage(m, in);
   if (s < 0 || !m->tensors[s].is_input) return false;

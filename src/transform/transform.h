@@ -5,6 +5,8 @@
 
 #include "../common/diag.h"
 #include "../ir/ir.h"
+#include "../ir/rewrites.h"
+#include "../ir/storage.h"
 
 typedef struct TransformOptions {
   bool alias_reshapes; /* RESHAPE / SQUEEZE / EXPAND_DIMS share their input's storage */
@@ -25,39 +27,24 @@ bool transform_model(Model *m, const TransformOptions *opt, Diag *d);
 bool transform_model_stats(Model *m, const TransformOptions *opt, TransformStats *stats, Diag *d);
 /* fold_pad.c: drops each foldable PAD node; returns how many. */
 int transform_fold_pads(Model *m);
-/* For the report: convolutions that took a PAD in, and the bytes of the padded tensors
- * that no longer exist (one per convolution: a PAD read by two counts twice). */
-void transform_fold_summary(const Model *m, int *folds, size_t *bytes);
-/* The bytes of the padded tensor convolution n no longer reads (a folded PAD), or 0. */
-size_t transform_fold_bytes(const Model *m, const Node *n);
 /* elide_quantize.c: returns how many QUANTIZE nodes became aliases (dropping the
- * DEQUANTIZE of a round trip); transform_elided_quantizes counts them afterwards. */
+ * DEQUANTIZE of a round trip); rewrite_quantizes_elided (ir/rewrites.h) counts them afterwards. */
 int transform_elide_quantize(Model *m);
-int transform_elided_quantizes(const Model *m);
 /* concat_views.c: can CONCATENATION node k run as views (its inputs written into their
  * slices of its output)? transform_concat_view switches that on or back off;
- * transform_concat_viewed counts the nodes that run as views. */
+ * rewrite_concats_viewed (ir/rewrites.h) counts the nodes that run as views. */
 bool transform_concat_viewable(const Model *m, int k);
 void transform_concat_view(Model *m, int k, bool on);
-int transform_concat_viewed(const Model *m);
 /* slice_views.c: can SPLIT / SPLIT_V / UNPACK / SLICE / STRIDED_SLICE node k run as views
  * (every output one contiguous range of its input, read in place)? transform_slice_view
- * switches that on or back off; transform_slice_viewed counts the nodes that run as views. */
+ * switches that on or back off; rewrite_slices_viewed (ir/rewrites.h) counts the nodes that
+ * run as views. */
 bool transform_slice_viewable(const Model *m, int k);
 void transform_slice_view(Model *m, int k, bool on);
-int transform_slice_viewed(const Model *m);
 /* integer_io.c: makes the model's float I/O integer where a QUANTIZE / DEQUANTIZE is all
- * that stands between (see the file); returns how many inputs and outputs changed.
- * transform_integer_io_from(m, io): for input io (< n_inputs) or output io - n_inputs,
- * the float tensor it replaced, or -1. */
+ * that stands between (see the file); returns how many inputs and outputs changed and
+ * records what each replaced (rewrite_integer_io_from, ir/rewrites.h). */
 int transform_integer_io(Model *m);
-int32_t transform_integer_io_from(const Model *m, int io);
-/* report.json "integer_io" and a report.md paragraph; nothing when no I/O was made integer. */
-struct StrBuf;
-void integer_io_report_json(const Model *m, struct StrBuf *js);
-void integer_io_report_md(const Model *m, struct StrBuf *md);
-/* The tensor whose storage `id` uses (follows alias chains). */
-int32_t tensor_storage(const Model *m, int32_t id);
 /* Would tensors `in` and `out` sharing storage give a model output the bytes of a model
  * input (they keep distinct buffers)? Transitively: `in`'s storage is an input, and `out`
  * is a model output or some model output aliases it through any chain of aliases and views

@@ -7,7 +7,7 @@
 #include "ops/addsub_flat.h"
 #include "ops/elementwise.h"
 #include "ops/fixed_point.h"
-#include "resolve/quant.h"
+#include "ir/quant.h"
 #include "unit.h"
 /* The flat ADD / SUB kernels themselves (their plain C on the host, the MVE one
  * emulating VQRDMLASH), run over every input pair below. */

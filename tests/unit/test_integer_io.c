@@ -73,8 +73,8 @@ static void both_sides_become_integer(UnitState *u) {
   CHECK(u, m.n_nodes == 1 && m.nodes[0].builtin_code == RELU && m.nodes[0].index == 1);
   CHECK(u, m.inputs[0] == 1 && m.tensors[1].is_input && !m.tensors[0].is_input);
   CHECK(u, m.outputs[0] == 2 && m.tensors[2].is_output && !m.tensors[3].is_output);
-  CHECK(u, transform_integer_io_from(&m, 0) == 0 && transform_integer_io_from(&m, 1) == 3);
-  CHECK(u, transform_integer_io_from(&m, 2) == -1);
+  CHECK(u, rewrite_integer_io_from(&m, 0) == 0 && rewrite_integer_io_from(&m, 1) == 3);
+  CHECK(u, rewrite_integer_io_from(&m, 2) == -1);
   arena_free(&a);
 }
 
@@ -87,7 +87,7 @@ static void input_kept_when_not_only_a_quantize(UnitState *u) {
   make(&m, &a, 0); /* node 3 reads x as well */
   CHECK(u, transform_integer_io(&m) == 1);
   CHECK(u, m.inputs[0] == 0 && m.tensors[0].is_input && m.n_nodes == 3);
-  CHECK(u, transform_integer_io_from(&m, 0) == -1 && transform_integer_io_from(&m, 1) == 3);
+  CHECK(u, rewrite_integer_io_from(&m, 0) == -1 && rewrite_integer_io_from(&m, 1) == 3);
   make(&m, &a, -1);
   tensor(&m, &a, 1, TT_INT8, 2); /* per-channel: no single scale for the application */
   CHECK(u, transform_integer_io(&m) == 1 && m.inputs[0] == 0);

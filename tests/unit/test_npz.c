@@ -4,7 +4,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "config/npz.h"
+#include "common/npz.h"
 #include "unit.h"
 
 typedef struct ZipOut {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "ops/op.h"
-#include "resolve/quant.h"
+#include "ir/quant.h"
 #include "unit.h"
 
 static void multiplier_reconstructs_scale(UnitState *u) {

@@ -28,7 +28,7 @@ static bool check(const OpDef *def, bool reads, size_t bytes, char *msg, size_t 
   n.scratch_bytes = bytes;
   Diag d;
   diag_init(&d, NULL);
-  bool ok = resolve_check_scratch(&m, &n, &d);
+  bool ok = op_check_scratch(&m, &n, &d);
   snprintf(msg, cap, "%s", d.msg);
   arena_free(&a);
   return ok;

@@ -86,7 +86,7 @@ static void asymmetric_pad_folds(UnitState *u) {
   CHECK(u, c->opts.conv2d.fold_left == 0 && c->opts.conv2d.fold_right == 1);
   int folds;
   size_t bytes;
-  transform_fold_summary(&pc.m, &folds, &bytes);
+  rewrite_fold_summary(&pc.m, &folds, &bytes);
   CHECK(u, folds == 1 && bytes == 7 * 5 * 2);
   arena_free(&pc.arena);
 }
@@ -153,7 +153,7 @@ static void round_trip_elides(UnitState *u) {
   CHECK(u, pc.m.n_nodes == 3); /* the DEQUANTIZE is gone */
   CHECK(u, pc.m.nodes[1].builtin_code == 114 && pc.m.nodes[1].is_alias && pc.m.nodes[1].in[0] == 1);
   CHECK(u, pc.m.tensors[3].alias_of == 1);
-  CHECK(u, transform_elided_quantizes(&pc.m) == 1);
+  CHECK(u, rewrite_quantizes_elided(&pc.m) == 1);
   arena_free(&pc.arena);
   build_round_trip(&pc); /* back to another zero point: a real requantisation */
   static int64_t other_zp = 4;

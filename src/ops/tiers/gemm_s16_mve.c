@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "../../resolve/quant.h"
+#include "../../ir/quant.h"
 
 /* Set to 0 to keep the portable int16x8 kernels on Cortex-M55 (e.g. to bisect a mismatch). */
 #define GEMM_S16_MVE_ENABLED 1

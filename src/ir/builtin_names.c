@@ -1,7 +1,7 @@
 /* BuiltinOperator names by code, from the TFLite schema (schema.fbs). */
 #include <stddef.h>
 
-#include "../ops/op.h"
+#include "ir.h"
 
 static const char *const builtin_names[] = {
     "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "DEPTH_TO_SPACE",

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/arena.h"
-#include "../common/diag.h"
+#include "arena.h"
+#include "diag.h"
 
 enum { NPZ_MAX_RANK = 8, NPZ_MAX_ARRAYS = 256 };
 
