@@ -137,15 +137,7 @@ static bool dw_prepare(PrepareCtx *pc, Node *node) {
   if (d->kernel == DW_S8 && !(d->folded_bias = dw_fold_bias(pc, filter, bias, d->input_zero_point, d->out_c)))
     return op_error(pc, node, "out of memory");
   d->tier = dw_select_tier(pc, filter, bias, d);
-  if (d->kernel == DW_S16 && d->multiplier == 1 && gemm_s16_dsp_available(pc->platform) &&
-      d->input_zero_point == 0 && d->output_zero_point == 0 && (!bias || tensor_is_const(bias)) &&
-      !dw_s16_dsp_plan(pc->arena, d->out_c, d->h.k * d->w.k, (const int8_t *)filter->data, bias, d->q.multiplier,
-                       d->q.shift, d->q.act_min, d->q.act_max, &d->s16dsp))
-    return op_error(pc, node, "out of memory");
-  if (d->kernel == DW_S16 && d->multiplier == 1 && gemm_s16_mve_available(pc->platform) &&
-      d->input_zero_point == 0 && d->output_zero_point == 0 && (!bias || tensor_is_const(bias)) &&
-      !dw_s16_mve_plan(pc->arena, d->out_c, d->h.k * d->w.k, (const int8_t *)filter->data, bias, d->q.multiplier,
-                       d->q.shift, &d->s16mve))
+  if (!depthwise_s16_dsp_plan(pc, d, filter, bias) || !depthwise_s16_mve_plan(pc, d, filter, bias))
     return op_error(pc, node, "out of memory");
   node->op_data = d;
   node->kernel = dw_kernel_names[d->kernel];
@@ -185,53 +177,11 @@ static void dw_geom_init(char *buf, size_t cap, const DwData *d) {
            (int)d->w.dil, (int)d->h.pad, (int)d->w.pad);
 }
 
-/* The int16x8 Cortex-M4 tier: geometry, requantisation and widened weights. */
-static void dw_emit_s16_dsp(EmitCtx *ec, const Node *node, const DwData *d) {
-  const char *name = em_op_name(ec);
-  const char *q = s16_requant_emit(ec, &d->s16dsp->q, 12); /* the depthwise loops' bits */
-  em_decl(ec,
-          "static const ta_depthwise_s16_dsp_params_t %s_dw16 = {\n  .batches = %d, .in_h = %d, .in_w = %d,"
-          " .channels = %d,\n  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"
-          " .dil_h = %d, .dil_w = %d, .pad_h = %d, .pad_w = %d,\n  .q = %s,\n};",
-          name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->out_c, (int)d->h.out, (int)d->w.out,
-          (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
-          (int)d->h.pad, (int)d->w.pad, q);
-  /* bit 11: the border windows of a padded 3x3 filter as whole-pixel blocks */
-  if (d->h.k == 3 && d->w.k == 3 && (d->h.pad > 0 || d->w.pad > 0) && d->out_c >= 4 && d->s16dsp->q.hi &&
-      (d->s16dsp->q.act_max == 32767 && (d->s16dsp->q.act_min == 0 || d->s16dsp->q.act_min == -32768)))
-    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", 1u << 11);
-  const char *weights = em_table_i32(ec, "dw16_weights", d->s16dsp->w32, d->s16dsp->n_w32);
-  em_call(ec, "ta_depthwise_conv_s16_dsp", 4, em_desc(ec, "dw16"), em_tensor(ec, node->in[0]), weights,
-          em_tensor(ec, node->out[0]));
-}
-
-/* The int16x8 Cortex-M55 tier: geometry, the per-block requantisation table and the
- * filter re-laid per block of 8 channels. */
-static void dw_emit_s16_mve(EmitCtx *ec, const Node *node, const DwData *d) {
-  const char *name = em_op_name(ec);
-  const char *rq = em_table_i32(ec, "dw16m_rq", d->s16mve->rq, d->s16mve->n_rq);
-  const char *general =
-      d->s16mve->general ? em_table_i32(ec, "dw16m_general", d->s16mve->general, (size_t)d->out_c * 4) : "NULL";
-  const char *wide =
-      d->s16mve->wide ? em_table_i32(ec, "dw16m_wide", d->s16mve->wide, (size_t)(d->out_c + 7) / 8 * 32) : "NULL";
-  em_decl(ec,
-          "static const ta_depthwise_s16_mve_params_t %s_dw16m = {\n  .batches = %d, .in_h = %d, .in_w = %d,"
-          " .channels = %d,\n  .out_h = %d, .out_w = %d, .k_h = %d, .k_w = %d,\n  .stride_h = %d, .stride_w = %d,"
-          " .dil_h = %d, .dil_w = %d, .pad_h = %d, .pad_w = %d,\n  .rq = %s, .act_min = %d, .act_max = %d,"
-          " .general = %s,\n  .wide = %s,\n};",
-          name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->out_c, (int)d->h.out, (int)d->w.out,
-          (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
-          (int)d->h.pad, (int)d->w.pad, rq, (int)d->q.act_min, (int)d->q.act_max, general, wide);
-  const char *weights = em_table_i8(ec, "dw16m_weights", d->s16mve->w8, d->s16mve->n_w8);
-  em_call(ec, "ta_depthwise_conv_s16_mve", 4, em_desc(ec, "dw16m"), em_tensor(ec, node->in[0]), weights,
-          em_tensor(ec, node->out[0]));
-}
-
 static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
   (void)m;
   const DwData *d = node->op_data;
   if (d->s16mve) {
-    dw_emit_s16_mve(ec, node, d);
+    depthwise_s16_mve_emit(ec, node, d);
     return;
   }
   if (d->tier == DW_TIER_MVE) {
@@ -243,7 +193,7 @@ static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
     return;
   }
   if (d->s16dsp) {
-    dw_emit_s16_dsp(ec, node, d);
+    depthwise_s16_dsp_emit(ec, node, d);
     return;
   }
   const char *name = em_op_name(ec);

@@ -1,6 +1,7 @@
-/* The int8 depthwise tiers (depth multiplier 1) and what DEPTHWISE_CONV_2D shares with them:
- * the layer's data, the border classes and the tier interface. One file per tier
- * (depthwise_dsp.c, depthwise_mve.c); depthwise_conv_2d.c picks one through this header. */
+/* The depthwise tiers (depth multiplier 1) and what DEPTHWISE_CONV_2D shares with them:
+ * the layer's data, the int8 border classes and the tier interface. One file per tier
+ * (depthwise_dsp.c, depthwise_mve.c, depthwise_s16_dsp.c, depthwise_s16_mve.c);
+ * depthwise_conv_2d.c picks one through this header. */
 #ifndef TINYAOT_DEPTHWISE_TIER_H
 #define TINYAOT_DEPTHWISE_TIER_H
 #include <stdbool.h>
@@ -94,5 +95,12 @@ bool depthwise_dsp_arena_scratch(const DwData *d);
 
 bool depthwise_mve_plan(PrepareCtx *pc, DwData *d, const Tensor *filter, const Tensor *bias);
 void depthwise_mve_emit(EmitCtx *ec, const Node *node, const DwData *d);
+
+/* The int16x8 tiers (d->kernel DW_S16): plan sets d->s16dsp / d->s16mve when the layer
+ * fits, false only when out of memory. */
+bool depthwise_s16_dsp_plan(PrepareCtx *pc, DwData *d, const Tensor *filter, const Tensor *bias);
+void depthwise_s16_dsp_emit(EmitCtx *ec, const Node *node, const DwData *d);
+bool depthwise_s16_mve_plan(PrepareCtx *pc, DwData *d, const Tensor *filter, const Tensor *bias);
+void depthwise_s16_mve_emit(EmitCtx *ec, const Node *node, const DwData *d);
 
 #endif
