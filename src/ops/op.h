@@ -65,10 +65,20 @@ typedef struct InplaceAccess {
                     * Cortex-M4 DSP depthwise, one row pair per pass): max mode only */
 } InplaceAccess;
 
+/* Cost features (src/resolve/cost_model.h): which window terms the operator's kernels
+ * spend their loops on, beyond the MACs and element counts every operator has. */
+typedef enum CostWindow {
+  COST_WINDOW_NONE,      /* no window terms */
+  COST_WINDOW_POOL,      /* a pooling: output elements x Pool2DOptions window */
+  COST_WINDOW_CONV,      /* an im2col convolution over filter input 1 [O, KH, KW, I] */
+  COST_WINDOW_DEPTHWISE, /* a depthwise convolution over filter input 1 [1, KH, KW, C] */
+} CostWindow;
+
 typedef struct OpDef {
   const char *name;           /* TFLite builtin name, "CONV_2D" */
   int32_t builtin_code;       /* BuiltinOperator value */
   uint32_t capabilities;
+  CostWindow cost_window;
   ScratchUsage scratch_usage;
   const char *dtypes;         /* for docs/operators.md: "int8, int16x8, float32" */
   const char *constraints;    /* for docs: notable limits, or "" */
