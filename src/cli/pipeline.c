@@ -348,6 +348,19 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   return true;
 }
 
+/* cost_choice_build over the all-tier attempt and the model loaded and resolved once
+ * more without the tiers (c->model is restored after). */
+static bool build_cost_choice(Compilation *c, const ConvertOptions *opt, const Model *fast, const Plan *fast_plan,
+                              CostChoice *cc, Diag *d) {
+  const Model keep = c->model;
+  Platform plain = c->platform;
+  plain.dsp = plain.mve = false;
+  const bool ok = pipeline_load(c, opt, d) && resolve_model(&c->model, &plain, d) &&
+                  cost_choice_build(&c->arena, cost_core_of(&c->platform), fast, fast_plan, &c->model, cc, d);
+  c->model = keep;
+  return ok;
+}
+
 /* One past the largest operator index of m: the size of tables by operator index, which
  * rewrites that drop operators (a folded PAD) leave sparse. */
 static int node_index_bound(const Model *m) {
@@ -413,7 +426,7 @@ static bool balance_tiers(Compilation *c, ConvertOptions *opt, const Diag fresh,
   t.portable = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *t.portable);
   CostChoice cc;
   Diag probe = fresh;
-  if (!t.portable || !cost_choice_build(c, opt, &fast, &fast_plan, &cc, &probe)) return true;
+  if (!t.portable || !build_cost_choice(c, opt, &fast, &fast_plan, &cc, &probe)) return true;
   if (cost_balance(&cc, opt->opt_balanced, t.portable, t.n_nodes, &c->arena) == 0) return true;
   t.choice_json = cost_choice_json(&cc, t.portable, t.n_nodes, MEM_NONE, &c->arena);
   reset_attempt(c);
@@ -421,11 +434,27 @@ static bool balance_tiers(Compilation *c, ConvertOptions *opt, const Diag fresh,
   return compile_once(c, opt, &t, NULL, d);
 }
 
+/* --test.enabled without golden data: the expected outputs of a host build and run. */
+static bool host_test_data(const ConvertOptions *opt, Arena *a, TestCaseData *data, Diag *d) {
+  ConvertOptions host;
+  test_case_host_options(opt, &host);
+  Compilation h;
+  memset(&h, 0, sizeof h);
+  arena_init(&h.arena);
+  Diag hd;
+  diag_init(&hd, opt->model_path);
+  bool ok = pipeline_compile(&h, &host, &hd);
+  if (!ok) diag_error(d, "test case: the host build of the expected outputs failed: %s", hd.msg);
+  else ok = test_case_host_run(&h, a, data, d);
+  pipeline_free(&h);
+  return ok;
+}
+
 bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   if (!pipeline_configure(c, opt, d)) return false;
   if (!check_options(c, opt, d)) return false;
   if (opt->test_enabled && !opt->test_golden_data) { /* expected outputs from a host run */
-    if (!test_case_host_run(opt, &c->arena, &c->test_data, d)) return false;
+    if (!host_test_data(opt, &c->arena, &c->test_data, d)) return false;
     c->has_test_data = true;
   }
   const Diag fresh = *d;
@@ -442,7 +471,7 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   t.portable = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *t.portable);
   Diag probe = fresh;
   CostChoice cc; /* which operators have a tier, and what each costs (cost_choice.c) */
-  if (!t.portable || !cost_choice_build(c, opt, &fast, &c->plan, &cc, &probe)) return false;
+  if (!t.portable || !build_cost_choice(c, opt, &fast, &c->plan, &cc, &probe)) return false;
   for (int round = 0; round < 8 && trade_tiers(c, &cc, t.portable, t.n_nodes); round++) {
     t.choice_json = cost_choice_json(&cc, t.portable, t.n_nodes, t.mem, &c->arena);
     reset_attempt(c);
