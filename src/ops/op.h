@@ -33,11 +33,18 @@ enum {
   CAP_REORDERABLE = 1u << 5,        /* position flexible within data dependencies */
 };
 
+struct OpDef;
+
 typedef struct PrepareCtx {
   Model *model;
   Arena *arena;
   Diag *diag;
   const Platform *platform; /* target: kernel tiers may depend on dsp / mve */
+  /* The resolver's operator table and scratch check, for operators that prepare others
+   * (IF/WHILE bodies, subgraph_call.c): passed in, so the operators do not call back
+   * up into the table and the resolver that call them. NULL: no subgraph operators. */
+  const struct OpDef *(*find)(int32_t builtin_code);
+  bool (*check_scratch)(const Model *m, const Node *n, Diag *d);
 } PrepareCtx;
 
 /* In-place contract (issue 17 item 3, docs/memory.md): how the chosen kernel interleaves

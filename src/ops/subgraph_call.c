@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../resolve/resolve.h"
 #include "../transform/transform.h"
 
 static bool live_add(PrepareCtx *pc, const Node *outer, LiveSet *ls, int32_t id) {
@@ -46,7 +45,9 @@ static bool bind_inputs(PrepareCtx *pc, Node *outer, int32_t index, const int32_
 /* Prepares one operator of the subgraph; its refusal becomes the outer operator's. */
 static bool prepare_inner(PrepareCtx *pc, Node *outer, int32_t index, Node *inner, LiveSet *live) {
   Model *m = pc->model;
-  inner->def = op_find(inner->builtin_code);
+  if (!pc->find || !pc->check_scratch)
+    return op_error(pc, outer, "internal error: subgraph %d prepared without the operator table", (int)index);
+  inner->def = pc->find(inner->builtin_code);
   inner->scratch_tensor = -1;
   const Tensor *first = node_input(m, inner, 0);
   if (!inner->def)
@@ -61,7 +62,7 @@ static bool prepare_inner(PrepareCtx *pc, Node *outer, int32_t index, Node *inne
   ipc.diag = &inner_diag;
   if (!inner->def->prepare(&ipc, inner) || diag_failed(&inner_diag))
     return op_error(pc, outer, "subgraph %d %s", (int)index, inner_diag.msg);
-  if (!resolve_check_scratch(m, inner, pc->diag)) return false;
+  if (!pc->check_scratch(m, inner, pc->diag)) return false;
   if (inner->scratch_bytes > 0) {
     char name[96];
     snprintf(name, sizeof name, "scratch of subgraph %d operator %d (%s)", (int)index, (int)inner->index, inner->opname);
