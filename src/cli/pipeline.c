@@ -9,6 +9,7 @@
 
 #include "../export/export.h"
 #include "../load/loader.h"
+#include "../plan/search.h"
 #include "../resolve/resolve.h"
 #include "../transform/transform.h"
 #include "cost_choice.h"
@@ -238,16 +239,23 @@ static uint64_t probe_patch(Compilation *c, const ConvertOptions *opt, const boo
   return bytes;
 }
 
-/* --memory.optimize max: the chain start (node position) whose patches give the smallest
- * whole plan (in-place execution included), or -1 when no patch beats none. */
+/* What probe_patch needs, for the patch-start search (plan/search.c). */
+typedef struct PatchProbeCtx {
+  Compilation *c;
+  const ConvertOptions *opt;
+  const bool *portable;
+  Diag *d;
+} PatchProbeCtx;
+
+static uint64_t patch_probe(void *ctx, int start) {
+  PatchProbeCtx *p = ctx;
+  return probe_patch(p->c, p->opt, p->portable, start, p->d);
+}
+
+/* --memory.optimize max: the chain start whose patches give the smallest whole plan. */
 static int choose_patch_start(Compilation *c, const ConvertOptions *opt, const bool *portable, Diag *d) {
-  uint64_t best = probe_patch(c, opt, portable, -1, d);
-  int best_start = -1;
-  for (int start = 0; start < PATCH_MAX_START; start++) {
-    const uint64_t with = probe_patch(c, opt, portable, start, d);
-    if (with < best) best = with, best_start = start;
-  }
-  return best_start;
+  PatchProbeCtx ctx = {c, opt, portable, d};
+  return plan_search_patch_start(patch_probe, &ctx);
 }
 
 /* Default mode over a budget, planned again in max mode (see escalate_memory). */
@@ -389,15 +397,6 @@ static void reset_attempt(Compilation *c) {
   memset(&c->model, 0, sizeof c->model);
 }
 
-/* The overflow involves activations: a scratch arena lives in the memory over budget, or
- * one found no memory with room. Else (constants over) max would not help. */
-static bool activations_over(const Plan *p) {
-  for (int i = 0; i < p->n_arenas; i++)
-    if (p->arenas[i].role == AR_SCRATCH && (p->arenas[i].memory == p->over_mem || p->arenas[i].memory == MEM_NONE))
-      return true;
-  return false;
-}
-
 /* Default mode over a budget: compile again with --memory.optimize max, whose in-place
  * execution (the moves included) may take the activations below the layer-by-layer bound.
  * Tried before trading kernel tiers: max costs a few percent of instructions on the
@@ -460,7 +459,7 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   const Diag fresh = *d;
   Escalation esc = {0};
   if (compile_once(c, opt, NULL, NULL, d)) return opt->opt_balanced <= 0 || balance_tiers(c, opt, fresh, d);
-  if (c->plan.over && !opt->memory_max && activations_over(&c->plan) && !escalate_memory(c, opt, &esc, fresh, d))
+  if (c->plan.over && !opt->memory_max && plan_search_activations_over(&c->plan) && !escalate_memory(c, opt, &esc, fresh, d))
     return false;
   if (esc.on && !c->plan.over) return true;
   if (!c->plan.over || opt->opt_size || !(c->platform.dsp || c->platform.mve)) return false;
