@@ -79,7 +79,7 @@ static const char *node_refusal(Model *m, Node *n, const char *path) {
   }
   Diag nd;
   diag_init(&nd, path);
-  PrepareCtx pc = {.model = m, .arena = m->arena, .diag = &nd, .platform = NULL};
+  PrepareCtx pc = {.model = m, .arena = m->arena, .diag = &nd, .platform = NULL, .find = op_find};
   Platform host;
   if (platform_builtin("host", &host)) pc.platform = &host;
   if (n->def->prepare(&pc, n)) return NULL;

@@ -4,9 +4,6 @@
 
 #include "../common/strbuf.h"
 
-#include "../load/loader.h"
-#include "../resolve/resolve.h"
-
 static int readers_of(const Model *m, int32_t tensor) {
   int n = 0;
   for (int k = 0; k < m->n_nodes; k++)
@@ -71,22 +68,18 @@ static void copy_fams(const char *dst[COST_MAX_FAMILIES], const Node *n) {
   for (int i = 0; i < COST_MAX_FAMILIES; i++) dst[i] = n->families[i];
 }
 
-bool cost_choice_build(Compilation *c, const ConvertOptions *opt, const Model *fast, const Plan *fast_plan,
+bool cost_choice_build(Arena *a, CostCore core, const Model *fast, const Plan *fast_plan, const Model *port,
                        CostChoice *cc, Diag *d) {
   memset(cc, 0, sizeof *cc);
-  cc->core = cost_core_of(&c->platform);
-  cc->ops = arena_calloc(&c->arena, (size_t)fast->n_nodes + 1, sizeof *cc->ops);
-  cc->fixed_fam = arena_calloc(&c->arena, (size_t)fast->n_nodes * COST_MAX_FAMILIES + 1, sizeof *cc->fixed_fam);
+  cc->core = core;
+  cc->ops = arena_calloc(a, (size_t)fast->n_nodes + 1, sizeof *cc->ops);
+  cc->fixed_fam = arena_calloc(a, (size_t)fast->n_nodes * COST_MAX_FAMILIES + 1, sizeof *cc->fixed_fam);
   if (!cc->ops || !cc->fixed_fam) return diag_error(d, "out of memory");
-  Model keep = c->model;
-  Platform plain = c->platform;
-  plain.dsp = plain.mve = false;
-  bool ok = pipeline_load(c, opt, d) && resolve_model(&c->model, &plain, d);
   /* matched by operator index: the attempt may hold rewrites the plain load lacks (row
    * bands of --memory.optimize max copy an operator under its index) */
-  for (int k = 0; ok && k < fast->n_nodes; k++) {
+  for (int k = 0; k < fast->n_nodes; k++) {
     const Node *f = &fast->nodes[k];
-    const Node *q = node_by_index(&c->model, f->index);
+    const Node *q = node_by_index(port, f->index);
     const bool tiered = q && f->kernel && q->kernel && strcmp(f->kernel, q->kernel) != 0;
     if (!tiered) {
       for (int i = 0; i < COST_MAX_FAMILIES; i++)
@@ -101,14 +94,13 @@ bool cost_choice_build(Compilation *c, const ConvertOptions *opt, const Model *f
     o = &cc->ops[cc->n_ops++];
     o->index = f->index;
     o->fast_instr = cost_node_estimate(fast, f, cc->core);
-    o->port_instr = cost_node_estimate(&c->model, q, cc->core);
+    o->port_instr = cost_node_estimate(port, q, cc->core);
     fast_bytes(fast, fast_plan, f, o->fast_bytes);
     o->port_bytes = port_bytes(fast, fast_plan, f);
     copy_fams(o->fast_fam, f);
     copy_fams(o->port_fam, q);
   }
-  c->model = keep;
-  return ok;
+  return true;
 }
 
 /* ---- moves ---------------------------------------------------------------------------- */

@@ -6,8 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../common/arena.h"
+#include "../common/diag.h"
+#include "../plan/plan.h"
 #include "../resolve/cost_model.h"
-#include "pipeline.h"
 
 enum { COST_MAX_FAMILIES = 4 };
 
@@ -40,9 +42,9 @@ typedef struct CostMove {
 } CostMove;
 
 /* Candidates for every operator whose kernel differs without the tiers: `fast` and
- * `fast_plan` are the all-tier attempt (its constants give the tier's bytes); the model is
- * loaded and resolved once more without the tiers for the portable kernels. */
-bool cost_choice_build(Compilation *c, const ConvertOptions *opt, const Model *fast, const Plan *fast_plan,
+ * `fast_plan` are the all-tier attempt (its constants give the tier's bytes), `port` the
+ * model loaded and resolved once more without the tiers (the portable kernels). */
+bool cost_choice_build(Arena *a, CostCore core, const Model *fast, const Plan *fast_plan, const Model *port,
                        CostChoice *cc, Diag *d);
 /* The move with the fewest instructions lost per byte freed (constants in `mem`, or in
  * every memory for MEM_NONE, plus kernel code), given the operators already portable (by

@@ -9,6 +9,7 @@
 
 #include "../export/export.h"
 #include "../load/loader.h"
+#include "../plan/search.h"
 #include "../resolve/resolve.h"
 #include "../transform/transform.h"
 #include "cost_choice.h"
@@ -238,16 +239,23 @@ static uint64_t probe_patch(Compilation *c, const ConvertOptions *opt, const boo
   return bytes;
 }
 
-/* --memory.optimize max: the chain start (node position) whose patches give the smallest
- * whole plan (in-place execution included), or -1 when no patch beats none. */
+/* What probe_patch needs, for the patch-start search (plan/search.c). */
+typedef struct PatchProbeCtx {
+  Compilation *c;
+  const ConvertOptions *opt;
+  const bool *portable;
+  Diag *d;
+} PatchProbeCtx;
+
+static uint64_t patch_probe(void *ctx, int start) {
+  PatchProbeCtx *p = ctx;
+  return probe_patch(p->c, p->opt, p->portable, start, p->d);
+}
+
+/* --memory.optimize max: the chain start whose patches give the smallest whole plan. */
 static int choose_patch_start(Compilation *c, const ConvertOptions *opt, const bool *portable, Diag *d) {
-  uint64_t best = probe_patch(c, opt, portable, -1, d);
-  int best_start = -1;
-  for (int start = 0; start < PATCH_MAX_START; start++) {
-    const uint64_t with = probe_patch(c, opt, portable, start, d);
-    if (with < best) best = with, best_start = start;
-  }
-  return best_start;
+  PatchProbeCtx ctx = {c, opt, portable, d};
+  return plan_search_patch_start(patch_probe, &ctx);
 }
 
 /* Default mode over a budget, planned again in max mode (see escalate_memory). */
@@ -348,6 +356,19 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   return true;
 }
 
+/* cost_choice_build over the all-tier attempt and the model loaded and resolved once
+ * more without the tiers (c->model is restored after). */
+static bool build_cost_choice(Compilation *c, const ConvertOptions *opt, const Model *fast, const Plan *fast_plan,
+                              CostChoice *cc, Diag *d) {
+  const Model keep = c->model;
+  Platform plain = c->platform;
+  plain.dsp = plain.mve = false;
+  const bool ok = pipeline_load(c, opt, d) && resolve_model(&c->model, &plain, d) &&
+                  cost_choice_build(&c->arena, cost_core_of(&c->platform), fast, fast_plan, &c->model, cc, d);
+  c->model = keep;
+  return ok;
+}
+
 /* One past the largest operator index of m: the size of tables by operator index, which
  * rewrites that drop operators (a folded PAD) leave sparse. */
 static int node_index_bound(const Model *m) {
@@ -374,15 +395,6 @@ static void reset_attempt(Compilation *c) {
   memset(&c->module, 0, sizeof c->module);
   memset(&c->plan, 0, sizeof c->plan);
   memset(&c->model, 0, sizeof c->model);
-}
-
-/* The overflow involves activations: a scratch arena lives in the memory over budget, or
- * one found no memory with room. Else (constants over) max would not help. */
-static bool activations_over(const Plan *p) {
-  for (int i = 0; i < p->n_arenas; i++)
-    if (p->arenas[i].role == AR_SCRATCH && (p->arenas[i].memory == p->over_mem || p->arenas[i].memory == MEM_NONE))
-      return true;
-  return false;
 }
 
 /* Default mode over a budget: compile again with --memory.optimize max, whose in-place
@@ -413,7 +425,7 @@ static bool balance_tiers(Compilation *c, ConvertOptions *opt, const Diag fresh,
   t.portable = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *t.portable);
   CostChoice cc;
   Diag probe = fresh;
-  if (!t.portable || !cost_choice_build(c, opt, &fast, &fast_plan, &cc, &probe)) return true;
+  if (!t.portable || !build_cost_choice(c, opt, &fast, &fast_plan, &cc, &probe)) return true;
   if (cost_balance(&cc, opt->opt_balanced, t.portable, t.n_nodes, &c->arena) == 0) return true;
   t.choice_json = cost_choice_json(&cc, t.portable, t.n_nodes, MEM_NONE, &c->arena);
   reset_attempt(c);
@@ -421,17 +433,33 @@ static bool balance_tiers(Compilation *c, ConvertOptions *opt, const Diag fresh,
   return compile_once(c, opt, &t, NULL, d);
 }
 
+/* --test.enabled without golden data: the expected outputs of a host build and run. */
+static bool host_test_data(const ConvertOptions *opt, Arena *a, TestCaseData *data, Diag *d) {
+  ConvertOptions host;
+  test_case_host_options(opt, &host);
+  Compilation h;
+  memset(&h, 0, sizeof h);
+  arena_init(&h.arena);
+  Diag hd;
+  diag_init(&hd, opt->model_path);
+  bool ok = pipeline_compile(&h, &host, &hd);
+  if (!ok) diag_error(d, "test case: the host build of the expected outputs failed: %s", hd.msg);
+  else ok = test_case_host_run(&h, a, data, d);
+  pipeline_free(&h);
+  return ok;
+}
+
 bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   if (!pipeline_configure(c, opt, d)) return false;
   if (!check_options(c, opt, d)) return false;
   if (opt->test_enabled && !opt->test_golden_data) { /* expected outputs from a host run */
-    if (!test_case_host_run(opt, &c->arena, &c->test_data, d)) return false;
+    if (!host_test_data(opt, &c->arena, &c->test_data, d)) return false;
     c->has_test_data = true;
   }
   const Diag fresh = *d;
   Escalation esc = {0};
   if (compile_once(c, opt, NULL, NULL, d)) return opt->opt_balanced <= 0 || balance_tiers(c, opt, fresh, d);
-  if (c->plan.over && !opt->memory_max && activations_over(&c->plan) && !escalate_memory(c, opt, &esc, fresh, d))
+  if (c->plan.over && !opt->memory_max && plan_search_activations_over(&c->plan) && !escalate_memory(c, opt, &esc, fresh, d))
     return false;
   if (esc.on && !c->plan.over) return true;
   if (!c->plan.over || opt->opt_size || !(c->platform.dsp || c->platform.mve)) return false;
@@ -442,7 +470,7 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   t.portable = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *t.portable);
   Diag probe = fresh;
   CostChoice cc; /* which operators have a tier, and what each costs (cost_choice.c) */
-  if (!t.portable || !cost_choice_build(c, opt, &fast, &c->plan, &cc, &probe)) return false;
+  if (!t.portable || !build_cost_choice(c, opt, &fast, &c->plan, &cc, &probe)) return false;
   for (int round = 0; round < 8 && trade_tiers(c, &cc, t.portable, t.n_nodes); round++) {
     t.choice_json = cost_choice_json(&cc, t.portable, t.n_nodes, t.mem, &c->arena);
     reset_attempt(c);

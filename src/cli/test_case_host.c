@@ -175,38 +175,27 @@ static bool alloc_data(const Model *m, Arena *a, TestCaseData *data) {
   return true;
 }
 
-bool test_case_host_run(const ConvertOptions *opt, Arena *a, TestCaseData *data, Diag *d) {
-  ConvertOptions host = *opt;
-  host.platform = "host";
-  host.config_path = NULL; /* placement rules are for the target; values do not depend on them */
-  host.test_enabled = false;
-  host.test_switch = SWITCH_OFF; /* the command line's --test.enabled is the target's */
-  host.memory_constraints = host.memory_tensors = host.operators = host.transforms = (RuleListArg){0};
-  host.out_dir = NULL;
-  host.module_type = NULL; /* tinyaot's own layout (include/, src/): what the runner below builds */
-  host.shared_scratch = NULL; /* a module of its own (a --shared-scratch group's buffer lives outside it) */
-  Compilation h;
-  memset(&h, 0, sizeof h);
-  arena_init(&h.arena);
-  Diag hd;
-  diag_init(&hd, opt->model_path);
-  bool ok = pipeline_compile(&h, &host, &hd);
-  if (!ok) {
-    diag_error(d, "test case: the host build of the expected outputs failed: %s", hd.msg);
-    pipeline_free(&h);
-    return false;
-  }
+void test_case_host_options(const ConvertOptions *opt, ConvertOptions *host) {
+  *host = *opt;
+  host->platform = "host";
+  host->config_path = NULL; /* placement rules are for the target; values do not depend on them */
+  host->test_enabled = false;
+  host->test_switch = SWITCH_OFF; /* the command line's --test.enabled is the target's */
+  host->memory_constraints = host->memory_tensors = host->operators = host->transforms = (RuleListArg){0};
+  host->out_dir = NULL;
+  host->module_type = NULL; /* tinyaot's own layout (include/, src/): what the runner below builds */
+  host->shared_scratch = NULL; /* a module of its own (a --shared-scratch group's buffer lives outside it) */
+}
+
+bool test_case_host_run(const Compilation *h, Arena *a, TestCaseData *data, Diag *d) {
   const char *tmp = getenv("TMPDIR");
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/tinyaot-testcase-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(dir)) {
-    pipeline_free(&h);
-    return diag_error(d, "test case: cannot create a temporary folder in %s", tmp && *tmp ? tmp : "/tmp");
-  }
-  if (!alloc_data(&h.model, a, data)) ok = diag_error(d, "out of memory");
-  else if (!write_module(&h.module, dir)) ok = diag_error(d, "test case: cannot write the host module in %s", dir);
-  else ok = build_and_run(&h, dir, data, a, d);
+  if (!mkdtemp(dir)) return diag_error(d, "test case: cannot create a temporary folder in %s", tmp && *tmp ? tmp : "/tmp");
+  bool ok;
+  if (!alloc_data(&h->model, a, data)) ok = diag_error(d, "out of memory");
+  else if (!write_module(&h->module, dir)) ok = diag_error(d, "test case: cannot write the host module in %s", dir);
+  else ok = build_and_run(h, dir, data, a, d);
   nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-  pipeline_free(&h);
   return ok;
 }

@@ -32,7 +32,7 @@ bool export_is_archive(const char *path);
  * wraps them in <name>/. Written to a temporary file and renamed: all or nothing. */
 bool export_write_archive(const Module *mod, const char *path, Diag *d);
 /* The bytes written for a module file: its SPDX/version header where the format has
- * comments, then its text (export_write.c). Caller frees; NULL when out of memory. */
+ * comments, then its text (export_stamp.c). Caller frees; NULL when out of memory. */
 char *export_stamped(const ModuleFile *f, size_t *len);
 /* Adds report.json, report.md and report.html. */
 void export_report(const Model *m, const Plan *p, Module *mod);

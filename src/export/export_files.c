@@ -1,7 +1,6 @@
 /* The module type (which build glue, where the headers go), the module README and the
  * memory report. The glue itself: export_cmake.c, export_zephyr.c, export_neuralspot.c,
- * export_pack.c. */
-#include <ctype.h>
+ * export_pack.c, and the helpers they share in export_glue.c. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -14,30 +13,6 @@
 #include "export_glue.h"
 #include "export_cost.h"
 #include "export_integer_io.h"
-
-/* ---- shared by the glue writers (export_glue.h) ------------------------------ */
-
-StrBuf *glue_file(Glue *g, const char *path) {
-  StrBuf *f = module_add_file(g->mod, g->a, path);
-  if (!f) g->full = true;
-  return f;
-}
-
-bool glue_is_source(const char *p) {
-  size_t len = strlen(p);
-  return strncmp(p, "src/", 4) == 0 && len > 6 && strcmp(p + len - 2, ".c") == 0;
-}
-
-void glue_list_sources(const Glue *g, StrBuf *sb, const char *dir, const char *lead, const char *sep) {
-  for (int i = 0; i < g->mod->n_files; i++)
-    if (glue_is_source(g->mod->files[i].path)) sb_printf(sb, "%s%s%s%s", lead, dir, g->mod->files[i].path, sep);
-}
-
-const char *glue_symbol(Arena *a, const char *name) {
-  char *s = arena_strdup(a, name);
-  for (char *c = s; c && *c; c++) *c = isalnum((unsigned char)*c) ? (char)toupper((unsigned char)*c) : '_';
-  return s ? s : "MODULE";
-}
 
 static uint64_t arena_bytes(const Plan *p) {
   uint64_t ram = 0;

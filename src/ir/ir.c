@@ -70,6 +70,15 @@ const Tensor *node_output(const Model *m, const Node *n, int i) {
 
 bool tensor_is_const(const Tensor *t) { return t->data != NULL && !t->is_variable; }
 
+size_t tensor_view_offset(const Model *m, int32_t id) {
+  size_t off = 0;
+  for (int hops = 0; id >= 0 && id < m->n_tensors && m->tensors[id].alias_of >= 0 && hops < m->n_tensors; hops++) {
+    off += m->tensors[id].alias_offset;
+    id = m->tensors[id].alias_of;
+  }
+  return off;
+}
+
 const char *tensor_shape_str(Arena *a, const Tensor *t) {
   char buf[160];
   size_t len = 0;

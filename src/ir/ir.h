@@ -136,6 +136,9 @@ Tensor *model_tensor(Model *m, int32_t id);      /* NULL for -1 / out of range *
 const Tensor *node_input(const Model *m, const Node *n, int i);  /* NULL if absent */
 const Tensor *node_output(const Model *m, const Node *n, int i);
 bool tensor_is_const(const Tensor *t);
+/* Byte offset of a view (tensor alias at an offset, patch bands) from its storage tensor:
+ * here, beneath the planner and the emitter that both read it. */
+size_t tensor_view_offset(const Model *m, int32_t id);
 /* Shape as "[1,49,10,1]" in the arena. */
 const char *tensor_shape_str(Arena *a, const Tensor *t);
 int64_t tensor_dim(const Tensor *t, int i);      /* negative i counts from the end; 1 if out of range */

@@ -36,6 +36,7 @@ const OpDef op_average_pool_2d = {
     .name = "AVERAGE_POOL_2D",
     .builtin_code = 1,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    .cost_window = COST_WINDOW_POOL,
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "int8, int16, float32",
     .constraints = "4-D NHWC; input and output share quantization; SAME or VALID padding",

@@ -533,6 +533,7 @@ const OpDef op_conv_2d = {
     .name = "CONV_2D",
     .builtin_code = 3,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    .cost_window = COST_WINDOW_CONV,
     .scratch_usage = SCRATCH_CONDITIONAL,
     .scratch_needed = conv_scratch_needed,
     .dtypes = "int8, int16x8, float32",

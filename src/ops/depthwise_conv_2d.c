@@ -273,6 +273,7 @@ const OpDef op_depthwise_conv_2d = {
     .name = "DEPTHWISE_CONV_2D",
     .builtin_code = 4,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    .cost_window = COST_WINDOW_DEPTHWISE,
     .scratch_usage = SCRATCH_CONDITIONAL,
     .scratch_needed = dw_scratch_needed,
     .dtypes = "int8, int16x8, float32",

@@ -18,6 +18,7 @@ const OpDef op_l2_pool_2d = {
     .name = "L2_POOL_2D",
     .builtin_code = 12,
     .capabilities = CAP_STATELESS | CAP_DESCRIPTOR_DRIVEN | CAP_STATIC_SCHEDULABLE | CAP_PURE | CAP_REORDERABLE,
+    .cost_window = COST_WINDOW_POOL,
     .scratch_usage = SCRATCH_NO_CTX,
     .dtypes = "float32",
     .constraints = "4-D NHWC; SAME or VALID padding",

@@ -33,11 +33,17 @@ enum {
   CAP_REORDERABLE = 1u << 5,        /* position flexible within data dependencies */
 };
 
+struct OpDef;
+
 typedef struct PrepareCtx {
   Model *model;
   Arena *arena;
   Diag *diag;
   const Platform *platform; /* target: kernel tiers may depend on dsp / mve */
+  /* The resolver's operator table, for operators that prepare others (IF/WHILE bodies,
+   * subgraph_call.c): passed in, so the operators do not call back up into the table
+   * that calls them. NULL: no subgraph operators. */
+  const struct OpDef *(*find)(int32_t builtin_code);
 } PrepareCtx;
 
 /* In-place contract (issue 17 item 3, docs/memory.md): how the chosen kernel interleaves
@@ -65,10 +71,20 @@ typedef struct InplaceAccess {
                     * Cortex-M4 DSP depthwise, one row pair per pass): max mode only */
 } InplaceAccess;
 
+/* Cost features (src/resolve/cost_model.h): which window terms the operator's kernels
+ * spend their loops on, beyond the MACs and element counts every operator has. */
+typedef enum CostWindow {
+  COST_WINDOW_NONE,      /* no window terms */
+  COST_WINDOW_POOL,      /* a pooling: output elements x Pool2DOptions window */
+  COST_WINDOW_CONV,      /* an im2col convolution over filter input 1 [O, KH, KW, I] */
+  COST_WINDOW_DEPTHWISE, /* a depthwise convolution over filter input 1 [1, KH, KW, C] */
+} CostWindow;
+
 typedef struct OpDef {
   const char *name;           /* TFLite builtin name, "CONV_2D" */
   int32_t builtin_code;       /* BuiltinOperator value */
   uint32_t capabilities;
+  CostWindow cost_window;
   ScratchUsage scratch_usage;
   const char *dtypes;         /* for docs/operators.md: "int8, int16x8, float32" */
   const char *constraints;    /* for docs: notable limits, or "" */

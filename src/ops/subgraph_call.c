@@ -45,7 +45,9 @@ static bool bind_inputs(PrepareCtx *pc, Node *outer, int32_t index, const int32_
 /* Prepares one operator of the subgraph; its refusal becomes the outer operator's. */
 static bool prepare_inner(PrepareCtx *pc, Node *outer, int32_t index, Node *inner, LiveSet *live) {
   Model *m = pc->model;
-  inner->def = op_find(inner->builtin_code);
+  if (!pc->find)
+    return op_error(pc, outer, "internal error: subgraph %d prepared without the operator table", (int)index);
+  inner->def = pc->find(inner->builtin_code);
   inner->scratch_tensor = -1;
   const Tensor *first = node_input(m, inner, 0);
   if (!inner->def)

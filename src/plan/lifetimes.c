@@ -2,6 +2,25 @@
 #include "lifetimes.h"
 
 #include "../ir/storage.h"
+#include "plan.h"
+
+/* plan.h's two queries live here, below plan.c, inplace.c and verify.c, so those call
+ * one way (plan.c -> inplace.c / verify.c -> here). */
+const char *arena_role_name(ArenaRole r) {
+  switch (r) {
+    case AR_SCRATCH: return "scratch";
+    case AR_PERSISTENT: return "persistent";
+    case AR_PINNED: return "pinned";
+    case AR_STREAM: return "stream";
+  }
+  return "?";
+}
+
+bool plan_needs_storage(const Model *m, int32_t id) {
+  const Tensor *t = &m->tensors[id];
+  if (t->alias_of >= 0 || tensor_is_const(t)) return false;
+  return t->first_use >= 0 || t->is_input || t->is_output || t->is_variable;
+}
 
 static void touch(Tensor *t, int32_t pos) {
   if (t->first_use < 0 || pos < t->first_use) t->first_use = pos;

@@ -27,15 +27,6 @@ enum { PATCH_MAX_EXTRA_PERCENT = 12 };
 
 static size_t al(size_t x) { return (x + PATCH_ALIGN - 1) / PATCH_ALIGN * PATCH_ALIGN; }
 
-size_t tensor_view_offset(const Model *m, int32_t id) {
-  size_t off = 0;
-  for (int hops = 0; id >= 0 && id < m->n_tensors && m->tensors[id].alias_of >= 0 && hops < m->n_tensors; hops++) {
-    off += m->tensors[id].alias_offset;
-    id = m->tensors[id].alias_of;
-  }
-  return off;
-}
-
 typedef struct Range {
   int32_t lo, hi; /* rows [lo, hi); empty when lo >= hi */
 } Range;

@@ -43,7 +43,5 @@ bool patch_model(Model *m, int start, PatchPlan *pp, Diag *d);
 struct StrBuf;
 void patch_report_json(const Model *m, const PatchPlan *p, struct StrBuf *js);
 void patch_report_md(const Model *m, const PatchPlan *p, struct StrBuf *md);
-/* Byte offset of a view (tensor alias at an offset) from its storage tensor. */
-size_t tensor_view_offset(const Model *m, int32_t id);
 
 #endif

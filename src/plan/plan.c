@@ -13,22 +13,6 @@
 
 static size_t align_up(size_t x) { return (x + PLAN_ALIGN - 1) / PLAN_ALIGN * PLAN_ALIGN; }
 
-const char *arena_role_name(ArenaRole r) {
-  switch (r) {
-    case AR_SCRATCH: return "scratch";
-    case AR_PERSISTENT: return "persistent";
-    case AR_PINNED: return "pinned";
-    case AR_STREAM: return "stream";
-  }
-  return "?";
-}
-
-bool plan_needs_storage(const Model *m, int32_t id) {
-  const Tensor *t = &m->tensors[id];
-  if (t->alias_of >= 0 || tensor_is_const(t)) return false;
-  return t->first_use >= 0 || t->is_input || t->is_output || t->is_variable;
-}
-
 /* ---- offset assignment --------------------------------------------------- */
 
 typedef InplaceInterval Interval;

@@ -94,7 +94,8 @@ bool plan_finish(Model *m, Plan *p, Diag *d);
 bool plan_verify(const Model *m, const Plan *p, Diag *d);
 /* Activation lower bound over the schedule, from lifetimes (bytes, unaligned). */
 size_t plan_live_lower_bound(const Model *m);
-/* True when tensor `id` needs arena storage of its own (not constant, not aliased). */
+/* True when tensor `id` needs arena storage of its own (not constant, not aliased).
+ * These two are defined in lifetimes.c (beneath plan.c, inplace.c and verify.c). */
 bool plan_needs_storage(const Model *m, int32_t id);
 const char *arena_role_name(ArenaRole r);
 

@@ -2,14 +2,12 @@
 
 #include <string.h>
 
+#include "../ops/op.h"
+
 static int64_t product(const Tensor *t, int from, int to) {
   int64_t p = 1;
   for (int i = from; i < to && i < t->rank; i++) p *= t->dims[i] > 0 ? t->dims[i] : 1;
   return p;
-}
-
-static bool is_pool(const char *op) {
-  return !strcmp(op, "AVERAGE_POOL_2D") || !strcmp(op, "MAX_POOL_2D") || !strcmp(op, "L2_POOL_2D");
 }
 
 /* Output positions along one axis whose window lies inside the input (extent `in`, the
@@ -39,21 +37,23 @@ static int64_t depthwise_border_elems(const Model *m, const Node *n) {
   return (per_image - rows * cols) * out->dims[0] * out->dims[3];
 }
 
-/* The window terms of convolutions and poolings (cost_model.h). */
+/* The window terms of convolutions and poolings (cost_model.h), as the operator
+ * declares them (OpDef.cost_window). */
 static void window_terms(const Model *m, const Node *n, int64_t pixels, int64_t out_elems, CostFeatures *f) {
-  const char *op = n->opname ? n->opname : "";
-  if (is_pool(op)) {
+  const CostWindow kind = n->def ? n->def->cost_window : COST_WINDOW_NONE;
+  if (kind == COST_WINDOW_NONE) return;
+  if (kind == COST_WINDOW_POOL) {
     f->term[COST_TAP_RUNS] = (double)(out_elems * n->opts.pool2d.filter_w * n->opts.pool2d.filter_h);
     return;
   }
   const Tensor *w = node_input(m, n, 1);
   if (!w || w->rank != 4) return;
   const int64_t taps = (int64_t)w->dims[1] * w->dims[2];
-  if (!strcmp(op, "CONV_2D")) {
+  if (kind == COST_WINDOW_CONV) {
     if (taps > 1) f->term[COST_GATHER] = (double)(pixels * taps * w->dims[3]); /* 1x1 reads in place */
     f->term[COST_TAP_RUNS] = (double)(out_elems * taps);
     if (w->dims[3] < 4) f->term[COST_SHALLOW_MACS] = (double)n->macs;
-  } else if (!strcmp(op, "DEPTHWISE_CONV_2D")) {
+  } else if (kind == COST_WINDOW_DEPTHWISE) {
     f->term[COST_TAP_RUNS] = (double)(pixels * taps);
     f->term[COST_GATHER] = (double)(depthwise_border_elems(m, n) * taps);
   }

@@ -17,7 +17,7 @@ bool resolve_model(Model *m, const Platform *platform, Diag *d) { return resolve
 bool resolve_model_mixed(Model *m, const Platform *platform, const bool *portable, Diag *d) {
   Platform plain = *platform;
   plain.dsp = plain.mve = false;
-  PrepareCtx pc = {.model = m, .arena = m->arena, .diag = d, .platform = platform};
+  PrepareCtx pc = {.model = m, .arena = m->arena, .diag = d, .platform = platform, .find = op_find};
   for (int k = 0; k < m->n_nodes; k++) {
     Node *n = &m->nodes[k];
     pc.platform = portable && portable[n->index] ? &plain : platform;

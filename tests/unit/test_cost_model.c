@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cost_choice.h"
+#include "ops/op.h"
 #include "resolve/cost_model.h"
 #include "unit.h"
 
@@ -52,9 +53,11 @@ static void test_features_of_a_convolution(UnitState *u) {
   m.tensors = ts;
   m.n_tensors = m.n_model_tensors = 5;
   int32_t conv_in[] = {0, 1}, conv_out[] = {2}, dw_in[] = {2, 3}, dw_out[] = {4};
-  Node conv = {.index = 0, .opname = "CONV_2D", .n_in = 2, .n_out = 1, .in = conv_in, .out = conv_out,
+  const OpDef conv_def = {.name = "CONV_2D", .cost_window = COST_WINDOW_CONV};
+  const OpDef dw_def = {.name = "DEPTHWISE_CONV_2D", .cost_window = COST_WINDOW_DEPTHWISE};
+  Node conv = {.index = 0, .opname = "CONV_2D", .def = &conv_def, .n_in = 2, .n_out = 1, .in = conv_in, .out = conv_out,
                .macs = 8 * 8 * 16 * 36, .kernel = "ta_conv_s8"};
-  Node dw = {.index = 1, .opname = "DEPTHWISE_CONV_2D", .n_in = 2, .n_out = 1, .in = dw_in, .out = dw_out,
+  Node dw = {.index = 1, .opname = "DEPTHWISE_CONV_2D", .def = &dw_def, .n_in = 2, .n_out = 1, .in = dw_in, .out = dw_out,
              .macs = 8 * 8 * 16 * 9, .kernel = "ta_depthwise_conv_s8"};
   Node nodes[] = {conv, dw};
   m.nodes = nodes;

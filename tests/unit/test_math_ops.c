@@ -252,7 +252,7 @@ static void one_op_init(OneOp *o, int32_t builtin, TensorType type, float in_sca
 }
 
 static bool one_op_prepare(OneOp *o) {
-  PrepareCtx pc = {&o->model, &o->arena, &o->diag, NULL};
+  PrepareCtx pc = {.model = &o->model, .arena = &o->arena, .diag = &o->diag, .platform = NULL};
   return o->node.def && o->node.def->prepare(&pc, &o->node);
 }
 
