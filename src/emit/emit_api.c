@@ -280,6 +280,13 @@ static int32_t const_input(const EmitCtx *ec, int slot) {
   return tensor_is_const(&ec->m->tensors[n->in[slot]]) ? n->in[slot] : -1;
 }
 
+/* The model tensor a table derived from input `slot` re-lays or folds; -1 for none. */
+static int32_t source_of(const EmitCtx *ec, int slot) {
+  if (slot < 0) return -1;
+  int32_t id = const_input(ec, slot);
+  return id >= 0 || slot != EM_FROM_BIAS ? id : const_input(ec, EM_FROM_WEIGHTS);
+}
+
 static int32_t table_source(const EmitCtx *ec, const char *suffix) {
   for (size_t i = 0; i < sizeof table_sources / sizeof table_sources[0]; i++) {
     if (strcmp(ec->node->opname, table_sources[i].op) != 0 || strcmp(suffix, table_sources[i].suffix) != 0) continue;
@@ -306,7 +313,8 @@ static ConstItem *band_table(EmitCtx *ec, const char *suffix, TensorType type, c
 }
 
 /* A table an operator derived: stored little-endian like model constants. */
-static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, const void *v, size_t n, size_t es) {
+static const char *add_table(EmitCtx *ec, const char *suffix, int source, TensorType type, const void *v, size_t n,
+                             size_t es) {
   uint8_t *bytes = arena_alloc(ec->arena, n * es + 1);
   if (!bytes) {
     ec->oom = true;
@@ -328,7 +336,7 @@ static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, c
     ec->oom = true;
     return "NULL";
   }
-  c->source_tensor = table_source(ec, suffix);
+  c->source_tensor = source >= 0 ? source_of(ec, source) : table_source(ec, suffix);
   c->symbol = ec->node->patched ? arena_printf(ec->arena, "K%d_band%d_%s", (int)ec->node->index, (int)ec->node->band, suffix)
                                 : arena_printf(ec->arena, "K%d_%s", (int)ec->node->index, suffix);
   c->array_name = arena_printf(ec->arena, "%s_%s_%s", ec->mod->prefix, ec->op_name, suffix);
@@ -345,12 +353,21 @@ static const char *add_table(EmitCtx *ec, const char *suffix, TensorType type, c
   return c->symbol;
 }
 
-const char *em_table_i8(EmitCtx *ec, const char *s, const int8_t *v, size_t n) { return add_table(ec, s, TT_INT8, v, n, 1); }
-const char *em_table_u8(EmitCtx *ec, const char *s, const uint8_t *v, size_t n) { return add_table(ec, s, TT_UINT8, v, n, 1); }
-const char *em_table_i16(EmitCtx *ec, const char *s, const int16_t *v, size_t n) { return add_table(ec, s, TT_INT16, v, n, 2); }
-const char *em_table_i32(EmitCtx *ec, const char *s, const int32_t *v, size_t n) { return add_table(ec, s, TT_INT32, v, n, 4); }
-const char *em_table_i64(EmitCtx *ec, const char *s, const int64_t *v, size_t n) { return add_table(ec, s, TT_INT64, v, n, 8); }
-const char *em_table_f32(EmitCtx *ec, const char *s, const float *v, size_t n) { return add_table(ec, s, TT_FLOAT32, v, n, 4); }
+const char *em_table_i8(EmitCtx *ec, const char *s, const int8_t *v, size_t n) { return add_table(ec, s, -1, TT_INT8, v, n, 1); }
+const char *em_table_u8(EmitCtx *ec, const char *s, const uint8_t *v, size_t n) { return add_table(ec, s, -1, TT_UINT8, v, n, 1); }
+const char *em_table_i16(EmitCtx *ec, const char *s, const int16_t *v, size_t n) { return add_table(ec, s, -1, TT_INT16, v, n, 2); }
+const char *em_table_i32(EmitCtx *ec, const char *s, const int32_t *v, size_t n) { return add_table(ec, s, -1, TT_INT32, v, n, 4); }
+const char *em_table_i64(EmitCtx *ec, const char *s, const int64_t *v, size_t n) { return add_table(ec, s, -1, TT_INT64, v, n, 8); }
+const char *em_table_f32(EmitCtx *ec, const char *s, const float *v, size_t n) { return add_table(ec, s, -1, TT_FLOAT32, v, n, 4); }
+const char *em_table_i8_from(EmitCtx *ec, const char *s, int src, const int8_t *v, size_t n) {
+  return add_table(ec, s, src, TT_INT8, v, n, 1);
+}
+const char *em_table_i16_from(EmitCtx *ec, const char *s, int src, const int16_t *v, size_t n) {
+  return add_table(ec, s, src, TT_INT16, v, n, 2);
+}
+const char *em_table_i32_from(EmitCtx *ec, const char *s, int src, const int32_t *v, size_t n) {
+  return add_table(ec, s, src, TT_INT32, v, n, 4);
+}
 
 /* ---- lowering: every operator's emit against this API ---------------------- */
 
