@@ -252,48 +252,18 @@ void em_body(EmitCtx *ec, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* The tables a kernel tier derives from one model tensor: re-laid weights (input 1)
- * and folded biases (input 2, or the weights when the model has no bias). Rules that
- * name that tensor by id then place the table too (docs/memory.md). */
-static const struct {
-  const char *op, *suffix;
-  int slot;
-} table_sources[] = {
-    {"CONV_2D", "gemm_weights", 1},           {"CONV_2D", "gemm_bias", 2},
-    {"CONV_2D", "gemm_quant", 2},             {"CONV_2D", "folded_bias", 2},
-    {"FULLY_CONNECTED", "gemm_weights", 1},   {"FULLY_CONNECTED", "gemm_bias", 2},
-    {"FULLY_CONNECTED", "gemm_quant", 2},     {"FULLY_CONNECTED", "bias", 2},
-    {"DEPTHWISE_CONV_2D", "weights", 1},      {"DEPTHWISE_CONV_2D", "class_bias", 2},
-    {"DEPTHWISE_CONV_2D", "folded_bias", 2},
-    /* the streams that carry the weights (with biases and rq words beside them) and the
-     * int16x8 tiers' weight tables */
-    {"CONV_2D", "gemm_pairs", 1},             {"FULLY_CONNECTED", "gemm_pairs", 1},
-    {"FULLY_CONNECTED", "gemm_fcs", 1},       {"CONV_2D", "gemm16_weights", 1},
-    {"FULLY_CONNECTED", "gemm16_weights", 1}, {"CONV_2D", "gemm16m_weights", 1},
-    {"FULLY_CONNECTED", "gemm16m_weights", 1}, {"DEPTHWISE_CONV_2D", "pack_weights", 1},
-    {"DEPTHWISE_CONV_2D", "dw16m_weights", 1},
-};
-
 static int32_t const_input(const EmitCtx *ec, int slot) {
   const Node *n = ec->node;
   if (slot >= n->n_in || n->in[slot] < 0 || n->in[slot] >= ec->m->n_tensors) return -1;
   return tensor_is_const(&ec->m->tensors[n->in[slot]]) ? n->in[slot] : -1;
 }
 
-/* The model tensor a table derived from input `slot` re-lays or folds; -1 for none. */
+/* The model tensor a table derived from input `slot` re-lays or folds (-1: none), so that
+ * rules naming that tensor by id place the table too (docs/memory.md). */
 static int32_t source_of(const EmitCtx *ec, int slot) {
   if (slot < 0) return -1;
   int32_t id = const_input(ec, slot);
   return id >= 0 || slot != EM_FROM_BIAS ? id : const_input(ec, EM_FROM_WEIGHTS);
-}
-
-static int32_t table_source(const EmitCtx *ec, const char *suffix) {
-  for (size_t i = 0; i < sizeof table_sources / sizeof table_sources[0]; i++) {
-    if (strcmp(ec->node->opname, table_sources[i].op) != 0 || strcmp(suffix, table_sources[i].suffix) != 0) continue;
-    int32_t id = const_input(ec, table_sources[i].slot);
-    return id >= 0 || table_sources[i].slot != 2 ? id : const_input(ec, 1);
-  }
-  return -1;
 }
 
 /* The same table an earlier band of the same patched operator derived (plan/patch.c: the
@@ -336,7 +306,7 @@ static const char *add_table(EmitCtx *ec, const char *suffix, int source, Tensor
     ec->oom = true;
     return "NULL";
   }
-  c->source_tensor = source >= 0 ? source_of(ec, source) : table_source(ec, suffix);
+  c->source_tensor = source_of(ec, source);
   c->symbol = ec->node->patched ? arena_printf(ec->arena, "K%d_band%d_%s", (int)ec->node->index, (int)ec->node->band, suffix)
                                 : arena_printf(ec->arena, "K%d_%s", (int)ec->node->index, suffix);
   c->array_name = arena_printf(ec->arena, "%s_%s_%s", ec->mod->prefix, ec->op_name, suffix);
