@@ -189,7 +189,8 @@ void depthwise_dsp_emit(EmitCtx *ec, const Node *node, const DwData *d) {
   const int rowpair = t->dsp_rowpair && !node->inplace;
   const int32_t *w32 = t->dsp_rowpair && !rowpair ? t->classic32 : t->weights32;
   const size_t w_n = t->dsp_rowpair && !rowpair ? t->classic_n : t->weights_n;
-  const char *weights = w_n ? em_table_i32_from(ec, "weights", EM_FROM_WEIGHTS, w32, w_n) : em_table_i32_from(ec, "weights", EM_FROM_WEIGHTS, no_weights, 1);
+  const char *weights = w_n ? em_table_i32_from(ec, "weights", EM_FROM_WEIGHTS, w32, w_n)
+                            : em_table_i32_from(ec, "weights", EM_FROM_WEIGHTS, no_weights, 1);
   /* the row-pair form's one class (its padding is the zero point), else every border class's */
   const char *bias = rowpair ? em_table_i32_from(ec, "class_bias", EM_FROM_BIAS, t->rp_bias, (size_t)d->out_c)
                              : em_table_i32_from(ec, "class_bias", EM_FROM_BIAS, t->bias, t->bias_n);

@@ -67,5 +67,6 @@ const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
           "  .bias = %s, .per_channel = %d, .mult = %s, .shift = %s,\n};",
           gemm_suffix(g->tier), name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min,
           (int)g->act_max, bias, g->per_channel ? 1 : 0, mult, shift);
-  return em_table_i8_from(ec, "gemm_weights", EM_FROM_WEIGHTS, g->w8, (size_t)((g->rows + 3) & ~3) * (size_t)((g->depth + 15) & ~15));
+  return em_table_i8_from(ec, "gemm_weights", EM_FROM_WEIGHTS, g->w8,
+                          (size_t)((g->rows + 3) & ~3) * (size_t)((g->depth + 15) & ~15));
 }
