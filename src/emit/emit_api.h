@@ -55,5 +55,13 @@ const char *em_table_i16(EmitCtx *ec, const char *suffix, const int16_t *v, size
 const char *em_table_i32(EmitCtx *ec, const char *suffix, const int32_t *v, size_t n);
 const char *em_table_i64(EmitCtx *ec, const char *suffix, const int64_t *v, size_t n);
 const char *em_table_f32(EmitCtx *ec, const char *suffix, const float *v, size_t n);
+/* The same for a table derived from one model tensor, the operator's input `source`
+ * (re-laid weights, folded biases): placement rules naming that tensor by id then place
+ * the table too, and report.json names it (docs/memory.md). A table of EM_FROM_BIAS
+ * when the operator has no constant bias is folded from its weights, so it names those. */
+enum { EM_FROM_WEIGHTS = 1, EM_FROM_BIAS = 2 }; /* CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED */
+const char *em_table_i8_from(EmitCtx *ec, const char *suffix, int source, const int8_t *v, size_t n);
+const char *em_table_i16_from(EmitCtx *ec, const char *suffix, int source, const int16_t *v, size_t n);
+const char *em_table_i32_from(EmitCtx *ec, const char *suffix, int source, const int32_t *v, size_t n);
 
 #endif

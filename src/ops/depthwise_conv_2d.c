@@ -201,8 +201,9 @@ static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
   char geom[512];
   dw_geom_init(geom, sizeof geom, d);
   /* int8 reads the folded table instead of the model's bias. */
-  const char *bias = d->kernel == DW_S8 ? em_table_i32(ec, "folded_bias", d->folded_bias, (size_t)d->out_c)
-                                        : em_tensor(ec, node->n_in > 2 ? node->in[2] : -1);
+  const char *bias = d->kernel == DW_S8
+                         ? em_table_i32_from(ec, "folded_bias", EM_FROM_BIAS, d->folded_bias, (size_t)d->out_c)
+                         : em_tensor(ec, node->n_in > 2 ? node->in[2] : -1);
   if (d->kernel == DW_F32) {
     char lo[48], hi[48];
     conv_float_literal(lo, sizeof lo, d->act_min);

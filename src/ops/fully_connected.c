@@ -257,7 +257,7 @@ static void fc_emit(EmitCtx *ec, const Model *m, const Node *node) {
   }
   const char *mults = d->multipliers ? em_table_i32(ec, "multipliers", d->multipliers, (size_t)d->units) : "NULL";
   const char *shifts = d->shifts ? em_table_i32(ec, "shifts", d->shifts, (size_t)d->units) : "NULL";
-  const char *bias = d->folded_bias ? em_table_i32(ec, "bias", d->folded_bias, (size_t)d->units)
+  const char *bias = d->folded_bias ? em_table_i32_from(ec, "bias", EM_FROM_BIAS, d->folded_bias, (size_t)d->units)
                      : node->n_in > 2 ? em_tensor(ec, node->in[2])
                                       : "NULL";
   em_decl(ec,

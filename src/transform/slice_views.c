@@ -81,7 +81,7 @@ static bool viewable_output(const Model *m, const Node *n, int o, const Tensor *
   const Tensor *y = &m->tensors[id];
   /* A model output is no view itself (it would hold the whole input to the end). One may
    * still alias a view (a RESHAPE of it): the context's outputs[] then point at the view's
-   * offset into its storage (emit.c, io_address; once at the storage's start, issue 29). */
+   * offset into its storage (emit_module.c, io_address; once at the storage's start, issue 29). */
   if (y->data || y->is_input || y->is_output || y->is_variable || y->alias_of >= 0 || !tensor_same_quant(x, y)) return false;
   for (int j = 0; j < n->n_out; j++)
     if (j != o && n->out[j] == id) return false;

@@ -189,10 +189,11 @@ void depthwise_dsp_emit(EmitCtx *ec, const Node *node, const DwData *d) {
   const int rowpair = t->dsp_rowpair && !node->inplace;
   const int32_t *w32 = t->dsp_rowpair && !rowpair ? t->classic32 : t->weights32;
   const size_t w_n = t->dsp_rowpair && !rowpair ? t->classic_n : t->weights_n;
-  const char *weights = w_n ? em_table_i32(ec, "weights", w32, w_n) : em_table_i32(ec, "weights", no_weights, 1);
+  const char *weights = w_n ? em_table_i32_from(ec, "weights", EM_FROM_WEIGHTS, w32, w_n)
+                            : em_table_i32_from(ec, "weights", EM_FROM_WEIGHTS, no_weights, 1);
   /* the row-pair form's one class (its padding is the zero point), else every border class's */
-  const char *bias = rowpair ? em_table_i32(ec, "class_bias", t->rp_bias, (size_t)d->out_c)
-                             : em_table_i32(ec, "class_bias", t->bias, t->bias_n);
+  const char *bias = rowpair ? em_table_i32_from(ec, "class_bias", EM_FROM_BIAS, t->rp_bias, (size_t)d->out_c)
+                             : em_table_i32_from(ec, "class_bias", EM_FROM_BIAS, t->bias, t->bias_n);
   /* bit 3: the row-pair form's code (TA_DW_DSP_ROWPAIR_BIT), bit 4 the classic form's
    * (TA_DW_DSP_CLASSIC_BIT; also the in-place entry's): kws links only the row-pair form */
   /* bit 5 (TA_DW_DSP_NARROW_BIT): the row-pair widening set-up per group, for narrow

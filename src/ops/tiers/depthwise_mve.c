@@ -192,13 +192,13 @@ void depthwise_mve_emit(EmitCtx *ec, const Node *node, const DwData *d) {
   dw_tier_geom(geom, sizeof geom, d);
   const DwTierTables tt = dw_tier_tables(ec, d);
   const char *rows = tt.rows, *cols = tt.cols, *quant = tt.quant;
-  const char *bias = em_table_i32(ec, "class_bias", t->bias, t->bias_n);
-  const char *weights = t->lanes16 ? em_table_i8(ec, "weights", t->weights8, t->weights_n)
-                                   : em_table_i16(ec, "weights", t->weights16, t->weights_n);
+  const char *bias = em_table_i32_from(ec, "class_bias", EM_FROM_BIAS, t->bias, t->bias_n);
+  const char *weights = t->lanes16 ? em_table_i8_from(ec, "weights", EM_FROM_WEIGHTS, t->weights8, t->weights_n)
+                                   : em_table_i16_from(ec, "weights", EM_FROM_WEIGHTS, t->weights16, t->weights_n);
   char pack[1024] = "";
   if (t->pack) /* the 16-lane tables of the packed pixels */
     snprintf(pack, sizeof pack, "  .weights8 = %s,\n  .pack = %d,\n  .pack_bias = %s,\n  .pack_quant = %s,\n",
-             em_table_i8(ec, "pack_weights", t->weights8, t->pack_weights_n), t->pack,
+             em_table_i8_from(ec, "pack_weights", EM_FROM_WEIGHTS, t->weights8, t->pack_weights_n), t->pack,
              em_table_i32(ec, "pack_bias", t->pack_bias, t->pack_bias_n),
              em_table_i32(ec, "pack_quant", t->pack_quant, 48));
   em_kernel_variants(ec, "TA_DEPTHWISE_CONV_MVE_VARIANTS", dw_mve_variants(d));

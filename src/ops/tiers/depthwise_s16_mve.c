@@ -28,7 +28,7 @@ void depthwise_s16_mve_emit(EmitCtx *ec, const Node *node, const DwData *d) {
           name, (int)d->batches, (int)d->h.in, (int)d->w.in, (int)d->out_c, (int)d->h.out, (int)d->w.out,
           (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride, (int)d->h.dil, (int)d->w.dil,
           (int)d->h.pad, (int)d->w.pad, rq, (int)d->q.act_min, (int)d->q.act_max, general, wide);
-  const char *weights = em_table_i8(ec, "dw16m_weights", d->s16mve->w8, d->s16mve->n_w8);
+  const char *weights = em_table_i8_from(ec, "dw16m_weights", EM_FROM_WEIGHTS, d->s16mve->w8, d->s16mve->n_w8);
   em_call(ec, "ta_depthwise_conv_s16_mve", 4, em_desc(ec, "dw16m"), em_tensor(ec, node->in[0]), weights,
           em_tensor(ec, node->out[0]));
 }

@@ -242,7 +242,7 @@ const char *gemm_dsp_emit_params(EmitCtx *ec, const GemmPlan *g, const char *nam
           g->neg_fix ? "INT32_MIN" : "0", g->sat8 ? 1 : 0,
           g->k8 ? em_table_i32(ec, "gemm_k8", g->k8, (size_t)g->rows * 9) : "NULL", g->pairs ? 1 : 0,
           g->fcs ? " .fcs = 1," : "");
-  if (g->fcs) return em_table_i32(ec, "gemm_fcs", g->fcs, g->n_fcs);
-  if (g->pairs) return em_table_i32(ec, "gemm_pairs", g->pairs, g->n_pairs);
-  return em_table_i32(ec, "gemm_weights", g->w32, g->n_w32);
+  if (g->fcs) return em_table_i32_from(ec, "gemm_fcs", EM_FROM_WEIGHTS, g->fcs, g->n_fcs);
+  if (g->pairs) return em_table_i32_from(ec, "gemm_pairs", EM_FROM_WEIGHTS, g->pairs, g->n_pairs);
+  return em_table_i32_from(ec, "gemm_weights", EM_FROM_WEIGHTS, g->w32, g->n_w32);
 }

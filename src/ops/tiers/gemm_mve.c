@@ -48,7 +48,7 @@ bool gemm_mve_plan(Arena *arena, GemmPlan *g, const int8_t *weights) {
  * the layer needs neither. */
 const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const char *name) {
   const size_t blocks = (size_t)((g->rows + 3) / 4);
-  const char *table = em_table_i32(ec, "gemm_quant", g->mve_quant, blocks * 12);
+  const char *table = em_table_i32_from(ec, "gemm_quant", EM_FROM_BIAS, g->mve_quant, blocks * 12);
   const int left = g->mve_left_shift ? 1 : 0, fix = g->act_min < g->output_offset ? 1 : 0;
   /* ta_gemm_s8_mve's mode (bit 12 +); a CONV_2D also names its own (gemm_emit_conv_variants).
    * Harmless for a convolution: ta_gemm_s8_mve is only linked when a layer calls it. */
@@ -59,7 +59,7 @@ const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const char *nam
           "  .quant = %s,\n  .left_shift = %d, .negative_fix = %d,\n};",
           name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min, (int)g->act_max, table, left,
           fix);
-  return em_table_i8(ec, "gemm_weights", g->w8, blocks * 4 * (size_t)((g->depth + 15) & ~15));
+  return em_table_i8_from(ec, "gemm_weights", EM_FROM_WEIGHTS, g->w8, blocks * 4 * (size_t)((g->depth + 15) & ~15));
 }
 
 void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span, int32_t seg_chunks, int32_t segs) {

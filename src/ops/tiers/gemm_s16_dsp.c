@@ -196,7 +196,7 @@ const char *gemm_s16_dsp_emit_params(EmitCtx *ec, const GemmS16Plan *g) {
           "static const ta_gemm_s16_dsp_params_t %s_gemm16 = {\n  .rows = %d, .depth = %d,\n  .q = %s,\n"
           "  .acc64 = %d,\n  .stream = %s,\n};",
           name, (int)g->rows, (int)g->depth, q, g->q.acc64 ? 1 : 0, stream);
-  return em_table_i32(ec, "gemm16_weights", g->w32, g->n_w32);
+  return em_table_i32_from(ec, "gemm16_weights", EM_FROM_WEIGHTS, g->w32, g->n_w32);
 }
 
 bool dw_s16_dsp_plan(Arena *arena, int32_t channels, int32_t taps, const int8_t *filter, const Tensor *bias,

@@ -152,7 +152,8 @@ const char *gemm_s16_mve_emit_params(EmitCtx *ec, const GemmS16MvePlan *g) {
           "  .wide = %s, .n_fix = %d, .fix = %s,\n};",
           name, (int)g->rows, (int)g->depth, (int)g->stride, bias, mult, (int)g->act_min, (int)g->act_max, rq,
           g->acc64 ? 1 : 0, wide, (int)g->n_fix, fix);
-  return em_table_i8(ec, "gemm16m_weights", g->w8, (size_t)((g->rows + 3) & ~3) * (size_t)g->stride);
+  return em_table_i8_from(ec, "gemm16m_weights", EM_FROM_WEIGHTS, g->w8,
+                          (size_t)((g->rows + 3) & ~3) * (size_t)g->stride);
 }
 
 /* Depthwise: every channel in the fold form or, with t > 32, the wide form (bias and m 0),

@@ -56,7 +56,7 @@ bool gemm_plan(Arena *arena, GemmTier tier, int32_t rows, int32_t depth, const i
 const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
   const char *name = em_op_name(ec);
   if (g->tier == GEMM_MVE) return gemm_mve_emit_params(ec, g, name);
-  const char *bias = g->pairs || g->fcs ? "NULL" : em_table_i32(ec, "gemm_bias", g->bias, g->n_bias);
+  const char *bias = g->pairs || g->fcs ? "NULL" : em_table_i32_from(ec, "gemm_bias", EM_FROM_BIAS, g->bias, g->n_bias);
   /* the stream's kernel reads only its rq words */
   const char *mult = g->fcs ? "NULL" : em_table_i32(ec, "gemm_mult", g->mult, g->n_quant);
   const char *shift = g->fcs ? "NULL" : em_table_i32(ec, "gemm_shift", g->shift, g->n_quant);
@@ -67,5 +67,6 @@ const char *gemm_emit_params(EmitCtx *ec, const GemmPlan *g) {
           "  .bias = %s, .per_channel = %d, .mult = %s, .shift = %s,\n};",
           gemm_suffix(g->tier), name, (int)g->rows, (int)g->depth, (int)g->output_offset, (int)g->act_min,
           (int)g->act_max, bias, g->per_channel ? 1 : 0, mult, shift);
-  return em_table_i8(ec, "gemm_weights", g->w8, (size_t)((g->rows + 3) & ~3) * (size_t)((g->depth + 15) & ~15));
+  return em_table_i8_from(ec, "gemm_weights", EM_FROM_WEIGHTS, g->w8,
+                          (size_t)((g->rows + 3) & ~3) * (size_t)((g->depth + 15) & ~15));
 }
