@@ -2,6 +2,7 @@
 #   make          build build/tinyaot
 #   make demo     build, write the demo model, convert, build and run it on the host
 #   make test     unit tests + every corpus case (+ the same under ASan/UBSan)
+#   make test-unit  only the unit tests (tests/unit; tables registered in tests/unit/unit_tables.h)
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
@@ -63,6 +64,9 @@ demo:
 	@$(MAKE) --no-print-directory $(BUILD)/tinyaot $(BUILD)/demo_model
 	@sh tools/demo.sh $(BUILD)
 
+test-unit: $(BUILD)/unit_tests
+	@$(BUILD)/unit_tests
+
 test:
 	@sh tools/prereqs.sh test
 	@$(MAKE) --no-print-directory $(BUILD)/tinyaot $(BUILD)/compare $(BUILD)/demo_model
@@ -92,7 +96,7 @@ $(BUILD)/compare: tests/tools/compare.c
 
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJ := $(filter-out $(BUILD)/obj/src/cli/main.o,$(OBJ)) $(BUILD)/obj/gen/runtime_blobs.o
-$(BUILD)/unit_tests: $(UNIT_SRC) $(UNIT_OBJ) tools/fbwriter.c tools/fbwriter.h tests/unit/unit.h
+$(BUILD)/unit_tests: $(UNIT_SRC) $(UNIT_OBJ) tools/fbwriter.c tools/fbwriter.h $(wildcard tests/unit/*.h)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -Itools $(UNIT_SRC) tools/fbwriter.c $(UNIT_OBJ) -o $@ -lyaml -lz -lm
 
 # Fuzzing (issue 7; docs/robustness.md): every fuzz/fuzz_<name>.c is a libFuzzer target,

@@ -1,14 +1,20 @@
 # Shared prologue of the feature suites (tests/suites/*.sh, run as `sh SUITE BUILD CORPUS WORKDIR`).
 # suite_setup NAME BUILD CORPUS WORKDIR sets build, corpus and work as absolute paths, work
-# being a fresh WORKDIR/NAME; returns non-zero when that folder cannot be made.
+# being a fresh WORKDIR/NAME (defaults: build, ../shared/corpus, $TMPDIR/tinyaot-suites), and
+# NAME as the label of pass / fail / skip; returns non-zero when that folder cannot be made.
 suite_setup() {
-  build=$2 corpus=$3 work=$4
+  suite_label=$1 build=${2:-build} corpus=${3:-../shared/corpus} work=${4:-${TMPDIR:-/tmp}/tinyaot-suites}
   case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
   case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
   case "$work" in /*) ;; *) work="$(pwd)/$work" ;; esac
   work="$work/$1"
   rm -rf "$work" && mkdir -p "$work"
 }
+
+# pass CHECK / fail CHECK WHY / skip CHECK WHY: one result line of check CHECK of this suite.
+pass() { echo "PASS $suite_label:$1"; }
+fail() { echo "FAIL $suite_label:$1: $2"; }
+skip() { echo "SKIP $suite_label:$1: $2"; }
 
 # suite_qemu_exact CHECK CORE MODEL_DIR OUT [run_case.sh options]: runs case 0 of MODEL_DIR on
 # QEMU (target/run_case.sh, log in OUT.log) into OUT; prints "FAIL CHECK: why" and returns 1

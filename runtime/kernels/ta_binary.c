@@ -3,40 +3,11 @@
  * the quantized int8 DIV, with NumPy broadcasting (see ta_binary.h).
  *
  * Each operator is a "row" function (one innermost run, each input with its own
- * element step) driven by one broadcast walker, as in ta_elementwise.c. */
+ * element step) driven by the broadcast walker of ta_bcast.h. */
 #include "ta_binary.h"
+#include "ta_bcast.h"
 
 #include <math.h>
-
-typedef void (*ta_bin_row_fn)(const void *params, const void *in1, int32_t step1, const void *in2, int32_t step2,
-                              void *out, int32_t n);
-
-/* Walks the output in order, one `row` call per innermost run (odometer over the
- * outer dimensions; no recursion, no heap). */
-static void bin_walk(const ta_bcast_t *bc, const void *in1, size_t size1, const void *in2, size_t size2, void *out,
-                     size_t size_out, ta_bin_row_fn row, const void *params) {
-  const unsigned char *a = (const unsigned char *)in1;
-  const unsigned char *b = (const unsigned char *)in2;
-  unsigned char *o = (unsigned char *)out;
-  const int32_t inner = bc->rank - 1;
-  int32_t index[TA_BCAST_MAX_RANK] = {0};
-  int32_t off1 = 0, off2 = 0, off_out = 0;
-  for (;;) {
-    row(params, a + (size_t)off1 * size1, bc->stride1[inner], b + (size_t)off2 * size2, bc->stride2[inner],
-        o + (size_t)off_out * size_out, bc->dims[inner]);
-    off_out += bc->dims[inner];
-    int32_t d = inner - 1;
-    for (; d >= 0; d--) {
-      off1 += bc->stride1[d];
-      off2 += bc->stride2[d];
-      if (++index[d] < bc->dims[d]) break;
-      off1 -= bc->stride1[d] * bc->dims[d];
-      off2 -= bc->stride2[d] * bc->dims[d];
-      index[d] = 0;
-    }
-    if (d < 0) return;
-  }
-}
 
 /* A row function applying `expr` (in terms of x, y and the params p) to each pair,
  * and the public kernel that walks it. BC is how the kernel reaches its walk. */
@@ -53,7 +24,7 @@ static void bin_walk(const ta_bcast_t *bc, const void *in1, size_t size1, const 
     }                                                                                                      \
   }                                                                                                        \
   void name(const PT *p, const T *in1, const T *in2, T *out) {                                             \
-    bin_walk(BC, in1, sizeof(T), in2, sizeof(T), out, sizeof(T), name##_row, p);                           \
+    ta_bcast_walk(BC, in1, sizeof(T), in2, sizeof(T), out, sizeof(T), name##_row, p);                      \
   }
 
 /* ---- int32 ------------------------------------------------------------------------- */
@@ -134,7 +105,7 @@ static void prelu_s16_row(const void *vp, const void *v1, int32_t s1, const void
 }
 
 void ta_prelu_s16(const ta_prelu_params_t *p, const int16_t *input, const int8_t *alpha, int16_t *out) {
-  bin_walk(&p->bc, input, sizeof(int16_t), alpha, 1, out, sizeof(int16_t), prelu_s16_row, p);
+  ta_bcast_walk(&p->bc, input, sizeof(int16_t), alpha, 1, out, sizeof(int16_t), prelu_s16_row, p);
 }
 
 /* ---- SQUARED_DIFFERENCE int16 ------------------------------------------------------------ */

@@ -1,42 +1,16 @@
 /* SPDX-License-Identifier: MIT-0 */
 #include "ta_compare.h"
+#include "ta_bcast.h"
 
 #include <string.h>
 
-/* One innermost run of a comparison: n outputs, the inputs advancing by s1 / s2. */
-typedef void (*ta_cmp_row_fn)(const ta_compare_params_t *p, const void *in1, int32_t s1, const void *in2,
-                              int32_t s2, uint8_t *out, int32_t n);
-
-/* Walks the output in order like an odometer (no recursion), one row call per run. */
-static void cmp_walk(const ta_bcast_t *bc, const void *in1, size_t size1, const void *in2, size_t size2,
-                     uint8_t *out, ta_cmp_row_fn row, const ta_compare_params_t *p) {
-  const unsigned char *a = (const unsigned char *)in1, *b = (const unsigned char *)in2;
-  const int32_t inner = bc->rank - 1;
-  int32_t index[TA_BCAST_MAX_RANK] = {0};
-  int32_t off1 = 0, off2 = 0, off_out = 0;
-  if (bc->rank <= 0) return;
-  for (;;) {
-    row(p, a + (size_t)off1 * size1, bc->stride1[inner], b + (size_t)off2 * size2, bc->stride2[inner],
-        out + off_out, bc->dims[inner]);
-    off_out += bc->dims[inner];
-    int32_t d = inner - 1;
-    for (; d >= 0; d--) {
-      off1 += bc->stride1[d];
-      off2 += bc->stride2[d];
-      if (++index[d] < bc->dims[d]) break;
-      off1 -= bc->stride1[d] * bc->dims[d];
-      off2 -= bc->stride2[d] * bc->dims[d];
-      index[d] = 0;
-    }
-    if (d < 0) return;
-  }
-}
-
 /* The row of one element type: the switch on the operator sits outside the loops. */
 #define TA_CMP_ROW(name, T, LOAD)                                                                      \
-  static void name(const ta_compare_params_t *p, const void *v1, int32_t s1, const void *v2, int32_t s2, \
-                   uint8_t *o, int32_t n) {                                                             \
+  static void name(const void *vp, const void *v1, int32_t s1, const void *v2, int32_t s2, void *vo,     \
+                   int32_t n) {                                                                         \
+    const ta_compare_params_t *p = (const ta_compare_params_t *)vp;                                     \
     const T *a = (const T *)v1, *b = (const T *)v2;                                                     \
+    uint8_t *o = (uint8_t *)vo;                                                                         \
     int32_t i;                                                                                          \
     switch (p->op) {                                                                                    \
       case TA_CMP_EQUAL: for (i = 0; i < n; i++, a += s1, b += s2) o[i] = LOAD(p, a, 1) == LOAD(p, b, 2); break; \
@@ -62,47 +36,47 @@ TA_CMP_ROW(cmp_row_b, uint8_t, TA_LOAD_BOOL)
 TA_CMP_ROW(cmp_row_s8, int8_t, TA_LOAD_S8)
 
 void ta_compare_f32(const ta_compare_params_t *p, const float *in1, const float *in2, uint8_t *out) {
-  cmp_walk(&p->bc, in1, sizeof *in1, in2, sizeof *in2, out, cmp_row_f32, p);
+  ta_bcast_walk(&p->bc, in1, sizeof *in1, in2, sizeof *in2, out, 1, cmp_row_f32, p);
 }
 
 void ta_compare_i32(const ta_compare_params_t *p, const int32_t *in1, const int32_t *in2, uint8_t *out) {
-  cmp_walk(&p->bc, in1, sizeof *in1, in2, sizeof *in2, out, cmp_row_i32, p);
+  ta_bcast_walk(&p->bc, in1, sizeof *in1, in2, sizeof *in2, out, 1, cmp_row_i32, p);
 }
 
 void ta_compare_i64(const ta_compare_params_t *p, const int64_t *in1, const int64_t *in2, uint8_t *out) {
-  cmp_walk(&p->bc, in1, sizeof *in1, in2, sizeof *in2, out, cmp_row_i64, p);
+  ta_bcast_walk(&p->bc, in1, sizeof *in1, in2, sizeof *in2, out, 1, cmp_row_i64, p);
 }
 
 void ta_compare_b(const ta_compare_params_t *p, const uint8_t *in1, const uint8_t *in2, uint8_t *out) {
-  cmp_walk(&p->bc, in1, 1, in2, 1, out, cmp_row_b, p);
+  ta_bcast_walk(&p->bc, in1, 1, in2, 1, out, 1, cmp_row_b, p);
 }
 
 void ta_compare_s8(const ta_compare_params_t *p, const int8_t *in1, const int8_t *in2, uint8_t *out) {
-  cmp_walk(&p->bc, in1, 1, in2, 1, out, cmp_row_s8, p);
+  ta_bcast_walk(&p->bc, in1, 1, in2, 1, out, 1, cmp_row_s8, p);
 }
 
 /* ---- logic ---------------------------------------------------------------------------- */
 
-static void and_row(const ta_compare_params_t *p, const void *v1, int32_t s1, const void *v2, int32_t s2,
-                    uint8_t *o, int32_t n) {
+static void and_row(const void *p, const void *v1, int32_t s1, const void *v2, int32_t s2, void *vo, int32_t n) {
   const uint8_t *a = (const uint8_t *)v1, *b = (const uint8_t *)v2;
+  uint8_t *o = (uint8_t *)vo;
   (void)p;
   for (int32_t i = 0; i < n; i++, a += s1, b += s2) o[i] = (uint8_t)(*a != 0 && *b != 0);
 }
 
-static void or_row(const ta_compare_params_t *p, const void *v1, int32_t s1, const void *v2, int32_t s2,
-                   uint8_t *o, int32_t n) {
+static void or_row(const void *p, const void *v1, int32_t s1, const void *v2, int32_t s2, void *vo, int32_t n) {
   const uint8_t *a = (const uint8_t *)v1, *b = (const uint8_t *)v2;
+  uint8_t *o = (uint8_t *)vo;
   (void)p;
   for (int32_t i = 0; i < n; i++, a += s1, b += s2) o[i] = (uint8_t)(*a != 0 || *b != 0);
 }
 
 void ta_logical_and(const ta_bcast_t *bc, const uint8_t *in1, const uint8_t *in2, uint8_t *out) {
-  cmp_walk(bc, in1, 1, in2, 1, out, and_row, NULL);
+  ta_bcast_walk(bc, in1, 1, in2, 1, out, 1, and_row, NULL);
 }
 
 void ta_logical_or(const ta_bcast_t *bc, const uint8_t *in1, const uint8_t *in2, uint8_t *out) {
-  cmp_walk(bc, in1, 1, in2, 1, out, or_row, NULL);
+  ta_bcast_walk(bc, in1, 1, in2, 1, out, 1, or_row, NULL);
 }
 
 void ta_logical_not(int32_t size, const uint8_t *in, uint8_t *out) {

@@ -2,39 +2,10 @@
 /* tinyaot runtime: elementwise binary operators with NumPy broadcasting.
  *
  * Every operator is a "row" function (one run of the innermost dimension, each input
- * with its own element step) driven by one broadcast walker. The per-element
+ * with its own element step) driven by the broadcast walker of ta_bcast.h. The per-element
  * arithmetic reproduces TFLite Micro's reference kernels bit for bit. */
 #include "ta_elementwise.h"
-
-typedef void (*ta_row_fn)(const void *params, const void *in1, int32_t step1, const void *in2, int32_t step2,
-                          void *out, int32_t n);
-
-/* Walks the output in order, calling `row` once per innermost run. The outer
- * dimensions advance like an odometer; no recursion, no heap. */
-static void bcast_run(const ta_bcast_t *bc, const void *in1, size_t size1, const void *in2, size_t size2,
-                      void *out, size_t size_out, ta_row_fn row, const void *params) {
-  const unsigned char *a = (const unsigned char *)in1;
-  const unsigned char *b = (const unsigned char *)in2;
-  unsigned char *o = (unsigned char *)out;
-  const int32_t inner = bc->rank - 1;
-  int32_t index[TA_BCAST_MAX_RANK] = {0};
-  int32_t off1 = 0, off2 = 0, off_out = 0;
-  for (;;) {
-    row(params, a + (size_t)off1 * size1, bc->stride1[inner], b + (size_t)off2 * size2, bc->stride2[inner],
-        o + (size_t)off_out * size_out, bc->dims[inner]);
-    off_out += bc->dims[inner];
-    int32_t d = inner - 1;
-    for (; d >= 0; d--) {
-      off1 += bc->stride1[d];
-      off2 += bc->stride2[d];
-      if (++index[d] < bc->dims[d]) break;
-      off1 -= bc->stride1[d] * bc->dims[d];
-      off2 -= bc->stride2[d] * bc->dims[d];
-      index[d] = 0;
-    }
-    if (d < 0) return;
-  }
-}
+#include "ta_bcast.h"
 
 /* ---- quantized ADD / SUB ----------------------------------------------------- */
 
@@ -84,19 +55,19 @@ static void sub_s16_row(const void *vp, const void *v1, int32_t s1, const void *
 }
 
 void ta_add_s8(const ta_addsub_params_t *p, const int8_t *in1, const int8_t *in2, int8_t *out) {
-  bcast_run(&p->bc, in1, 1, in2, 1, out, 1, add_s8_row, p);
+  ta_bcast_walk(&p->bc, in1, 1, in2, 1, out, 1, add_s8_row, p);
 }
 
 void ta_add_s16(const ta_addsub_params_t *p, const int16_t *in1, const int16_t *in2, int16_t *out) {
-  bcast_run(&p->bc, in1, 2, in2, 2, out, 2, add_s16_row, p);
+  ta_bcast_walk(&p->bc, in1, 2, in2, 2, out, 2, add_s16_row, p);
 }
 
 void ta_sub_s8(const ta_addsub_params_t *p, const int8_t *in1, const int8_t *in2, int8_t *out) {
-  bcast_run(&p->bc, in1, 1, in2, 1, out, 1, sub_s8_row, p);
+  ta_bcast_walk(&p->bc, in1, 1, in2, 1, out, 1, sub_s8_row, p);
 }
 
 void ta_sub_s16(const ta_addsub_params_t *p, const int16_t *in1, const int16_t *in2, int16_t *out) {
-  bcast_run(&p->bc, in1, 2, in2, 2, out, 2, sub_s16_row, p);
+  ta_bcast_walk(&p->bc, in1, 2, in2, 2, out, 2, sub_s16_row, p);
 }
 
 /* ---- SQUARED_DIFFERENCE --------------------------------------------------------- */
@@ -117,7 +88,7 @@ static void sqdiff_s8_row(const void *vp, const void *v1, int32_t s1, const void
 }
 
 void ta_squared_difference_s8(const ta_addsub_params_t *p, const int8_t *in1, const int8_t *in2, int8_t *out) {
-  bcast_run(&p->bc, in1, 1, in2, 1, out, 1, sqdiff_s8_row, p);
+  ta_bcast_walk(&p->bc, in1, 1, in2, 1, out, 1, sqdiff_s8_row, p);
 }
 
 /* ---- quantized MUL ------------------------------------------------------------- */
@@ -143,11 +114,11 @@ static void mul_s16_row(const void *vp, const void *v1, int32_t s1, const void *
 }
 
 void ta_mul_s8(const ta_mul_params_t *p, const int8_t *in1, const int8_t *in2, int8_t *out) {
-  bcast_run(&p->bc, in1, 1, in2, 1, out, 1, mul_s8_row, p);
+  ta_bcast_walk(&p->bc, in1, 1, in2, 1, out, 1, mul_s8_row, p);
 }
 
 void ta_mul_s16(const ta_mul_params_t *p, const int16_t *in1, const int16_t *in2, int16_t *out) {
-  bcast_run(&p->bc, in1, 2, in2, 2, out, 2, mul_s16_row, p);
+  ta_bcast_walk(&p->bc, in1, 2, in2, 2, out, 2, mul_s16_row, p);
 }
 
 /* ---- float32 ADD / SUB / MUL ------------------------------------------------------ */
@@ -183,15 +154,15 @@ static void mul_f32_row(const void *vp, const void *v1, int32_t s1, const void *
 }
 
 void ta_add_f32(const ta_arith_f32_params_t *p, const float *in1, const float *in2, float *out) {
-  bcast_run(&p->bc, in1, sizeof(float), in2, sizeof(float), out, sizeof(float), add_f32_row, p);
+  ta_bcast_walk(&p->bc, in1, sizeof(float), in2, sizeof(float), out, sizeof(float), add_f32_row, p);
 }
 
 void ta_sub_f32(const ta_arith_f32_params_t *p, const float *in1, const float *in2, float *out) {
-  bcast_run(&p->bc, in1, sizeof(float), in2, sizeof(float), out, sizeof(float), sub_f32_row, p);
+  ta_bcast_walk(&p->bc, in1, sizeof(float), in2, sizeof(float), out, sizeof(float), sub_f32_row, p);
 }
 
 void ta_mul_f32(const ta_arith_f32_params_t *p, const float *in1, const float *in2, float *out) {
-  bcast_run(&p->bc, in1, sizeof(float), in2, sizeof(float), out, sizeof(float), mul_f32_row, p);
+  ta_bcast_walk(&p->bc, in1, sizeof(float), in2, sizeof(float), out, sizeof(float), mul_f32_row, p);
 }
 
 /* ---- MAXIMUM / MINIMUM ------------------------------------------------------------ */
@@ -213,11 +184,11 @@ static void minimum_s8_row(const void *vp, const void *v1, int32_t s1, const voi
 }
 
 void ta_maximum_s8(const ta_bcast_t *bc, const int8_t *in1, const int8_t *in2, int8_t *out) {
-  bcast_run(bc, in1, 1, in2, 1, out, 1, maximum_s8_row, bc);
+  ta_bcast_walk(bc, in1, 1, in2, 1, out, 1, maximum_s8_row, bc);
 }
 
 void ta_minimum_s8(const ta_bcast_t *bc, const int8_t *in1, const int8_t *in2, int8_t *out) {
-  bcast_run(bc, in1, 1, in2, 1, out, 1, minimum_s8_row, bc);
+  ta_bcast_walk(bc, in1, 1, in2, 1, out, 1, minimum_s8_row, bc);
 }
 
 /* ---- PRELU ----------------------------------------------------------------------- */
@@ -239,5 +210,5 @@ static void prelu_s8_row(const void *vp, const void *v1, int32_t s1, const void 
 }
 
 void ta_prelu_s8(const ta_prelu_params_t *p, const int8_t *input, const int8_t *alpha, int8_t *out) {
-  bcast_run(&p->bc, input, 1, alpha, 1, out, 1, prelu_s8_row, p);
+  ta_bcast_walk(&p->bc, input, 1, alpha, 1, out, 1, prelu_s8_row, p);
 }

@@ -93,6 +93,16 @@ static bool add_kernel_config(Module *mod, Arena *a, Diag *d) {
   return true;
 }
 
+/* Families whose kernel sources include ta_bcast.h (the shared broadcast walker). */
+static const char *const bcast_families[] = {"elementwise", "binary", "compare"};
+
+static bool needs_bcast(const Module *mod) {
+  for (int i = 0; i < mod->n_families; i++)
+    for (size_t k = 0; k < sizeof bcast_families / sizeof bcast_families[0]; k++)
+      if (strcmp(mod->families[i], bcast_families[k]) == 0) return true;
+  return false;
+}
+
 bool export_runtime(const Model *m, Module *mod, Diag *d) {
   Arena *a = m->arena;
   reprefix_model_file(mod, a);
@@ -102,5 +112,6 @@ bool export_runtime(const Model *m, Module *mod, Diag *d) {
     if (!add_runtime_file(mod, a, arena_printf(a, "ta_%s.h", mod->families[i]), d, true)) return false;
     if (!add_runtime_file(mod, a, arena_printf(a, "ta_%s.c", mod->families[i]), d, false)) return false;
   }
+  if (needs_bcast(mod) && !add_runtime_file(mod, a, "ta_bcast.h", d, true)) return false;
   return true;
 }

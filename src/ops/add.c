@@ -6,8 +6,6 @@
 #include "elementwise.h"
 #include "op.h"
 
-enum { ADD_OPTIONS = 11, ADD_OPT_ACTIVATION = 0 };
-
 /* Multipliers are computed in double, as TFLite Micro's ADD does. */
 static bool add_prepare_quantized(PrepareCtx *pc, Node *node, EwArith *d, int act, const Tensor *a,
                                   const Tensor *b, const Tensor *out) {
@@ -16,8 +14,7 @@ static bool add_prepare_quantized(PrepareCtx *pc, Node *node, EwArith *d, int ac
 
 static const EwArithOp add_arith = {
     .name = "ADD",
-    .options = ADD_OPTIONS,
-    .activation_field = ADD_OPT_ACTIVATION,
+    .options = OPTS_ADD,
     .params = EW_ADDSUB_PARAMS,
     .kernel_s8 = "ta_add_s8",
     .kernel_s16 = "ta_add_s16",
@@ -30,8 +27,7 @@ static const EwArithOp add_arith = {
 /* int32: plain wrapping arithmetic. */
 static const BxOp add_i32 = {
     .name = "ADD",
-    .options = ADD_OPTIONS,
-    .activation_field = 0,
+    .options = OPTS_ADD,
     .activation = BX_ACT_IGNORED,
     .type = TT_INT32,
     .kernel = "ta_add_i32",

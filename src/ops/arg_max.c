@@ -3,8 +3,6 @@
 #include "data_movement.h"
 #include "reduce_common.h"
 
-enum { ARG_MAX_OPTIONS = 40 };
-
 static const TensorType arg_max_types[] = {TT_INT8, TT_FLOAT32};
 
 typedef struct ArgMaxPlan {
@@ -46,7 +44,7 @@ bool arg_extreme_prepare(PrepareCtx *pc, Node *node, int options, bool is_min) {
   return true;
 }
 
-static bool arg_max_prepare(PrepareCtx *pc, Node *node) { return arg_extreme_prepare(pc, node, ARG_MAX_OPTIONS, false); }
+static bool arg_max_prepare(PrepareCtx *pc, Node *node) { return arg_extreme_prepare(pc, node, OPTS_ARG_MAX, false); }
 
 void arg_extreme_emit(EmitCtx *ec, const Model *m, const Node *node) {
   (void)m;

@@ -2,9 +2,7 @@
  * inputs, int32 output (the contract is ARG_MAX's, in arg_max.c). */
 #include "reduce_common.h"
 
-enum { ARG_MIN_OPTIONS = 57 };
-
-static bool arg_min_prepare(PrepareCtx *pc, Node *node) { return arg_extreme_prepare(pc, node, ARG_MIN_OPTIONS, true); }
+static bool arg_min_prepare(PrepareCtx *pc, Node *node) { return arg_extreme_prepare(pc, node, OPTS_ARG_MIN, true); }
 
 const OpDef op_arg_min = {
     .name = "ARG_MIN",

@@ -23,7 +23,6 @@ typedef enum BxActivation {
 typedef struct BxOp {
   const char *name;      /* "DIV", for messages */
   uint8_t options;       /* BuiltinOptions tag (absent options are accepted) */
-  int activation_field;  /* field of fused_activation_function, when not BX_ACT_ABSENT */
   BxActivation activation;
   TensorType type;       /* TT_FLOAT32 or TT_INT32 */
   const char *kernel;

@@ -75,7 +75,6 @@ void dm_emit_concat_split(EmitCtx *ec, const Model *m, const Node *node);
 typedef struct DmSplitOp {
   int n_inputs;               /* all required */
   uint8_t options;            /* BuiltinOptions tag */
-  int num_splits_field;       /* its num_splits field (must equal the output count) */
   int data_input, axis_input; /* input indices of the tensor to cut and the axis */
   const TensorType *types;    /* accepted data dtypes */
   int n_types;

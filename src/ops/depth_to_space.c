@@ -2,14 +2,12 @@
  * tiles, as a six-loop strided copy over the output. */
 #include "data_movement.h"
 
-enum { DEPTH_TO_SPACE_OPTIONS = 94 };
-
 static const TensorType depth_to_space_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static bool depth_to_space_prepare(PrepareCtx *pc, Node *node) {
   const Tensor *in, *out;
   int64_t b;
-  if (!dm_block_io(pc, node, DEPTH_TO_SPACE_OPTIONS, depth_to_space_types, DM_COUNT(depth_to_space_types), &in, &out,
+  if (!dm_block_io(pc, node, OPTS_DEPTH_TO_SPACE, depth_to_space_types, DM_COUNT(depth_to_space_types), &in, &out,
                    &b))
     return false;
   const int64_t n = in->dims[0], h = in->dims[1], w = in->dims[2], c = in->dims[3];

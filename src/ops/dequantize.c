@@ -3,8 +3,6 @@
 #include "elementwise.h"
 #include "op.h"
 
-enum { DEQUANTIZE_OPTIONS = 38 };
-
 typedef struct DequantizeData {
   int64_t size;
   float scale;
@@ -12,7 +10,7 @@ typedef struct DequantizeData {
 } DequantizeData;
 
 static bool dequantize_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 1, 1, 1) || !op_expect_options(pc, node, DEQUANTIZE_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 1, 1, 1) || !op_expect_options(pc, node, OPTS_DEQUANTIZE)) return false;
   const Tensor *in = node_input(pc->model, node, 0), *out = node_output(pc->model, node, 0);
   if (in->type != TT_INT8 && in->type != TT_INT16 && in->type != TT_UINT8)
     return op_error(pc, node, "%s has dtype %s; DEQUANTIZE supports int8, int16 and uint8 inputs",

@@ -12,12 +12,12 @@ enum { DIV_BUILTIN = 42 };
 enum { DIV_S8_MAX_OUT_SHIFT = 23 };
 
 static const BxOp div_f32 = {
-    .name = "DIV", .options = OPTS_DIV, .activation_field = 0, .activation = BX_ACT_APPLIED,
+    .name = "DIV", .options = OPTS_DIV, .activation = BX_ACT_APPLIED,
     .type = TT_FLOAT32, .kernel = "ta_div_f32", .macs_per_element = false,
 };
 
 static const BxOp div_i32 = {
-    .name = "DIV", .options = OPTS_DIV, .activation_field = 0, .activation = BX_ACT_APPLIED,
+    .name = "DIV", .options = OPTS_DIV, .activation = BX_ACT_APPLIED,
     .type = TT_INT32, .kernel = "ta_div_i32", .macs_per_element = false,
 };
 

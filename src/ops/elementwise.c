@@ -118,8 +118,7 @@ void ew_bcast_init(char *buf, size_t cap, const EwBcast *bc) {
 
 /* ---- options and quantization ------------------------------------------------------ */
 
-bool ew_fused_activation(PrepareCtx *pc, const Node *node, int field, int *act) {
-  (void)field; /* the decoded options know where their activation is */
+bool ew_fused_activation(PrepareCtx *pc, const Node *node, int *act) {
   *act = options_fused_activation(&node->opts);
   if (*act == ACT_NONE || *act == ACT_RELU || *act == ACT_RELU_N1_TO_1 || *act == ACT_RELU6) return true;
   return op_error(pc, node, "fused activation %d is not supported (NONE, RELU, RELU_N1_TO_1, RELU6 are)", *act);
@@ -253,7 +252,7 @@ bool ew_arith_prepare(PrepareCtx *pc, Node *node, const EwArithOp *op) {
   EwArith *d = arena_alloc(pc->arena, sizeof *d);
   if (!d) return op_error(pc, node, "out of memory");
   int act;
-  if (!ew_fused_activation(pc, node, op->activation_field, &act) || !ew_broadcast(pc, node, a, b, out, &d->bc))
+  if (!ew_fused_activation(pc, node, &act) || !ew_broadcast(pc, node, a, b, out, &d->bc))
     return false;
   d->type = out->type;
   d->params = op->params;

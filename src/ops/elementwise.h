@@ -29,9 +29,8 @@ bool ew_broadcast(PrepareCtx *pc, const Node *node, const Tensor *a, const Tenso
 void ew_bcast_init(char *buf, size_t cap, const EwBcast *bc);
 
 /* Reads the fused_activation_function of the node's decoded options (default NONE)
- * and accepts NONE, RELU, RELU_N1_TO_1 and RELU6. `field` is no longer used (the
- * typed options know where it is); kept while operator files still pass it. */
-bool ew_fused_activation(PrepareCtx *pc, const Node *node, int field, int *act);
+ * and accepts NONE, RELU, RELU_N1_TO_1 and RELU6. */
+bool ew_fused_activation(PrepareCtx *pc, const Node *node, int *act);
 /* Per-tensor quantization with scale > 0 and a zero point inside the dtype's range. */
 bool ew_expect_quant(PrepareCtx *pc, const Node *node, const Tensor *t);
 /* ew_expect_quant plus zero point == 0 (TFLite's symmetric int16 kernels). */
@@ -79,7 +78,6 @@ typedef struct EwArith {
 typedef struct EwArithOp {
   const char *name;       /* "ADD", for messages */
   uint8_t options;        /* OptionsKind (the BuiltinOptions tag) */
-  int activation_field;   /* unused since options are decoded (ew_fused_activation) */
   EwArithParams params;   /* descriptor of the quantized kernels */
   const char *kernel_s8, *kernel_s16, *kernel_f32;
   bool macs_per_element;  /* one multiply per output element (MUL); otherwise 0 MACs */

@@ -3,8 +3,6 @@
  * no code is emitted; a copy is emitted otherwise. */
 #include "data_movement.h"
 
-enum { EXPAND_DIMS_OPTIONS = 52 };
-
 /* The output's shape must be the input's with a 1 inserted at the (constant) axis. */
 static bool check_expanded_shape(PrepareCtx *pc, const Node *node, const Tensor *in, const Tensor *out) {
   int64_t axis_value;
@@ -22,7 +20,7 @@ static bool check_expanded_shape(PrepareCtx *pc, const Node *node, const Tensor 
 
 static bool expand_dims_prepare(PrepareCtx *pc, Node *node) {
   if (!op_expect_io(pc, node, 2, 2, 1)) return false;
-  if (!op_expect_options(pc, node, EXPAND_DIMS_OPTIONS)) return false;
+  if (!op_expect_options(pc, node, OPTS_EXPAND_DIMS)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *out = node_output(pc->model, node, 0);
   if (!dm_expect_same_quant(pc, node, in, out)) return false;

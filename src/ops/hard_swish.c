@@ -7,8 +7,6 @@
 #include "math_unary.h"
 #include "op.h"
 
-enum { HARD_SWISH_OPTIONS = 91 };
-
 typedef struct HardSwishParams {
   int32_t in_zero_point, out_zero_point;
   int16_t out_multiplier, relu_multiplier; /* Q0.15 */
@@ -57,7 +55,7 @@ static int32_t hard_swish_one(const HardSwishParams *p, int32_t x) {
 }
 
 static bool hard_swish_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 1, 1, 1) || !op_expect_options(pc, node, HARD_SWISH_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 1, 1, 1) || !op_expect_options(pc, node, OPTS_HARD_SWISH)) return false;
   const Tensor *in = node_input(pc->model, node, 0), *out = node_output(pc->model, node, 0);
   if (in->type != TT_INT8 && in->type != TT_FLOAT32)
     return op_error(pc, node, "%s has dtype %s; HARD_SWISH supports int8 and float32", op_tensor_desc(pc, in),

@@ -5,17 +5,15 @@
 #include "elementwise.h"
 #include "op.h"
 
-enum { MAXIMUM_MINIMUM_OPTIONS = 39 };
-
 /* int8 through the elementwise family; the other dtypes through ta_binary. */
 static bool minimum_prepare(PrepareCtx *pc, Node *node) {
   const TensorType type = node->n_out == 1 ? node_output(pc->model, node, 0)->type : TT_INT8;
   switch (type) {
-    case TT_FLOAT32: return bx_prepare_raw(pc, node, "MINIMUM", MAXIMUM_MINIMUM_OPTIONS, "ta_minimum_f32");
-    case TT_INT16: return bx_prepare_raw(pc, node, "MINIMUM", MAXIMUM_MINIMUM_OPTIONS, "ta_minimum_s16");
-    case TT_INT32: return bx_prepare_raw(pc, node, "MINIMUM", MAXIMUM_MINIMUM_OPTIONS, "ta_minimum_i32");
-    case TT_INT64: return bx_prepare_raw(pc, node, "MINIMUM", MAXIMUM_MINIMUM_OPTIONS, "ta_minimum_i64");
-    case TT_INT8: return ew_raw_compare_prepare(pc, node, "MINIMUM", MAXIMUM_MINIMUM_OPTIONS, "ta_minimum_s8");
+    case TT_FLOAT32: return bx_prepare_raw(pc, node, "MINIMUM", OPTS_MAXIMUM_MINIMUM, "ta_minimum_f32");
+    case TT_INT16: return bx_prepare_raw(pc, node, "MINIMUM", OPTS_MAXIMUM_MINIMUM, "ta_minimum_s16");
+    case TT_INT32: return bx_prepare_raw(pc, node, "MINIMUM", OPTS_MAXIMUM_MINIMUM, "ta_minimum_i32");
+    case TT_INT64: return bx_prepare_raw(pc, node, "MINIMUM", OPTS_MAXIMUM_MINIMUM, "ta_minimum_i64");
+    case TT_INT8: return ew_raw_compare_prepare(pc, node, "MINIMUM", OPTS_MAXIMUM_MINIMUM, "ta_minimum_s8");
     default:
       return op_error(pc, node, "output dtype %s; MINIMUM supports int8, int16, int32, int64 and float32",
                       tensor_type_name(type));

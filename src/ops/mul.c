@@ -5,8 +5,6 @@
 #include "elementwise.h"
 #include "op.h"
 
-enum { MUL_OPTIONS = 21, MUL_OPT_ACTIVATION = 0 };
-
 /* (a - zp1) * (b - zp2) rescaled by scale1 * scale2 / scale_out (in double). */
 static bool mul_prepare_quantized(PrepareCtx *pc, Node *node, EwArith *d, int act, const Tensor *a,
                                   const Tensor *b, const Tensor *out) {
@@ -33,8 +31,7 @@ static bool mul_prepare_quantized(PrepareCtx *pc, Node *node, EwArith *d, int ac
 
 static const EwArithOp mul_arith = {
     .name = "MUL",
-    .options = MUL_OPTIONS,
-    .activation_field = MUL_OPT_ACTIVATION,
+    .options = OPTS_MUL,
     .params = EW_MUL_PARAMS,
     .kernel_s8 = "ta_mul_s8",
     .kernel_s16 = "ta_mul_s16",
@@ -46,8 +43,7 @@ static const EwArithOp mul_arith = {
 /* int32: plain wrapping arithmetic. */
 static const BxOp mul_i32 = {
     .name = "MUL",
-    .options = MUL_OPTIONS,
-    .activation_field = 0,
+    .options = OPTS_MUL,
     .activation = BX_ACT_NONE_ONLY,
     .type = TT_INT32,
     .kernel = "ta_mul_i32",

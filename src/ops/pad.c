@@ -1,12 +1,10 @@
 /* PAD: pads with the output zero point (int8, int16) or zero (int32, float32). */
 #include "pad_common.h"
 
-enum { PAD_OPTIONS = 22 };
-
 static const TensorType pad_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_FLOAT32};
 
 static bool pad_op_prepare(PrepareCtx *pc, Node *node) {
-  return op_expect_options(pc, node, PAD_OPTIONS) && pad_prepare(pc, node, pad_types, 4);
+  return op_expect_options(pc, node, OPTS_PAD) && pad_prepare(pc, node, pad_types, 4);
 }
 
 const OpDef op_pad = {

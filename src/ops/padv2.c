@@ -1,12 +1,10 @@
 /* PADV2: pads with a given constant value (or the output zero point when absent). */
 #include "pad_common.h"
 
-enum { PADV2_OPTIONS = 43 };
-
 static const TensorType padv2_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_FLOAT32};
 
 static bool padv2_prepare(PrepareCtx *pc, Node *node) {
-  return op_expect_options(pc, node, PADV2_OPTIONS) && pad_prepare(pc, node, padv2_types, 4);
+  return op_expect_options(pc, node, OPTS_PADV2) && pad_prepare(pc, node, padv2_types, 4);
 }
 
 const OpDef op_padv2 = {

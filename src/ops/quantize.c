@@ -8,8 +8,6 @@
 #include "fixed_point.h"
 #include "op.h"
 
-enum { QUANTIZE_OPTIONS = 89 };
-
 typedef enum QuantizeKind { Q_FROM_FLOAT, Q_REQUANTIZE } QuantizeKind;
 
 typedef struct QuantizeData {
@@ -65,7 +63,7 @@ static bool tabulate(PrepareCtx *pc, Node *node, const Tensor *in, const Tensor 
 }
 
 static bool quantize_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 1, 1, 1) || !op_expect_options(pc, node, QUANTIZE_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 1, 1, 1) || !op_expect_options(pc, node, OPTS_QUANTIZE)) return false;
   const Tensor *in = node_input(pc->model, node, 0), *out = node_output(pc->model, node, 0);
   const Conversion *conv = find_conversion(in->type, out->type);
   if (!conv)

@@ -5,7 +5,6 @@
 
 /* keep_dims (field 0) only changes the output's shape, which the model states and
  * the element count check below covers. */
-enum { REDUCER_OPTIONS = 27 };
 
 /* Appends a loop, merging it into the previous one when that one steps over exactly
  * this loop's extent; single-iteration loops vanish. */
@@ -33,7 +32,7 @@ static bool resolve_axes(PrepareCtx *pc, const Node *node, const Tensor *in, con
 }
 
 bool reduce_prepare_common(PrepareCtx *pc, Node *node, ReducePlan **plan) {
-  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, REDUCER_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, OPTS_REDUCER)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *out = node_output(pc->model, node, 0);
   if (!dm_expect_dense(pc, node, in, REDUCE_MAX_DIMS) || !dm_expect_dense(pc, node, out, TA_MAX_RANK) ||

@@ -2,12 +2,12 @@
  * strided copy. */
 #include "data_movement.h"
 
-enum { SLICE_OPTIONS = 48, MAX_RANK = 5 };
+enum { MAX_RANK = 5 };
 
 static const TensorType slice_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static bool slice_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 3, 3, 1) || !op_expect_options(pc, node, SLICE_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 3, 3, 1) || !op_expect_options(pc, node, OPTS_SLICE)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *out = node_output(pc->model, node, 0);
   const Tensor *begin_t = node_input(pc->model, node, 1);

@@ -2,14 +2,12 @@
  * six-loop strided copy over the output. */
 #include "data_movement.h"
 
-enum { SPACE_TO_DEPTH_OPTIONS = 19 };
-
 static const TensorType space_to_depth_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static bool space_to_depth_prepare(PrepareCtx *pc, Node *node) {
   const Tensor *in, *out;
   int64_t b;
-  if (!dm_block_io(pc, node, SPACE_TO_DEPTH_OPTIONS, space_to_depth_types, DM_COUNT(space_to_depth_types), &in, &out,
+  if (!dm_block_io(pc, node, OPTS_SPACE_TO_DEPTH, space_to_depth_types, DM_COUNT(space_to_depth_types), &in, &out,
                    &b))
     return false;
   const int64_t n = in->dims[0], h = in->dims[1], w = in->dims[2], c = in->dims[3];

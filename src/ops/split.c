@@ -1,8 +1,6 @@
 /* SPLIT: cuts its input into equal parts along a constant axis (bytes copied as is). */
 #include "data_movement.h"
 
-enum { SPLIT_OPTIONS = 35, OPT_NUM_SPLITS = 0 };
-
 static const TensorType split_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 /* Each output has the input's rank and dimensions, except along the axis where all
@@ -20,8 +18,7 @@ static bool split_check_part(PrepareCtx *pc, const Node *node, const Tensor *in,
 /* Inputs: axis, then the tensor to cut. */
 static const DmSplitOp split_op = {
     .n_inputs = 2,
-    .options = SPLIT_OPTIONS,
-    .num_splits_field = OPT_NUM_SPLITS,
+    .options = OPTS_SPLIT,
     .data_input = 1,
     .axis_input = 0,
     .types = split_types,

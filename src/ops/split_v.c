@@ -2,8 +2,6 @@
  * (the size_splits input, -1 entry included, is already reflected in their shapes). */
 #include "data_movement.h"
 
-enum { SPLIT_V_OPTIONS = 79, OPT_NUM_SPLITS = 0 };
-
 static const TensorType split_v_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 /* Each output has the input's rank and dimensions except along the axis, where it
@@ -20,8 +18,7 @@ static bool split_v_check_part(PrepareCtx *pc, const Node *node, const Tensor *i
 /* Inputs: the tensor to cut, size_splits, axis. */
 static const DmSplitOp split_v_op = {
     .n_inputs = 3,
-    .options = SPLIT_V_OPTIONS,
-    .num_splits_field = OPT_NUM_SPLITS,
+    .options = OPTS_SPLIT_V,
     .data_input = 0,
     .axis_input = 2,
     .types = split_v_types,

@@ -7,15 +7,15 @@
 #include "elementwise.h"
 #include "op.h"
 
-enum { SQUARED_DIFFERENCE_OPTIONS = 76, SQDIFF_LEFT_SHIFT_S8 = 7 };
+enum { SQDIFF_LEFT_SHIFT_S8 = 7 };
 
 static const BxOp sqdiff_f32 = {
-    .name = "SQUARED_DIFFERENCE", .options = SQUARED_DIFFERENCE_OPTIONS, .activation = BX_ACT_ABSENT,
+    .name = "SQUARED_DIFFERENCE", .options = OPTS_SQUARED_DIFFERENCE, .activation = BX_ACT_ABSENT,
     .type = TT_FLOAT32, .kernel = "ta_squared_difference_f32", .macs_per_element = true,
 };
 
 static const BxOp sqdiff_i32 = {
-    .name = "SQUARED_DIFFERENCE", .options = SQUARED_DIFFERENCE_OPTIONS, .activation = BX_ACT_ABSENT,
+    .name = "SQUARED_DIFFERENCE", .options = OPTS_SQUARED_DIFFERENCE, .activation = BX_ACT_ABSENT,
     .type = TT_INT32, .kernel = "ta_squared_difference_i32", .macs_per_element = true,
 };
 
@@ -70,7 +70,7 @@ static bool prepare_quantized(PrepareCtx *pc, Node *node) {
 }
 
 static bool squared_difference_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, SQUARED_DIFFERENCE_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, OPTS_SQUARED_DIFFERENCE)) return false;
   const Tensor *out = node_output(pc->model, node, 0);
   switch (out->type) {
     case TT_INT8:

@@ -4,8 +4,6 @@
 #include "elementwise.h"
 #include "op.h"
 
-enum { SUB_OPTIONS = 28, SUB_OPT_ACTIVATION = 0 };
-
 /* As ADD, except that TFLite Micro's SUB derives the multipliers in float and
  * widens each quotient to double only afterwards; the rounding differs, so it is
  * reproduced. */
@@ -16,8 +14,7 @@ static bool sub_prepare_quantized(PrepareCtx *pc, Node *node, EwArith *d, int ac
 
 static const EwArithOp sub_arith = {
     .name = "SUB",
-    .options = SUB_OPTIONS,
-    .activation_field = SUB_OPT_ACTIVATION,
+    .options = OPTS_SUB,
     .params = EW_ADDSUB_PARAMS,
     .kernel_s8 = "ta_sub_s8",
     .kernel_s16 = "ta_sub_s16",
@@ -30,8 +27,7 @@ static const EwArithOp sub_arith = {
 /* int32: plain wrapping arithmetic. */
 static const BxOp sub_i32 = {
     .name = "SUB",
-    .options = SUB_OPTIONS,
-    .activation_field = 0,
+    .options = OPTS_SUB,
     .activation = BX_ACT_NONE_ONLY,
     .type = TT_INT32,
     .kernel = "ta_sub_i32",

@@ -2,12 +2,12 @@
  * output in order and reads the input with permuted strides. */
 #include "data_movement.h"
 
-enum { TRANSPOSE_OPTIONS = 26, MAX_RANK = 6 };
+enum { MAX_RANK = 6 };
 
 static const TensorType transpose_types[] = {TT_INT8, TT_INT16, TT_INT32, TT_INT64, TT_UINT8, TT_BOOL, TT_FLOAT32};
 
 static bool transpose_prepare(PrepareCtx *pc, Node *node) {
-  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, TRANSPOSE_OPTIONS)) return false;
+  if (!op_expect_io(pc, node, 2, 2, 1) || !op_expect_options(pc, node, OPTS_TRANSPOSE)) return false;
   const Tensor *in = node_input(pc->model, node, 0);
   const Tensor *out = node_output(pc->model, node, 0);
   if (!dm_expect_dtype(pc, node, in, transpose_types, DM_COUNT(transpose_types), "") ||

@@ -4,17 +4,11 @@
 # or fails with a one-line reason where tinyaot differs; conflicts are errors; misspelled
 # options get a suggestion; --version; --log-file; the small messages (a folder given as
 # the model, the over-budget message). usage: sh tests/suites/cli.sh BUILD CORPUS WORKDIR
-build=${1:-build}
-corpus=${2:-../shared/corpus}
-work=${3:-${TMPDIR:-/tmp}/tinyaot-cli-$$}
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-root=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$work" && work=$(cd "$work" && pwd) && [ -n "$work" ] || { echo "FAIL cli:setup: no work folder"; exit 1; }
-work="$work/cli" # each check starts from a missing folder
-rm -rf "$work" && mkdir -p "$work"
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup cli "$@" || { echo "FAIL cli: no work folder"; exit 0; }
+root=$TA_ROOT
 B="$build/tinyaot"
-pass() { echo "PASS cli:$1"; }
-fail() { echo "FAIL cli:$1: $2"; }
 # expect_error NAME PATTERN ARGS...: exit status 2 or 1, exactly one line on stderr matching PATTERN
 expect_error() {
   name=$1 pattern=$2; shift 2

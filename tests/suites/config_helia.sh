@@ -4,15 +4,14 @@
 # it and checks the documented effect in report.json / the generated code, and runs
 # the config parser under valgrind for every config.
 # Usage: sh tests/suites/config_helia.sh BUILD CORPUS WORKDIR
-build=$1 corpus=$2 work=$3/config_helia
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup config_helia "$@" || { echo "FAIL config_helia: no work folder"; exit 0; }
 T="$build/tinyaot"
 dir=tests/config_helia
-rm -rf "$work" && mkdir -p "$work"
 "$build/demo_model" "$work/demo.tflite" "$work/demo_in.bin" >/dev/null || { echo "FAIL config_helia: demo model"; exit 0; }
 kws="$corpus/models/kws/model.tflite"
 
-pass() { echo "PASS config_helia:$1"; }
-fail() { echo "FAIL config_helia:$1: $2"; }
 
 # convert NAME MODEL [ARGS...]: converts into $work/NAME; stdout+stderr in $work/NAME.log
 convert() {
@@ -100,7 +99,7 @@ n=relative_paths
 mkdir -p "$work/rel/cfg" "$work/rel/elsewhere"
 cp "$work/demo.tflite" "$work/rel/cfg/demo.tflite"
 cp $dir/$n.yaml "$work/rel/cfg/$n.yaml"
-if (cd "$work/rel/elsewhere" && "$OLDPWD/$T" convert --config ../cfg/$n.yaml >"$work/$n.log" 2>&1); then
+if (cd "$work/rel/elsewhere" && "$T" convert --config ../cfg/$n.yaml >"$work/$n.log" 2>&1); then
   if [ -f "$work/rel/cfg/out/report.json" ] && [ ! -e "$work/rel/elsewhere/out" ]; then pass $n
   else fail $n "output not in the config's folder (cfg/out)"; fi
 else fail $n "conversion failed: $(cat "$work/$n.log")"; fi

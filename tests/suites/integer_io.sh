@@ -20,8 +20,6 @@ TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
 suite_setup integer_io "$@" || { echo "FAIL integer_io: no work folder"; exit 0; }
 q="$TA_ROOT/tests/suites/integer_io_quant.py"
-pass() { echo "PASS integer_io:$1"; }
-fail() { echo "FAIL integer_io:$1: $2"; }
 
 json_num() { # FILE KEY: the first integer value of "KEY"
   sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -n 1

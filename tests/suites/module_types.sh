@@ -13,17 +13,12 @@
 #   default     what tinyaot wrote before module types (CMake, Make, zephyr/, include/) + module.mk
 # Usage: sh tests/suites/module_types.sh BUILD CORPUS WORKDIR
 set -u
-build=$1
-corpus=$2
-work=$3
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup module_types "$@" || { echo "FAIL module_types: no work folder"; exit 0; }
 tinyaot="$build/tinyaot"
-tests=$(cd "$(dirname "$0")/.." && pwd)
+tests="$TA_ROOT/tests"
 mt="$tests/module_types"
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-
-pass() { echo "PASS module_types:$1"; }
-fail() { echo "FAIL module_types:$1: $2"; }
 
 for tool in arm-none-eabi-gcc cmake make xmllint unzip; do
   if ! command -v $tool >/dev/null 2>&1; then

@@ -15,8 +15,6 @@ TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
 suite_setup multi_model "$@" || { echo "FAIL multi_model:setup: no work folder"; exit 0; }
 B="$build/tinyaot"
-pass() { echo "PASS multi_model:$1"; }
-fail() { echo "FAIL multi_model:$1: $2"; }
 M="$corpus/models"
 for m in kws ic ad; do
   if [ ! -f "$M/$m/model.tflite" ] || [ ! -f "$M/$m/case_0/in0.bin" ]; then

@@ -10,16 +10,13 @@
 # Then an int8 DIV, an int8 CUMSUM and an int16 BATCH_MATMUL module compile with
 # -std=c99 -pedantic -Werror for Cortex-M4 and Cortex-M55.
 # usage: sh tests/suites/ops-arith.sh BUILD CORPUS WORKDIR
-build=${1:-build}
-corpus=${2:-../shared/corpus}
-work=${3:-${TMPDIR:-/tmp}/tinyaot-ops-arith-$$}
-mkdir -p "$work"
-pass() { echo "PASS ops_arith:$1"; }
-fail() { echo "FAIL ops_arith:$1: $2"; }
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup ops_arith "$@" || { echo "FAIL ops_arith: no work folder"; exit 0; }
 
 dir="$corpus/ops-new"
 if [ ! -d "$dir" ]; then
-  echo "SKIP ops_arith:corpus: $dir is absent"
+  skip corpus "$dir is absent"
   exit 0
 fi
 pattern='^(add|sub|mul)_int32_|^(div|floor_div|floor_mod|add_n|cumsum|arg_min|reduce_min)_'

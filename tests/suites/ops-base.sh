@@ -10,17 +10,11 @@
 #    naming the reason, the same refusal outside ops-new is a FAIL;
 #  - inspect names what is missing: unsupported operators with their indices, refused
 #    configurations, and the operators of a model it cannot load.
-build=${1:-build}
-corpus=${2:-../shared/corpus}
-work=${3:-${TMPDIR:-/tmp}/tinyaot-ops-base-$$}
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
-root=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$work" && work=$(cd "$work" && pwd)
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup ops-base "$@" || { echo "FAIL ops-base: no work folder"; exit 0; }
+root=$TA_ROOT
 B="$build/tinyaot"
-pass() { echo "PASS ops-base:$1"; }
-fail() { echo "FAIL ops-base:$1: $2"; }
-skip() { echo "SKIP ops-base:$1: $2"; }
 
 new="$corpus/ops-new"
 if [ ! -d "$new" ]; then

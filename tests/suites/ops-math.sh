@@ -8,16 +8,13 @@
 # int16 case are converted for Cortex-M4 and Cortex-M55 and their sources compiled with
 # -std=c99 -pedantic -Werror (by arm-none-eabi-gcc when installed, else the host cc).
 # usage: sh tests/suites/ops-math.sh BUILD CORPUS WORKDIR
-build=${1:-build}
-corpus=${2:-../shared/corpus}
-work=${3:-${TMPDIR:-/tmp}/tinyaot-ops-math-$$}
-mkdir -p "$work"
-pass() { echo "PASS ops_math:$1"; }
-fail() { echo "FAIL ops_math:$1: $2"; }
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup ops_math "$@" || { echo "FAIL ops_math: no work folder"; exit 0; }
 
 dir="$corpus/ops-new"
 if [ ! -d "$dir" ]; then
-  echo "SKIP ops_math:corpus: $dir is absent"
+  skip corpus "$dir is absent"
   exit 0
 fi
 pattern='^(abs|neg|sqrt|rsqrt|square|exp|log|sin|cos|ceil|floor|round|elu|log_softmax|l2_normalization|l2_pool_2d)_(float32|int8|int16)_'

@@ -17,19 +17,16 @@
 # 4. The IF, WHILE and resource modules compile with -std=c99 -pedantic -Werror for
 #    Cortex-M4 and Cortex-M55 (arm-none-eabi-gcc, else the host compiler).
 # usage: sh tests/suites/ops-state.sh BUILD CORPUS WORKDIR
-build=${1:-build}
-corpus=${2:-../shared/corpus}
-work=${3:-${TMPDIR:-/tmp}/tinyaot-ops-state-$$}
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup ops_state "$@" || { echo "FAIL ops_state: no work folder"; exit 0; }
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$TA_ROOT
 oracle=${TINYAOT_ORACLE:-$(dirname "$corpus")/oracle/tflm_ref}
-mkdir -p "$work"
-pass() { echo "PASS ops_state:$1"; }
-fail() { echo "FAIL ops_state:$1: $2"; }
 
 dir="$corpus/ops-new"
 if [ ! -d "$dir" ]; then
-  echo "SKIP ops_state:corpus: $dir is absent"
+  skip corpus "$dir is absent"
   exit 0
 fi
 
@@ -104,7 +101,7 @@ if ! cc -std=c11 -I"$root/src" -I"$root/tools" "$root/tests/hostile/make_hostile
   "$root/src/load/flatbuffer.c" -lm -o "$gen" >"$work/gen.log" 2>&1 || ! "$gen" --control-flow-valid "$models" >>"$work/gen.log" 2>&1; then
   fail cf_valid:generate "$(grep -m1 error "$work/gen.log")"
 elif [ ! -x "$oracle" ]; then
-  echo "SKIP ops_state:cf_valid: the reference runner $oracle is absent"
+  skip cf_valid "the reference runner $oracle is absent"
 else
   # inputs: bool condition / flag, float32 [1,4]
   printf '\001' >"$work/true.bin"

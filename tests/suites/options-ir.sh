@@ -8,17 +8,11 @@
 #    depth multiplier, masks, squeeze dims, pack/unpack axis, split counts, resize flags, LSTM
 #    time_major and clip, BATCH_MATMUL adjoints, gather axis, concatenation axis and
 #    activation) runs exactly through `tinyaot run`.
-build=${1:-build}
-corpus=${2:-../shared/corpus}
-work=${3:-${TMPDIR:-/tmp}/tinyaot-options-ir-$$}
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
-root=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$work" && work=$(cd "$work" && pwd)
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup options-ir "$@" || { echo "FAIL options-ir: no work folder"; exit 0; }
+root=$TA_ROOT
 B="$build/tinyaot"
-pass() { echo "PASS options-ir:$1"; }
-fail() { echo "FAIL options-ir:$1: $2"; }
-skip() { echo "SKIP options-ir:$1: $2"; }
 
 # ---- layering -----------------------------------------------------------------------------------
 hits=$(grep -n '#include *"\.\./load/' "$root"/src/ir/*.c "$root"/src/ir/*.h 2>/dev/null)

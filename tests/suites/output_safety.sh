@@ -6,15 +6,10 @@
 # edited generated file stops the conversion, and a refusal writes nothing.
 # usage: sh tests/suites/output_safety.sh BUILD CORPUS WORKDIR   (the corpus is not needed:
 # the model is the built-in demo model; $SUITE_MODEL overrides it)
-build=${1:-build}
-work=${3:-${TMPDIR:-/tmp}/tinyaot-output-safety-$$}
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-mkdir -p "$work" && work=$(cd "$work" && pwd) && [ -n "$work" ] || { echo "FAIL output_safety:setup: no work folder"; exit 1; }
-work="$work/output_safety" # each check starts from a missing folder
-rm -rf "$work" && mkdir -p "$work"
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup output_safety "$@" || { echo "FAIL output_safety: no work folder"; exit 0; }
 B="$build/tinyaot"
-pass() { echo "PASS output_safety:$1"; }
-fail() { echo "FAIL output_safety:$1: $2"; }
 
 model=${SUITE_MODEL:-}
 if [ -z "$model" ]; then

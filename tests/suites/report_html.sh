@@ -9,19 +9,14 @@
 # hostile names; make bench's bench/layers.json loaded into the page fills the instructions
 # column. Screenshots go to WORKDIR/report_html/shots/.
 # usage: sh tests/suites/report_html.sh BUILD CORPUS WORKDIR
-build=${1:-build}
-corpus=${2:-../shared/corpus}
-work=${3:-${TMPDIR:-/tmp}/tinyaot-report-html-$$}
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-root=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$work" && work=$(cd "$work" && pwd) && [ -n "$work" ] || { echo "FAIL report_html:setup: no work folder"; exit 1; }
-work="$work/report_html"
-rm -rf "$work" && mkdir -p "$work/shots"
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup report_html "$@" || { echo "FAIL report_html: no work folder"; exit 0; }
+root=$TA_ROOT
+mkdir -p "$work/shots"
 B="$build/tinyaot"
 M="$corpus/models"
 P="$root/tests/placement"
-pass() { echo "PASS report_html:$1"; }
-fail() { echo "FAIL report_html:$1: $2"; }
 [ -f "$M/kws/model.tflite" ] || { echo "SKIP report_html: no corpus at $corpus"; exit 0; }
 
 # convert LABEL MODEL ARGS...: a module in $work/LABEL with report.html beside report.json

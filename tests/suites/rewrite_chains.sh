@@ -24,8 +24,6 @@ TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
 suite_setup rewrite_chains "$@" || { echo "FAIL rewrite_chains: no work folder"; exit 0; }
 oracle=${ORACLE:-$(dirname "$corpus")/oracle/tflm_ref}
-pass() { echo "PASS rewrite_chains:$1"; }
-fail() { echo "FAIL rewrite_chains:$1: $2"; }
 json_num() { sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -n 1; }
 off="--no-slice-views --no-concat-views --no-fold-pad --no-elide-quantize --no-alias --no-inplace"
 setting_args() {

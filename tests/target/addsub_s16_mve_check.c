@@ -1,7 +1,7 @@
 /* Differential check of ta_add_s16_mve / ta_sub_s16_mve (runtime/kernels/ta_addsub_s16_mve.c)
  * against the portable ta_add_s16 / ta_sub_s16 (TFLite Micro's int16 ADD / SUB arithmetic,
  * exact against the corpus goldens), run bare metal on QEMU mps3-an547 by
- * tests/suites/s16-m55.sh: random descriptors (multipliers, both shift directions of the
+ * tests/suites/s16_tiers_m55.sh: random descriptors (multipliers, both shift directions of the
  * output, activation ranges) and inputs with the int16 extremes, lengths 1..40 (the
  * predicated tail). Prints checked= and mismatches=, exits 0 only without a mismatch. */
 #include "harness.h"

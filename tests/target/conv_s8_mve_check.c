@@ -1,7 +1,7 @@
 /* Differential check of the int8 Cortex-M55 convolution (ta_conv_s8_mve) against a scalar
  * model of the same tables (the window's taps, padded ones at the zero point, times the
  * re-laid weights plus the folded bias, then TFLite's requantisation: ta_requantize),
- * bare metal on QEMU mps3-an547, run by tests/suites/cv55.sh. Random geometries aimed at
+ * bare metal on QEMU mps3-an547, run by tests/suites/conv_tiers_m55.sh. Random geometries aimed at
  * the pair runs (docs/kernels.md): 3-row windows of 16 / 32 / 48 channels, padding 0-2,
  * stride and dilation 1-2, widths 1-10 (odd runs of pixels, borders left and right),
  * 1x1 layers of a multiple of 64 channels, windows of 33-48 values read through offsets;

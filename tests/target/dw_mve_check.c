@@ -1,7 +1,7 @@
 /* Differential check of the int8 Cortex-M55 depthwise kernel's 16-channel MVE loops
  * (ta_depthwise_conv_mve_s8: the layer form, lanes16 2, and the run loops, lanes16 1)
  * against the same file built without MVE (its plain-C loop over the same tables, renamed
- * ref_depthwise_conv_mve_s8), bare metal on QEMU mps3-an547, run by tests/suites/dw55.sh.
+ * ref_depthwise_conv_mve_s8), bare metal on QEMU mps3-an547, run by tests/suites/depthwise_tiers_m55.sh.
  * Random geometries (16 to 70 channels, kernels 1x1 to 5x5 with 3x3 and one column
  * frequent, strides and dilations 1 or 2, padding, one-pixel-wide columns), random
  * tables the compiler could build (border classes as it lists them, weights without

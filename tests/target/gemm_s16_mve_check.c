@@ -2,7 +2,7 @@
  * ta_gemm_s16_mve, ta_depthwise_conv_s16_mve) against the same files built without MVE
  * (their plain-C paths, renamed ref_*; tests/unit/test_s16_mve.c proves those equal to
  * TFLite's 16x8 reference over the planner's tables), bare metal on QEMU mps3-an547, run
- * by tests/suites/s16-m55.sh. Random geometries (1x1 direct, 3x3 with and without padding
+ * by tests/suites/s16_tiers_m55.sh. Random geometries (1x1 direct, 3x3 with and without padding
  * and stride, 1 to 16 input channels, 1 to 13 or 30 to 40 rows), random tables in the fold form with
  * some rows in the wide form and some in the int64 fix list (or the whole layer in
  * TFLite's int64 form), random inputs with the int16 extremes. Prints checked= and

@@ -2,7 +2,7 @@
  * ta_gemm_s16_dsp, ta_depthwise_conv_s16_dsp built with every TA_S16_DSP_VARIANTS bit)
  * against the same files built with the mask 0 (their general loops, renamed ref_*; the
  * corpus cases prove those exact against TFLite Micro), bare metal on QEMU mps2-an386, run
- * by tests/suites/s16-m4.sh. Random geometries: depthwise 3x3 with and without padding,
+ * by tests/suites/s16_tiers_m4.sh. Random geometries: depthwise 3x3 with and without padding,
  * strides 1 and 2, 4 to 18 channels (a last pair too), so that every border window shape
  * (3x2, 2x3, 2x2 taps: bit 11) and the complete windows run; matrix layers of depths 8 to
  * 64 (16-value passes: bit 21) and 3x3 convolutions of 8 or 16 channels (windows read in

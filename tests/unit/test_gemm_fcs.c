@@ -6,7 +6,7 @@
  * same dot product, over random weights, inputs at the int8 extremes, per-channel or
  * per-tensor multipliers (0.5 exactly for rounding ties), right shifts 1..23, zero points
  * -128 (neg_fix 0) and others; layers the stream cannot take must keep the block loop.
- * The instructions themselves run on QEMU (tests/suites/cv4.sh, ad). */
+ * The instructions themselves run on QEMU (tests/suites/conv_tiers_m4.sh, ad). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* ta_avg_pool_s8's channel-group loop (TA_POOLING_VARIANTS bit 1, ta_pooling.h), built for
- * the host (plain C; its SXTAB16 form runs on QEMU in tests/suites/dw4.sh with kws): every
+ * the host (plain C; its SXTAB16 form runs on QEMU in tests/suites/depthwise_tiers_m4.sh with kws): every
  * output equals the mean over the window clipped to the input, rounded half away from zero,
  * also at the int16 lane bound (256 cells of -128 or 127) and with SAME padding; and
  * ta_avg_pool_s16's (bit 2; its SXTAH form runs on QEMU with the a16w8 models) the same,

@@ -2,7 +2,7 @@
  * kernels' arithmetic, built for the host (plain C over the same tables): every output
  * equals TFLite's 16x8 reference (int64 bias + dot, ta_requantize64, clamp), in each
  * requantisation form the planner can pick (high word, 64-bit shift, int64 sums). The
- * DSP instructions themselves run on QEMU (tests/suites/s16-m4.sh). */
+ * DSP instructions themselves run on QEMU (tests/suites/s16_tiers_m4.sh). */
 #include <string.h>
 
 #include "../../runtime/kernels/ta_addsub_s16_dsp.c"

@@ -3,7 +3,7 @@
  * equals TFLite's 16x8 reference (int64 bias + dot, ta_requantize64, clamp), in each form
  * the planner can pick (fold: int32 sums from the bias and one rounding high multiply;
  * TFLite's int64 form over int32 or int64 sums), and the planner refuses what it cannot
- * do exactly. The MVE instructions themselves run on QEMU (tests/suites/s16-m55.sh). */
+ * do exactly. The MVE instructions themselves run on QEMU (tests/suites/s16_tiers_m55.sh). */
 #include <string.h>
 
 #include "../../runtime/kernels/ta_depthwise_conv_s16_mve.c"

@@ -2078,7 +2078,7 @@ static int write_model(Model *m, const char *dir) {
 /* fuzz_diff_gen conv SEED OUTDIR H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL: one int8
  * CONV_2D of that shape (SAME 1: padding SAME, else VALID; ACT a fused activation code,
  * a ReLU with the output zero point -128), random values and quantization from SEED: the
- * shapes a kernel path takes (tests/suites/cv4.sh). */
+ * shapes a kernel path takes (tests/suites/conv_tiers_m4.sh). */
 static int cmd_conv(int argc, char **argv) {
   if (argc < 15) return 2;
   int v[11];
@@ -2112,7 +2112,7 @@ static int cmd_conv(int argc, char **argv) {
 }
 
 /* fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL: one int8
- * DEPTHWISE_CONV_2D (depth multiplier 1) of that shape, as `conv` (tests/suites/dw4.sh). */
+ * DEPTHWISE_CONV_2D (depth multiplier 1) of that shape, as `conv` (tests/suites/depthwise_tiers_m4.sh). */
 static int cmd_dwconv(int argc, char **argv) {
   if (argc < 14) return 2;
   int v[10];

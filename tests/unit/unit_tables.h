@@ -1,0 +1,27 @@
+/* The one registry of unit test tables, in run order: a new tests/unit/test_X.c that
+ * exports `const UnitTest X_tests[]` adds one UNIT_TABLE line here and nothing else
+ * (unit.h declares each table from this list, unit_main.c runs each). No include guard:
+ * included once per UNIT_TABLE definition. */
+UNIT_TABLE(flatbuffer_tests)
+UNIT_TABLE(loader_tests)
+UNIT_TABLE(plan_tests)
+UNIT_TABLE(quant_tests)
+UNIT_TABLE(resolve_tests)
+UNIT_TABLE(config_tests)
+UNIT_TABLE(elementwise_tests)
+UNIT_TABLE(schedule_tests)
+UNIT_TABLE(heap_tests)
+UNIT_TABLE(options_tests)
+UNIT_TABLE(npz_tests)
+UNIT_TABLE(math_ops_tests)
+UNIT_TABLE(module_types_tests)
+UNIT_TABLE(s16_dsp_tests)
+UNIT_TABLE(s16_mve_tests)
+UNIT_TABLE(rewrites_tests)
+UNIT_TABLE(patch_tests)
+UNIT_TABLE(cost_model_tests)
+UNIT_TABLE(ram_tests)
+UNIT_TABLE(integer_io_tests)
+UNIT_TABLE(slice_views_tests)
+UNIT_TABLE(gemm_fcs_tests)
+UNIT_TABLE(pooling_tests)
