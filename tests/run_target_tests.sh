@@ -19,6 +19,7 @@
 #   options appended (their labels name them); the self-checks and fallback loops then stay out.
 TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$TA_ROOT/target/lib.sh"
+. "$TA_ROOT/tests/suite_lib.sh" # contract_mask
 
 build=${1:-build}
 corpus=${2:-../shared/corpus}
@@ -191,8 +192,10 @@ fallback_check() { # core model
   cp -R "$d/tuned" "$d/fallback"
   cp -R "$d/tuned" "$d/framepointer"
   printf '%s\n' '#ifndef FB_TA_CONFIG_H' '#define FB_TA_CONFIG_H' '#define FB_TA_DEPTHWISE_CONV_MVE_VARIANTS 0x0u' \
-    '#define FB_TA_DEPTHWISE_CONV_DSP_VARIANTS 0x1cu' '#define FB_TA_GEMM_MVE_VARIANTS 0x8u' \
-    '#define FB_TA_POOLING_VARIANTS 0x1u' '#endif' \
+    "#define FB_TA_DEPTHWISE_CONV_DSP_VARIANTS $(printf 0x%xu "$(contract_mask TA_DW_DSP_CLAMP TA_DW_DSP_ROWPAIR_BIT \
+      TA_DW_DSP_CLASSIC_BIT)")" \
+    "#define FB_TA_GEMM_MVE_VARIANTS $(printf 0x%xu "$(contract_mask "TA_GEMM_MVE_MODE(TA_GEMM_MVE_CONV_BIT, 1, 1)")")" \
+    "#define FB_TA_POOLING_VARIANTS $(printf 0x%xu "$(contract_mask TA_POOL_AVG_GENERIC_BIT)")" '#endif' \
     >"$d/fallback/src/ta_config.h"
   for v in tuned fallback framepointer; do
     flags=-O2

@@ -86,3 +86,18 @@ suite_module_exact() {
     return 1
   fi
 }
+
+# contract_bit EXPR: the variant bit EXPR names (a name or macro call of the runtime's contract
+# headers, runtime/kernels/ta_*_contract.h, e.g. TA_GEMM_DSP_BIT_FCS or TA_S16_DSP_BIT_GEMM(2, 1)),
+# evaluated by the C preprocessor, so that no suite writes a bit number itself.
+# contract_mask EXPR...: the mask of those bits.
+contract_bit() {
+  cb_e=$(for cb_h in "$TA_ROOT"/runtime/kernels/ta_*_contract.h; do printf '#include "%s"\n' "$cb_h"; done |
+    { cat; printf 'contract_bit: %s\n' "$1"; } | ${HOST_CC:-cc} -E -P - | sed -n 's/^contract_bit: //p')
+  echo $(($cb_e))
+}
+contract_mask() {
+  cm_m=0
+  for cm_x in "$@"; do cm_m=$((cm_m | 1 << $(contract_bit "$cm_x"))); done
+  echo "$cm_m"
+}

@@ -30,6 +30,7 @@
 #ifndef TA_DEPTHWISE_CONV_MVE_H
 #define TA_DEPTHWISE_CONV_MVE_H
 #include "ta_common.h"
+#include "ta_depthwise_conv_mve_contract.h"
 
 typedef struct ta_depthwise_conv_mve_params_t {
   int32_t batches;
@@ -64,37 +65,12 @@ typedef struct ta_depthwise_conv_mve_params_t {
   const int32_t *pack_quant; /* pack: [3][16], lane order */
 } ta_depthwise_conv_mve_params_t;
 
-/* Loops compiled (ta_config.h): 16-channel groups, bit TA_DW_MVE_BIT16(simple, shape) with
- * shape 0..5 = whole 3x3, its clipped 2x3, 3x2 and 2x2 parts, one column (k_w 1), any;
- * 8-channel groups, bit TA_DW_MVE_BIT8(simple, shape) with shape TA_DW_MVE_SHAPE8 (0 =
- * whole 3x3, 1..3 = rows of that many taps, 4 = any). A window whose loop is missing runs
- * the general loop of its shape, else the plain C loop over the same tables. */
+/* Loops compiled: see ta_depthwise_conv_mve_contract.h. */
 #ifndef TA_DEPTHWISE_CONV_MVE_VARIANTS
 #define TA_DEPTHWISE_CONV_MVE_VARIANTS 0xffffffffu
 #endif
-#define TA_DW_MVE_BIT16(simple, shape) ((simple) ? 6 + (shape) : (shape))
-#define TA_DW_MVE_BIT8(simple, shape) (12 + ((simple) ? 5 : 0) + (shape))
-#define TA_DW_MVE_SHAPE8(full3x3, n_kx) ((full3x3) ? 0 : (n_kx) >= 1 && (n_kx) <= 3 ? (int)(n_kx) : 4)
-/* The 16-channel loops also compile a loop for layers of exactly one group (16 channels,
- * or packed); BIT_PACK: some layer packs pixels (else the kernel skips the tests). */
-#define TA_DW_MVE_BIT_ONE 22
-#define TA_DW_MVE_BIT_PACK 23
-/* The layer form (lanes16 == 2: the 16-channel tables, one call for the whole layer, the
- * window shape switched per pixel): bit TA_DW_MVE_BIT_LAYER(shape) per shape (0..5 as for
- * TA_DW_MVE_BIT16; bit 24 the whole 3x3, 25 its clipped parts, 26 one column, 27 any),
- * with the requantisation: TA_DW_MVE_BIT_LAYER_S (simple), _P (negative_fix 2 and no left
- * shift) or _G (general). A layer whose form is not compiled runs the loops above. */
-#define TA_DW_MVE_BIT_LAYER(shape) (24 + ((shape) == 0 ? 0 : (shape) <= 3 ? 1 : (shape) - 2))
-#define TA_DW_MVE_BIT_LAYER_S 28
-#define TA_DW_MVE_BIT_LAYER_P 29
-#define TA_DW_MVE_BIT_LAYER_G 30
 
 void ta_depthwise_conv_mve_s8(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *output);
-/* In place, a one-pixel-wide layer runs its column in blocks of at most this many output
- * rows (channel groups inside a block), so that it reads no input row above its block
- * once it has written into it; the compiler's contract (src/ops/depthwise_conv_2d.c,
- * dw_inplace) declares the same number. */
-#define TA_DW_MVE_INPLACE_ROWS 1
 /* In place (issue 17): writes the output at `temp` (over the dying input, where the
  * operator's in-place contract allows), then moves its `bytes` to `output`. */
 void ta_depthwise_conv_mve_s8_inplace(const ta_depthwise_conv_mve_params_t *p, const int8_t *input, int8_t *temp,

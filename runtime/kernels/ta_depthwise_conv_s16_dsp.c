@@ -346,29 +346,29 @@ static DW16_ALWAYS_INLINE void dw16_pixel_tall(const dw16_layer_t *l, const ta_s
  * uses and the run costs one call. */
 /* The depthwise loops of form (hi, sat) are bit 12 + 3 * hi + sat of TA_S16_DSP_VARIANTS,
  * named by the compiler for depthwise layers only (the matrix kernel's are bits 0..8). */
-#define DW16_VHAS(bit) (((TA_S16_DSP_VARIANTS) >> (12 + (bit))) & 1u)
+#define DW16_VHAS(form) (((TA_S16_DSP_VARIANTS) >> (TA_S16_DSP_DW_BASE + (form))) & 1u)
 #define DW16_RUN_DEF(hi, sat)                                                                                   \
   static DW16_NOINLINE void dw16_run3_##hi##sat(const dw16_layer_t *l, const ta_s16_dsp_requant_t *q,          \
                                                 const int16_t *x, int32_t step, const int32_t *weights,         \
                                                 int16_t *out, int32_t count) {                                  \
     for (; count > 0; count--, x += step, out += l->channels) dw16_pixel_full3(l, q, x, weights, out, hi, sat); \
   }
-#if DW16_VHAS(3)
+#if DW16_VHAS(TA_S16_DSP_FORM(1, 0))
 DW16_RUN_DEF(1, 0)
 #endif
-#if DW16_VHAS(4)
+#if DW16_VHAS(TA_S16_DSP_FORM(1, 1))
 DW16_RUN_DEF(1, 1)
 #endif
-#if DW16_VHAS(5)
+#if DW16_VHAS(TA_S16_DSP_FORM(1, 2))
 DW16_RUN_DEF(1, 2)
 #endif
-#if DW16_VHAS(6)
+#if DW16_VHAS(TA_S16_DSP_FORM(2, 0))
 DW16_RUN_DEF(2, 0)
 #endif
-#if DW16_VHAS(7)
+#if DW16_VHAS(TA_S16_DSP_FORM(2, 1))
 DW16_RUN_DEF(2, 1)
 #endif
-#if DW16_VHAS(8)
+#if DW16_VHAS(TA_S16_DSP_FORM(2, 2))
 DW16_RUN_DEF(2, 2)
 #endif
 /* hi and sat are constants in each caller (dw16_layer's variants); only compiled forms
@@ -380,22 +380,22 @@ static DW16_ALWAYS_INLINE void dw16_run3(const dw16_layer_t *l, const ta_s16_dsp
                                          int sat) {
   if (0) {
   }
-#if DW16_VHAS(3)
+#if DW16_VHAS(TA_S16_DSP_FORM(1, 0))
   DW16_RUN3_IF(1, 0);
 #endif
-#if DW16_VHAS(4)
+#if DW16_VHAS(TA_S16_DSP_FORM(1, 1))
   DW16_RUN3_IF(1, 1);
 #endif
-#if DW16_VHAS(5)
+#if DW16_VHAS(TA_S16_DSP_FORM(1, 2))
   DW16_RUN3_IF(1, 2);
 #endif
-#if DW16_VHAS(6)
+#if DW16_VHAS(TA_S16_DSP_FORM(2, 0))
   DW16_RUN3_IF(2, 0);
 #endif
-#if DW16_VHAS(7)
+#if DW16_VHAS(TA_S16_DSP_FORM(2, 1))
   DW16_RUN3_IF(2, 1);
 #endif
-#if DW16_VHAS(8)
+#if DW16_VHAS(TA_S16_DSP_FORM(2, 2))
   DW16_RUN3_IF(2, 2);
 #endif
   else {
@@ -403,7 +403,7 @@ static DW16_ALWAYS_INLINE void dw16_run3(const dw16_layer_t *l, const ta_s16_dsp
   }
 }
 
-#if DW16_HAS_F_PIXEL && TA_S16_DSP_HAS(11)
+#if DW16_HAS_F_PIXEL && TA_S16_DSP_HAS(TA_S16_DSP_BIT_DW_EDGE)
 /* The border windows of a padded 3x3 filter that lose one column (3 rows of 2 taps: the
  * left and right image columns), one row (2 rows of 3 taps: the top and bottom image
  * rows) or both (the corners), every group of 4 channels of the pixel in one asm statement as for the complete
@@ -430,16 +430,16 @@ static DW16_ALWAYS_INLINE void dw16_run3(const dw16_layer_t *l, const ta_s16_dsp
     (void)lo_, (void)hh_, (void)m_, (void)s_, (void)xp, (void)a0, (void)a1, (void)a2, (void)a3;                 \
     (void)xg, (void)o, (void)rqp, (void)wg;                                                                     \
   }
-#if DW16_VHAS(7)
+#if DW16_VHAS(TA_S16_DSP_FORM(2, 1))
 DW16_EDGE_DEF(2, 1, TA_S16_DSP_FIN1)
 #endif
-#if DW16_VHAS(8)
+#if DW16_VHAS(TA_S16_DSP_FORM(2, 2))
 DW16_EDGE_DEF(2, 2, TA_S16_DSP_FIN2)
 #endif
-#if DW16_VHAS(4)
+#if DW16_VHAS(TA_S16_DSP_FORM(1, 1))
 DW16_EDGE_DEF(1, 1, DW16_FIN_SH1)
 #endif
-#if DW16_VHAS(5)
+#if DW16_VHAS(TA_S16_DSP_FORM(1, 2))
 DW16_EDGE_DEF(1, 2, DW16_FIN_SH2)
 #endif
 #define DW16_EDGE_IF(h, s) \
@@ -448,16 +448,16 @@ DW16_EDGE_DEF(1, 2, DW16_FIN_SH2)
  * the form's function is compiled; 0 when it is not (then the general path). */
 static DW16_ALWAYS_INLINE int dw16_edge(const dw16_layer_t *l, const ta_s16_dsp_requant_t *q, const int16_t *x,
                                         const int32_t *w, int16_t *out, int32_t rows, int32_t cols, int hi, int sat) {
-#if DW16_VHAS(7)
+#if DW16_VHAS(TA_S16_DSP_FORM(2, 1))
   DW16_EDGE_IF(2, 1)
 #endif
-#if DW16_VHAS(8)
+#if DW16_VHAS(TA_S16_DSP_FORM(2, 2))
   DW16_EDGE_IF(2, 2)
 #endif
-#if DW16_VHAS(4)
+#if DW16_VHAS(TA_S16_DSP_FORM(1, 1))
   DW16_EDGE_IF(1, 1)
 #endif
-#if DW16_VHAS(5)
+#if DW16_VHAS(TA_S16_DSP_FORM(1, 2))
   DW16_EDGE_IF(1, 2)
 #endif
   (void)l, (void)q, (void)x, (void)w, (void)out, (void)rows, (void)cols, (void)hi, (void)sat;
@@ -604,7 +604,7 @@ static DW16_NOINLINE void dw16_layer_any(const ta_depthwise_s16_dsp_params_t *p,
 /* Word-aligned input (the planner aligns every arena tensor): one function per
  * requantisation form the module uses (exactly the compiler's mask, no forced fallback),
  * each for filters 3 taps wide (the unrolled rows) and the others. */
-#define DW16_HAS(bit) (((TA_S16_DSP_VARIANTS) >> (12 + (bit))) & 1u) /* as DW16_VHAS */
+#define DW16_HAS(form) (((TA_S16_DSP_VARIANTS) >> (TA_S16_DSP_DW_BASE + (form))) & 1u) /* as DW16_VHAS */
 #define DW16_LAYER_DEF(hi, sat)                                                                                 \
   static DW16_NOINLINE void dw16_layer_##hi##sat(const ta_depthwise_s16_dsp_params_t *p, const int16_t *input,  \
                                                  const int32_t *weights, int16_t *output) {                    \
@@ -613,47 +613,47 @@ static DW16_NOINLINE void dw16_layer_any(const ta_depthwise_s16_dsp_params_t *p,
     else                                                                                                        \
       dw16_layer(p, input, weights, output, hi, sat, 1, 0);                                                     \
   }
-#if DW16_HAS(0)
+#if DW16_HAS(TA_S16_DSP_FORM(0, 0))
 DW16_LAYER_DEF(0, 0)
 #else
 #define dw16_layer_00 dw16_layer_any /* not compiled */
 #endif
-#if DW16_HAS(1)
+#if DW16_HAS(TA_S16_DSP_FORM(0, 1))
 DW16_LAYER_DEF(0, 1)
 #else
 #define dw16_layer_01 dw16_layer_any /* not compiled */
 #endif
-#if DW16_HAS(2)
+#if DW16_HAS(TA_S16_DSP_FORM(0, 2))
 DW16_LAYER_DEF(0, 2)
 #else
 #define dw16_layer_02 dw16_layer_any /* not compiled */
 #endif
-#if DW16_HAS(3)
+#if DW16_HAS(TA_S16_DSP_FORM(1, 0))
 DW16_LAYER_DEF(1, 0)
 #else
 #define dw16_layer_10 dw16_layer_any /* not compiled */
 #endif
-#if DW16_HAS(4)
+#if DW16_HAS(TA_S16_DSP_FORM(1, 1))
 DW16_LAYER_DEF(1, 1)
 #else
 #define dw16_layer_11 dw16_layer_any /* not compiled */
 #endif
-#if DW16_HAS(5)
+#if DW16_HAS(TA_S16_DSP_FORM(1, 2))
 DW16_LAYER_DEF(1, 2)
 #else
 #define dw16_layer_12 dw16_layer_any /* not compiled */
 #endif
-#if DW16_HAS(6)
+#if DW16_HAS(TA_S16_DSP_FORM(2, 0))
 DW16_LAYER_DEF(2, 0)
 #else
 #define dw16_layer_20 dw16_layer_any /* not compiled */
 #endif
-#if DW16_HAS(7)
+#if DW16_HAS(TA_S16_DSP_FORM(2, 1))
 DW16_LAYER_DEF(2, 1)
 #else
 #define dw16_layer_21 dw16_layer_any /* not compiled */
 #endif
-#if DW16_HAS(8)
+#if DW16_HAS(TA_S16_DSP_FORM(2, 2))
 DW16_LAYER_DEF(2, 2)
 #else
 #define dw16_layer_22 dw16_layer_any /* not compiled */

@@ -385,7 +385,7 @@ typedef struct gemm_asm_state_t {
 
 /* Unpacking the input once for all blocks saves two of the three instructions per group
  * of 4 values in every block (GEMM_ASM_GROUP4_U); up to this many groups, on the stack. */
-#define GEMM_UNPACK_MAX_GROUPS 160
+#define GEMM_UNPACK_MAX_GROUPS TA_GEMM_DSP_UNPACK_MAX_GROUPS
 
 /* Two input words (unaligned, post-incremented) unpacked into 4 words at [u]!. */
 #define GEMM_ASM_UNPACK8                \
@@ -425,7 +425,13 @@ static void gemm_unpack(const int8_t *x, int32_t depth, int32_t *u) {
 
 /* The block loop variants: from the input bytes, or unpacked with or without groups
  * past the last multiple of 4; each with one of the three requantisations. */
-enum { GEMM_BYTES = 0, GEMM_UNPACKED = 3, GEMM_UNPACKED16 = 6, GEMM_RQ_NEG = 1, GEMM_RQ_ZP = 2 };
+enum {
+  GEMM_BYTES = TA_GEMM_DSP_BIT_BYTES,
+  GEMM_UNPACKED = TA_GEMM_DSP_BIT_UNPACKED,
+  GEMM_UNPACKED16 = TA_GEMM_DSP_BIT_UNPACKED16,
+  GEMM_RQ_NEG = TA_GEMM_DSP_RQ_NEG,
+  GEMM_RQ_ZP = TA_GEMM_DSP_RQ_ZP
+};
 
 
 static GEMM_ALWAYS_INLINE void gemm_blocks_run(gemm_asm_state_t *st, int variant) {
@@ -605,12 +611,12 @@ static void gemm_rows_k8(const ta_gemm_dsp_params_t *p, int32_t count, const int
 /* The pair loops' TA_GEMM_DSP_VARIANTS bits (depth a multiple of 16, of 64; each also with rq_zp), and the deepest
  * pair they unpack on the stack (the compiler keeps the pair stream to depth <= 4 *
  * GEMM_PAIR_MAX_GROUPS). */
-#define GEMM_PAIRS 9
-#define GEMM_PAIRS64 10
-#define GEMM_PAIRS_ZP 2 /* + either: the zero point added after the shift */
-#define GEMM_PAIRS_NEG 8 /* + either: the negative-rounding fix (bits 17, 18) */
-#define GEMM_PAIRS48 19  /* depth a multiple of 48 (not of 64), rq_zp 0; + 1 with the fix */
-#define GEMM_PAIR_MAX_GROUPS 80
+#define GEMM_PAIRS TA_GEMM_DSP_BIT_PAIRS
+#define GEMM_PAIRS64 TA_GEMM_DSP_BIT_PAIRS64
+#define GEMM_PAIRS_ZP TA_GEMM_DSP_PAIRS_ZP /* + either: the zero point added after the shift */
+#define GEMM_PAIRS_NEG TA_GEMM_DSP_PAIRS_NEG /* + either: the negative-rounding fix (bits 17, 18) */
+#define GEMM_PAIRS48 TA_GEMM_DSP_BIT_PAIRS48 /* depth a multiple of 48 (not of 64), rq_zp 0; + 1 with the fix */
+#define GEMM_PAIR_MAX_GROUPS TA_GEMM_DSP_PAIR_MAX_GROUPS
 
 #if GEMM_ASM
 /* One group of gemm_unpack_pair: both input words (unaligned, post-incremented), unpacked,
@@ -804,7 +810,7 @@ typedef struct gemm_pair_state_t {
   "bne 2b\n\t"
 /* The 64-value passes: one per row pair unless some layer of the module has a depth of
  * several (bit GEMM_PAIRS64_MULTI; kws's 1x1 layers, all of depth 64, save the test). */
-#define GEMM_PAIRS64_MULTI 21
+#define GEMM_PAIRS64_MULTI TA_GEMM_DSP_BIT_PAIRS64_MULTI
 #if (TA_GEMM_DSP_VARIANTS >> GEMM_PAIRS64_MULTI) & 1u
 #define GEMM_ASM_PAIRS64_MORE GEMM_ASM_PAIRS_MORE
 #else
@@ -921,7 +927,7 @@ static int gemm_strip_run(int variant, gemm_pair_state_t *st) {
     gemm_strip64_neg_asm(st);
     return 1;
   case GEMM_PAIRS48 + 1:
-    if (!GEMM_DSP_HAS(GEMM_PAIRS48 + 1)) return 0;
+    if (!GEMM_DSP_HAS(GEMM_PAIRS48 + TA_GEMM_DSP_PAIRS48_NEG)) return 0;
     gemm_strip48_neg_asm(st);
     return 1;
   default:
@@ -931,7 +937,7 @@ static int gemm_strip_run(int variant, gemm_pair_state_t *st) {
 
 /* The first convolutions' depth 28 (3x3 windows of 3 channels, 27 values): one pass of 7 groups
  * (TA_GEMM_DSP_VARIANTS bit 16), where the 16-value loops would run an 8th group of zeros. */
-#define GEMM_PAIRS28 16
+#define GEMM_PAIRS28 TA_GEMM_DSP_BIT_PAIRS28
 static __attribute__((noinline)) void gemm_pairs28_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
   __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP, "",
@@ -940,7 +946,7 @@ static __attribute__((noinline)) void gemm_pairs28_asm(gemm_pair_state_t *st) {
 
 /* Depth 40 in one pass of 10 groups (bit 14, with ta_conv_s8_dsp_first's reader of window rows
  * of 4 values: kws's first layer; strww's 1x1 layer of 40 channels), rq_zp 0. */
-#define GEMM_FIRST_ROWS 14
+#define GEMM_FIRST_ROWS TA_GEMM_DSP_BIT_FIRST_ROWS
 static __attribute__((noinline)) void gemm_pairs40_asm(gemm_pair_state_t *st) {
   register gemm_pair_state_t *state __asm__("r4") = st;
   __asm__ volatile(GEMM_ASM_PAIRS("", GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUPS4 GEMM_ASM_PAIR_GROUP GEMM_ASM_PAIR_GROUP, "",
@@ -994,7 +1000,7 @@ static inline int pairs_variant(const ta_gemm_dsp_params_t *p) {
 /* A first layer's pair loop (ta_conv_s8_dsp_first), or 0 when it is not compiled: depths
  * other than 28 and 40 only with bit GEMM_FIRST_ANY (which a module whose first layers
  * have those depths leaves out, so that it links only the pixel-pair loops). */
-#define GEMM_FIRST_ANY 23
+#define GEMM_FIRST_ANY TA_GEMM_DSP_BIT_FIRST_ANY
 static GEMM_ALWAYS_INLINE int first_pairs(const ta_gemm_dsp_params_t *p, gemm_pair_state_t *st) {
   if (p->depth == 28 || p->depth == 40) return exact_pairs(p, st);
   if (!GEMM_DSP_HAS(GEMM_FIRST_ANY)) return 0;
@@ -1081,7 +1087,7 @@ typedef void gemm_rows_fn(const ta_gemm_dsp_params_t *p, int32_t count, const in
 /* TA_GEMM_DSP_VARIANTS bit of the window gather of conv_run (ta_im2col_pixels_s8), which
  * the compiler names for every layer of ta_conv_s8_dsp or _pairs that is not direct; without
  * it such a layer gathers by gemm_gather_window (exact, slower). */
-#define GEMM_GATHER 15
+#define GEMM_GATHER TA_GEMM_DSP_BIT_GATHER
 
 /* The window whose top-left tap is (iy0, ix0) byte by byte into dst, the zero point outside
  * the image: a few instructions of code, where ta_im2col_pixels_s8 takes 1.8 KB (vww and ic
@@ -1166,9 +1172,9 @@ void ta_conv_s8_dsp_pairs_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col
 /* ---- First convolutions: few input channels, windows unpacked from the image ---- */
 
 /* The TA_GEMM_DSP_VARIANTS bit of ta_conv_s8_dsp_first's image reader: a 3x3 window of 3 channels. */
-#define GEMM_FIRST_333 13
+#define GEMM_FIRST_333 TA_GEMM_DSP_BIT_FIRST_333
 #ifndef GEMM_FIRST_ROWS
-#define GEMM_FIRST_ROWS 14 /* windows rows of 4 values (with the depth-40 pair loop) */
+#define GEMM_FIRST_ROWS TA_GEMM_DSP_BIT_FIRST_ROWS /* windows rows of 4 values (with the depth-40 pair loop) */
 #endif
 
 /* One group of 4 values (a word) as SXTB16 unpacks it, into a pair slot (u[0], u[1]). */
@@ -1473,7 +1479,7 @@ void ta_conv_s8_dsp_cols_inplace(const ta_gemm_dsp_params_t *p, const ta_im2col_
 /* The stream loop's TA_GEMM_DSP_VARIANTS bit (depth a multiple of 128, rq_zp 0, sat8). It
  * always applies the negative-rounding fix: where neg_fix is 0 with sat8, the zero point is
  * -128 and a negative accumulator saturates to it either way. */
-#define GEMM_FCS 22
+#define GEMM_FCS TA_GEMM_DSP_BIT_FCS
 
 #if GEMM_ASM
 /* One group (input words e, o) against the block's 4 rows: 2 LDMs of 2 rows' words. */

@@ -16,6 +16,7 @@
 #define TA_GEMM_DSP_H
 #include "ta_common.h"
 #include "ta_im2col.h"
+#include "ta_gemm_dsp_contract.h"
 
 /* Block loops compiled (ta_config.h): bit v for loop v = input form (0 the input bytes,
  * 3 unpacked, 6 unpacked in whole 16-value passes) + requantisation (0, 1 with the

@@ -481,7 +481,12 @@ typedef struct gemm_run_t {
  * windows of 16 channels), 3 segments of a multiple of 3 chunks, 1 segment (1x1) of a
  * multiple of 4 chunks, 1 segment of 3 chunks (windows of 33-48 values gathered through
  * offsets into a buffer, two at a time: gemm_vector_xr). */
-enum { GEMM_RUN_S3C3, GEMM_RUN_S3L3, GEMM_RUN_S1L4, GEMM_RUN_S1C3 };
+enum {
+  GEMM_RUN_S3C3 = TA_GEMM_MVE_RUN_S3C3,
+  GEMM_RUN_S3L3 = TA_GEMM_MVE_RUN_S3L3,
+  GEMM_RUN_S1L4 = TA_GEMM_MVE_RUN_S1L4,
+  GEMM_RUN_S1C3 = TA_GEMM_MVE_RUN_S1C3
+};
 
 /* Not in frame-pointer builds (TA_NO_WIDE_ASM): the run uses r7, which an unwinder would follow. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(TA_NO_WIDE_ASM)
@@ -789,7 +794,7 @@ static GEMM_INLINE void gemm_vector_xr(const gemm_ctx_t *cp, const int8_t *base,
   }
 #endif
 #if GEMM_HAS_X2
-  if (!wide && n <= 2 && GEMM_HAS(TA_GEMM_MVE_X2_BIT + n - 1)) /* two windows per weight load */
+  if (!wide && n <= TA_GEMM_MVE_X2_MAX && GEMM_HAS(TA_GEMM_MVE_X2_BIT + n - 1)) /* two windows per weight load */
     for (; count > 1; count -= 2, base += 2 * step, out += 2 * local.rows)
       gemm_vector_x2(&local, base, base + step, (const uint8_t *)offs, w, out, left, fix, n);
 #endif
@@ -883,10 +888,10 @@ GEMM_VECTOR_XR_DEFS(1, 1)
 /* The entry points dispatch once per call to a loop specialised for the layer's
  * requantisation mode, among the modes compiled (TA_GEMM_MVE_VARIANTS): the layer's own,
  * else one that also shifts left or also fixes negative ties (both exact when not needed). */
-/* `base`: the entry's first mode bit (0 for CONV_2D, TA_GEMM_MVE_FC_BIT for ta_gemm_s8_mve),
+/* `base`: the entry's first mode bit (TA_GEMM_MVE_CONV_BIT for CONV_2D, TA_GEMM_MVE_FC_BIT for ta_gemm_s8_mve),
  * so that a mode only the fully connected layer needs compiles no convolution loops. */
 #define GEMM_MODE_FITS(base, l, f, need_l, need_f) \
-  (GEMM_HAS((base) + 2 * (l) + (f)) && (l) >= (need_l) && (f) >= (need_f))
+  (GEMM_HAS(TA_GEMM_MVE_MODE(base, l, f)) && (l) >= (need_l) && (f) >= (need_f))
 #define GEMM_MODES(call, base)                                                 \
   do {                                                                         \
     const int need_l = p->left_shift != 0, need_f = p->negative_fix != 0;      \
@@ -1002,7 +1007,7 @@ static const int8_t *gemm_gather(const ta_im2col_geom_t *g, const int8_t *image,
  * place. Deeper windows inside the image whose filter rows are whole chunks (k_w * in_c
  * a multiple of 16, no horizontal dilation) skip the gather too: the dot product reads
  * their k_h rows in place (gemm_dot4_seg). */
-#define GEMM_XR_MAX 4
+#define GEMM_XR_MAX TA_GEMM_MVE_XR_MAX
 /* lin[0 .. 16 n - 1]: 0, 1, .. depth - 1, then 0 (the zero weights ignore those lanes). */
 static void gemm_identity_offsets(uint8_t *lin, int32_t n, int32_t depth) {
   for (int32_t k = 0; k < n; k++)
@@ -1035,7 +1040,8 @@ static void gemm_conv_setup(gemm_ctx_t *c, const ta_im2col_geom_t *g, uint8_t *l
     const int64_t row_bytes = (int64_t)g->in_w * g->in_c;
     const int64_t span = (int64_t)(g->k_h - 1) * g->dil_h * row_bytes + (int64_t)(g->k_w - 1) * g->dil_w * g->in_c +
                          g->in_c;
-    c->xr_win = span <= 256 ? 1 : span <= 65536 && GEMM_HAS(TA_GEMM_MVE_XW_BIT + c->xr_n) ? 2 : 0;
+    c->xr_win = span <= TA_GEMM_MVE_XR_MAX_SPAN ? 1
+                : span <= TA_GEMM_MVE_XW_MAX_SPAN && GEMM_HAS(TA_GEMM_MVE_XW_BIT + c->xr_n) ? 2 : 0;
     if (!c->xr_win) return;
     int32_t t = 0;
     for (int32_t ky = 0; ky < g->k_h; ky++)
@@ -1222,7 +1228,7 @@ void ta_conv_s8_mve(const ta_gemm_mve_params_t *p, const ta_im2col_geom_t *g, co
   } win;
   gemm_ctx_init(p, &c);
   gemm_conv_setup(&c, g, lin, win.b, win.h);
-  GEMM_MODES(GEMM_CONV_MODE, 0);
+  GEMM_MODES(GEMM_CONV_MODE, TA_GEMM_MVE_CONV_BIT);
 }
 
 void ta_conv_s8_mve_inplace(const ta_gemm_mve_params_t *p, const ta_im2col_geom_t *g, const int8_t *input,

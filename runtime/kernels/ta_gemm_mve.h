@@ -14,6 +14,7 @@
 #define TA_GEMM_MVE_H
 #include "ta_common.h"
 #include "ta_im2col.h"
+#include "ta_gemm_mve_contract.h"
 
 typedef struct ta_gemm_mve_params_t {
   int32_t rows;            /* output values per input vector */
@@ -46,8 +47,6 @@ typedef struct ta_gemm_mve_params_t {
 #ifndef TA_GEMM_MVE_VARIANTS
 #define TA_GEMM_MVE_VARIANTS 0x7fffffu
 #endif
-enum { TA_GEMM_MVE_XR_BIT = 3, TA_GEMM_MVE_XW_BIT = 7, TA_GEMM_MVE_FC_BIT = 12, TA_GEMM_MVE_TRIPLE_BIT = 16,
-       TA_GEMM_MVE_X2_BIT = 17, TA_GEMM_MVE_RUN_BIT = 19 };
 
 /* `count` input vectors, `depth` apart, each giving `rows` outputs, `rows` apart. */
 void ta_gemm_s8_mve(const ta_gemm_mve_params_t *p, int32_t count, const int8_t *input, const int8_t *weights,

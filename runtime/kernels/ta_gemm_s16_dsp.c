@@ -329,12 +329,12 @@ static G16_ALWAYS_INLINE void g16_vector_mode(const ta_gemm_s16_dsp_params_t *p,
     g16_vector_mode(p, x, w, out, first, hi, sat);                                                          \
   }
 G16_VECTOR_DEF(0, 0)
-#if TA_S16_DSP_HAS(1)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(0, 1))
 G16_VECTOR_DEF(0, 1)
 #else
 #define g16_vector_01 g16_vector_00 /* not compiled: the generic clamp */
 #endif
-#if TA_S16_DSP_HAS(2)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(0, 2))
 G16_VECTOR_DEF(0, 2)
 #else
 #define g16_vector_02 g16_vector_00 /* not compiled: the generic clamp */
@@ -343,33 +343,33 @@ G16_VECTOR_DEF(1, 0)
 /* With g16_rows the one-instruction clamps of the high-word forms need no vector loops of
  * their own: their full blocks run there, the rest (input not word aligned, the last rows
  * of a count not a multiple of 4) in form 1's generic clamp, the same integers. */
-#if TA_S16_DSP_HAS(4) && !G16_HAS_ROWS
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 1)) && !G16_HAS_ROWS
 G16_VECTOR_DEF(1, 1)
 #else
 #define g16_vector_11 g16_vector_10 /* not compiled: the generic clamp */
 #endif
-#if TA_S16_DSP_HAS(5) && !G16_HAS_ROWS
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 2)) && !G16_HAS_ROWS
 G16_VECTOR_DEF(1, 2)
 #else
 #define g16_vector_12 g16_vector_10 /* not compiled: the generic clamp */
 #endif
-#if TA_S16_DSP_HAS(6)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 0))
 G16_VECTOR_DEF(2, 0)
 #else
 #define g16_vector_20 g16_vector_10 /* not compiled: form 1, the same integers */
 #endif
-#if TA_S16_DSP_HAS(7) && !G16_HAS_ROWS
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 1)) && !G16_HAS_ROWS
 G16_VECTOR_DEF(2, 1)
 #else
 #define g16_vector_21 g16_vector_11 /* not compiled: form 1, the same integers */
 #endif
-#if TA_S16_DSP_HAS(8) && !G16_HAS_ROWS
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 2)) && !G16_HAS_ROWS
 G16_VECTOR_DEF(2, 2)
 #else
 #define g16_vector_22 g16_vector_12 /* not compiled: form 1, the same integers */
 #endif
 
-#if G16_ASM && TA_S16_DSP_HAS(9)
+#if G16_ASM && TA_S16_DSP_HAS(TA_S16_DSP_BIT_STREAM)
 /* Depth 8 (params.stream): the 8 input values stay in 4 registers for every row; per row
  * one LDM of its 4 weight words, SMUAD and 3 SMLAD, one LDM of its requantisation words
  * (k low, k high, mult, shift), SMLAL, the shift (form 1) and the saturation: 11 or 12
@@ -414,11 +414,11 @@ static G16_NOINLINE void g16_stream(const ta_gemm_s16_dsp_params_t *p, const int
 #if G16_HAS_ROWS
 /* Bit 21: the same loops with 16 values per iteration for depths (window rows) that are
  * multiples of 16, named by the compiler for such layers. */
-#define G16_U16 TA_S16_DSP_HAS(21)
+#define G16_U16 TA_S16_DSP_HAS(TA_S16_DSP_BIT_U16)
 /* The 8-value loops: without bit 21, or with bit 22 (named for layers of depths, window
  * rows, that are not multiples of 16); a layer whose loop is not compiled runs the general
  * one (g16_rows returns 0; such windows are gathered). */
-#define G16_U8 (!G16_U16 || TA_S16_DSP_HAS(22))
+#define G16_U8 (!G16_U16 || TA_S16_DSP_HAS(TA_S16_DSP_BIT_U8))
 /* The full blocks of one vector (G16_ASM_ROWS) for form hi (1 or 2) and sat (1 or 2), in
  * a small function of its own: the per-vector set-up of g16_vector_mode is not paid for
  * layers of few rows per vector. */
@@ -435,7 +435,7 @@ static G16_NOINLINE void g16_stream(const ta_gemm_s16_dsp_params_t *p, const int
     (void)xp, (void)xv, (void)xv1, (void)w0, (void)w1, (void)w2, (void)w3;                                  \
     (void)a0, (void)a1, (void)a2, (void)a3, (void)rq, (void)o;                                              \
   }
-#if TA_S16_DSP_HAS(7)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 1))
 #if G16_U8
 G16_ROWS_DEF(2, 1, G16_FIN_NS1)
 #endif
@@ -443,7 +443,7 @@ G16_ROWS_DEF(2, 1, G16_FIN_NS1)
 G16_ROWS_DEF_U(2, 1, G16_FIN_NS1, 16, G16_ASM_ROWS16)
 #endif
 #endif
-#if TA_S16_DSP_HAS(8)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 2))
 #if G16_U8
 G16_ROWS_DEF(2, 2, G16_FIN_NS2)
 #endif
@@ -451,7 +451,7 @@ G16_ROWS_DEF(2, 2, G16_FIN_NS2)
 G16_ROWS_DEF_U(2, 2, G16_FIN_NS2, 16, G16_ASM_ROWS16)
 #endif
 #endif
-#if TA_S16_DSP_HAS(4)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 1))
 #if G16_U8
 G16_ROWS_DEF(1, 1, G16_FIN_SH1)
 #endif
@@ -459,7 +459,7 @@ G16_ROWS_DEF(1, 1, G16_FIN_SH1)
 G16_ROWS_DEF_U(1, 1, G16_FIN_SH1, 16, G16_ASM_ROWS16)
 #endif
 #endif
-#if TA_S16_DSP_HAS(5)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 2))
 #if G16_U8
 G16_ROWS_DEF(1, 2, G16_FIN_SH2)
 #endif
@@ -468,7 +468,7 @@ G16_ROWS_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_ROWS16)
 #endif
 #endif
 
-#if TA_S16_DSP_HAS(10)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_WINDOW)
 /* CONV_2D: every full block of one output pixel whose window lies inside the image, read
  * in place (G16_ASM_WIN): k_h window rows of `seg` values (a multiple of 8), `stride`
  * values apart. The compiler names bit 10 for layers whose window rows allow it. */
@@ -487,7 +487,7 @@ G16_ROWS_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_ROWS16)
     (void)xp, (void)xv, (void)xv1, (void)w0, (void)w1, (void)w2, (void)w3, (void)end;                       \
     (void)a0, (void)a1, (void)a2, (void)a3, (void)rq, (void)o;                                              \
   }
-#if TA_S16_DSP_HAS(7)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 1))
 #if G16_U8
 G16_WIN_DEF(2, 1, G16_FIN_NS1)
 #endif
@@ -495,7 +495,7 @@ G16_WIN_DEF(2, 1, G16_FIN_NS1)
 G16_WIN_DEF_U(2, 1, G16_FIN_NS1, 16, G16_ASM_WIN16)
 #endif
 #endif
-#if TA_S16_DSP_HAS(8)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 2))
 #if G16_U8
 G16_WIN_DEF(2, 2, G16_FIN_NS2)
 #endif
@@ -503,7 +503,7 @@ G16_WIN_DEF(2, 2, G16_FIN_NS2)
 G16_WIN_DEF_U(2, 2, G16_FIN_NS2, 16, G16_ASM_WIN16)
 #endif
 #endif
-#if TA_S16_DSP_HAS(4)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 1))
 #if G16_U8
 G16_WIN_DEF(1, 1, G16_FIN_SH1)
 #endif
@@ -511,7 +511,7 @@ G16_WIN_DEF(1, 1, G16_FIN_SH1)
 G16_WIN_DEF_U(1, 1, G16_FIN_SH1, 16, G16_ASM_WIN16)
 #endif
 #endif
-#if TA_S16_DSP_HAS(5)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 2))
 #if G16_U8
 G16_WIN_DEF(1, 2, G16_FIN_SH2)
 #endif
@@ -523,7 +523,7 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #endif
 
 #define G16_ROWS_CALL(hi, sat) G16_ROWS_CALL_##hi##sat
-#if TA_S16_DSP_HAS(7)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 1))
 #if G16_U16 && G16_U8
 #define G16_ROWS_CALL_21                                                         \
   ((depth & 15) ? g16_rows_21(x, w, p->q.rq, out, depth, words)                 \
@@ -536,7 +536,7 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #else
 #define G16_ROWS_CALL_21 (void)0
 #endif
-#if TA_S16_DSP_HAS(8)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 2))
 #if G16_U16 && G16_U8
 #define G16_ROWS_CALL_22                                                         \
   ((depth & 15) ? g16_rows_22(x, w, p->q.rq, out, depth, words)                 \
@@ -549,7 +549,7 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #else
 #define G16_ROWS_CALL_22 (void)0
 #endif
-#if TA_S16_DSP_HAS(4)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 1))
 #if G16_U16 && G16_U8
 #define G16_ROWS_CALL_11                                                         \
   ((depth & 15) ? g16_rows_11(x, w, p->q.rq, out, depth, words)                 \
@@ -562,7 +562,7 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #else
 #define G16_ROWS_CALL_11 (void)0
 #endif
-#if TA_S16_DSP_HAS(5)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 2))
 #if G16_U16 && G16_U8
 #define G16_ROWS_CALL_12                                                         \
   ((depth & 15) ? g16_rows_12(x, w, p->q.rq, out, depth, words)                 \
@@ -578,7 +578,7 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 
 #if G16_HAS_WIN
 #define G16_WIN_CALL(hi, sat) G16_WIN_CALL_##hi##sat
-#if TA_S16_DSP_HAS(7)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 1))
 #if G16_U16 && G16_U8
 #define G16_WIN_CALL_21                                                          \
   ((seg & 15) ? g16_win_21(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
@@ -591,7 +591,7 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #else
 #define G16_WIN_CALL_21 (void)0
 #endif
-#if TA_S16_DSP_HAS(8)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 2))
 #if G16_U16 && G16_U8
 #define G16_WIN_CALL_22                                                          \
   ((seg & 15) ? g16_win_22(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
@@ -604,7 +604,7 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #else
 #define G16_WIN_CALL_22 (void)0
 #endif
-#if TA_S16_DSP_HAS(4)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 1))
 #if G16_U16 && G16_U8
 #define G16_WIN_CALL_11                                                          \
   ((seg & 15) ? g16_win_11(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
@@ -617,7 +617,7 @@ G16_WIN_DEF_U(1, 2, G16_FIN_SH2, 16, G16_ASM_WIN16)
 #else
 #define G16_WIN_CALL_11 (void)0
 #endif
-#if TA_S16_DSP_HAS(5)
+#if TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 2))
 #if G16_U16 && G16_U8
 #define G16_WIN_CALL_12                                                          \
   ((seg & 15) ? g16_win_12(x, w, p->q.rq, out, seg, g->k_h, stride, words)      \
@@ -640,10 +640,10 @@ static inline int32_t g16_rows(const ta_gemm_s16_dsp_params_t *p, const int16_t 
   if (!full || !hi || p->acc64 || (depth & (G16_U8 ? 7 : 15)) || ((uintptr_t)(const void *)x & 3u)) return 0;
   const int32_t words = full * (depth >> 1);
   (void)words, (void)w, (void)out; /* unused when no saturating form is compiled */
-  if (hi == 2 && sat == 1 && TA_S16_DSP_HAS(7)) G16_ROWS_CALL(2, 1);
-  else if (hi == 2 && sat == 2 && TA_S16_DSP_HAS(8)) G16_ROWS_CALL(2, 2);
-  else if (sat == 1 && TA_S16_DSP_HAS(4)) G16_ROWS_CALL(1, 1);
-  else if (sat == 2 && TA_S16_DSP_HAS(5)) G16_ROWS_CALL(1, 2);
+  if (hi == 2 && sat == 1 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 1))) G16_ROWS_CALL(2, 1);
+  else if (hi == 2 && sat == 2 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 2))) G16_ROWS_CALL(2, 2);
+  else if (sat == 1 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 1))) G16_ROWS_CALL(1, 1);
+  else if (sat == 2 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 2))) G16_ROWS_CALL(1, 2);
   else return 0;
   return full;
 }
@@ -662,10 +662,10 @@ static inline int g16_window(const ta_gemm_s16_dsp_params_t *p, const ta_conv_s1
   const int32_t words = p->rows * (p->depth >> 1);
   (void)seg, (void)stride, (void)words, (void)w, (void)out, (void)sat;
   if (((uintptr_t)(const void *)x & 3u) || !hi) return 0;
-  if (hi == 2 && sat == 1 && TA_S16_DSP_HAS(7)) G16_WIN_CALL(2, 1);
-  else if (hi == 2 && sat == 2 && TA_S16_DSP_HAS(8)) G16_WIN_CALL(2, 2);
-  else if (sat == 1 && TA_S16_DSP_HAS(4)) G16_WIN_CALL(1, 1);
-  else if (sat == 2 && TA_S16_DSP_HAS(5)) G16_WIN_CALL(1, 2);
+  if (hi == 2 && sat == 1 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 1))) G16_WIN_CALL(2, 1);
+  else if (hi == 2 && sat == 2 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 2))) G16_WIN_CALL(2, 2);
+  else if (sat == 1 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 1))) G16_WIN_CALL(1, 1);
+  else if (sat == 2 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 2))) G16_WIN_CALL(1, 2);
   else return 0;
   return 1;
 }

@@ -20,6 +20,7 @@
 #ifndef TA_GEMM_S16_DSP_H
 #define TA_GEMM_S16_DSP_H
 #include "ta_common.h"
+#include "ta_s16_dsp_contract.h"
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #include <arm_acle.h>
 #endif
@@ -36,7 +37,7 @@
 #ifndef TA_S16_DSP_VARIANTS
 #define TA_S16_DSP_VARIANTS 0x7fffffu
 #endif
-#define TA_S16_DSP_HAS(bit) ((((TA_S16_DSP_VARIANTS) | 0x9u) >> (bit)) & 1u)
+#define TA_S16_DSP_HAS(bit) ((((TA_S16_DSP_VARIANTS) | TA_S16_DSP_ALWAYS) >> (bit)) & 1u)
 
 /* Requantisation of one output from its dot product (see above): v = k + dot * mult;
  * with `hi` the compiler scaled k and mult by 2^(32 - t) where t < 32 (proving v stays
@@ -133,20 +134,20 @@ typedef struct ta_s16_dsp_rq4_t {
 #endif
 
 /* Calls call(hi, sat) with the layer's form as constants, among the compiled variants. */
-#define TA_S16_DSP_MODES(q, call)                                                  \
-  do {                                                                             \
-    if ((q)->hi == 2 && (q)->sat == 1 && TA_S16_DSP_HAS(7)) call(2, 1);            \
-    else if ((q)->hi == 2 && (q)->sat == 2 && TA_S16_DSP_HAS(8)) call(2, 2);       \
-    else if ((q)->hi == 2 && (q)->sat == 0 && TA_S16_DSP_HAS(6)) call(2, 0);       \
-    else if ((q)->hi) {                                                            \
-      if ((q)->sat == 1 && TA_S16_DSP_HAS(4)) call(1, 1);                          \
-      else if ((q)->sat == 2 && TA_S16_DSP_HAS(5)) call(1, 2);                     \
-      else call(1, 0);                                                             \
-    } else {                                                                       \
-      if ((q)->sat == 1 && TA_S16_DSP_HAS(1)) call(0, 1);                          \
-      else if ((q)->sat == 2 && TA_S16_DSP_HAS(2)) call(0, 2);                     \
-      else call(0, 0);                                                             \
-    }                                                                              \
+#define TA_S16_DSP_MODES(q, call)                                                                    \
+  do {                                                                                               \
+    if ((q)->hi == 2 && (q)->sat == 1 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 1))) call(2, 1);      \
+    else if ((q)->hi == 2 && (q)->sat == 2 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 2))) call(2, 2); \
+    else if ((q)->hi == 2 && (q)->sat == 0 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(2, 0))) call(2, 0); \
+    else if ((q)->hi) {                                                                              \
+      if ((q)->sat == 1 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 1))) call(1, 1);                    \
+      else if ((q)->sat == 2 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(1, 2))) call(1, 2);               \
+      else call(1, 0);                                                                               \
+    } else {                                                                                         \
+      if ((q)->sat == 1 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(0, 1))) call(0, 1);                    \
+      else if ((q)->sat == 2 && TA_S16_DSP_HAS(TA_S16_DSP_BIT_GEMM(0, 2))) call(0, 2);               \
+      else call(0, 0);                                                                               \
+    }                                                                                                \
   } while (0)
 
 /* The same from an int64 dot product (never with hi). */

@@ -6,6 +6,7 @@
 #ifndef TA_POOLING_H
 #define TA_POOLING_H
 #include "ta_common.h"
+#include "ta_pooling_contract.h"
 
 typedef struct ta_pool_params_t {
   int32_t batches, depth;
@@ -25,10 +26,6 @@ typedef struct ta_pool_params_t {
 #ifndef TA_POOLING_VARIANTS
 #define TA_POOLING_VARIANTS 0x7u
 #endif
-#define TA_POOL_AVG_GENERIC_BIT 0
-#define TA_POOL_AVG_WORDS_BIT 1
-#define TA_POOL_AVG16_WORDS_BIT 2
-#define TA_POOL_AVG_WORDS_MAX_CELLS 256
 
 void ta_avg_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output);
 void ta_avg_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *output);

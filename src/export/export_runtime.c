@@ -103,13 +103,40 @@ static bool needs_bcast(const Module *mod) {
   return false;
 }
 
+static bool module_has_file(const Module *mod, const char *path) {
+  for (int i = 0; i < mod->n_files; i++)
+    if (strcmp(mod->files[i].path, path) == 0) return true;
+  return false;
+}
+
+/* The contract headers (ta_<family>_contract.h: variant bits and limits shared with the
+ * compiler) a kernel header includes, each shipped once: ta_s16_dsp_contract.h serves two
+ * families. */
+static bool add_contracts(Module *mod, Arena *a, const char *header, Diag *d) {
+  const char *text = find_runtime(header);
+  for (const char *p = text; p && (p = strstr(p, "#include \"")) != NULL;) {
+    p += 10;
+    const char *end = strchr(p, '"');
+    if (!end) break;
+    const size_t len = (size_t)(end - p);
+    if (len > 11 && strncmp(end - 11, "_contract.h", 11) == 0) {
+      const char *name = arena_printf(a, "%.*s", (int)len, p);
+      if (!module_has_file(mod, arena_printf(a, "src/%s", name)) && !add_runtime_file(mod, a, name, d, true))
+        return false;
+    }
+    p = end;
+  }
+  return true;
+}
+
 bool export_runtime(const Model *m, Module *mod, Diag *d) {
   Arena *a = m->arena;
   reprefix_model_file(mod, a);
   if (!add_runtime_file(mod, a, "ta_common.h", d, true)) return false;
   if (!add_kernel_config(mod, a, d)) return false;
   for (int i = 0; i < mod->n_families; i++) {
-    if (!add_runtime_file(mod, a, arena_printf(a, "ta_%s.h", mod->families[i]), d, true)) return false;
+    const char *header = arena_printf(a, "ta_%s.h", mod->families[i]);
+    if (!add_runtime_file(mod, a, header, d, true) || !add_contracts(mod, a, header, d)) return false;
     if (!add_runtime_file(mod, a, arena_printf(a, "ta_%s.c", mod->families[i]), d, false)) return false;
   }
   if (needs_bcast(mod) && !add_runtime_file(mod, a, "ta_bcast.h", d, true)) return false;

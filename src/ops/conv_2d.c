@@ -9,6 +9,7 @@
 #include "tiers/gemm_s16_dsp.h"
 #include "tiers/gemm_s16_mve.h"
 #include "tiers/gemm_tier.h"
+#include "../../runtime/kernels/ta_gemm_dsp_contract.h"
 
 /* Conv2DOptions fields. */
 
@@ -189,11 +190,11 @@ static bool conv_prepare_dsp_cols(PrepareCtx *pc, Node *node, const Tensor *filt
  * 3x3x3 windows, kws's 10x4x1), the window depth padded with zero weights to a multiple of
  * 16 so that the pair loop runs it, the windows unpacked from the image. `taken` false when
  * the layer does not qualify for the pair stream (the gemm plan is then unchanged). */
-#define CONV_FIRST_DEPTH_MAX 320 /* ta_gemm_dsp.c GEMM_PAIR_MAX_GROUPS * 4 */
+#define CONV_FIRST_DEPTH_MAX (4 * TA_GEMM_DSP_PAIR_MAX_GROUPS)
 static bool conv_prepare_dsp_first(Arena *arena, const int8_t *w, ConvData *d, bool *taken) {
   const int32_t depth = d->gemm->depth, padded = (depth + 15) & ~15;
   /* windows of rows of 4 values and depth 40 (kws): their own pair loop and reader */
-  const bool rows40 = depth == 40 && d->w.k * d->in_c == 4 && d->h.dil == 1 && d->w.dil == 1;
+  const bool rows40 = depth == TA_GEMM_DSP_FIRST_DEPTH40 && d->w.k * d->in_c == 4 && d->h.dil == 1 && d->w.dil == 1;
   /* else at most one group of 4 zero weights (27 -> 32) */
   if (padded > CONV_FIRST_DEPTH_MAX || (padded - ((depth + 3) & ~3) > 4 && !rows40)) return true;
   int8_t *wp = arena_calloc(arena, (size_t)d->out_c * (size_t)padded, 1);
@@ -206,8 +207,8 @@ static bool conv_prepare_dsp_first(Arena *arena, const int8_t *w, ConvData *d, b
     d->gemm->depth = depth;
     return true;
   }
-  if (rows40 && d->gemm->rq_zp == 0) { /* one pass of 10 groups (bit 14), no zero group */
-    d->gemm->depth = 40;
+  if (rows40 && d->gemm->rq_zp == 0) { /* one pass of 10 groups (TA_GEMM_DSP_BIT_FIRST_ROWS), no zero group */
+    d->gemm->depth = TA_GEMM_DSP_FIRST_DEPTH40;
     if (!gemm_dsp_pair_stream(arena, d->gemm, w, depth)) return false;
   } else if (rows40) { /* 40 -> 48 would waste two groups: the block loop */
     d->gemm->pairs = NULL;
@@ -215,12 +216,14 @@ static bool conv_prepare_dsp_first(Arena *arena, const int8_t *w, ConvData *d, b
     return true;
   }
   const int32_t groups4 = (depth + 3) & ~3;
-  if (groups4 == 28 && d->gemm->rq_zp == 0) { /* 3x3x3: the pair loop of 7 groups (bit 16), no zero group */
-    int8_t *w28 = arena_calloc(arena, (size_t)d->out_c * 28, 1);
+  /* 3x3x3: the pair loop of 7 groups (TA_GEMM_DSP_BIT_PAIRS28), no zero group */
+  if (groups4 == TA_GEMM_DSP_FIRST_DEPTH28 && d->gemm->rq_zp == 0) {
+    int8_t *w28 = arena_calloc(arena, (size_t)d->out_c * TA_GEMM_DSP_FIRST_DEPTH28, 1);
     if (!w28) return false;
-    for (int32_t oc = 0; oc < d->out_c; oc++) memcpy(w28 + (size_t)oc * 28, w + (size_t)oc * (size_t)depth, (size_t)depth);
-    d->gemm->depth = 28;
-    if (!gemm_dsp_pair_stream(arena, d->gemm, w28, 28)) return false;
+    for (int32_t oc = 0; oc < d->out_c; oc++)
+      memcpy(w28 + (size_t)oc * TA_GEMM_DSP_FIRST_DEPTH28, w + (size_t)oc * (size_t)depth, (size_t)depth);
+    d->gemm->depth = TA_GEMM_DSP_FIRST_DEPTH28;
+    if (!gemm_dsp_pair_stream(arena, d->gemm, w28, TA_GEMM_DSP_FIRST_DEPTH28)) return false;
   }
   d->first = true;
   d->window = d->gemm->depth;
@@ -409,14 +412,15 @@ static void conv_emit_gemm(EmitCtx *ec, const Node *node, const ConvData *d) {
           (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point, d->direct ? 1 : 0, (int)d->chunk, (int)d->window);
   /* the column form and the DSP pair stream have their own entry points (only what a module
    * calls is linked) */
-  /* ta_conv_s8_dsp_first's image reader of 3x3 windows of 3 channels (bit 13) */
+  /* ta_conv_s8_dsp_first's image reader of 3x3 windows of 3 channels */
   if (d->first && d->h.dil == 1 && d->w.dil == 1 && d->h.k == 3 && d->w.k * d->in_c == 9)
-    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 13);
-  /* a first layer's pair stream of a depth other than 28 and 40: the general pair loops (bit 23) */
-  if (d->first && d->gemm->tier == GEMM_DSP && d->gemm->pairs && d->gemm->depth != 28 && d->gemm->depth != 40)
-    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 23);
+    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", TA_GEMM_DSP_MASK(TA_GEMM_DSP_BIT_FIRST_333));
+  /* a first layer's pair stream of a depth other than 28 and 40: the general pair loops */
+  if (d->first && d->gemm->tier == GEMM_DSP && d->gemm->pairs && d->gemm->depth != TA_GEMM_DSP_FIRST_DEPTH28 &&
+      d->gemm->depth != TA_GEMM_DSP_FIRST_DEPTH40)
+    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", TA_GEMM_DSP_MASK(TA_GEMM_DSP_BIT_FIRST_ANY));
   if (d->gemm->tier == GEMM_DSP && !d->direct && !d->cols && !d->first) /* conv_run's window gather */
-    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 15);
+    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", TA_GEMM_DSP_MASK(TA_GEMM_DSP_BIT_GATHER));
   const char *form = d->cols ? (d->gemm->pairs ? "_cols_pairs" : "_cols") : d->first ? "_first" : d->gemm->pairs ? "_pairs" : "";
   if (node->inplace) /* the output written over the dying input, then moved into place */
     em_call(ec, em_name(ec, "ta_conv_s8_%s%s_inplace", gemm_suffix(d->gemm->tier), form), 8,

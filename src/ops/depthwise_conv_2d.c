@@ -12,6 +12,7 @@
 #include "tiers/depthwise_tier.h"
 #include "tiers/gemm_s16_dsp.h"
 #include "tiers/gemm_s16_mve.h"
+#include "../../runtime/kernels/ta_depthwise_conv_mve_contract.h"
 
 /* DepthwiseConv2DOptions fields. */
 
@@ -244,9 +245,9 @@ static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
  * int16 and float, except on layers narrower than DW_ROWPAIR_INPLACE_BELOW (tiers/depthwise_dsp.c) with their rows
  * on the stack, which keep the classic weights too and in place run the classic form
  * (depthwise_dsp_emit). */
-/* = TA_DW_MVE_INPLACE_ROWS (runtime/kernels/ta_depthwise_conv_mve.h): the rows of a
+/* = TA_DW_MVE_INPLACE_ROWS (runtime/kernels/ta_depthwise_conv_mve_contract.h): the rows of a
  * one-pixel-wide MVE layer per call when it runs in place. */
-enum { DW_MVE_INPLACE_ROWS = 1 };
+enum { DW_MVE_INPLACE_ROWS = TA_DW_MVE_INPLACE_ROWS };
 
 static bool dw_inplace(const Model *m, const Node *node, int input, InplaceAccess *acc) {
   (void)m;

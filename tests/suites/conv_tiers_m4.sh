@@ -62,10 +62,11 @@ expected() { # name
   esac
 }
 
-# The module's TA_GEMM_DSP_VARIANTS mask has bit $2 set ($3 = 1) or clear ($3 = 0).
-mask_bit() { # config header, bit, 1|0
+# The module's TA_GEMM_DSP_VARIANTS mask has bit $2 (a name of ta_gemm_dsp_contract.h) set
+# ($3 = 1) or clear ($3 = 0).
+mask_bit() { # config header, bit name, 1|0
   mk=$(sed -n 's/.*TA_GEMM_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$1")
-  [ -n "$mk" ] && [ $(( (mk >> $2) & 1 )) -eq "$3" ]
+  [ -n "$mk" ] && [ $(( (mk >> $(contract_bit "$2")) & 1 )) -eq "$3" ]
 }
 
 # Converts `dir` for cortex-m4 into $work/<label>/m, builds it with `flags`, runs case 0.
@@ -88,34 +89,36 @@ run_one() { # corpus dir, label, compile flags
     echo "FAIL $label: the module does not take the path ($missing)"
     return
   fi
-  if [ "$(basename "$dir")" = ad ]; then # the stream: 9 layers, bit 22, no block loop
+  if [ "$(basename "$dir")" = ad ]; then # the stream: 9 layers, its bit, no block or pair loop
     mask=$(sed -n 's/.*T8_TA_GEMM_DSP_VARIANTS \(0x[0-9a-f]*\)u.*/\1/p' "$d/m/src/ta_config.h")
+    loops=$(( (1 << $(contract_bit TA_GEMM_DSP_BIT_FIRST_333)) - 1 )) # the block and pair loops' bits
     if [ "$(grep -c '\.fcs = 1,' "$d/m/src/t8_model.c")" != 9 ] || [ -z "$mask" ] ||
-       [ $(((mask >> 22) & 1)) != 1 ] || [ $((mask & 0x1fff)) != 0 ]; then
+       [ $(((mask >> $(contract_bit TA_GEMM_DSP_BIT_FCS)) & 1)) != 1 ] || [ $((mask & loops)) != 0 ]; then
       echo "FAIL $label: ad's FULLY_CONNECTED layers do not all take the stream (mask ${mask:-none})"
       return
     fi
   fi
   case "$(basename "$dir"):${4:-}" in
     ic:|vww:)
-      if ! mask_bit "$d/m/src/ta_config.h" 13 1 || ! mask_bit "$d/m/src/ta_config.h" 16 1 ||
-         ! mask_bit "$d/m/src/ta_config.h" 15 0; then
-        echo "FAIL $label: variant mask $(grep GEMM_DSP_VARIANTS "$d/m/src/ta_config.h") (want bits 13, 16, not 15)"
+      if ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_FIRST_333 1 ||
+         ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_PAIRS28 1 || ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_GATHER 0; then
+        echo "FAIL $label: variant mask $(grep GEMM_DSP_VARIANTS "$d/m/src/ta_config.h") (want FIRST_333, PAIRS28, not GATHER)"
         return
       fi ;;
     kws:)
-      if ! mask_bit "$d/m/src/ta_config.h" 14 1 || ! mask_bit "$d/m/src/ta_config.h" 15 0; then
-        echo "FAIL $label: variant mask $(grep GEMM_DSP_VARIANTS "$d/m/src/ta_config.h") (want bit 14, not 15)"
+      if ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_FIRST_ROWS 1 ||
+         ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_GATHER 0; then
+        echo "FAIL $label: variant mask $(grep GEMM_DSP_VARIANTS "$d/m/src/ta_config.h") (want FIRST_ROWS, not GATHER)"
         return
       fi ;;
     strww: | first_*:)
-      if ! mask_bit "$d/m/src/ta_config.h" 14 1; then
-        echo "FAIL $label: variant mask lacks bit 14 (the depth-40 pair loop)"
+      if ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_FIRST_ROWS 1; then
+        echo "FAIL $label: variant mask lacks TA_GEMM_DSP_BIT_FIRST_ROWS (the depth-40 pair loop)"
         return
       fi ;;
     conv_2d_int8_05_*:)
-      if ! mask_bit "$d/m/src/ta_config.h" 15 1; then
-        echo "FAIL $label: variant mask lacks bit 15 (the layer gathers in conv_run)"
+      if ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_GATHER 1; then
+        echo "FAIL $label: variant mask lacks TA_GEMM_DSP_BIT_GATHER (the layer gathers in conv_run)"
         return
       fi ;;
   esac

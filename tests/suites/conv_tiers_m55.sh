@@ -50,38 +50,42 @@ convert() { # tflite name
     >"$work/$2/convert.log" 2>&1 || { grep -m1 error "$work/$2/convert.log"; return 1; }
 }
 
-# The 16-bit offset bits (256 << n for n chunks) the compiler names.
-check_bits() { # name tflite expected-bits-of-0xf00
+# The 16-bit offset bits (TA_GEMM_MVE_XW_BIT + n for n chunks) the compiler names.
+wide_bits=$(contract_mask "TA_GEMM_MVE_XW_BIT + 1" "TA_GEMM_MVE_XW_BIT + 2" "TA_GEMM_MVE_XW_BIT + 3" "TA_GEMM_MVE_XW_BIT + 4")
+check_bits() { # name tflite expected-bits-of-wide_bits
   if ! why=$(convert "$2" "bits-$1"); then echo "FAIL cv55:bits/$1: convert: $why"; return; fi
   mask=$(mask_of "$work/bits-$1/m")
   [ -n "$mask" ] || { echo "FAIL cv55:bits/$1: no TA_GEMM_MVE_VARIANTS in ta_config.h"; return; }
-  got=$((mask & 0xf00))
+  got=$((mask & wide_bits))
   if [ "$got" -ne "$3" ]; then
     echo "FAIL cv55:bits/$1: 16-bit offset bits $(printf 0x%x "$got"), expected $(printf 0x%x "$3")"
     return
   fi
   echo "PASS cv55:bits/$1 (mask $(printf 0x%x "$mask"))"
 }
-[ -d "$case00" ] && check_bits conv_2d_int8_00 "$case00/model.tflite" $((0x400)) ||
+[ -d "$case00" ] && check_bits conv_2d_int8_00 "$case00/model.tflite" "$(contract_mask "TA_GEMM_MVE_XW_BIT + 3")" ||
   echo "SKIP cv55:bits/conv_2d_int8_00: not in the corpus"
-check_bits vww "$corpus/models/vww/model.tflite" $((0x200))
+check_bits vww "$corpus/models/vww/model.tflite" "$(contract_mask "TA_GEMM_MVE_XW_BIT + 2")"
 check_bits kws "$corpus/models/kws/model.tflite" 0
 
-# Requantisation modes: CONV_2D's loops (bits 0-3) apart from FULLY_CONNECTED's (bits 12-15),
+# Requantisation modes: CONV_2D's loops (from TA_GEMM_MVE_CONV_BIT) apart from FULLY_CONNECTED's
+# (from TA_GEMM_MVE_FC_BIT; masks of 4 modes, TA_GEMM_MVE_MODE(0, left_shift, fix)),
 # so that the one layer without activation (vww's, kws's fully connected: negative-tie fix)
 # compiles no second set of convolution loops.
 check_modes() { # name conv-modes fc-modes-included
   mask=$(mask_of "$work/bits-$1/m")
   [ -n "$mask" ] || { echo "FAIL cv55:modes/$1: no TA_GEMM_MVE_VARIANTS in ta_config.h"; return; }
-  if [ $((mask & 0xf)) -ne "$2" ] || [ $(((mask >> 12) & $3)) -ne "$3" ]; then
-    echo "FAIL cv55:modes/$1: convolution modes $(printf 0x%x $((mask & 0xf))), fully connected" \
-      "$(printf 0x%x $(((mask >> 12) & 0xf))), expected $(printf 0x%x "$2") and at least $(printf 0x%x "$3")"
+  conv=$(((mask >> $(contract_bit TA_GEMM_MVE_CONV_BIT)) & 0xf)) fc=$(((mask >> $(contract_bit TA_GEMM_MVE_FC_BIT)) & 0xf))
+  if [ "$conv" -ne "$2" ] || [ $((fc & $3)) -ne "$3" ]; then
+    echo "FAIL cv55:modes/$1: convolution modes $(printf 0x%x "$conv"), fully connected" \
+      "$(printf 0x%x "$fc"), expected $(printf 0x%x "$2") and at least $(printf 0x%x "$3")"
     return
   fi
   echo "PASS cv55:modes/$1 (mask $(printf 0x%x "$mask"))"
 }
-check_modes vww 1 2
-check_modes kws 1 2
+plain=$(contract_mask "TA_GEMM_MVE_MODE(0, 0, 0)") fix=$(contract_mask "TA_GEMM_MVE_MODE(0, 0, 1)")
+check_modes vww "$plain" "$fix"
+check_modes kws "$plain" "$fix"
 
 # Builds module copy `variant` of $work/<name>/m and runs `case` on QEMU Cortex-M55; prints
 # the instruction count, or the failure.
@@ -100,7 +104,7 @@ run_variant() { # name variant case
 
 # Exact with the loops of `bits` and without them (mask & ~bits), fewer instructions with.
 check_wide() { # name tflite case...
-  check_loops wide-offsets 0xf00 "the 16-bit offsets" "$@"
+  check_loops wide-offsets "$wide_bits" "the 16-bit offsets" "$@"
 }
 check_loops() { # check bits what name tflite case...
   check=$1 bits=$(($2)) what=$3 name=$4 tflite=$5
@@ -131,25 +135,30 @@ else
   echo "SKIP cv55:wide-offsets/conv_2d_int8_00: not in the corpus"
 fi
 check_wide vww "$corpus/models/vww/model.tflite" "$corpus/models/vww/case_0"
-# ic's loops of the second step: the two-window loop unrolled by 3 chunks (bit 16: its 3x3
+# ic's loops of the second step: the two-window loop unrolled by 3 chunks (TRIPLE: its 3x3
 # layers of 16 and 32 channels) and two windows per weight load through byte offsets
-# (bit 18: its first layer, 3 channels in 2 chunks).
-check_loops ic-loops 0x3f0000 "bits 16-21" ic "$corpus/models/ic/model.tflite" "$corpus/models/ic/case_0"
-check_loops kws-run 0x600000 "bits 21-22" kws "$corpus/models/kws/model.tflite" "$corpus/models/kws/case_0"
+# (X2 + 1: its first layer, 3 channels in 2 chunks); with the pair runs.
+run_s3=$(contract_mask "TA_GEMM_MVE_RUN_BIT + TA_GEMM_MVE_RUN_S3C3" "TA_GEMM_MVE_RUN_BIT + TA_GEMM_MVE_RUN_S3L3")
+run_s1=$(contract_mask "TA_GEMM_MVE_RUN_BIT + TA_GEMM_MVE_RUN_S1L4" "TA_GEMM_MVE_RUN_BIT + TA_GEMM_MVE_RUN_S1C3")
+check_loops ic-loops $(($(contract_mask TA_GEMM_MVE_TRIPLE_BIT TA_GEMM_MVE_X2_BIT "TA_GEMM_MVE_X2_BIT + 1" \
+  "TA_GEMM_MVE_RUN_BIT + TA_GEMM_MVE_RUN_S1L4") | run_s3)) "the TRIPLE, X2 and run bits" ic \
+  "$corpus/models/ic/model.tflite" "$corpus/models/ic/case_0"
+check_loops kws-run "$run_s1" "the S1 run bits" kws "$corpus/models/kws/model.tflite" "$corpus/models/kws/case_0"
 
-# The pair runs' bits (0x780000) the compiler names: ic bits 19 and 20 and not 16, kws bits 21
-# and 22 and not the 4-chunk byte-offset loop (bit 7).
-check_run_bits() { # name expected-bits-of-0x790080
+# The pair runs' bits the compiler names: ic the S3 runs and not TRIPLE, kws the S1 runs and
+# not the 4-chunk byte-offset loop (TA_GEMM_MVE_XR_BIT + 4).
+run_checked=$(($(contract_mask TA_GEMM_MVE_TRIPLE_BIT "TA_GEMM_MVE_XR_BIT + 4") | run_s3 | run_s1))
+check_run_bits() { # name expected-bits-of-run_checked
   mask=$(mask_of "$work/$1/m")
-  got=$((mask & 0x790080))
+  got=$((mask & run_checked))
   if [ -z "$mask" ] || [ "$got" -ne $(($2)) ]; then
-    echo "FAIL cv55:run-bits/$1: bits $(printf 0x%x "$got") of 0x790080, expected $2"
+    echo "FAIL cv55:run-bits/$1: bits $(printf 0x%x "$got") of $(printf 0x%x "$run_checked"), expected $(printf 0x%x "$2")"
   else
     echo "PASS cv55:run-bits/$1 (mask $(printf 0x%x "$mask"))"
   fi
 }
-check_run_bits ic 0x180000
-check_run_bits kws 0x600000
+check_run_bits ic "$run_s3"
+check_run_bits kws "$run_s1"
 
 # ta_conv_s8_mve against a scalar model, bare metal (tests/target/conv_s8_mve_check.c).
 # shellcheck disable=SC2086

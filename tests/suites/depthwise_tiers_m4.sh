@@ -58,8 +58,8 @@ else
   elif [ "$f25" != 0 ]; then
     echo "FAIL dw4:vww_rowpair_chosen: operator 25 (3 columns) has form '$f25', not 0 (classic)"
   elif [ $(( $(sed -n 's/^#define VWW_TA_DEPTHWISE_CONV_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' \
-      "$work/vww/src/ta_config.h") & 32 )) -ne 0 ]; then
-    echo "FAIL dw4:vww_rowpair_chosen: variant bit 5 (narrow layers' widening set-up) set, no layer is narrow"
+      "$work/vww/src/ta_config.h") & $(contract_mask TA_DW_DSP_NARROW_BIT) )) -ne 0 ]; then
+    echo "FAIL dw4:vww_rowpair_chosen: variant bit TA_DW_DSP_NARROW_BIT (narrow layers' widening set-up) set, no layer is narrow"
   else
     echo "PASS dw4:vww_rowpair_chosen"
   fi
@@ -79,10 +79,10 @@ else
     echo "FAIL dw4:kws_rowpair_on_stack: operator 1 is not called with a NULL scratch"
   elif [ -z "$arena" ] || [ "$arena" != "$bound" ]; then
     echo "FAIL dw4:kws_rowpair_on_stack: scratch arenas '$arena' bytes, layer-by-layer bound '$bound'"
-  elif [ -z "$mask" ] || [ $(( mask & 16 )) -ne 0 ]; then
+  elif [ -z "$mask" ] || [ $(( mask & $(contract_mask TA_DW_DSP_CLASSIC_BIT) )) -ne 0 ]; then
     echo "FAIL dw4:kws_rowpair_on_stack: variant mask '$mask' compiles the classic form (no layer takes it)"
-  elif [ $(( mask & 32 )) -eq 0 ]; then
-    echo "FAIL dw4:kws_rowpair_on_stack: variant mask '$mask' lacks bit 5 (the narrow layers' widening set-up)"
+  elif [ $(( mask & $(contract_mask TA_DW_DSP_NARROW_BIT) )) -eq 0 ]; then
+    echo "FAIL dw4:kws_rowpair_on_stack: variant mask '$mask' lacks TA_DW_DSP_NARROW_BIT (the narrow layers' widening set-up)"
   else
     echo "PASS dw4:kws_rowpair_on_stack (arena $arena bytes, its bound)"
   fi
@@ -90,8 +90,9 @@ else
   # vww's 3x3 window only the generic one (TA_POOLING_VARIANTS, ta_pooling.h)
   pk=$(sed -n 's/^#define KWS_TA_POOLING_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$work/kws/src/ta_config.h")
   pv=$(sed -n 's/^#define VWW_TA_POOLING_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$work/vww/src/ta_config.h" 2>/dev/null)
-  if [ "$pk" != 0x2 ] || [ "$pv" != 0x1 ]; then
-    echo "FAIL dw4:avg_pool_mask: kws's pooling mask '$pk' (expected 0x2), vww's '$pv' (expected 0x1)"
+  pk_want=$(contract_mask TA_POOL_AVG_WORDS_BIT) pv_want=$(contract_mask TA_POOL_AVG_GENERIC_BIT)
+  if [ "$((${pk:--1}))" != "$pk_want" ] || [ "$((${pv:--1}))" != "$pv_want" ]; then
+    echo "FAIL dw4:avg_pool_mask: kws's pooling mask '$pk' (expected $pk_want), vww's '$pv' (expected $pv_want)"
   else
     echo "PASS dw4:avg_pool_mask"
   fi
@@ -107,7 +108,8 @@ else
     echo "FAIL dw4:kws_max_classic_in_place: operator 1 has form '$f' in max mode, not 0 (classic)"
   elif ! grep -q 'kws_ta_depthwise_conv_dsp_s8_inplace(' "$src"; then
     echo "FAIL dw4:kws_max_classic_in_place: no depthwise runs in place"
-  elif [ -z "$variants" ] || [ $(( variants & 8 )) -ne 0 ] || [ $(( variants & 16 )) -eq 0 ]; then
+  elif [ -z "$variants" ] || [ $(( variants & $(contract_mask TA_DW_DSP_ROWPAIR_BIT) )) -ne 0 ] ||
+       [ $(( variants & $(contract_mask TA_DW_DSP_CLASSIC_BIT) )) -eq 0 ]; then
     echo "FAIL dw4:kws_max_classic_in_place: variant mask '$variants': the row-pair form's code, or not the classic's"
   else
     echo "PASS dw4:kws_max_classic_in_place"
@@ -206,12 +208,13 @@ dw_gen_one() { # src dir, label, flags, [fallback]
   f=$(form_of "$d/m/src/g4_model.c" 0)
   mask=$(sed -n 's/^#define G4_TA_DEPTHWISE_CONV_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$d/m/src/ta_config.h")
   oh=$(sed -n 's/^ *\.out_h = \([0-9]*\),.*/\1/p' "$d/m/src/g4_model.c" | head -n 1)
-  if [ "$f" != 1 ] || [ -z "$mask" ] || [ $(( (mask >> 6) & 1 )) -ne $(( oh % 2 )) ]; then
-    echo "FAIL dw4:$2: form '$f', variant mask '$mask' (want the row-pair form, bit 6 iff the height $oh is odd)"
+  if [ "$f" != 1 ] || [ -z "$mask" ] || [ $(( (mask >> $(contract_bit TA_DW_DSP_LONE_BIT)) & 1 )) -ne $(( oh % 2 )) ]; then
+    echo "FAIL dw4:$2: form '$f', variant mask '$mask' (want the row-pair form, TA_DW_DSP_LONE_BIT iff the height $oh is odd)"
     return
   fi
   [ "${4:-}" = fallback ] && printf '%s\n' '#ifndef G4_TA_CONFIG_H' '#define G4_TA_CONFIG_H' \
-    '#define G4_TA_DEPTHWISE_CONV_DSP_VARIANTS 0x1cu' '#endif' >"$d/m/src/ta_config.h"
+    "#define G4_TA_DEPTHWISE_CONV_DSP_VARIANTS $(printf 0x%xu "$(contract_mask TA_DW_DSP_CLAMP TA_DW_DSP_ROWPAIR_BIT \
+      TA_DW_DSP_CLASSIC_BIT)")" '#endif' >"$d/m/src/ta_config.h"
   suite_module_exact "dw4:$2" "$d/m" g4 "$1" "$d/out" "$3" || return
   echo "PASS dw4:$2 (exact, $3${4:+, $4})"
   rm -rf "$d"

@@ -149,8 +149,8 @@ fi
 # ic_a16w8 (3x3 layers of 16..64 channels), not bit 10 for vww_a16w8 (1x1 layers and a
 # 3-channel first layer: nothing to read in place). With the bit cleared in the module's
 # ta_config.h the model must stay exact and run more instructions.
-variant_bit() { # model bit expect(1/0)
-  model=$1 bit=$2 expect=$3 dir="$corpus/models/$1"
+variant_bit() { # model bit-name (ta_s16_dsp_contract.h) expect(1/0)
+  model=$1 bit=$(contract_bit "$2") expect=$3 dir="$corpus/models/$1"
   label="s16-m4:variant-bit$bit/$model"
   d="$work/bit$bit-$model"
   mkdir -p "$d"
@@ -216,11 +216,11 @@ twin_ratio() { # model
   rm -rf "$work/twin-$1" "$work/twin-$1_a16w8"
 }
 if [ -n "$plugin" ]; then
-  variant_bit vww_a16w8 9 1
-  variant_bit vww_a16w8 10 0
-  variant_bit ic_a16w8 10 1
-  variant_bit kws_a16w8 11 1
-  variant_bit kws_a16w8 21 1
+  variant_bit vww_a16w8 TA_S16_DSP_BIT_STREAM 1
+  variant_bit vww_a16w8 TA_S16_DSP_BIT_WINDOW 0
+  variant_bit ic_a16w8 TA_S16_DSP_BIT_WINDOW 1
+  variant_bit kws_a16w8 TA_S16_DSP_BIT_DW_EDGE 1
+  variant_bit kws_a16w8 TA_S16_DSP_BIT_U16 1
   twin_ratio vww
   twin_ratio ic
   twin_ratio kws
@@ -260,7 +260,7 @@ dsp_check() { # [LABEL-SUFFIX EXTRA-CFLAGS]: the specialised side also built wit
   suite_check_image "$label" "$d" mps2-an386 "outputs equal" && rm -rf "$d"
 }
 dsp_check
-dsp_check "-no-bit22" "-DTA_S16_DSP_VARIANTS=0x3fffffu"
+dsp_check "-no-bit22" "-DTA_S16_DSP_VARIANTS=$(printf 0x%xu $(((1 << $(contract_bit TA_S16_DSP_BIT_U8)) - 1)))"
 
 # ---- compile flags: the two kernel files at every usual level, both compilers ----------
 flags() {

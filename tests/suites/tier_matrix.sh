@@ -46,14 +46,17 @@ fewest=
 
 # TEST_FULL: the module of OUT rebuilt with every loop variant its layers can do without
 # left out (ta_config.h): no TA_GEMM_DSP / TA_S16_DSP / TA_DEPTHWISE_CONV_MVE /
-# TA_S16_MVE loop, on the DSP depthwise kernel only its forms and the CLAMP loops (bits 2-4,
-# which every layer can run), on the MVE gemm only the modes that shift left and fix
-# negative ties (bits 3, 15, exact for every layer): the C and general loops, run into
+# TA_S16_MVE loop, on the DSP depthwise kernel only its forms and the CLAMP loops (which
+# every layer can run), on the MVE gemm only the modes that shift left and fix negative
+# ties (exact for every layer): the C and general loops, run into
 # OUT/min; false when it does not build or run.
+min_mve=$(printf 0x%x "$(contract_mask "TA_GEMM_MVE_MODE(TA_GEMM_MVE_CONV_BIT, 1, 1)" \
+  "TA_GEMM_MVE_MODE(TA_GEMM_MVE_FC_BIT, 1, 1)")")
+min_dw_dsp=$(printf 0x%x "$(contract_mask TA_DW_DSP_CLAMP TA_DW_DSP_ROWPAIR_BIT TA_DW_DSP_CLASSIC_BIT)")
 min_loops() { # OUT core case
   rm -rf "$1/min" "$1/minmod" && cp -r "$1/module" "$1/minmod" && make -C "$1/minmod" clean >/dev/null 2>&1
-  sed -i 's/\(VARIANTS\) 0x[0-9a-fA-F]*u/\1 0x0u/; s/\(_TA_GEMM_MVE_VARIANTS\) 0x0u/\1 0x8008u/;
-          s/\(_TA_DEPTHWISE_CONV_DSP_VARIANTS\) 0x0u/\1 0x1cu/' "$1/minmod/src/ta_config.h" &&
+  sed -i "s/\\(VARIANTS\\) 0x[0-9a-fA-F]*u/\\1 0x0u/; s/\\(_TA_GEMM_MVE_VARIANTS\\) 0x0u/\\1 ${min_mve}u/;
+          s/\\(_TA_DEPTHWISE_CONV_DSP_VARIANTS\\) 0x0u/\\1 ${min_dw_dsp}u/" "$1/minmod/src/ta_config.h" &&
     make -C "$1/minmod" TARGET="cortex-$2" CFLAGS=-O2 >"$1/min.log" 2>&1 &&
     sh "$TA_ROOT/target/run_case.sh" --core "$2" --name mx --lib "$1/minmod/libmx.a" --include "$1/minmod/include" \
       --case "$3/case_0" --out "$1/min" >>"$1/min.log" 2>&1

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "depthwise_tier.h"
+#include "../../../runtime/kernels/ta_depthwise_conv_dsp_contract.h"
 
 /* Largest |accumulator| of channel c over every border class, from the DSP bias table. */
 static int64_t dw_acc_bound(const DwData *d, const Tensor *filter, int32_t c) {
@@ -164,11 +165,11 @@ static bool dw_dsp_tables(PrepareCtx *pc, const DwData *d, const Tensor *filter,
 /* SIMPLE: no negative rounding fix and the int8 activation range; NEGFIX: the fix on
  * every channel (all right shifts > 0) and the int8 range; anything else CLAMP. */
 static int dw_dsp_mode(const DwData *d) {
-  if (d->q.act_min != -128 || d->q.act_max != 127) return 2;
-  if (!d->t.negative_fix) return 0;
+  if (d->q.act_min != -128 || d->q.act_max != 127) return TA_DW_DSP_CLAMP;
+  if (!d->t.negative_fix) return TA_DW_DSP_SIMPLE;
   for (int32_t c = 0; c < d->out_c; c++)
-    if (dw_right_shift(d, c) <= 0) return 2;
-  return 1;
+    if (dw_right_shift(d, c) <= 0) return TA_DW_DSP_CLAMP;
+  return TA_DW_DSP_NEGFIX;
 }
 
 bool depthwise_dsp_plan(PrepareCtx *pc, DwData *d, const Tensor *filter, const Tensor *bias) {
@@ -194,16 +195,17 @@ void depthwise_dsp_emit(EmitCtx *ec, const Node *node, const DwData *d) {
   /* the row-pair form's one class (its padding is the zero point), else every border class's */
   const char *bias = rowpair ? em_table_i32_from(ec, "class_bias", EM_FROM_BIAS, t->rp_bias, (size_t)d->out_c)
                              : em_table_i32_from(ec, "class_bias", EM_FROM_BIAS, t->bias, t->bias_n);
-  /* bit 3: the row-pair form's code (TA_DW_DSP_ROWPAIR_BIT), bit 4 the classic form's
+  /* the row-pair form's code (TA_DW_DSP_ROWPAIR_BIT), the classic form's
    * (TA_DW_DSP_CLASSIC_BIT; also the in-place entry's): kws links only the row-pair form */
-  /* bit 5 (TA_DW_DSP_NARROW_BIT): the row-pair widening set-up per group, for narrow
+  /* TA_DW_DSP_NARROW_BIT: the row-pair widening set-up per group, for narrow
    * layers (kws: 1.7 k instructions a layer for 104 bytes; vww would pay the bytes for 1.5 k) */
-  const uint32_t narrow = rowpair && d->w.out < DW_ROWPAIR_INPLACE_BELOW ? 32u : 0u;
-  /* bit 6 (TA_DW_DSP_LONE_BIT): the row-pair body of a lone last row, for odd heights (kws:
+  const uint32_t narrow = rowpair && d->w.out < DW_ROWPAIR_INPLACE_BELOW ? TA_DW_DSP_MASK(TA_DW_DSP_NARROW_BIT) : 0u;
+  /* TA_DW_DSP_LONE_BIT: the row-pair body of a lone last row, for odd heights (kws:
    * its 25th row; vww's heights are even) */
-  const uint32_t lone = rowpair && d->h.out % 2 ? 64u : 0u;
+  const uint32_t lone = rowpair && d->h.out % 2 ? TA_DW_DSP_MASK(TA_DW_DSP_LONE_BIT) : 0u;
   em_kernel_variants(ec, "TA_DEPTHWISE_CONV_DSP_VARIANTS",
-                     (1u << t->dsp_mode) | (rowpair ? 8u : 16u) | narrow | lone);
+                     TA_DW_DSP_MASK(t->dsp_mode) |
+                         TA_DW_DSP_MASK(rowpair ? TA_DW_DSP_ROWPAIR_BIT : TA_DW_DSP_CLASSIC_BIT) | narrow | lone);
   em_decl(ec,
           "static const ta_depthwise_conv_dsp_params_t %s_params = {\n%s  .act_min = %d, .act_max = %d,\n"
           "  .mode = %d,\n  .form = %d,\n  .zero_point = %d,\n  .rows = %s,\n  .cols = %s,\n  .bias = %s,\n"

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "depthwise_tier.h"
+#include "../../../runtime/kernels/ta_depthwise_conv_mve_contract.h"
 
 /* Lane of channel j (0..7) of a group in the MVE tables: even channels, then odd ones. */
 static int32_t dw_mve_lane(int32_t j) { return (j & 1) ? 4 + (j >> 1) : j >> 1; }
@@ -153,8 +154,8 @@ static int dw_mve_negative_fix(const DwData *d) {
 static uint32_t dw_mve_variants(const DwData *d) {
   const DwTierData *t = &d->t;
   const bool k3x3 = d->h.k == 3 && d->w.k == 3;
-  /* TA_DW_MVE_BIT_ONE, TA_DW_MVE_BIT_PACK */
-  uint32_t bits = ((t->lanes16 && d->out_c == 16) || t->pack ? 1u << 22 : 0) | (t->pack ? 1u << 23 : 0);
+  uint32_t bits = ((t->lanes16 && d->out_c == 16) || t->pack ? TA_DW_MVE_MASK(TA_DW_MVE_BIT_ONE) : 0) |
+                  (t->pack ? TA_DW_MVE_MASK(TA_DW_MVE_BIT_PACK) : 0);
   for (int32_t r = 0; r < t->rows.count; r++)
     for (int32_t k = 0; k < t->cols.count; k++) {
       const int32_t n_ky = t->rows.hi[r] - t->rows.lo[r], n_kx = t->cols.hi[k] - t->cols.lo[k];
@@ -165,15 +166,17 @@ static uint32_t dw_mve_variants(const DwData *d) {
         else if (k3x3 && n_ky >= 2 && n_kx >= 2) shape = n_ky == 3 ? (n_kx == 3 ? 0 : 2) : (n_kx == 3 ? 1 : 3);
         else shape = 5;
         if (t->lanes16 == 2) /* the layer form: its shape (TA_DW_MVE_BIT_LAYER), its requantisation (_S, _P, _G) */
-          bits |= 1u << (24 + (shape == 0 ? 0 : shape <= 3 ? 1 : shape - 2)) |
-                  1u << (t->simple ? 28 : dw_mve_negative_fix(d) == 2 && t->no_left_shift ? 29 : 30);
+          bits |= TA_DW_MVE_MASK(TA_DW_MVE_BIT_LAYER(shape)) |
+                  TA_DW_MVE_MASK(t->simple                                             ? TA_DW_MVE_BIT_LAYER_S
+                                 : dw_mve_negative_fix(d) == 2 && t->no_left_shift ? TA_DW_MVE_BIT_LAYER_P
+                                                                                   : TA_DW_MVE_BIT_LAYER_G);
         else
-          bits |= 1u << (t->simple ? 6 + shape : shape);
+          bits |= TA_DW_MVE_MASK(TA_DW_MVE_BIT16(t->simple, shape));
       }
       if (!t->lanes16) { /* with pack: the pixels left over */
         /* 0 whole 3x3, 1..3 rows of that many taps, 4 any */
-        shape = k3x3 && n_ky == 3 && n_kx == 3 ? 0 : n_kx >= 1 && n_kx <= 3 ? n_kx : 4;
-        bits |= 1u << (12 + (t->simple ? 5 : 0) + shape);
+        shape = TA_DW_MVE_SHAPE8(k3x3 && n_ky == 3 && n_kx == 3, n_kx);
+        bits |= TA_DW_MVE_MASK(TA_DW_MVE_BIT8(t->simple, shape));
       }
     }
   return bits;

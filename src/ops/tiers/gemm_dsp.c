@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gemm_tier.h"
+#include "../../../runtime/kernels/ta_gemm_dsp_contract.h"
 
 /* DSP: rows in blocks of 4, then single rows; per block and group of 4 depth values
  * each row's two words (w0 | w2 << 16) and (w1 | w3 << 16), the pairs SXTB16 makes of
@@ -81,12 +82,12 @@ static int32_t *gemm_dsp_k8(Arena *arena, const GemmPlan *g, const int8_t *w) {
 }
 
 /* The deepest layer the DSP pair loop unpacks on its stack (ta_gemm_dsp.c GEMM_PAIR_MAX_GROUPS). */
-#define GEMM_DSP_PAIR_MAX_DEPTH 320
+#define GEMM_DSP_PAIR_MAX_DEPTH (4 * TA_GEMM_DSP_PAIR_MAX_GROUPS)
 
 /* The pair loop computes 8 SMLADs per 2 LDMs (the block loop 8 per 3) from 2 pixels
  * unpacked side by side; it keeps only rq's requantisation with an int8 clamp and no
  * negative-rounding fix (the zero point folded or added after the shift). Depth 40 (strww's
- * 40-channel 1x1 layer) has a loop of its own (bit 14, shared with ta_conv_s8_dsp_first). */
+ * 40-channel 1x1 layer) has a loop of its own (TA_GEMM_DSP_BIT_FIRST_ROWS, shared with ta_conv_s8_dsp_first). */
 static bool gemm_dsp_pairs_fit(const GemmPlan *g) {
   return g->tier == GEMM_DSP && !g->dsp_unpacked && g->rq && g->sat8 && g->neg_fix == 0 &&
          g->rows % 2 == 0 && (g->depth % 16 == 0 || (g->depth == 40 && g->rq_zp == 0)) && g->depth >= 16 &&
@@ -135,7 +136,7 @@ bool gemm_dsp_pair_stream(Arena *arena, GemmPlan *g, const int8_t *weights, int3
 
 /* The deepest input the DSP stream loop unpacks on its stack (ta_gemm_dsp.c: 4 *
  * GEMM_UNPACK_MAX_GROUPS values). */
-#define GEMM_DSP_FCS_MAX_DEPTH 640
+#define GEMM_DSP_FCS_MAX_DEPTH (4 * TA_GEMM_DSP_UNPACK_MAX_GROUPS)
 
 /* The stream loop keeps 4 accumulators, 4 input words and 4 weight words in registers (16
  * SMLADs per 5 loads, the block loop 8 per 3) in passes of 128 values, and rq's
@@ -190,21 +191,25 @@ bool gemm_dsp_use_fcs(Arena *arena, GemmPlan *g, const int8_t *weights) {
  * gemm_rows_unpacked for the column form), as its TA_GEMM_DSP_VARIANTS bit; -1: none (C
  * requantisation, the depth-8 stream, or no block of 4 rows). */
 static int gemm_dsp_variant(const GemmPlan *g) {
-  if (g->pairs && g->dsp_unpacked) { /* the column form's strip loops (rq_zp 0): GEMM_PAIRS64, GEMM_PAIRS (+ 8
-                                        * with neg_fix), GEMM_PAIRS48 (+ 1) */
-    if (g->depth % 64 != 0 && g->depth % 48 == 0) return 19 + (g->neg_fix ? 1 : 0);
-    return (g->depth % 64 == 0 ? 10 : 9) + (g->neg_fix ? 8 : 0);
+  if (g->pairs && g->dsp_unpacked) { /* the column form's strip loops (rq_zp 0), each also with neg_fix */
+    const int fix = g->neg_fix ? 1 : 0;
+    if (g->depth % 64 != 0 && g->depth % 48 == 0) return TA_GEMM_DSP_BIT_PAIRS48 + fix * TA_GEMM_DSP_PAIRS48_NEG;
+    return (g->depth % 64 == 0 ? TA_GEMM_DSP_BIT_PAIRS64 : TA_GEMM_DSP_BIT_PAIRS) + fix * TA_GEMM_DSP_PAIRS_NEG;
   }
-  if (g->pairs && g->depth == 28) return 16; /* GEMM_PAIRS28 (ta_conv_s8_dsp_first, rq_zp 0) */
-  if (g->pairs && g->depth == 40) return 14; /* GEMM_FIRST_ROWS: its depth-40 loop (likewise) */
-  if (g->pairs) return (g->depth % 64 == 0 ? 10 : 9) + (g->rq_zp ? 2 : 0); /* GEMM_PAIRS64, GEMM_PAIRS (+ ZP) */
-  if (g->fcs) return 22; /* GEMM_FCS */
+  /* ta_conv_s8_dsp_first's own depth-28 and depth-40 loops (rq_zp 0) */
+  if (g->pairs && g->depth == TA_GEMM_DSP_FIRST_DEPTH28) return TA_GEMM_DSP_BIT_PAIRS28;
+  if (g->pairs && g->depth == TA_GEMM_DSP_FIRST_DEPTH40) return TA_GEMM_DSP_BIT_FIRST_ROWS;
+  if (g->pairs)
+    return (g->depth % 64 == 0 ? TA_GEMM_DSP_BIT_PAIRS64 : TA_GEMM_DSP_BIT_PAIRS) +
+           (g->rq_zp ? TA_GEMM_DSP_PAIRS_ZP : 0);
+  if (g->fcs) return TA_GEMM_DSP_BIT_FCS;
   const int32_t groups = (g->depth + 3) / 4, blocks = g->rows / 4;
   if (!g->rq || !g->sat8 || (g->neg_fix != 0 && g->rq_zp != 0) || blocks == 0 || groups == 0) return -1;
   if (!g->dsp_unpacked && g->k8 && g->depth == 8 && g->rows % 2 == 0) return -1;
-  const bool unpacked = g->dsp_unpacked || (groups <= 160 && blocks >= 3); /* GEMM_UNPACK_MAX_GROUPS */
-  const int form = unpacked ? ((groups & 3) == 0 ? 6 : 3) : 0;
-  return form + (g->neg_fix ? 1 : g->rq_zp ? 2 : 0);
+  const bool unpacked = g->dsp_unpacked || (groups <= TA_GEMM_DSP_UNPACK_MAX_GROUPS && blocks >= 3);
+  const int form = !unpacked ? TA_GEMM_DSP_BIT_BYTES
+                   : (groups & 3) == 0 ? TA_GEMM_DSP_BIT_UNPACKED16 : TA_GEMM_DSP_BIT_UNPACKED;
+  return form + (g->neg_fix ? TA_GEMM_DSP_RQ_NEG : g->rq_zp ? TA_GEMM_DSP_RQ_ZP : 0);
 }
 
 bool gemm_dsp_plan(Arena *arena, GemmPlan *g, const int8_t *weights) {
@@ -227,9 +232,10 @@ bool gemm_dsp_plan(Arena *arena, GemmPlan *g, const int8_t *weights) {
 const char *gemm_dsp_emit_params(EmitCtx *ec, const GemmPlan *g, const char *name, const char *bias, const char *mult,
                                  const char *shift) {
   const int variant = gemm_dsp_variant(g);
-  if (variant >= 0) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << variant);
-  /* a 64-value pair loop of several passes keeps its test for another (bit 21, GEMM_PAIRS64_MULTI) */
-  if (g->pairs && g->depth % 64 == 0 && g->depth > 64) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", 1u << 21);
+  if (variant >= 0) em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", TA_GEMM_DSP_MASK(variant));
+  /* a 64-value pair loop of several passes keeps its test for another */
+  if (g->pairs && g->depth % 64 == 0 && g->depth > 64)
+    em_kernel_variants(ec, "TA_GEMM_DSP_VARIANTS", TA_GEMM_DSP_MASK(TA_GEMM_DSP_BIT_PAIRS64_MULTI));
   /* the pair and FULLY_CONNECTED streams carry the biases and rq words themselves */
   const char *rq = g->rq && !g->pairs && !g->fcs ? em_table_i32(ec, "gemm_rq", g->rq, (size_t)g->rows * 4) : "NULL";
   em_decl(ec,

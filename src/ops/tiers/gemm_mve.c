@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gemm_tier.h"
+#include "../../../runtime/kernels/ta_gemm_mve_contract.h"
 
 /* Blocks of 4 rows (zero rows pad the last), each interleaving its rows per 16
  * values, the depth zero padded to a multiple of 16. */
@@ -50,9 +51,9 @@ const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const char *nam
   const size_t blocks = (size_t)((g->rows + 3) / 4);
   const char *table = em_table_i32_from(ec, "gemm_quant", EM_FROM_BIAS, g->mve_quant, blocks * 12);
   const int left = g->mve_left_shift ? 1 : 0, fix = g->act_min < g->output_offset ? 1 : 0;
-  /* ta_gemm_s8_mve's mode (bit 12 +); a CONV_2D also names its own (gemm_emit_conv_variants).
+  /* ta_gemm_s8_mve's mode (from TA_GEMM_MVE_FC_BIT); a CONV_2D also names its own (gemm_emit_conv_variants).
    * Harmless for a convolution: ta_gemm_s8_mve is only linked when a layer calls it. */
-  em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (12 + 2 * left + fix));
+  em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", TA_GEMM_MVE_MASK(TA_GEMM_MVE_MODE(TA_GEMM_MVE_FC_BIT, left, fix)));
   em_decl(ec,
           "static const ta_gemm_mve_params_t %s_gemm = {\n  .rows = %d, .depth = %d,\n"
           "  .output_offset = %d, .act_min = %d, .act_max = %d,\n"
@@ -63,39 +64,40 @@ const char *gemm_mve_emit_params(EmitCtx *ec, const GemmPlan *g, const char *nam
 }
 
 void gemm_emit_conv_variants(EmitCtx *ec, const GemmPlan *g, int64_t window_span, int32_t seg_chunks, int32_t segs) {
-  /* ta_conv_s8_mve may read windows of n <= 4 chunks through byte offsets (bit 3 + n),
-   * and those inside the image that span more than 256 bytes through 16-bit ones (bit 7 + n). */
+  /* ta_conv_s8_mve may read windows of n <= 4 chunks through byte offsets (TA_GEMM_MVE_XR_BIT + n),
+   * and those inside the image that span more than 256 bytes through 16-bit ones (_XW_BIT + n). */
   const int32_t chunks = (g->depth + 15) / 16;
-  if (g->tier == GEMM_MVE) /* ta_conv_s8_mve's requantisation mode (bit 2 * left_shift + fix) */
+  if (g->tier == GEMM_MVE) /* ta_conv_s8_mve's requantisation mode */
     em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS",
-                       1u << (2 * (g->mve_left_shift ? 1 : 0) + (g->act_min < g->output_offset ? 1 : 0)));
+                       TA_GEMM_MVE_MASK(TA_GEMM_MVE_MODE(TA_GEMM_MVE_CONV_BIT, g->mve_left_shift ? 1 : 0,
+                                                         g->act_min < g->output_offset ? 1 : 0)));
   /* windows read in place two at a time (more than 4 chunks) in segments of a multiple of
-   * 3 chunks: the loops unrolled by 3 (bit 16) */
-  /* the pair runs in assembly (bit 19 + form, rows a multiple of 4): 3 segments of exactly 3
+   * 3 chunks: the loops unrolled by 3 (TA_GEMM_MVE_TRIPLE_BIT) */
+  /* the pair runs in assembly (TA_GEMM_MVE_RUN_BIT + run, rows a multiple of 4): 3 segments of exactly 3
    * chunks, 3 segments of a multiple of 3 chunks, 1x1 windows of a multiple of 4 chunks (those
    * rather than byte offsets), windows of 3 chunks gathered through offsets; the first two
-   * replace the unrolled loops of bit 16 */
+   * replace the unrolled loops */
   int run = -1;
   if (g->tier == GEMM_MVE && g->rows % 4 == 0 && seg_chunks > 0) {
     if (window_span > 0 && chunks > 4 && segs == 3)
-      run = seg_chunks == 3 ? 0 : seg_chunks % 3 == 0 ? 1 : -1;
+      run = seg_chunks == 3 ? TA_GEMM_MVE_RUN_S3C3 : seg_chunks % 3 == 0 ? TA_GEMM_MVE_RUN_S3L3 : -1;
     else if (window_span == 0 && segs == 1 && seg_chunks % 4 == 0)
-      run = 2;
+      run = TA_GEMM_MVE_RUN_S1L4;
   }
-  if (run < 0 && g->tier == GEMM_MVE && g->rows % 4 == 0 && chunks == 3 && window_span <= 65536)
-    run = 3; /* windows of 3 chunks gathered through offsets into a buffer, two at a time */
-  if (run >= 0) em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (19 + run));
+  if (run < 0 && g->tier == GEMM_MVE && g->rows % 4 == 0 && chunks == 3 && window_span <= TA_GEMM_MVE_XW_MAX_SPAN)
+    run = TA_GEMM_MVE_RUN_S1C3; /* windows of 3 chunks gathered through offsets into a buffer, two at a time */
+  if (run >= 0) em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", TA_GEMM_MVE_MASK(TA_GEMM_MVE_RUN_BIT + run));
   if (g->tier == GEMM_MVE && run < 0 && chunks > 4 && seg_chunks > 0 && seg_chunks % 3 == 0)
-    em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << 16);
-  if (run == 2) return; /* no byte-offset loop */
-  if (g->tier == GEMM_MVE && chunks >= 1 && chunks <= 4) {
-    em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (3 + chunks));
-    /* up to 2 chunks through byte offsets: two windows per weight load (bit 17 + chunks - 1);
+    em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", TA_GEMM_MVE_MASK(TA_GEMM_MVE_TRIPLE_BIT));
+  if (run == TA_GEMM_MVE_RUN_S1L4) return; /* no byte-offset loop */
+  if (g->tier == GEMM_MVE && chunks >= 1 && chunks <= TA_GEMM_MVE_XR_MAX) {
+    em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", TA_GEMM_MVE_MASK(TA_GEMM_MVE_XR_BIT + chunks));
+    /* up to 2 chunks through byte offsets: two windows per weight load (TA_GEMM_MVE_X2_BIT + chunks - 1);
      * not for 1x1 layers (vww's 8-channel one would gain 93 k instructions for 1.3 KB of code,
      * which its budget lacks) */
-    if (chunks <= 2 && window_span > 0 && window_span <= 256)
-      em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (16 + chunks));
-    if (window_span > 256 && window_span <= 65536)
-      em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", 1u << (7 + chunks));
+    if (chunks <= TA_GEMM_MVE_X2_MAX && window_span > 0 && window_span <= TA_GEMM_MVE_XR_MAX_SPAN)
+      em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", TA_GEMM_MVE_MASK(TA_GEMM_MVE_X2_BIT + chunks - 1));
+    if (window_span > TA_GEMM_MVE_XR_MAX_SPAN && window_span <= TA_GEMM_MVE_XW_MAX_SPAN)
+      em_kernel_variants(ec, "TA_GEMM_MVE_VARIANTS", TA_GEMM_MVE_MASK(TA_GEMM_MVE_XW_BIT + chunks));
   }
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../ir/quant.h"
+#include "../../../runtime/kernels/ta_s16_dsp_contract.h"
 
 /* Set to 0 to keep the portable int16x8 kernels (e.g. to bisect a mismatch). */
 #define GEMM_S16_DSP_ENABLED 1
@@ -108,7 +109,8 @@ static int s16_requant_form(const S16Requant *q) {
 const char *s16_requant_emit(EmitCtx *ec, const S16Requant *q, unsigned bit0) {
   const char *table = em_table_i32(ec, "rq16", q->rq, (size_t)q->rows * 4);
   const int sat = s16_requant_sat(q), form = s16_requant_form(q);
-  em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", 1u << (bit0 + 3u * (unsigned)form + (unsigned)sat));
+  em_kernel_variants(ec, "TA_S16_DSP_VARIANTS",
+                     TA_S16_DSP_MASK(TA_S16_DSP_BIT_RQ(bit0, (unsigned)form, (unsigned)sat)));
   return em_name(ec, "{ .rq = %s, .hi = %d, .act_min = %d, .act_max = %d, .sat = %d }", table, form,
                  (int)q->act_min, (int)q->act_max, sat);
 }
@@ -178,18 +180,21 @@ void gemm_s16_dsp_emit_window(EmitCtx *ec, const GemmS16Plan *g, int32_t k_h, in
   const int64_t seg = (int64_t)k_w * in_c;
   if (dil_w == 1 && (g->rows & 3) == 0 && g->q.hi && !g->q.acc64 && s16_requant_sat(&g->q) != 0 && seg % 8 == 0 &&
       (int64_t)k_h * seg == g->depth)
-    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", (1u << 10) | (seg % 16 == 0 ? 1u << 21 : 1u << 22));
+    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS",
+                       TA_S16_DSP_MASK(TA_S16_DSP_BIT_WINDOW) |
+                           TA_S16_DSP_MASK(seg % 16 == 0 ? TA_S16_DSP_BIT_U16 : TA_S16_DSP_BIT_U8));
 }
 
 const char *gemm_s16_dsp_emit_params(EmitCtx *ec, const GemmS16Plan *g) {
   const char *name = em_op_name(ec);
-  const char *q = s16_requant_emit(ec, &g->q, 0);
+  const char *q = s16_requant_emit(ec, &g->q, TA_S16_DSP_GEMM_BASE);
   const char *stream = "0";
-  /* the blocks at 16 values per loop iteration (bit 21), else 8 (bit 22) */
+  /* the blocks at 16 values per loop iteration, else 8 */
   if (!g->stream && g->rows >= 4 && g->q.hi && !g->q.acc64 && s16_requant_sat(&g->q) != 0 && g->depth % 8 == 0)
-    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", g->depth % 16 == 0 ? 1u << 21 : 1u << 22);
+    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS",
+                       TA_S16_DSP_MASK(g->depth % 16 == 0 ? TA_S16_DSP_BIT_U16 : TA_S16_DSP_BIT_U8));
   if (g->stream) {
-    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", 1u << 9);
+    em_kernel_variants(ec, "TA_S16_DSP_VARIANTS", TA_S16_DSP_MASK(TA_S16_DSP_BIT_STREAM));
     stream = em_table_i32(ec, "gemm16_stream", g->stream, (size_t)g->rows * 8);
   }
   em_decl(ec,
