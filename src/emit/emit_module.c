@@ -346,7 +346,7 @@ static void emit_layers(const Model *m, const Plan *p, const Module *mod, Arena 
                 low[k].row);
       continue;
     }
-    MemType code = config_operator_placement(p->config, n->index, n->opname, true);
+    MemType code = plan_code_memory(p, k);
     if (code != MEM_NONE) /* a static function would be inlined into run(), out of the section */
       sb_printf(c, "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((noinline))\n#endif\n%s_CODE_IN_%s\n",
                 mod->PREFIX, mem_name(code));
@@ -375,7 +375,7 @@ static bool internable(const Model *m, const Plan *p, const Module *mod, const L
   const Node *n = &m->nodes[k];
   return mod->intern && mod->direct_calls && mod->allocate_arenas && L->fn && L->calls == 1 && !L->unstructured &&
          !L->bad_arg && (n->def->capabilities & CAP_DESCRIPTOR_DRIVEN) &&
-         config_operator_placement(p->config, n->index, n->opname, true) == MEM_NONE && !streams_at(p, k);
+         plan_code_memory(p, k) == MEM_NONE && !streams_at(p, k);
 }
 
 static const char *call_key(Arena *a, const Lowered *L) {

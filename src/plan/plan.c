@@ -272,6 +272,17 @@ bool plan_activations_opt(Model *m, Plan *p, const Platform *platform, const Con
   return plan_activations_mode(m, p, platform, cfg, inplace ? PLAN_INPLACE_ALL : PLAN_INPLACE_NONE, d);
 }
 
+/* Each operator's code section, decided here so emit needs nothing from the config. */
+static bool place_code(const Model *m, Plan *p, Diag *d) {
+  p->n_nodes = m->n_nodes;
+  if (!m->n_nodes) return true;
+  p->code_memory = arena_calloc(m->arena, (size_t)m->n_nodes, sizeof(MemType));
+  if (!p->code_memory) return diag_error(d, "out of memory while planning");
+  for (int k = 0; k < m->n_nodes; k++)
+    p->code_memory[k] = config_operator_placement(p->config, m->nodes[k].index, m->nodes[k].opname, true);
+  return true;
+}
+
 bool plan_activations_mode(Model *m, Plan *p, const Platform *platform, const Config *cfg, PlanInplace mode,
                            Diag *d) {
   memset(p, 0, sizeof *p);
@@ -279,6 +290,7 @@ bool plan_activations_mode(Model *m, Plan *p, const Platform *platform, const Co
   p->inplace_moves = mode == PLAN_INPLACE_ALL;
   p->platform = *platform;
   p->config = cfg;
+  if (!place_code(m, p, d)) return false;
   set_budgets(p);
   plan_compute_lifetimes(m);
   for (int i = 0; i < m->n_tensors; i++) {

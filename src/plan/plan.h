@@ -55,8 +55,11 @@ typedef struct ConstItem {
 
 typedef struct Plan {
   Platform platform;
-  const Config *config;
+  const Config *config;       /* read by plan/ only (attribute rules, constraints) */
   int n_arenas;
+  int n_nodes;
+  MemType *code_memory;       /* per node: the memory its code is placed in, MEM_NONE = default;
+                               * emit reads this, not the config */
   PlanArena arenas[PLAN_MAX_ARENAS];
   int n_consts, cap_consts;
   ConstItem *consts;
@@ -94,6 +97,10 @@ bool plan_finish(Model *m, Plan *p, Diag *d);
 bool plan_verify(const Model *m, const Plan *p, Diag *d);
 /* Activation lower bound over the schedule, from lifetimes (bytes, unaligned). */
 size_t plan_live_lower_bound(const Model *m);
+/* The memory node k's code is placed in (MEM_NONE: the default section). */
+static inline MemType plan_code_memory(const Plan *p, int k) {
+  return k >= 0 && k < p->n_nodes ? p->code_memory[k] : MEM_NONE;
+}
 /* True when tensor `id` needs arena storage of its own (not constant, not aliased).
  * These two are defined in lifetimes.c (beneath plan.c, inplace.c and verify.c). */
 bool plan_needs_storage(const Model *m, int32_t id);
