@@ -17,7 +17,7 @@ host_missing() {
     command -v xmllint >/dev/null 2>&1 || m="$m libxml2-utils" # module_types: the .pdsc
     command -v unzip >/dev/null 2>&1 || m="$m unzip"           # module_types: the .pack/.zip
     command -v valgrind >/dev/null 2>&1 || m="$m valgrind"     # config_helia: the config parser
-    command -v python3 >/dev/null 2>&1 || m="$m python3"       # helia_api: writes test .npz files
+    command -v python3 >/dev/null 2>&1 || m="$m python3"       # helia_api (.npz files), architecture (call cycles)
     command -v man >/dev/null 2>&1 || m="$m man-db"            # install: the man page renders
     command -v groff >/dev/null 2>&1 || m="$m groff-base"      # install: groff -ww finds no warning
     command -v chromium >/dev/null 2>&1 || m="$m chromium"     # report_html: the report in a browser
