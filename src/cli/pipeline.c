@@ -255,7 +255,7 @@ static uint64_t patch_probe(void *ctx, int start) {
 /* --memory.optimize max: the chain start whose patches give the smallest whole plan. */
 static int choose_patch_start(Compilation *c, const ConvertOptions *opt, const bool *portable, Diag *d) {
   PatchProbeCtx ctx = {c, opt, portable, d};
-  return plan_search_patch_start(patch_probe, &ctx);
+  return plan_search_patch_start(patch_probe, &ctx, &c->search);
 }
 
 /* Default mode over a budget, planned again in max mode (see escalate_memory). */
@@ -294,10 +294,38 @@ static void view_slices(Model *m) {
   }
 }
 
+/* The reason the latest attempt was kept or dropped. */
+static void attempt_reason(Compilation *c, const char *reason) {
+  if (c->attempt >= 0 && c->attempt < c->search.n) plan_search_reason(&c->search.entries[c->attempt], reason);
+}
+
+/* In-place execution: by default the contracts that cost no instruction (the output at
+ * its dying input's own offset); --memory.optimize max also those that move outputs. */
+static PlanInplace inplace_set(const ConvertOptions *opt) {
+  return opt->no_inplace ? PLAN_INPLACE_NONE : opt->memory_max ? PLAN_INPLACE_ALL : PLAN_INPLACE_FREE;
+}
+
+/* An attempt's entry in the search log: its mode and in-place set, the operators it keeps
+ * portable, and its plan's bytes per memory (planned) or overflow. */
+static void note_attempt(Compilation *c, const ConvertOptions *opt, const BudgetTrade *trade, bool planned) {
+  char cand[64], result[96];
+  int n_portable = 0;
+  for (int i = 0; trade && i < trade->n_nodes; i++) n_portable += trade->portable[i];
+  const PlanInplace inplace = inplace_set(opt);
+  const char *set = inplace == PLAN_INPLACE_NONE ? "none" : inplace == PLAN_INPLACE_ALL ? "all" : "free";
+  const char *mode = opt->memory_max ? "max" : "default";
+  if (trade) snprintf(cand, sizeof cand, "%s mode, in-place %s, %d operators portable", mode, set, n_portable);
+  else snprintf(cand, sizeof cand, "%s mode, in-place %s", mode, set);
+  plan_search_outcome(&c->plan, planned, result, sizeof result);
+  c->attempt = c->search.n;
+  if (!plan_search_note(&c->search, cand, result, planned ? "kept: fits every budget" : "dropped"))
+    c->attempt = -1;
+}
+
 /* One attempt at everything after configuration; with `trade`, its operators keep the
  * portable kernels; `esc` (or NULL) is recorded for the report. */
-static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade *trade, const Escalation *esc,
-                         Diag *d) {
+static bool compile_attempt(Compilation *c, ConvertOptions *opt, const BudgetTrade *trade, const Escalation *esc,
+                            Diag *d) {
   const bool *portable = trade ? trade->portable : NULL;
   /* --memory.optimize max: the first stage may run in bands (plan/patch.c) */
   const int patch_start = opt->memory_max && !opt->no_patch ? choose_patch_start(c, opt, portable, d) : -1;
@@ -317,12 +345,7 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (!opt->no_slice_views) view_slices(&c->model);
   /* rules naming nothing: once, on the first attempt (warnings; errors with --strict) */
   if (!trade && !attrs_check_unmatched(&c->config, &c->model, opt->strict, d)) return false;
-  /* In-place execution: by default the contracts that cost no instruction (the output at
-   * its dying input's own offset); --memory.optimize max also those that move outputs */
-  const PlanInplace inplace = opt->no_inplace ? PLAN_INPLACE_NONE
-                              : opt->memory_max ? PLAN_INPLACE_ALL
-                                                : PLAN_INPLACE_FREE;
-  if (!plan_activations_mode(&c->model, &c->plan, &c->platform, &c->config, inplace, d)) return false;
+  if (!plan_activations_mode(&c->model, &c->plan, &c->platform, &c->config, inplace_set(opt), d)) return false;
   c->plan.patch = patched ? &c->patch : NULL;
   mod->opt_size = opt->opt_size;
   mod->opt_balanced = opt->opt_balanced;
@@ -342,6 +365,7 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   mod->test_data = c->has_test_data ? &c->test_data : NULL;
   const char *base = strrchr(opt->model_path, '/');
   mod->source = base ? base + 1 : opt->model_path;
+  mod->plan_search = &c->search;
   if (trade) record_trade(c, trade);
   if (esc && esc->on) {
     mod->memory_escalated = true;
@@ -351,9 +375,18 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (!emit_module(&c->model, &c->plan, mod, d)) return false;
   if (!export_runtime(&c->model, mod, d)) return false;
   if (!export_build_files(&c->model, &c->plan, mod, opt->module_type, opt->out_dir, d)) return false;
+  note_attempt(c, opt, trade, true); /* before the report, which carries the log */
   export_report(&c->model, &c->plan, mod);
   if (opt->verbose >= 2) attrs_print(&c->config, &c->model, &c->plan, stdout);
   return true;
+}
+
+/* compile_attempt, its failure noted in the search log (the budget the plan broke, if any). */
+static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade *trade, const Escalation *esc,
+                         Diag *d) {
+  if (compile_attempt(c, opt, trade, esc, d)) return true;
+  note_attempt(c, opt, trade, false);
+  return false;
 }
 
 /* cost_choice_build over the all-tier attempt and the model loaded and resolved once
@@ -406,6 +439,7 @@ static void reset_attempt(Compilation *c) {
  * when the attempt fails for another reason than a budget. */
 static bool escalate_memory(Compilation *c, ConvertOptions *opt, Escalation *esc, const Diag fresh, Diag *d) {
   *esc = (Escalation){true, c->plan.over_mem, c->plan.over_need};
+  attempt_reason(c, "dropped: activations over budget, escalated to --memory.optimize max");
   reset_attempt(c);
   *d = fresh;
   opt->memory_max = true;
@@ -427,6 +461,7 @@ static bool balance_tiers(Compilation *c, ConvertOptions *opt, const Diag fresh,
   Diag probe = fresh;
   if (!t.portable || !build_cost_choice(c, opt, &fast, &fast_plan, &cc, &probe)) return true;
   if (cost_balance(&cc, opt->opt_balanced, t.portable, t.n_nodes, &c->arena) == 0) return true;
+  attempt_reason(c, "dropped: --opt balanced puts operators on the portable kernels");
   t.choice_json = cost_choice_json(&cc, t.portable, t.n_nodes, MEM_NONE, &c->arena);
   reset_attempt(c);
   *d = fresh;
@@ -458,11 +493,15 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   }
   const Diag fresh = *d;
   Escalation esc = {0};
+  c->attempt = -1;
   if (compile_once(c, opt, NULL, NULL, d)) return opt->opt_balanced <= 0 || balance_tiers(c, opt, fresh, d);
   if (c->plan.over && !opt->memory_max && plan_search_activations_over(&c->plan) && !escalate_memory(c, opt, &esc, fresh, d))
     return false;
   if (esc.on && !c->plan.over) return true;
-  if (!c->plan.over || opt->opt_size || !(c->platform.dsp || c->platform.mve)) return false;
+  if (!c->plan.over || opt->opt_size || !(c->platform.dsp || c->platform.mve)) {
+    if (c->plan.over) attempt_reason(c, "dropped: over budget, no kernel tiers to trade");
+    return false;
+  }
   /* Over a budget with the kernel tiers: trade tiers for bytes, then try again. */
   const Diag over = *d; /* if nothing fits, this names what did not fit with every tier */
   const Model fast = c->model;
@@ -472,6 +511,7 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   CostChoice cc; /* which operators have a tier, and what each costs (cost_choice.c) */
   if (!t.portable || !build_cost_choice(c, opt, &fast, &c->plan, &cc, &probe)) return false;
   for (int round = 0; round < 8 && trade_tiers(c, &cc, t.portable, t.n_nodes); round++) {
+    attempt_reason(c, "dropped: over budget, kernel tiers traded for bytes");
     t.choice_json = cost_choice_json(&cc, t.portable, t.n_nodes, t.mem, &c->arena);
     reset_attempt(c);
     *d = fresh;

@@ -11,6 +11,7 @@
 #include "../config/config.h"
 #include "../plan/plan.h"
 #include "../plan/patch.h"
+#include "../plan/search.h"
 #include "../platform/platform.h"
 
 enum { CONVERT_MAX_MODELS = 16 };
@@ -89,6 +90,10 @@ typedef struct Compilation {
   /* --test.enabled without golden data: stimulus and outputs of the host run */
   bool has_test_data;
   TestCaseData test_data;
+  /* The planning search's candidates and outcomes (report.json "plan_search"); attempt
+   * is the entry of the latest whole attempt (-1: none), whose reason its caller sets. */
+  PlanSearchLog search;
+  int attempt;
 } Compilation;
 
 /* load -> transform -> resolve -> plan -> emit -> export (in memory). */

@@ -5,9 +5,35 @@
 #ifndef TINYAOT_PLAN_SEARCH_H
 #define TINYAOT_PLAN_SEARCH_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "plan.h"
+
+/* What the search tried, for report.json's "plan_search": each candidate (a patch start,
+ * a mode with its in-place set, a trade round), its outcome and why it was kept or
+ * dropped. Fixed-size and in the caller's struct, so logging allocates nothing (the
+ * conversion's heap figures stay as they were); entries past the cap are only counted. */
+#define PLAN_SEARCH_MAX 48
+typedef struct PlanSearchEntry {
+  char candidate[64];
+  char result[96];
+  char reason[96];
+} PlanSearchEntry;
+
+typedef struct PlanSearchLog {
+  PlanSearchEntry entries[PLAN_SEARCH_MAX];
+  int n;
+  int left_out; /* entries past PLAN_SEARCH_MAX */
+} PlanSearchLog;
+
+/* Appends an entry (NULL log: nothing); the returned entry (NULL past the cap) may have
+ * its reason set later, by the decision that follows it. */
+PlanSearchEntry *plan_search_note(PlanSearchLog *log, const char *candidate, const char *result, const char *reason);
+void plan_search_reason(PlanSearchEntry *e, const char *reason);
+/* "fits: DTCM 1024, SRAM 20480 bytes" (the bytes used per memory) or the overflow of an
+ * over-budget plan ("over: SRAM needs N of B bytes"), into out. */
+void plan_search_outcome(const Plan *p, bool planned, char *out, size_t cap);
 
 /* Scratch bytes of the whole plan (in-place execution included) with the patches planned
  * from node position `start` (-1: no patch), or UINT64_MAX when that start gives no patch
@@ -15,8 +41,9 @@
 typedef uint64_t (*PatchProbe)(void *ctx, int start);
 
 /* --memory.optimize max: the chain start (node position, below PATCH_MAX_START) whose
- * patches give the smallest plan, or -1 when no patch beats none (ties keep the earlier). */
-int plan_search_patch_start(PatchProbe probe, void *ctx);
+ * patches give the smallest plan, or -1 when no patch beats none (ties keep the earlier).
+ * Each probe goes into log (or NULL). */
+int plan_search_patch_start(PatchProbe probe, void *ctx, PlanSearchLog *log);
 
 /* An over-budget plan whose overflow involves activations: a scratch arena lives in the
  * memory over budget, or found no memory with room. Only then may --memory.optimize max
