@@ -90,10 +90,7 @@ typedef struct Compilation {
   /* --test.enabled without golden data: stimulus and outputs of the host run */
   bool has_test_data;
   TestCaseData test_data;
-  /* The planning search's candidates and outcomes (report.json "plan_search"); attempt
-   * is the entry of the latest whole attempt (-1: none), whose reason its caller sets. */
-  PlanSearchLog search;
-  int attempt;
+  PlanSearchLog search; /* the planning search's candidates and outcomes (report.json "plan_search") */
 } Compilation;
 
 /* load -> transform -> resolve -> plan -> emit -> export (in memory). */

@@ -43,6 +43,16 @@ void plan_search_outcome(const Plan *p, bool planned, char *out, size_t cap) {
   if (n < cap) snprintf(out + n, cap - n, any ? " bytes" : " no bytes");
 }
 
+void plan_search_attempt(PlanSearchLog *log, const char *candidate, const char *result, const char *reason) {
+  if (!log) return;
+  log->attempt = log->n;
+  if (!plan_search_note(log, candidate, result, reason)) log->attempt = -1;
+}
+
+void plan_search_attempt_reason(PlanSearchLog *log, const char *reason) {
+  if (log && log->attempt >= 0 && log->attempt < log->n) plan_search_reason(&log->entries[log->attempt], reason);
+}
+
 static void note_probe(PlanSearchLog *log, int start, uint64_t bytes, uint64_t best, bool kept) {
   char cand[64], result[96], reason[96];
   if (start < 0) snprintf(cand, sizeof cand, "patch start: none");
@@ -75,5 +85,27 @@ bool plan_search_activations_over(const Plan *p) {
   for (int i = 0; i < p->n_arenas; i++)
     if (p->arenas[i].role == AR_SCRATCH && (p->arenas[i].memory == p->over_mem || p->arenas[i].memory == MEM_NONE))
       return true;
+  return false;
+}
+
+bool plan_search_budget(const BudgetSearch *s, bool max_given, bool balanced, PlanSearchLog *log) {
+  if (s->compile(s->ctx, false, false)) return !balanced || s->balance(s->ctx);
+  bool escalated = false;
+  if (s->plan(s->ctx)->over && !max_given && plan_search_activations_over(s->plan(s->ctx))) {
+    plan_search_attempt_reason(log, "dropped: activations over budget, escalated to --memory.optimize max");
+    escalated = true;
+    if (s->compile(s->ctx, true, false)) return true;
+  }
+  if (!s->plan(s->ctx)->over) return false; /* failed for another reason than a budget */
+  if (!s->trade_begin(s->ctx)) {
+    plan_search_attempt_reason(log, "dropped: over budget, no kernel tiers to trade");
+    return false;
+  }
+  for (int round = 0; round < 8 && s->trade_step(s->ctx); round++) {
+    plan_search_attempt_reason(log, "dropped: over budget, kernel tiers traded for bytes");
+    if (s->compile(s->ctx, escalated, true)) return true;
+    if (!s->plan(s->ctx)->over) return false;
+  }
+  s->trade_failed(s->ctx);
   return false;
 }
