@@ -294,10 +294,8 @@ static void view_slices(Model *m) {
   }
 }
 
-/* In-place execution: by default the contracts that cost no instruction (the output at
- * its dying input's own offset); --memory.optimize max also those that move outputs. */
 static PlanInplace inplace_set(const ConvertOptions *opt) {
-  return opt->no_inplace ? PLAN_INPLACE_NONE : opt->memory_max ? PLAN_INPLACE_ALL : PLAN_INPLACE_FREE;
+  return plan_search_inplace(opt->no_inplace, opt->memory_max);
 }
 
 /* An attempt's entry in the search log: its mode and in-place set, the operators it keeps

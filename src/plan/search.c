@@ -81,6 +81,10 @@ int plan_search_patch_start(PatchProbe probe, void *ctx, PlanSearchLog *log) {
   return best_start;
 }
 
+PlanInplace plan_search_inplace(bool no_inplace, bool memory_max) {
+  return no_inplace ? PLAN_INPLACE_NONE : memory_max ? PLAN_INPLACE_ALL : PLAN_INPLACE_FREE;
+}
+
 bool plan_search_activations_over(const Plan *p) {
   for (int i = 0; i < p->n_arenas; i++)
     if (p->arenas[i].role == AR_SCRATCH && (p->arenas[i].memory == p->over_mem || p->arenas[i].memory == MEM_NONE))

@@ -49,6 +49,11 @@ typedef uint64_t (*PatchProbe)(void *ctx, int start);
  * Each probe goes into log (or NULL). */
 int plan_search_patch_start(PatchProbe probe, void *ctx, PlanSearchLog *log);
 
+/* The in-place set of a whole attempt: by default the contracts that cost no instruction
+ * (the output at its dying input's own offset); --memory.optimize max also those that
+ * move outputs; none with --no-inplace. */
+PlanInplace plan_search_inplace(bool no_inplace, bool memory_max);
+
 /* An over-budget plan whose overflow involves activations: a scratch arena lives in the
  * memory over budget, or found no memory with room. Only then may --memory.optimize max
  * (which saves activations only) make it fit. */
