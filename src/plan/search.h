@@ -1,7 +1,7 @@
 /* The planning policy's decisions (issue 30 item 5), apart from the pipeline that runs
- * them: each search asks the caller (src/cli/pipeline.c) to plan one candidate through a
- * probe and picks among the answers. First step: the patch start and the escalation
- * test; the in-place choice and the budget escalation loop still live in pipeline.c. */
+ * them: the patch start, the in-place set, the escalation to max and the tier trade
+ * rounds. Each search asks the caller (src/cli/pipeline.c) to plan or compile one
+ * candidate through a callback, picks among the answers and logs each (plan_search). */
 #ifndef TINYAOT_PLAN_SEARCH_H
 #define TINYAOT_PLAN_SEARCH_H
 #include <stdbool.h>
