@@ -255,10 +255,10 @@ static uint64_t patch_probe(void *ctx, int start) {
 /* --memory.optimize max: the chain start whose patches give the smallest whole plan. */
 static int choose_patch_start(Compilation *c, const ConvertOptions *opt, const bool *portable, Diag *d) {
   PatchProbeCtx ctx = {c, opt, portable, d};
-  return plan_search_patch_start(patch_probe, &ctx);
+  return plan_search_patch_start(patch_probe, &ctx, &c->search);
 }
 
-/* Default mode over a budget, planned again in max mode (see escalate_memory). */
+/* Default mode over a budget, planned again in max mode (plan_search_budget). */
 typedef struct Escalation {
   bool on;
   MemType mem;    /* the memory that overflowed in default mode */
@@ -294,10 +294,29 @@ static void view_slices(Model *m) {
   }
 }
 
+static PlanInplace inplace_set(const ConvertOptions *opt) {
+  return plan_search_inplace(opt->no_inplace, opt->memory_max);
+}
+
+/* An attempt's entry in the search log: its mode and in-place set, the operators it keeps
+ * portable, and its plan's bytes per memory (planned) or overflow. */
+static void note_attempt(Compilation *c, const ConvertOptions *opt, const BudgetTrade *trade, bool planned) {
+  char cand[64], result[96];
+  int n_portable = 0;
+  for (int i = 0; trade && i < trade->n_nodes; i++) n_portable += trade->portable[i];
+  const PlanInplace inplace = inplace_set(opt);
+  const char *set = inplace == PLAN_INPLACE_NONE ? "none" : inplace == PLAN_INPLACE_ALL ? "all" : "free";
+  const char *mode = opt->memory_max ? "max" : "default";
+  if (trade) snprintf(cand, sizeof cand, "%s mode, in-place %s, %d operators portable", mode, set, n_portable);
+  else snprintf(cand, sizeof cand, "%s mode, in-place %s", mode, set);
+  plan_search_outcome(&c->plan, planned, result, sizeof result);
+  plan_search_attempt(&c->search, cand, result, planned ? "kept: fits every budget" : "dropped");
+}
+
 /* One attempt at everything after configuration; with `trade`, its operators keep the
  * portable kernels; `esc` (or NULL) is recorded for the report. */
-static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade *trade, const Escalation *esc,
-                         Diag *d) {
+static bool compile_attempt(Compilation *c, ConvertOptions *opt, const BudgetTrade *trade, const Escalation *esc,
+                            Diag *d) {
   const bool *portable = trade ? trade->portable : NULL;
   /* --memory.optimize max: the first stage may run in bands (plan/patch.c) */
   const int patch_start = opt->memory_max && !opt->no_patch ? choose_patch_start(c, opt, portable, d) : -1;
@@ -317,12 +336,7 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (!opt->no_slice_views) view_slices(&c->model);
   /* rules naming nothing: once, on the first attempt (warnings; errors with --strict) */
   if (!trade && !attrs_check_unmatched(&c->config, &c->model, opt->strict, d)) return false;
-  /* In-place execution: by default the contracts that cost no instruction (the output at
-   * its dying input's own offset); --memory.optimize max also those that move outputs */
-  const PlanInplace inplace = opt->no_inplace ? PLAN_INPLACE_NONE
-                              : opt->memory_max ? PLAN_INPLACE_ALL
-                                                : PLAN_INPLACE_FREE;
-  if (!plan_activations_mode(&c->model, &c->plan, &c->platform, &c->config, inplace, d)) return false;
+  if (!plan_activations_mode(&c->model, &c->plan, &c->platform, &c->config, inplace_set(opt), d)) return false;
   c->plan.patch = patched ? &c->patch : NULL;
   mod->opt_size = opt->opt_size;
   mod->opt_balanced = opt->opt_balanced;
@@ -342,6 +356,7 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   mod->test_data = c->has_test_data ? &c->test_data : NULL;
   const char *base = strrchr(opt->model_path, '/');
   mod->source = base ? base + 1 : opt->model_path;
+  mod->plan_search = &c->search;
   if (trade) record_trade(c, trade);
   if (esc && esc->on) {
     mod->memory_escalated = true;
@@ -351,9 +366,18 @@ static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade 
   if (!emit_module(&c->model, &c->plan, mod, d)) return false;
   if (!export_runtime(&c->model, mod, d)) return false;
   if (!export_build_files(&c->model, &c->plan, mod, opt->module_type, opt->out_dir, d)) return false;
+  note_attempt(c, opt, trade, true); /* before the report, which carries the log */
   export_report(&c->model, &c->plan, mod);
   if (opt->verbose >= 2) attrs_print(&c->config, &c->model, &c->plan, stdout);
   return true;
+}
+
+/* compile_attempt, its failure noted in the search log (the budget the plan broke, if any). */
+static bool compile_once(Compilation *c, ConvertOptions *opt, const BudgetTrade *trade, const Escalation *esc,
+                         Diag *d) {
+  if (compile_attempt(c, opt, trade, esc, d)) return true;
+  note_attempt(c, opt, trade, false);
+  return false;
 }
 
 /* cost_choice_build over the all-tier attempt and the model loaded and resolved once
@@ -397,21 +421,6 @@ static void reset_attempt(Compilation *c) {
   memset(&c->model, 0, sizeof c->model);
 }
 
-/* Default mode over a budget: compile again with --memory.optimize max, whose in-place
- * execution (the moves included) may take the activations below the layer-by-layer bound.
- * Tried before trading kernel tiers: max costs a few percent of instructions on the
- * operators that move (+8.9 % on KWS, Cortex-M55, the worst measured), a traded tier
- * costs an operator its DSP/MVE speed-up (2-4x); and the trade only frees constant tables,
- * max only activations, so when max is not enough the trade runs with max kept. False
- * when the attempt fails for another reason than a budget. */
-static bool escalate_memory(Compilation *c, ConvertOptions *opt, Escalation *esc, const Diag fresh, Diag *d) {
-  *esc = (Escalation){true, c->plan.over_mem, c->plan.over_need};
-  reset_attempt(c);
-  *d = fresh;
-  opt->memory_max = true;
-  return compile_once(c, opt, NULL, esc, d) || c->plan.over;
-}
-
 /* --opt balanced: from the all-tier module, the operators whose tier saves fewer
  * estimated instructions per byte it costs (tables and kernel code) than asked go back to
  * the portable kernels, cheapest first (cost_choice.c), and the module is compiled again
@@ -427,6 +436,7 @@ static bool balance_tiers(Compilation *c, ConvertOptions *opt, const Diag fresh,
   Diag probe = fresh;
   if (!t.portable || !build_cost_choice(c, opt, &fast, &fast_plan, &cc, &probe)) return true;
   if (cost_balance(&cc, opt->opt_balanced, t.portable, t.n_nodes, &c->arena) == 0) return true;
+  plan_search_attempt_reason(&c->search, "dropped: --opt balanced puts operators on the portable kernels");
   t.choice_json = cost_choice_json(&cc, t.portable, t.n_nodes, MEM_NONE, &c->arena);
   reset_attempt(c);
   *d = fresh;
@@ -449,6 +459,66 @@ static bool host_test_data(const ConvertOptions *opt, Arena *a, TestCaseData *da
   return ok;
 }
 
+/* The mechanics of plan_search_budget's candidates (plan/search.c decides which). */
+typedef struct Attempts {
+  Compilation *c;
+  ConvertOptions *opt;
+  Diag *d;
+  Diag fresh;     /* the diagnostics before any attempt */
+  Diag over;      /* the error of the all-tier attempt that started the trade */
+  bool tried;     /* an attempt ran: the next one starts from a reset */
+  Escalation esc; /* default mode over a budget, planned again in max mode */
+  BudgetTrade t;
+  CostChoice cc;  /* which operators have a tier, and what each costs (cost_choice.c) */
+} Attempts;
+
+static bool attempt_compile(void *ctx, bool escalate, bool traded) {
+  Attempts *a = ctx;
+  Compilation *c = a->c;
+  if (escalate && !a->esc.on) { /* --memory.optimize max from here on (in-place moves may fit) */
+    a->esc = (Escalation){true, c->plan.over_mem, c->plan.over_need};
+    a->opt->memory_max = true;
+  }
+  if (a->tried) {
+    reset_attempt(c);
+    *a->d = a->fresh;
+  }
+  a->tried = true;
+  return compile_once(c, a->opt, traded ? &a->t : NULL, a->esc.on ? &a->esc : NULL, a->d);
+}
+
+static const Plan *attempt_plan(void *ctx) { return &((Attempts *)ctx)->c->plan; }
+
+/* Over a budget with the kernel tiers: trade tiers for bytes. */
+static bool attempt_trade_begin(void *ctx) {
+  Attempts *a = ctx;
+  Compilation *c = a->c;
+  if (a->opt->opt_size || !(c->platform.dsp || c->platform.mve)) return false;
+  a->over = *a->d; /* if nothing fits, this names what did not fit with every tier */
+  const Model fast = c->model;
+  a->t = (BudgetTrade){.n_nodes = node_index_bound(&fast), .mem = c->plan.over_mem, .need_fast = c->plan.over_need};
+  a->t.portable = arena_calloc(&c->arena, (size_t)a->t.n_nodes + 1, sizeof *a->t.portable);
+  Diag probe = a->fresh;
+  return a->t.portable && build_cost_choice(c, a->opt, &fast, &c->plan, &a->cc, &probe);
+}
+
+static bool attempt_trade_step(void *ctx) {
+  Attempts *a = ctx;
+  if (!trade_tiers(a->c, &a->cc, a->t.portable, a->t.n_nodes)) return false;
+  a->t.choice_json = cost_choice_json(&a->cc, a->t.portable, a->t.n_nodes, a->t.mem, &a->c->arena);
+  return true;
+}
+
+static void attempt_trade_failed(void *ctx) {
+  Attempts *a = ctx;
+  *a->d = a->over;
+}
+
+static bool attempt_balance(void *ctx) {
+  Attempts *a = ctx;
+  return balance_tiers(a->c, a->opt, a->fresh, a->d);
+}
+
 bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
   if (!pipeline_configure(c, opt, d)) return false;
   if (!check_options(c, opt, d)) return false;
@@ -456,30 +526,11 @@ bool pipeline_compile(Compilation *c, ConvertOptions *opt, Diag *d) {
     if (!host_test_data(opt, &c->arena, &c->test_data, d)) return false;
     c->has_test_data = true;
   }
-  const Diag fresh = *d;
-  Escalation esc = {0};
-  if (compile_once(c, opt, NULL, NULL, d)) return opt->opt_balanced <= 0 || balance_tiers(c, opt, fresh, d);
-  if (c->plan.over && !opt->memory_max && plan_search_activations_over(&c->plan) && !escalate_memory(c, opt, &esc, fresh, d))
-    return false;
-  if (esc.on && !c->plan.over) return true;
-  if (!c->plan.over || opt->opt_size || !(c->platform.dsp || c->platform.mve)) return false;
-  /* Over a budget with the kernel tiers: trade tiers for bytes, then try again. */
-  const Diag over = *d; /* if nothing fits, this names what did not fit with every tier */
-  const Model fast = c->model;
-  BudgetTrade t = {.n_nodes = node_index_bound(&fast), .mem = c->plan.over_mem, .need_fast = c->plan.over_need};
-  t.portable = arena_calloc(&c->arena, (size_t)t.n_nodes + 1, sizeof *t.portable);
-  Diag probe = fresh;
-  CostChoice cc; /* which operators have a tier, and what each costs (cost_choice.c) */
-  if (!t.portable || !build_cost_choice(c, opt, &fast, &c->plan, &cc, &probe)) return false;
-  for (int round = 0; round < 8 && trade_tiers(c, &cc, t.portable, t.n_nodes); round++) {
-    t.choice_json = cost_choice_json(&cc, t.portable, t.n_nodes, t.mem, &c->arena);
-    reset_attempt(c);
-    *d = fresh;
-    if (compile_once(c, opt, &t, &esc, d)) return true;
-    if (!c->plan.over) return false;
-  }
-  *d = over;
-  return false;
+  c->search.attempt = -1;
+  Attempts a = {.c = c, .opt = opt, .d = d, .fresh = *d};
+  const BudgetSearch s = {&a, attempt_compile, attempt_plan, attempt_trade_begin, attempt_trade_step,
+                          attempt_trade_failed, attempt_balance};
+  return plan_search_budget(&s, opt->memory_max, opt->opt_balanced > 0, &c->search);
 }
 
 void pipeline_free(Compilation *c) {

@@ -11,6 +11,7 @@
 #include "../config/config.h"
 #include "../plan/plan.h"
 #include "../plan/patch.h"
+#include "../plan/search.h"
 #include "../platform/platform.h"
 
 enum { CONVERT_MAX_MODELS = 16 };
@@ -89,6 +90,7 @@ typedef struct Compilation {
   /* --test.enabled without golden data: stimulus and outputs of the host run */
   bool has_test_data;
   TestCaseData test_data;
+  PlanSearchLog search; /* the planning search's candidates and outcomes (report.json "plan_search") */
 } Compilation;
 
 /* load -> transform -> resolve -> plan -> emit -> export (in memory). */

@@ -42,6 +42,7 @@ typedef struct Module {
   bool opt_size;      /* --opt size: portable kernels, no re-laid weight tables */
   double opt_balanced; /* --opt balanced=N (0: off): budget_portable holds its choice, budget_mem MEM_NONE */
   const char *cost_choice_json; /* the cost model's candidates when a trade or balanced chose (report.json) */
+  const struct PlanSearchLog *plan_search; /* the planning search's candidates (report.json), or NULL */
   /* --opt speed over a memory budget: operators the pipeline put back on the portable
    * kernels (model operator indices, ascending), the memory and the bytes it saved. */
   int n_budget_portable;

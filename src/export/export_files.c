@@ -10,6 +10,7 @@
 #include "../platform/platform.h"
 #include "../plan/patch.h"
 #include "../plan/savings.h"
+#include "../plan/search.h"
 #include "export_glue.h"
 #include "export_cost.h"
 #include "export_integer_io.h"
@@ -181,6 +182,21 @@ static bool inplace_copies(const Model *m, const Node *n) {
   return (int64_t)y->offset != (int64_t)x->offset + n->inplace_delta;
 }
 
+/* The planning search's log (plan/search.h): each candidate tried, its outcome and why it
+ * was kept or dropped, in the order tried. Its strings are the compiler's own (no quotes
+ * or backslashes), so they go in unescaped. */
+static void json_plan_search(const Module *mod, StrBuf *js) {
+  const PlanSearchLog *log = mod->plan_search;
+  sb_append(js, ",\n  \"plan_search\": [");
+  for (int i = 0; log && i < log->n; i++)
+    sb_printf(js, "%s\n    {\"candidate\": \"%s\", \"result\": \"%s\", \"reason\": \"%s\"}", i ? "," : "",
+              log->entries[i].candidate, log->entries[i].result, log->entries[i].reason);
+  if (log && log->left_out)
+    sb_printf(js, "%s\n    {\"candidate\": \"%d more\", \"result\": \"\", \"reason\": \"left out of the log\"}",
+              log->n ? "," : "", log->left_out);
+  sb_append(js, "]");
+}
+
 /* The two bounds, what each technique saved, and the live bytes of every step
  * (layer by layer, and with the chosen execution): plan/savings.c. */
 static void json_savings(const Model *m, const Plan *p, const Module *mod, StrBuf *js) {
@@ -191,7 +207,9 @@ static void json_savings(const Model *m, const Plan *p, const Module *mod, StrBu
   if (mod->memory_escalated)
     sb_printf(js, ", \"escalated_memory\": \"%s\", \"needed_in_default_mode\": %llu", mem_name(mod->escalated_mem),
               (unsigned long long)mod->escalated_need_default);
-  sb_append(js, "},\n  \"savings\": [");
+  sb_append(js, "}");
+  json_plan_search(mod, js);
+  sb_append(js, ",\n  \"savings\": [");
   bool first = true;
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
