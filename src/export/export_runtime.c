@@ -93,37 +93,31 @@ static bool add_kernel_config(Module *mod, Arena *a, Diag *d) {
   return true;
 }
 
-/* Families whose kernel sources include ta_bcast.h (the shared broadcast walker). */
-static const char *const bcast_families[] = {"elementwise", "binary", "compare"};
-
-static bool needs_bcast(const Module *mod) {
-  for (int i = 0; i < mod->n_families; i++)
-    for (size_t k = 0; k < sizeof bcast_families / sizeof bcast_families[0]; k++)
-      if (strcmp(mod->families[i], bcast_families[k]) == 0) return true;
-  return false;
-}
-
 static bool module_has_file(const Module *mod, const char *path) {
   for (int i = 0; i < mod->n_files; i++)
     if (strcmp(mod->files[i].path, path) == 0) return true;
   return false;
 }
 
-/* The contract headers (ta_<family>_contract.h: variant bits and limits shared with the
- * compiler) a kernel header includes, each shipped once: ta_s16_dsp_contract.h serves two
- * families. */
-static bool add_contracts(Module *mod, Arena *a, const char *header, Diag *d) {
-  const char *text = find_runtime(header);
-  for (const char *p = text; p && (p = strstr(p, "#include \"")) != NULL;) {
+/* A runtime header with no .c of its own: a contract header (ta_<family>_contract.h) or a
+ * shared static helper (ta_bcast.h), shipped with the kernel files that include it. */
+static bool is_support_header(Arena *a, const char *name) {
+  const size_t len = strlen(name);
+  return len > 2 && strcmp(name + len - 2, ".h") == 0 && find_runtime(name) &&
+         !find_runtime(arena_printf(a, "%.*s.c", (int)(len - 2), name));
+}
+
+/* Ships, once each, the support headers runtime file `file` includes (ta_s16_dsp_contract.h
+ * serves two families, ta_bcast.h three); a file the module does not ship includes none. */
+static bool add_support_headers(Module *mod, Arena *a, const char *file, Diag *d) {
+  for (const char *p = find_runtime(file); p && (p = strstr(p, "#include \"")) != NULL;) {
     p += 10;
     const char *end = strchr(p, '"');
     if (!end) break;
-    const size_t len = (size_t)(end - p);
-    if (len > 11 && strncmp(end - 11, "_contract.h", 11) == 0) {
-      const char *name = arena_printf(a, "%.*s", (int)len, p);
-      if (!module_has_file(mod, arena_printf(a, "src/%s", name)) && !add_runtime_file(mod, a, name, d, true))
-        return false;
-    }
+    const char *name = arena_printf(a, "%.*s", (int)(end - p), p);
+    if (is_support_header(a, name) && !module_has_file(mod, arena_printf(a, "src/%s", name)) &&
+        !add_runtime_file(mod, a, name, d, true))
+      return false;
     p = end;
   }
   return true;
@@ -136,9 +130,11 @@ bool export_runtime(const Model *m, Module *mod, Diag *d) {
   if (!add_kernel_config(mod, a, d)) return false;
   for (int i = 0; i < mod->n_families; i++) {
     const char *header = arena_printf(a, "ta_%s.h", mod->families[i]);
-    if (!add_runtime_file(mod, a, header, d, true) || !add_contracts(mod, a, header, d)) return false;
+    if (!add_runtime_file(mod, a, header, d, true) || !add_support_headers(mod, a, header, d)) return false;
     if (!add_runtime_file(mod, a, arena_printf(a, "ta_%s.c", mod->families[i]), d, false)) return false;
   }
-  if (needs_bcast(mod) && !add_runtime_file(mod, a, "ta_bcast.h", d, true)) return false;
+  /* the sources' support headers after every family, where the module has always listed them */
+  for (int i = 0; i < mod->n_families; i++)
+    if (!add_support_headers(mod, a, arena_printf(a, "ta_%s.c", mod->families[i]), d)) return false;
   return true;
 }
