@@ -99,6 +99,12 @@ static const char convert_usage[] =
     "                                         its integer input (both operators dropped): the application\n"
     "                                         quantizes/dequantizes with <prefix>_input_info[i] /\n"
     "                                         _output_info[i] scale and zero_point (docs/memory.md)\n"
+    "  --profile                              the module reads a cycle counter around every operator\n"
+    "                                         into <prefix>_profile[] (DWT CYCCNT on Cortex-M4, the PMU\n"
+    "                                         cycle counter on Cortex-M55, clock() on the host, or\n"
+    "                                         <PREFIX>_PROFILE_CYCLES()); <prefix>_profile_print(fn)\n"
+    "                                         prints it (README, \"Per-operator cycles\"); without\n"
+    "                                         it the module has no profile code (the default)\n"
     "  --memory.optimize default|max          max: every RAM-saving technique (issue 17), in-place\n"
     "                                         and patch-based execution (the first stage in row bands)\n"
     "                                         included; default: those that cost no speed (over a\n"
@@ -157,7 +163,7 @@ static const char *const CONVERT_KNOWN[] = {
     "--memory.constraints", "--memory.tensors", "--memory.allocate-arenas", "--no-memory.allocate-arenas",
     "--memory.auto-hydrate-constants", "--no-memory.auto-hydrate-constants", "--memory.dump-residency-json",
     "--no-memory.dump-residency-json", "--operators", "--verbose", "--force", "--no-force", "--log-file",
-    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--no-concat-views", "--no-slice-views", "--no-patch", "--no-inplace", "--memory.optimize", "--integer-io", NULL};
+    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--no-concat-views", "--no-slice-views", "--no-patch", "--no-inplace", "--memory.optimize", "--integer-io", "--profile", NULL};
 
 static bool fail(Args *a, const char *fmt, const char *x) {
   fputs("tinyaot: error: ", stderr);
@@ -335,6 +341,7 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
     else if (args_flag(a, "--no-concat-views")) opt->no_concat_views = true;
     else if (args_flag(a, "--no-slice-views")) opt->no_slice_views = true;
     else if (args_flag(a, "--integer-io")) opt->integer_io = true;
+    else if (args_flag(a, "--profile")) opt->profile = true;
     else if (args_value(a, OPT_MEMORY_OPTIMIZE)) {
       if (a->bad) return 2;
       if (strcmp(a->value, "max") != 0 && strcmp(a->value, "default") != 0)

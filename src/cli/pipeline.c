@@ -339,6 +339,7 @@ static bool compile_attempt(Compilation *c, ConvertOptions *opt, const BudgetTra
   if (!plan_activations_mode(&c->model, &c->plan, &c->platform, &c->config, inplace_set(opt), d)) return false;
   c->plan.patch = patched ? &c->patch : NULL;
   mod->opt_size = opt->opt_size;
+  mod->profile = opt->profile;
   mod->opt_balanced = opt->opt_balanced;
   mod->intern = !opt->no_intern;
   mod->static_calls = !opt->no_static_calls;

@@ -43,6 +43,7 @@ typedef struct ConvertOptions {
   bool no_concat_views; /* --no-concat-views: CONCATENATION copies (src/transform/concat_views.c) */
   bool no_slice_views;  /* --no-slice-views: SPLIT/SLICE outputs are copies (src/transform/slice_views.c) */
   bool no_elide_quantize; /* --no-elide-quantize: run identity QUANTIZEs (src/transform/elide_quantize.c) */
+  bool profile;        /* --profile: the module counts cycles per operator (src/emit/emit_profile.c) */
   bool integer_io;     /* --integer-io: integer tensors instead of float I/O around QUANTIZE/DEQUANTIZE (src/transform/integer_io.c) */
   bool memory_max;     /* --memory.optimize max: every RAM-saving technique (default: the free ones) */
   bool opt_size; /* --opt size: portable kernels only (least flash); default speed */

@@ -39,6 +39,7 @@ typedef struct Module {
   bool intern;        /* DESCRIPTOR_DRIVEN operators with one call signature share one body */
   bool static_calls;  /* run() calls layers directly when every operator is STATIC_SCHEDULABLE */
   bool init_elision;  /* operators without state (STATELESS) get no init function */
+  bool profile;       /* --profile: cycles around every operator into <prefix>_profile[] (emit_profile.c) */
   bool opt_size;      /* --opt size: portable kernels, no re-laid weight tables */
   double opt_balanced; /* --opt balanced=N (0: off): budget_portable holds its choice, budget_mem MEM_NONE */
   const char *cost_choice_json; /* the cost model's candidates when a trade or balanced chose (report.json) */
