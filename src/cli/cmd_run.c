@@ -31,7 +31,8 @@ static const char run_usage[] =
     "binary there), --scramble-pinned-sources (after init, overwrite the image of every\n"
     "pinned constant: outputs stay exact only if kernels read the pinned copies), and\n"
     "every `tinyaot convert` option except -o/--module.path, --force and --log-file\n"
-    "(including --path/--config and heliaAOT's --memory.* switches).\n";
+    "(including --path/--config and heliaAOT's --memory.* switches). With --profile, each\n"
+    "inference's per-operator table (<prefix>_profile_print, host clock() ticks) goes to stdout.\n";
 
 typedef struct RunArgs {
   const char *inputs[RUN_MAX_INPUTS];
@@ -140,6 +141,7 @@ static void write_harness(const Compilation *c, const char *module_dir, bool scr
                 "  f = fopen(path, \"wb\");\n  if (!f) { fprintf(stderr, \"cannot write %s\\n\", path); return 1; }\n"
                 "  if (fwrite(src, 1, size, f) != size) { fclose(f); return 1; }\n  return fclose(f) != 0;\n}\n\n");
   if (!mod->allocate_arenas) write_region_setup(c, module_dir, sb);
+  if (mod->profile) sb_append(sb, "static void put_line(const char *line) { fputs(line, stdout); }\n\n");
   sb_printf(sb, "int main(int argc, char **argv) {\n  int i = 1, k;\n  while (i + %d < argc + 1) {\n"
                 "    const char *out_dir = argv[i++];\n    static %s_model_context_t ctx; /* zero: init keeps the callback */\n",
             m->n_inputs, p);
@@ -158,6 +160,7 @@ static void write_harness(const Compilation *c, const char *module_dir, bool scr
               mod->pinned_sources[b], mod->pinned_sources[b]);
   sb_printf(sb, "    for (k = 0; k < %d; k++)\n      if (read_exact(argv[i++], ctx.inputs[k].data, ctx.inputs[k].size)) return 4;\n", m->n_inputs);
   sb_printf(sb, "    if (%s_model_run(&ctx) != 0) return 5;\n", p);
+  if (mod->profile) sb_printf(sb, "    %s_profile_print(put_line);\n", p);
   sb_printf(sb, "    for (k = 0; k < %d; k++)\n      if (write_all(out_dir, k, ctx.outputs[k].data, ctx.outputs[k].size)) return 6;\n  }\n  return 0;\n}\n", m->n_outputs);
 }
 

@@ -10,7 +10,7 @@
 #    operator measures exactly its reads, bands summed, and the run its total; with the
 #    default clock() the outputs stay the golden ones. Models: kws (interned calls), kws
 #    --no-static-calls (table dispatch), mcunet_vww (folded PADs: sparse indices), vww
-#    --memory.optimize max (banded operators), ad;
+#    --memory.optimize max (banded operators), ad; `tinyaot run --profile` prints the table;
 #  - a host module with --profile compiles with -Werror for Cortex-M4 and Cortex-M55
 #    (arm-none-eabi-gcc), with clang, and its header as C++;
 #  - on QEMU (mps2-an386 Cortex-M4, mps3-an547 Cortex-M55), a cortex-m4 / cortex-m55 module
@@ -105,6 +105,18 @@ host_case kws-table kws --no-static-calls
 host_case mcunet_vww mcunet_vww
 host_case vww-bands vww --memory.optimize max
 host_case ad ad
+
+# ---- tinyaot run --profile prints each inference's table ---------------------------------
+m="$corpus/models/kws"
+if "$tinyaot" run "$m/model.tflite" --case "$m/case_0" --out-dir "$work/run" --profile --name prof \
+     >"$work/run.txt" 2>"$work/run.err" && cmp -s "$work/run/case_0/out0.bin" "$m/case_0/out0.bin"; then
+  rows=$(grep -c '^ *[0-9][0-9]* [A-Z]' "$work/run.txt")
+  want=$(sed -n 's/^#define PROF_PROFILE_ENTRIES //p' "$work/on/include/prof_model.h")
+  if grep -q '^prof profile, counter clock()$' "$work/run.txt" && [ "$rows" = "$want" ]; then pass run-prints
+  else fail run-prints "$rows rows printed, the module has ${want:-?}: $(head -n 1 "$work/run.txt")"; fi
+else
+  fail run-prints "tinyaot run --profile failed or changed the outputs: $(head -n 1 "$work/run.err")"
+fi
 
 # ---- a host module compiles for every core and as C++ ------------------------------------
 # compiles LABEL COMPILER ARGS...: PASS when it compiles warning-free, SKIP without COMPILER
