@@ -12,7 +12,7 @@
 #include "../plan/search.h"
 #include "../resolve/resolve.h"
 #include "../transform/transform.h"
-#include "cost_choice.h"
+#include "../plan/cost_choice.h"
 
 bool pipeline_valid_identifier(const char *s) {
   if (!s || !*s || strlen(s) > 32 || !(isalpha((unsigned char)*s) || *s == '_')) return false;
