@@ -84,7 +84,8 @@ typedef struct Compilation {
   Arena arena;
   Config config;
   Platform platform;
-  Model model;
+  Model source; /* as loaded and transformed: each candidate plans a copy (plan/search.c) */
+  Model model;  /* the latest candidate's, planned */
   Plan plan;
   Module module;
   PatchPlan patch; /* --memory.optimize max: the chain run in bands (plan/patch.c) */
