@@ -6,7 +6,7 @@
 # the model, the over-budget message). usage: sh tests/suites/cli.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup cli "$@" || { echo "FAIL cli: no work folder"; exit 0; }
+suite_setup cli "$@" || { fail setup "no work folder"; exit 0; }
 root=$TA_ROOT
 B="$build/tinyaot"
 # expect_error NAME PATTERN ARGS...: exit status 2 or 1, exactly one line on stderr matching PATTERN
@@ -206,5 +206,5 @@ if [ -f "$corpus/models/kws/model.tflite" ]; then
   if grep -q "over budget" "$work/budget.err" && [ $((quotes % 2)) -eq 0 ] && grep -q "raise memory.constraints" "$work/budget.err"
   then pass budget_message_whole_names
   else fail budget_message_whole_names "$(head -c 400 "$work/budget.err")"; fi
-else echo "SKIP cli:budget_message_whole_names: corpus absent"; fi
+else skip budget_message_whole_names "corpus absent"; fi
 exit 0

@@ -6,10 +6,10 @@
 # Usage: sh tests/suites/config_helia.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup config_helia "$@" || { echo "FAIL config_helia: no work folder"; exit 0; }
+suite_setup config_helia "$@" || { fail setup "no work folder"; exit 0; }
 T="$build/tinyaot"
 dir=tests/config_helia
-"$build/demo_model" "$work/demo.tflite" "$work/demo_in.bin" >/dev/null || { echo "FAIL config_helia: demo model"; exit 0; }
+"$build/demo_model" "$work/demo.tflite" "$work/demo_in.bin" >/dev/null || { fail setup "demo model"; exit 0; }
 kws="$corpus/models/kws/model.tflite"
 
 
@@ -42,7 +42,7 @@ done
 # 3-4. The same on kws's depthwise filter (tensor 5, operator 1), M4 and M55.
 for core in m4 m55; do
   n=kws_depthwise_$core
-  if [ ! -f "$kws" ]; then echo "SKIP config_helia:$n: corpus absent"; continue; fi
+  if [ ! -f "$kws" ]; then skip "$n" "corpus absent"; continue; fi
   if ! convert $n "$kws" --config $dir/$n.yaml; then fail $n "conversion failed: $(cat "$work/$n.log")"; continue; fi
   l=$(line_of $n "DEPTHWISE_CONV_2D\\) table 'weights'.*\"source_tensor\": 5")
   if [ -z "$l" ]; then fail $n "no re-laid depthwise weights with source_tensor 5"

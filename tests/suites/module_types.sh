@@ -15,7 +15,7 @@
 set -u
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup module_types "$@" || { echo "FAIL module_types: no work folder"; exit 0; }
+suite_setup module_types "$@" || { fail setup "no work folder"; exit 0; }
 tinyaot="$build/tinyaot"
 tests="$TA_ROOT/tests"
 mt="$tests/module_types"
@@ -194,7 +194,7 @@ models="demo=$work/demo.tflite"
 if [ -f "$corpus/models/kws/model.tflite" ]; then
   models="$models kws=$corpus/models/kws/model.tflite"
 else
-  echo "SKIP module_types:kws: no corpus at $corpus"
+  skip kws "no corpus at $corpus"
 fi
 
 for entry in $models; do

@@ -13,12 +13,12 @@
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup multi_model "$@" || { echo "FAIL multi_model:setup: no work folder"; exit 0; }
+suite_setup multi_model "$@" || { fail setup "no work folder"; exit 0; }
 B="$build/tinyaot"
 M="$corpus/models"
 for m in kws ic ad; do
   if [ ! -f "$M/$m/model.tflite" ] || [ ! -f "$M/$m/case_0/in0.bin" ]; then
-    echo "SKIP multi_model: corpus absent ($M/$m)"
+    skip corpus "absent ($M/$m)"
     exit 0
   fi
 done
