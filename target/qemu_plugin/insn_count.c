@@ -199,7 +199,8 @@ static bool parse_param(const char *text) {
                {"red_latency", offsetof(tm_params, red_latency)},     {"vmul_latency", offsetof(tm_params, vmul_latency)},
                {"dual_issue", offsetof(tm_params, dual_issue)},       {"gather_rate", offsetof(tm_params, gather_rate)},
                {"load_alu_latency", offsetof(tm_params, load_alu_latency)},
-               {"pred_beats", offsetof(tm_params, pred_beats)},       {"fetch_split", offsetof(tm_params, fetch_split)}};
+               {"pred_beats", offsetof(tm_params, pred_beats)},       {"fetch_split", offsetof(tm_params, fetch_split)},
+               {"it_fold_wide", offsetof(tm_params, it_fold_wide)}};
   const char *colon = strchr(text, ':');
   if (!colon) return false;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

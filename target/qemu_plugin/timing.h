@@ -544,19 +544,20 @@ typedef struct tm_params {
   unsigned load_alu_latency; /* M55: load -> simple ALU consumer (forwarded; others wait load_latency) */
   unsigned pred_beats;      /* M55: VPST/VPT/VCTP/VMSR P0 run in the vector integer pipe (1) or not (0) */
   unsigned fetch_split;     /* M55: +1 refill cycle for a 32-bit branch target straddling a 64-bit fetch */
+  unsigned it_fold_wide;    /* M55: IT also folds onto a preceding 32-bit instruction */
 } tm_params;
 
 /* Cortex-M4 TRM, "Instruction set summary" (cycle counts), with P = 1 + (target is a
  * 32-bit instruction that is not word-aligned); the fixed figures here need no fitting. */
 static inline tm_params tm_m4_defaults(void) {
-  tm_params p = {1, 7, 2, 1, 0, 0, 0, 1, 2, 0, 0};
+  tm_params p = {1, 7, 2, 1, 0, 0, 0, 1, 2, 0, 0, 0};
   return p;
 }
 
 /* Cortex-M55: the values left open by the manuals were fitted on the calibration set
  * (docs/cycles.md, "Fitted parameters"). */
 static inline tm_params tm_m55_defaults(void) {
-  tm_params p = {1, 7, 2, 1, 3, 1, 2, 2, 2, 0, 0};
+  tm_params p = {1, 7, 2, 1, 3, 1, 2, 2, 2, 0, 0, 1};
   return p;
 }
 
@@ -661,8 +662,8 @@ static inline bool tm_m55_simple(const tm_insn *d, bool memory) {
  * 16-bit instructions, simple ALU ones (dual_issue 1) or one of them a single load/store
  * (dual_issue 2), pair when the second neither reads nor writes what the first writes. */
 static inline bool tm_m55_pairs(const tm_params *p, const tm_insn *a, const tm_insn *d) {
+  if (d->cls == TC_IT && !tm_is_branch(a) && (a->size == 2 || p->it_fold_wide)) return true;
   if ((a->size != 2 && p->dual_issue < 4) || tm_is_branch(a)) return false;
-  if (d->cls == TC_IT) return true;
   if (!p->dual_issue || (d->size != 2 && p->dual_issue < 3)) return false;
   bool mem_a = a->cls == TC_LOAD || a->cls == TC_STORE, mem_d = d->cls == TC_LOAD || d->cls == TC_STORE;
   if (mem_a && mem_d) return false;
