@@ -6,7 +6,7 @@
  *                                                 M55: adds/subs dual-issue 1, bne 1 + refill 1 = 3
  *   2 (M55)         dls; adds r0,#1; adds r2,#1; le   pair 1, LE from the loop cache 0 = 1
  *   3 (M55)         dls; vldrw.u32 q0; vmlava.s8 r0, q1, q2; le   dual-beat overlap: 2
- * EXIT is the semihosting exit code. */
+ * EXIT is the semihosting exit code; NO_BENCH leaves out bench_begin/bench_end (whole-run window). */
   .syntax unified
   .thumb
   .text
@@ -26,7 +26,9 @@ reset:
   ldr r3, =0x20000000
   movs r0, #0
   movs r2, #0
+#ifndef NO_BENCH
   bl bench_begin
+#endif
 #if LOOP == 1
 1:
   adds r0, #1
@@ -45,12 +47,15 @@ reset:
   vmlava.s8 r0, q1, q2
   le lr, 1b
 #endif
+#ifndef NO_BENCH
   bl bench_end
+#endif
   ldr r1, =exit_block
   movs r0, #0x20            /* SYS_EXIT_EXTENDED */
   bkpt 0xab
 1:
   b 1b
+#ifndef NO_BENCH
   .thumb_func
   .global bench_begin
 bench_begin:
@@ -59,6 +64,7 @@ bench_begin:
   .global bench_end
 bench_end:
   bx lr
+#endif
   .balign 4
 exit_block:
   .word 0x20026             /* ADP_Stopped_ApplicationExit */

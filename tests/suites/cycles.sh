@@ -9,6 +9,7 @@
 #  - calibration: the Apollo510 silicon figures of ../shared/calibration (57 images):
 #    >= 90 % within +-15 % and median |error| <= 8 % (target/calibrate.py --check)
 #  - docs-table: docs/cycles.md holds the table calibrate.py generates now
+#  - whole-run: an image without bench_begin/bench_end is counted from its entry to exit
 #  - determinism: one image twice, identical output
 # usage: sh tests/suites/cycles.sh BUILD CORPUS WORKDIR   (the corpus is not needed)
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -69,6 +70,16 @@ loop_check loops-m4 m4 1 4
 loop_check loops-m55 m55 1 3
 loop_check loops-m55-le m55 2 1
 loop_check loops-m55-mve m55 3 2
+
+img="$work/loop_run.elf"
+if arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -nostdlib -nostartfiles -Wl,-Ttext=0 -Wl,-e,0 -DLOOP=1 -DITERS=100 \
+     -DEXIT=0 -DNO_BENCH "$TA_ROOT/tests/cycles/loops.S" -o "$img" >"$work/build.log" 2>&1 &&
+   sh "$TA_ROOT/target/cycles.sh" "$img" m4 >"$work/run.out" 2>&1; then
+  n=$(tail -n 1 "$work/run.out" | sed -n 's/.*"instructions":\([0-9]*\).*"window":"run".*/\1/p')
+  # the whole run: at least the 300 loop instructions and the set-up and exit around them
+  if [ -n "$n" ] && [ "$n" -gt 300 ] && [ "$n" -lt 330 ]; then pass whole-run
+  else fail whole-run "$(tail -n 1 "$work/run.out")"; fi
+else fail whole-run "$(tail -n 2 "$work/run.out" "$work/build.log" 2>/dev/null | head -c 300)"; fi
 
 img=$(build_loop m55 1 10 3)
 rc=0
