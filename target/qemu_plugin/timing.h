@@ -252,8 +252,9 @@ static void tm_decode_vector(uint16_t h1, uint16_t h2, tm_insn *d) {
     }
     /* data processing: opc1 (h1 bits 7,5,4), opc3 (h2 bit 6) */
     unsigned opc1 = ((h1 >> 5) & 4) | ((h1 >> 4) & 3);
-    if (opc1 == 0 || opc1 == 1) d->cls = TC_VFP_MAC; /* VMLA/VMLS, VNMLA/VNMLS */
-    else if (opc1 == 5) d->cls = TC_VFP_MAC;         /* VFMA/VFMS, VFNMA/VFNMS */
+    if ((h1 & 0xFF00u) == 0xFE00u) d->cls = TC_VFP;  /* VSEL, VMAXNM/VMINNM, VRINT: single-cycle */
+    else if (opc1 == 0 || opc1 == 1) d->cls = TC_VFP_MAC; /* VMLA/VMLS, VNMLA/VNMLS */
+    else if (opc1 == 5 || opc1 == 6) d->cls = TC_VFP_MAC; /* VFNMA/VFNMS, VFMA/VFMS */
     else if (opc1 == 4) d->cls = TC_VFP_DIV;         /* VDIV */
     else if (opc1 == 7 && (h1 & 0x000Fu) == 1 && (h2 & 0x00C0u) == 0x00C0u)
       d->cls = TC_VFP_DIV; /* VSQRT */
@@ -299,7 +300,8 @@ static void tm_decode_vector(uint16_t h1, uint16_t h2, tm_insn *d) {
     }
     return;
   }
-  if (coproc == 0xB || coproc == 0xA) { /* VDUP, lane moves, VMSR/VMRS of P0/VPR */
+  if ((coproc == 0xB || coproc == 0xA) && (h1 & 0xFF00u) == 0xEE00u && (h2 & 0x0010u)) {
+    /* VDUP, lane moves, VMSR/VMRS of P0/VPR */
     d->cls = TC_MVE_INT;
     unsigned rt = h2 >> 12;
     if (coproc == 0xA) {
@@ -410,9 +412,13 @@ static void tm_decode32(uint16_t h1, uint16_t h2, tm_insn *d) {
   if ((h1 & 0xFE00u) == 0xEA00u) { /* data processing (shifted register) + MVE long shifts/CSEL */
     d->src = TM_R(rn) | TM_R(rm);
     d->dst = rd == 15 ? 0 : TM_R(rd); /* TST/TEQ/CMP/CMN */
-    if ((h1 & 0xFFF0u) == 0xEA50u) { /* ORR with Rn=PC (MVE): long shifts, CSEL family */
-      d->src = TM_R(rn) | TM_R(rd) | TM_R(rm) | TM_R(rt);
-      d->dst = TM_R(rn) | TM_R(rt & ~1u) | TM_R(rt | 1u);
+    if ((h1 & 0xFFF0u) == 0xEA50u && (h2 & 0xC000u) == 0x8000u) { /* CSEL/CSINC/CSINV/CSNEG (Rn=PC: zero) */
+      d->src = (rn == 15 ? 0 : TM_R(rn)) | (rm == 15 ? 0 : TM_R(rm));
+      d->dst = TM_R(rd);
+    } else if ((h1 & 0xFFF0u) == 0xEA50u && rn != 15 && (rm == 15 || rm == 13)) { /* MVE long shifts */
+      uint16_t pair = TM_R(rn) | TM_R(((h2 >> 9) & 7u) * 2u + 1u);
+      d->src = pair | (rm == 13 ? TM_R(rt) : 0);
+      d->dst = pair;
     }
     return;
   }
