@@ -56,6 +56,7 @@ enum { TF_COND = 1, TF_32BIT = 2, TF_WRITES_PC = 4, TF_ACCUM = 8, TF_DOUBLE = 16
 
 typedef struct tm_insn {
   uint32_t pc;
+  uint16_t hw1, hw2; /* the encoding (hw2 0 for a 16-bit instruction) */
   uint8_t size;   /* 2 or 4 */
   uint8_t cls;    /* enum tm_class */
   uint8_t flags;  /* TF_* */
@@ -331,7 +332,8 @@ static void tm_decode_vector(uint16_t h1, uint16_t h2, tm_insn *d) {
     d->cls = TC_MVE_RED;
     d->dst = TM_R(qd * 2u) | (hi == 7 ? 0 : TM_R(hi * 2u + 1));
     d->qsrc = TM_Q(qm) | TM_Q(qn);
-    if (h2 & 0x0020u) d->flags |= TF_ACCUM; /* A: accumulates into Rda */
+    /* the A forms accumulate into Rda: not a source here, the MAC forwards its own sum */
+    if (h2 & 0x0020u) d->flags |= TF_ACCUM;
     return;
   }
   d->qdst = TM_Q(qd);
@@ -518,7 +520,9 @@ static inline tm_insn tm_decode(uint32_t pc, uint16_t hw1, uint16_t hw2) {
   tm_insn d;
   memset(&d, 0, sizeof d);
   d.pc = pc;
+  d.hw1 = hw1;
   if (thumb_is_32bit(hw1)) {
+    d.hw2 = hw2;
     d.size = 4;
     tm_decode32(hw1, hw2, &d);
   } else {
@@ -599,7 +603,6 @@ static inline bool tm_prev_taken(const tm_state *s, uint32_t pc) {
 /* Cycles of the previous instruction once its successor (at pc) is known: the M4 is a
  * 3-stage in-order pipeline, one instruction at a time, so the count is a sum. */
 static inline unsigned tm_m4_refill(const tm_state *s, const tm_insn *target) {
-  (void)s;
   return s->p.branch_refill + ((target->size == 4 && (target->pc & 2)) ? 1u : 0u);
 }
 
