@@ -41,11 +41,24 @@ ta_build_plugin() {
   src="$TA_ROOT/target/qemu_plugin/insn_count.c"
   mkdir -p "$dir" && dir=$(cd "$dir" && pwd) || return 1
   so="$dir/libinsn_count.so"
-  if [ ! -f "$so" ] || [ "$src" -nt "$so" ] || [ "$TA_ROOT/target/qemu_plugin/mve_classify.h" -nt "$so" ]; then
+  if [ ! -f "$so" ] || [ "$src" -nt "$so" ] || [ "$TA_ROOT/target/qemu_plugin/mve_classify.h" -nt "$so" ] ||
+     [ "$TA_ROOT/target/qemu_plugin/timing.h" -nt "$so" ]; then
     ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden "$src" -o "$so.tmp.$$" &&
       mv "$so.tmp.$$" "$so" || return 1
   fi
   echo "$so"
+}
+
+# The timing-model plugin arguments for a core (docs/cycles.md): core=, then the default memory
+# (m55: data reads of the code region, .rodata in MRAM on the Apollo510, through a 64 KiB
+# 4-way D-cache with a 12-cycle line refill; TCM 0 waits. m4: no wait states). Append them to
+# the plugin's arguments; the out file then has cycles= (and a 7th, cycles field per layer).
+ta_timing_args() {
+  case "$1" in
+    m55) echo "core=m55,cached=0x0-0x80000:${CYCLES_MISS:-12},dcache=65536:4:32" ;;
+    m4) echo "core=m4" ;;
+    *) return 1 ;;
+  esac
 }
 
 # Milliseconds since the epoch (GNU date).
