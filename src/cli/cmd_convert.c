@@ -108,7 +108,8 @@ static const char convert_usage[] =
     "  --memory.optimize default|max          max: every RAM-saving technique (issue 17), in-place\n"
     "                                         and patch-based execution (the first stage in row bands)\n"
     "                                         included; default: those that cost no speed (over a\n"
-    "                                         memory budget, the plan escalates to max by itself)\n"
+    "                                         memory budget, the plan escalates to max by itself);\n"
+    "                                         the config's key is memory.optimize\n"
     "  --stats                                print one line to stdout, also when the model is refused:\n"
     "                                         'tinyaot: stats: model N B, peak heap N B (Rx), time S s,\n"
     "                                         cpu S s, max rss N KiB' (peak heap: what the compiler\n"
@@ -347,6 +348,7 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
       if (strcmp(a->value, "max") != 0 && strcmp(a->value, "default") != 0)
         fail(a, "--memory.optimize takes 'default' or 'max', not '%s'", a->value);
       opt->memory_max = strcmp(a->value, "max") == 0;
+      opt->memory_optimize_given = true;
     }
     else if (heliaaot_value_option(a, opt) || switch_option(a, opt) || planner_option(a) || rule_list_option(a, opt)) {
     } else if (extra && extra(a, extra_state)) {

@@ -77,6 +77,7 @@ static void merge_config(ConvertOptions *opt, const Config *cfg) {
   if (!opt->model_meta_description) opt->model_meta_description = cfg->model_description;
   if (!opt->model_meta_version) opt->model_meta_version = cfg->model_version;
   if (!opt->model_meta_type) opt->model_meta_type = cfg->model_type;
+  if (!opt->memory_optimize_given && cfg->memory_optimize) opt->memory_max = strcmp(cfg->memory_optimize, "max") == 0;
   if (cfg->has_verbose && opt->verbose == 0) opt->verbose = cfg->verbose;
   if (opt->force_switch != SWITCH_UNSET) opt->force = opt->force_switch == SWITCH_ON;
   else if (cfg->has_force) opt->force = cfg->force;
@@ -137,10 +138,15 @@ bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
   if (cfg->has_custom_platform && strcmp(opt->platform, cfg->custom_platform.name) == 0) {
     c->platform = cfg->custom_platform;
   } else if (!platform_builtin(opt->platform, &c->platform)) {
-    char known[256] = "";
+    char known[512] = "";
     for (int i = 0; i < platform_builtin_count(); i++) {
       strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
       strncat(known, platform_builtin_name(i), sizeof known - strlen(known) - 1);
+    }
+    if (opt->config_path && cfg->platform_name == opt->platform) { /* the config's: blame its line */
+      d->file = opt->config_path;
+      return diag_error(d, "line %d: unknown platform '%s' (built in: %s; or define one in this file)", cfg->platform_line,
+                        opt->platform, known);
     }
     return diag_error(d, "unknown platform '%s' (built in: %s; or define one in the config)", opt->platform, known);
   }
@@ -161,6 +167,13 @@ bool pipeline_load(Compilation *c, const ConvertOptions *opt, Diag *d) {
     return diag_error(d, "this is a folder, not a model file; give the .tflite file inside it");
   if (!data && !load_file(&c->arena, opt->model_path, &data, &size, d)) return false;
   if (!load_model(&c->arena, opt->model_path, data, size, &c->model, d)) return false;
+  /* ids given as tensor names, by the model's names (before transforms add tensors) */
+  Diag cd;
+  diag_init(&cd, opt->config_path);
+  if (!config_bind_tensor_names(&c->arena, &c->config, &c->model, &cd)) {
+    *d = cd;
+    return false;
+  }
   /* fold_pad is on in both --memory.optimize modes: it removes a copy, so it saves time too */
   TransformOptions topt = {.alias_reshapes = !opt->no_alias, .fold_pad = !opt->no_fold_pad,
                            .elide_quantize = !opt->no_elide_quantize, .integer_io = opt->integer_io};
@@ -264,6 +277,9 @@ static void module_options(Compilation *c, const ConvertOptions *opt) {
   mod->test_data = c->has_test_data ? &c->test_data : NULL;
   const char *base = strrchr(opt->model_path, '/');
   mod->source = base ? base + 1 : opt->model_path;
+  mod->meta_name = opt->model_meta_name;
+  mod->meta_description = opt->model_meta_description;
+  mod->meta_version = opt->model_meta_version;
   mod->plan_search = &c->search;
 }
 

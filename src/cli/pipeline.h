@@ -46,6 +46,7 @@ typedef struct ConvertOptions {
   bool profile;        /* --profile: the module counts cycles per operator (src/emit/emit_profile.c) */
   bool integer_io;     /* --integer-io: integer tensors instead of float I/O around QUANTIZE/DEQUANTIZE (src/transform/integer_io.c) */
   bool memory_max;     /* --memory.optimize max: every RAM-saving technique (default: the free ones) */
+  bool memory_optimize_given; /* --memory.optimize was on the command line (it beats the config's key) */
   bool opt_size; /* --opt size: portable kernels only (least flash); default speed */
   double opt_balanced; /* --opt balanced[=N]: tiers that save at least N instructions per byte (0: off) */
   bool strict;   /* --strict: ignored config keys and rules that match nothing are errors */

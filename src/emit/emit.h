@@ -33,6 +33,9 @@ typedef struct Module {
   const char *prefix; /* C identifier prefix */
   const char *PREFIX; /* upper-case prefix for macros */
   const char *source; /* model file name, for comments */
+  /* heliaAOT's model metadata (model.name/description/version, config or command line),
+   * NULL when not given: recorded in report.json and report.md, not in the code */
+  const char *meta_name, *meta_description, *meta_version;
   bool allocate_arenas;
   bool auto_hydrate;
   /* Optimisations gated by operator capabilities (all on by default; docs/operators.md). */

@@ -277,6 +277,18 @@ void export_residency_json(const Model *m, const Plan *p, const Module *mod, Str
   Arena *a = m->arena;
   sb_append(js, "{\n  \"model\": ");
   sb_append_json_string(js, mod->source);
+  if (mod->meta_name || mod->meta_description || mod->meta_version) { /* heliaAOT's model.* metadata */
+    const char *keys[] = {"name", "description", "version"};
+    const char *vals[] = {mod->meta_name, mod->meta_description, mod->meta_version};
+    sb_append(js, ",\n  \"model_metadata\": {");
+    for (int i = 0, first = 1; i < 3; i++)
+      if (vals[i]) {
+        sb_printf(js, "%s\"%s\": ", first ? "" : ", ", keys[i]);
+        sb_append_json_string(js, vals[i]);
+        first = 0;
+      }
+    sb_append(js, "}");
+  }
   int folds;
   size_t folded_bytes;
   rewrite_fold_summary(m, &folds, &folded_bytes);
@@ -371,6 +383,10 @@ void export_report(const Model *m, const Plan *p, Module *mod) {
                 "Activation lower bound (max live bytes over the schedule): %zu. Constant bytes (image): %zu.\n\n",
             mod->source, p->platform.name, m->n_nodes, (unsigned long long)arena_bytes(p), p->lower_bound,
             p->constant_bytes);
+  if (mod->meta_name || mod->meta_description || mod->meta_version)
+    sb_printf(md, "Model: %s%s%s%s%s\n\n", mod->meta_name ? mod->meta_name : mod->source,
+              mod->meta_version ? " " : "", mod->meta_version ? mod->meta_version : "",
+              mod->meta_description ? " - " : "", mod->meta_description ? mod->meta_description : "");
   int folds;
   size_t folded_bytes;
   rewrite_fold_summary(m, &folds, &folded_bytes);

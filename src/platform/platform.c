@@ -32,7 +32,12 @@ typedef struct Builtin {
  * which 64 KB TCM. Apollo4 Plus: 2 MB MRAM, 384 KB TCM + 2.5 MB SRAM, PSRAM on the
  * EVB. Apollo4 Lite: 2 MB MRAM, 384 KB TCM + 1 MB SRAM. Apollo510: 4 MB MRAM, 256 KB
  * ITCM, 512 KB DTCM, 3 MB SRAM, PSRAM on the EVB. Generic cores follow QEMU's
- * mps2-an386 (Cortex-M4) and mps3-an547 (Cortex-M55) maps. */
+ * mps2-an386 (Cortex-M4) and mps3-an547 (Cortex-M55) maps.
+ * heliaAOT's board names (its platform.name values, the neuralSPOT/NSX board list) map
+ * to their SoC: apollo4p_blue_kbr_evb and apollo4p_blue_kxr_evb carry an Apollo4 Blue
+ * Plus (the Apollo4 Plus memories), apollo4l_blue_evb an Apollo4 Blue Lite (the Apollo4
+ * Lite memories), apollo510b_evb an Apollo510B (the Apollo510 memories). PSRAM is listed
+ * only where the EVB is documented to carry it: the Blue boards' BSPs declare none. */
 static const Builtin builtins[] = {
     {"host", "host", false, false, MiB(64), MiB(256), MiB(1024), MiB(1024), MiB(1024)},
     {"cortex-m4", "cortex-m4", true, false, 0, 0, MiB(4), MiB(4), MiB(16)},
@@ -41,6 +46,10 @@ static const Builtin builtins[] = {
     {"apollo4p_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), MiB(16)},
     {"apollo4l_evb", "cortex-m4", true, false, 0, KiB(384), MiB(1), MiB(2), 0},
     {"apollo510_evb", "cortex-m55", true, true, KiB(256), KiB(512), MiB(3), MiB(4), MiB(32)},
+    {"apollo4p_blue_kbr_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), 0},
+    {"apollo4p_blue_kxr_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), 0},
+    {"apollo4l_blue_evb", "cortex-m4", true, false, 0, KiB(384), MiB(1), MiB(2), 0},
+    {"apollo510b_evb", "cortex-m55", true, true, KiB(256), KiB(512), MiB(3), MiB(4), 0},
 };
 
 int platform_builtin_count(void) { return (int)(sizeof builtins / sizeof builtins[0]); }
