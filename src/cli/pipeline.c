@@ -268,6 +268,7 @@ static void module_options(Compilation *c, const ConvertOptions *opt) {
   mod->PREFIX = upper(&c->arena, opt->prefix);
   mod->shared_scratch = opt->shared_scratch;
   mod->shared_id = opt->shared_id;
+  mod->model_version = opt->model_meta_version;
   mod->test_enabled = opt->test_enabled; /* heliaAOT's test case (emit_test_case.c) */
   mod->test_tolerance = opt->has_test_tolerance ? opt->test_tolerance : 0.0;
   mod->test_golden_data = opt->test_golden_data;

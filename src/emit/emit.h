@@ -74,6 +74,7 @@ typedef struct Module {
    * stimulus and expected outputs of test_golden_data (.npz), compared within
    * test_tolerance. */
   bool test_enabled;
+  const char *model_version; /* --model.version / model.version (heliaAOT metadata): the pack version */
   double test_tolerance;
   const char *test_golden_data;
   const TestCaseData *test_data; /* without golden data: the host run's stimulus and outputs */

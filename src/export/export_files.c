@@ -45,7 +45,7 @@ static void readme_build(const Glue *g, StrBuf *sb) {
   if (t == MODULE_TYPE_CMSIS_PACK)
     sb_printf(sb, "- CMSIS-Pack: `%s.%s.pdsc` describes one component (Machine Learning / %s); archive this folder\n"
                   "  with the pdsc at its root, or convert with `--module.path %s.%s.%s.pack`.\n",
-              glue_pack_vendor, mod->name, mod->name, glue_pack_vendor, mod->name, glue_pack_version);
+              g->pack_vendor, g->pack_name, mod->name, g->pack_vendor, g->pack_name, g->pack_version);
   sb_append(sb, "\n");
   if (cmake) {
     sb_append(sb, "Cross builds with the GNU Arm bare-metal toolchain (`arm-none-eabi-gcc`, hard float):\n\n"
@@ -494,6 +494,7 @@ bool export_build_files(const Model *m, const Plan *p, Module *mod, const char *
   if (pack && g.type != MODULE_TYPE_CMSIS_PACK)
     return diag_error(d, "module.path %s is a CMSIS pack, but module.type is %s (use cmsis_pack, or a .zip)", out_path,
                       type_name);
+  if (g.type == MODULE_TYPE_CMSIS_PACK && !glue_pack_identity(&g, pack ? out_path : NULL, d)) return false;
   if (g.type != MODULE_TYPE_DEFAULT) {
     g.api_dir = "includes-api";
     move_headers(&g);
