@@ -78,7 +78,8 @@ prereqs:
 clean:
 	rm -rf $(BUILD)
 
-# make install [PREFIX=/usr/local] [DESTDIR=]: bin/tinyaot, share/man/man1/tinyaot.1 and
+# make install [PREFIX=/usr/local] [DESTDIR=]: bin/tinyaot, bin/helia-aot (a link to it:
+# heliaAOT's command name and defaults), share/man/man1/tinyaot.1 and
 # share/bash-completion/completions/tinyaot (no kernel sources: the binary embeds them);
 # make uninstall removes exactly what install put there (dist/install.sh records it).
 PREFIX ?= /usr/local

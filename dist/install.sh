@@ -1,5 +1,6 @@
 #!/bin/sh
-# make install / make uninstall (Makefile): the compiler, its man page and its bash
+# make install / make uninstall (Makefile): the compiler, its helia-aot link (heliaAOT's
+# command name: the same binary with heliaAOT's defaults), its man page and its bash
 # completion. The runtime kernels are embedded in the binary: no kernel sources are
 # installed. install records what it created in ROOT/share/tinyaot/installed (files, and
 # the directories that did not exist before); uninstall removes exactly those files, then
@@ -34,6 +35,15 @@ case "$what" in
       install -m 644 "$here/tinyaot.1" "$root/share/man/man1/tinyaot.1" &&
       install -m 644 "$here/tinyaot.bash-completion" "$root/share/bash-completion/completions/tinyaot" || exit 1
     for f in $FILES; do echo "file $f"; done >>"$new"
+    # helia-aot: a link to tinyaot, unless that name is already someone else's (heliaAOT itself)
+    link="$root/bin/helia-aot"
+    if [ -L "$link" ] && [ "$(readlink "$link")" = tinyaot ] || { [ ! -e "$link" ] && [ ! -L "$link" ]; }; then
+      ln -sf tinyaot "$link" || exit 1
+      echo "file bin/helia-aot" >>"$new"
+      FILES="$FILES bin/helia-aot"
+    else
+      echo "install: $link exists and is not tinyaot's link: left alone (no helia-aot command installed)" >&2
+    fi
     echo "file share/tinyaot/installed" >>"$new"
     install -m 644 "$new" "$record" || exit 1
     echo "installed tinyaot into $root: $FILES (the kernels are embedded in bin/tinyaot)"
@@ -47,6 +57,7 @@ case "$what" in
         while read -r d; do rmdir "$root/$d" 2>/dev/null || true; done
     else
       for f in $FILES; do rm -f "$root/$f"; done
+      [ "$(readlink "$root/bin/helia-aot" 2>/dev/null)" = tinyaot ] && rm -f "$root/bin/helia-aot"
     fi
     echo "removed tinyaot from $root"
     ;;

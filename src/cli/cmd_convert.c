@@ -39,11 +39,13 @@ static const char convert_usage[] =
     "  --model.path MODEL                     the model (or the positional argument; not both)\n"
     "  --model.subgraph 0                     only subgraph 0 (the main graph) is compiled\n"
     "  --model.type tflite|litert             the model format (only TFLite flatbuffers)\n"
-    "  --model.name, --model.description, --model.version TEXT   model metadata (recorded)\n"
+    "  --model.name, --model.description, --model.version TEXT   model metadata (recorded;\n"
+    "                                         the version is a CMSIS pack's release version)\n"
     "  -o, --output, --module.path DIR        output directory\n"
     "  --module.type T                        neuralspot, zephyr, cmake, nsx or cmsis_pack (headers in\n"
     "                                         includes-api/); default: all tinyaot's glue, include/;\n"
-    "                                         --module.path X.pack (cmsis_pack) or X.zip: an archive\n"
+    "                                         --module.path Vendor.Name.Version.pack (cmsis_pack,\n"
+    "                                         named by CMSIS-Pack's rule) or X.zip: an archive\n"
     "  --module.name NAME, --name NAME        module name (file names); default: model file name\n"
     "  --module.prefix P, --prefix P          C identifier prefix; default: the name\n"
     "  --test.enabled | --no-test.enabled     emit the test-case harness (<prefix>_test_case);\n"
@@ -374,7 +376,7 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
     return 2;
   }
   if (positional) opt->model_path = positional;
-  if (!opt->model_path && !opt->config_path) {
+  if (!opt->model_path && !opt->config_path && !opt->helia_defaults) {
     fprintf(stderr, "tinyaot: error: no model given (MODEL.tflite, --model.path or --path CONFIG.yaml; see --help)\n");
     return 2;
   }
@@ -526,14 +528,21 @@ static void log_outcome(const char *path, const Diag *d, const char *out_dir, co
   fclose(f);
 }
 
-int cmd_convert(int argc, char **argv) {
+static const char helia_note[] =
+    "\nInvoked as helia-aot, convert applies heliaAOT's defaults where neither the command line\n"
+    "nor the config says: --model.path model.tflite, --module.name helia_aot_nn, --module.type\n"
+    "neuralspot (includes-api/, src/, module.mk, LICENSE); docs/heliaaot.md lists both columns.\n";
+
+static int convert_main(int argc, char **argv, bool helia) {
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   ConvertOptions opt = {0};
   Args a = {.argc = argc, .argv = argv};
   ConvertExtra extra = {false, false, NULL, false, false};
   opt.allow_models = true;
+  opt.helia_defaults = helia;
   int rc = parse_convert_args(&a, &opt, convert_usage, convert_extra, &extra, CONVERT_EXTRA_KNOWN);
+  if (rc == 1 && helia) fputs(helia_note, stdout);
   if (rc) return rc == 1 ? 0 : 2;
   if (opt.n_more_models || extra.shared || convert_config_lists_models(&opt)) { /* several models */
     if (!extra.stats) return convert_multi(&opt, extra.shared, extra.dump, extra.dump_file);
@@ -589,3 +598,7 @@ int cmd_convert(int argc, char **argv) {
   log_end(&lc);
   return ok ? 0 : 1;
 }
+
+int cmd_convert(int argc, char **argv) { return convert_main(argc, argv, false); }
+
+int cmd_convert_helia(int argc, char **argv) { return convert_main(argc, argv, true); }

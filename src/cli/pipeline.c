@@ -57,6 +57,15 @@ static bool check_options(Compilation *c, ConvertOptions *opt, Diag *d) {
   return true;
 }
 
+/* helia-aot: heliaAOT's documented defaults (reference/commands/convert) for what neither
+ * the command line nor the config gave. A .pack path keeps its implied cmsis_pack. */
+static void helia_defaults(ConvertOptions *opt) {
+  const size_t n = opt->out_dir ? strlen(opt->out_dir) : 0;
+  if (!opt->model_path) opt->model_path = "model.tflite";
+  if (!opt->name) opt->name = "helia_aot_nn";
+  if (!opt->module_type && !(n > 5 && strcmp(opt->out_dir + n - 5, ".pack") == 0)) opt->module_type = "neuralspot";
+}
+
 /* The config's values under the command line's: a value given on the command line
  * wins (switches in both directions), the file fills the rest. */
 static void merge_config(ConvertOptions *opt, const Config *cfg) {
@@ -81,6 +90,7 @@ static void merge_config(ConvertOptions *opt, const Config *cfg) {
   if (cfg->has_verbose && opt->verbose == 0) opt->verbose = cfg->verbose;
   if (opt->force_switch != SWITCH_UNSET) opt->force = opt->force_switch == SWITCH_ON;
   else if (cfg->has_force) opt->force = cfg->force;
+  if (opt->helia_defaults) helia_defaults(opt);
 }
 
 /* One command-line rule list into the config (replacing its key): a single argument is

@@ -79,6 +79,9 @@ typedef struct ConvertOptions {
   const char *more_models[CONVERT_MAX_MODELS];
   const char *shared_scratch;
   int shared_id;
+  /* Invoked as helia-aot (main.c): heliaAOT's defaults where neither the command line nor
+   * the config says (model.tflite, helia_aot_nn, neuralspot; docs/heliaaot.md). */
+  bool helia_defaults;
 } ConvertOptions;
 
 typedef struct Compilation {

@@ -34,7 +34,8 @@ typedef struct Module {
   const char *PREFIX; /* upper-case prefix for macros */
   const char *source; /* model file name, for comments */
   /* heliaAOT's model metadata (model.name/description/version, config or command line),
-   * NULL when not given: recorded in report.json and report.md, not in the code */
+   * NULL when not given: recorded in report.json and report.md (the version is also a
+   * CMSIS pack's release version), not in the code */
   const char *meta_name, *meta_description, *meta_version;
   bool allocate_arenas;
   bool auto_hydrate;

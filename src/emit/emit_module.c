@@ -151,7 +151,7 @@ static void emit_region_api(const Plan *p, const Module *mod, Arena *a, StrBuf *
   sb_printf(h, "  %s_NUM_ARENA_REGIONS = %d\n} %s_arena_region_t;\n\n", P, n, pf);
   sb_printf(h, "extern const uint32_t %s_arena_region_size[%s_NUM_ARENA_REGIONS];\n", pf, P);
   sb_printf(h, "/* 0 on success; -1 unknown region, -2 NULL buffer, -3 size differs from\n * %s_arena_region_size[region], -4 buffer not 16-byte aligned. */\n"
-               "int32_t %s_bind_arena(%s_arena_region_t region, void *buf, uint32_t size);\n\n",
+               "int32_t %s_bind_arena(%s_arena_region_t region, void *buf, size_t size);\n\n",
             pf, pf, pf);
 }
 
@@ -528,7 +528,7 @@ static void emit_hydrate(const Plan *p, const Module *mod, Arena *a, const Sourc
 static void emit_bind(const Plan *p, const Module *mod, StrBuf *c) {
   (void)p;
   const char *pf = mod->prefix, *P = mod->PREFIX;
-  sb_printf(c, "int32_t %s_bind_arena(%s_arena_region_t region, void *buf, uint32_t size) {\n"
+  sb_printf(c, "int32_t %s_bind_arena(%s_arena_region_t region, void *buf, size_t size) {\n"
                "  if ((int32_t)region < 0 || (int32_t)region >= %s_NUM_ARENA_REGIONS) return -1;\n"
                "  if (buf == NULL) return -2;\n"
                "  if (size != %s_arena_region_size[region]) return -3;\n"

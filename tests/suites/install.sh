@@ -3,7 +3,9 @@
 # DESTDIR): the installed compiler runs from anywhere (--version, converts the demo model,
 # and the module builds: the kernels are embedded), the man page renders without warnings
 # and names every command and every convert option of --help, the bash completion
-# registers and completes commands, options and .tflite/.yaml files; uninstall leaves
+# registers and completes commands, options and .tflite/.yaml files; bin/helia-aot is a
+# link whose convert writes heliaAOT's default module (and one that is not ours is left
+# alone); uninstall leaves
 # nothing of ours (and keeps what was there before).
 # usage: sh tests/suites/install.sh BUILD CORPUS WORKDIR   (the corpus is not needed)
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -82,6 +84,38 @@ for o in $("$T" convert --help | grep -o -- '--[a-z][a-z0-9._-]*' | sort -u); do
   grep -q -- "$o" "$C" || missing="$missing $o"
 done
 [ -z "$missing" ] && pass completion_knows_every_convert_option || fail completion_knows_every_convert_option "$missing"
+
+# 3b. helia-aot: installed beside tinyaot as a link; under that name convert applies
+# heliaAOT's defaults (model.tflite, helia_aot_nn, a neuralspot module with includes-api/
+# and a LICENSE) while tinyaot keeps its own (no model guessed, its own layout).
+H="$p/bin/helia-aot"
+if [ -L "$H" ] && [ "$(readlink "$H")" = tinyaot ] && "$H" --help | grep -q "^usage: helia-aot convert"; then pass helia_aot_installed
+else fail helia_aot_installed "$(ls -l "$H" 2>&1 | head -c 200)"; fi
+hw="$work/helia"
+mkdir -p "$hw" && [ -f "$demo" ] && cp "$demo" "$hw/model.tflite"
+hm="$hw/out"
+if (cd "$hw" && "$H" convert --module.path out >"$hw/convert.log" 2>&1) &&
+   [ -f "$hm/includes-api/helia_aot_nn_model.h" ] && [ -f "$hm/includes-api/helia_aot_nn_platform.h" ] &&
+   [ -f "$hm/module.mk" ] && [ -f "$hm/src/helia_aot_nn_model.c" ] && [ ! -e "$hm/include" ] &&
+   [ ! -e "$hm/CMakeLists.txt" ] && [ ! -e "$hm/Makefile" ] && grep -q "MIT-0" "$hm/LICENSE" &&
+   head -n 1 "$hm/LICENSE" | grep -q "generated inference module helia_aot_nn" &&
+   grep -q "helia_aot_nn_model_init" "$hm/includes-api/helia_aot_nn_model.h"
+then pass helia_aot_default_module
+else fail helia_aot_default_module "$(head -c 300 "$hw/convert.log") $(cd "$hm" 2>/dev/null && find . -maxdepth 2 | tr '\n' ' ')"; fi
+# the same folder under tinyaot: no model is guessed; given one, tinyaot's own defaults
+if (cd "$hw" && ! "$T" convert --module.path out2 >"$hw/tinyaot.log" 2>&1) && grep -q "no model given" "$hw/tinyaot.log" &&
+   (cd "$hw" && "$T" convert --model.path model.tflite --module.path out3 >>"$hw/tinyaot.log" 2>&1) &&
+   [ -f "$hw/out3/include/model_model.h" ] && [ -f "$hw/out3/CMakeLists.txt" ] && [ ! -e "$hw/out3/LICENSE" ]
+then pass tinyaot_keeps_its_defaults
+else fail tinyaot_keeps_its_defaults "$(head -c 300 "$hw/tinyaot.log")"; fi
+# a helia-aot that is not ours (heliaAOT's own) is neither replaced nor removed
+q="$work/prefix2"
+mkdir -p "$q/bin" && printf '#!/bin/sh\necho theirs\n' >"$q/bin/helia-aot" && chmod +x "$q/bin/helia-aot"
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$q" install >"$work/install2.log" 2>&1
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$q" uninstall >>"$work/install2.log" 2>&1
+if [ "$("$q/bin/helia-aot")" = theirs ] && grep -q "helia-aot exists" "$work/install2.log" && [ ! -e "$q/bin/tinyaot" ]
+then pass helia_aot_not_ours_kept
+else fail helia_aot_not_ours_kept "$(head -c 300 "$work/install2.log")"; fi
 
 # 4. Uninstall: nothing of ours remains; the file that was there stays.
 make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$p" uninstall >"$work/uninstall.log" 2>&1
