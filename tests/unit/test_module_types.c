@@ -161,7 +161,7 @@ static void test_zip_unwritable(UnitState *u) {
 static bool identity(const char *path, const char *version, Glue *g, Arena *a, Module *mod) {
   memset(mod, 0, sizeof *mod);
   mod->name = "net";
-  mod->model_version = version;
+  mod->meta_version = version;
   memset(g, 0, sizeof *g);
   g->mod = mod;
   g->a = a;
