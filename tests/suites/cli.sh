@@ -198,6 +198,21 @@ if [ $rc1 -eq 0 ] && [ -f "$work/f1/report.json" ] && [ $rc2 -ne 0 ] && [ ! -e "
    [ $rc3 -eq 0 ] && [ -f "$work/f3/report.json" ] && [ "$(cat "$work/f2/notes.txt")" = mine ]; then pass force_cli_wins_both_ways
 else fail force_cli_wins_both_ways "rc $rc1/$rc2/$rc3: $(head -c 200 "$work/f2.err")"; fi
 
+# tinyaot run --out-dir: a user's file there survives (run writes beside it, through the
+# module writer's manifest); a user's file in the way of an output is a one-line refusal
+# that leaves it as it was; a second run replaces run's own files; stdout names what was written.
+mkdir -p "$work/ro" "$work/rp"
+echo mine >"$work/ro/notes.txt"
+echo mine >"$work/rp/out0.bin"
+"$B" run "$model" --in "$work/demo_in.bin" --out-dir "$work/ro" >"$work/ro1.out" 2>"$work/ro1.err"; r1=$?
+"$B" run "$model" --in "$work/demo_in.bin" --out-dir "$work/ro" >"$work/ro2.out" 2>"$work/ro2.err"; r2=$?
+if [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ "$(cat "$work/ro/notes.txt")" = mine ] && [ -s "$work/ro/out0.bin" ] &&
+   grep -q "^tinyaot: wrote 1 output file ([0-9]* bytes) to $work/ro: out0.bin$" "$work/ro2.out"; then pass run_keeps_user_files
+else fail run_keeps_user_files "rc $r1/$r2: $(head -c 300 "$work/ro2.err") $(head -c 200 "$work/ro2.out")"; fi
+expect_error run_refuses_user_output "rp/out0.bin exists and was not written by tinyaot" run "$model" \
+  --in "$work/demo_in.bin" --out-dir "$work/rp"
+[ "$(cat "$work/rp/out0.bin")" = mine ] && pass run_user_output_untouched || fail run_user_output_untouched "out0.bin changed"
+
 # The over-budget message names the largest tensors whole (kws has names of ~200 characters).
 if [ -f "$corpus/models/kws/model.tflite" ]; then
   printf 'platform: {name: apollo510_evb}\nmemory:\n  tensors:\n    - type: scratch\n      attributes: {memory: DTCM}\n  constraints:\n    - {name: DTCM, max_size: 64}\n' >"$work/budget.yaml"
