@@ -293,4 +293,22 @@ elif ! grep -q "neuralspot" "$work/bad_type.log"; then
 else
   pass unknown_type
 fi
+# The README's example, cut out of the generated README of an int8 and a float32 model, is a
+# translation unit that compiles warning-free as C99 and as C++ against the module, each
+# output declared with its own type (float for float32).
+for rm in hello_world_int8:int8_t hello_world_float:float; do
+  rn=${rm%%:*} rt=${rm#*:}
+  if [ ! -f "$corpus/models/$rn/model.tflite" ]; then echo "SKIP module_types:readme_example_$rn: corpus absent"; continue; fi
+  rd="$work/readme_$rn"
+  if ! "$tinyaot" convert "$corpus/models/$rn/model.tflite" -o "$rd" --name rex >"$rd.log" 2>&1; then
+    fail "readme_example_$rn" "conversion failed: $(head -n 1 "$rd.log")"; continue
+  fi
+  sed -n '/^```c$/,/^```$/p' "$rd/README.md" | sed '1d;$d' >"$rd.c"
+  if ! grep -q "const $rt \*output0;" "$rd.c"; then fail "readme_example_$rn" "output0 is not declared const $rt *"
+  elif ! cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$rd/include" -c "$rd.c" -o "$rd.o" 2>"$rd.cerr"; then
+    fail "readme_example_$rn" "as C: $(head -n 2 "$rd.cerr")"
+  elif ! c++ -Wall -Wextra -Werror -x c++ -I"$rd/include" -c "$rd.c" -o "$rd.o" 2>"$rd.cerr"; then
+    fail "readme_example_$rn" "as C++: $(head -n 2 "$rd.cerr")"
+  else pass "readme_example_$rn"; fi
+done
 exit 0
