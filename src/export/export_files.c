@@ -35,8 +35,9 @@ static void readme_build(const Glue *g, StrBuf *sb) {
                   "  before every module source. `nsx-module.yaml` describes the module.\n",
               mod->name, mod->PREFIX);
   if (t == MODULE_TYPE_DEFAULT)
-    sb_printf(sb, "- Make: `make` builds `lib%s.a` with the host compiler; `make CC=... CFLAGS=...` with any other.\n",
-              mod->name);
+    sb_printf(sb, "- Make: `make%s` builds `lib%s.a` (objects in `obj/<target>/`); `make CC=... CFLAGS=...` with any "
+                  "other compiler.\n",
+              g->p->platform.mve ? " TARGET=cortex-m55" : g->p->platform.dsp ? " TARGET=cortex-m4" : "", mod->name);
   if (t == MODULE_TYPE_DEFAULT || t == MODULE_TYPE_NEURALSPOT)
     sb_append(sb, "- neuralSPOT: `module.mk`; add this folder to the application's `modules`.\n");
   if (t == MODULE_TYPE_DEFAULT || t == MODULE_TYPE_ZEPHYR)
@@ -56,7 +57,8 @@ static void readme_build(const Glue *g, StrBuf *sb) {
     if (t == MODULE_TYPE_DEFAULT) sb_append(sb, "\nThe Makefile takes `make TARGET=cortex-m4` (or `cortex-m55`) for the same flags.\n");
     sb_append(sb, "\n");
   }
-  sb_printf(sb, "Optimisation and warnings are yours (`CFLAGS`, e.g. `CFLAGS='-O2 -Wall -Wextra'`). Link the library\n"
+  sb_printf(sb, "Optimisation and warnings are yours (`CFLAGS`, e.g. `CFLAGS='-O2 -Wall -Wextra'`); without any, the\n"
+                "Makefile uses `-O2` and the CMake library too when no `CMAKE_BUILD_TYPE` is set. Link the library\n"
                 "with `-Wl,--gc-sections` to drop unused kernels, and enable the FPU (and on the M55 the MVE, which\n"
                 "shares its coprocessor enable bits) in your start-up code before calling `%s_model_init`. Builds that\n"
                 "keep a frame pointer (`-fno-omit-frame-pointer`) need `-D%s_TA_NO_WIDE_ASM` (the build glue adds it\n"
