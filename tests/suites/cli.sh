@@ -213,6 +213,21 @@ expect_error run_refuses_user_output "rp/out0.bin exists and was not written by 
   --in "$work/demo_in.bin" --out-dir "$work/rp"
 [ "$(cat "$work/rp/out0.bin")" = mine ] && pass run_user_output_untouched || fail run_user_output_untouched "out0.bin changed"
 
+# inspect after PAD folding: the text's `op` column is the model's operator index, --json's
+# "index" the position after folding; the text says so (a note) exactly when they differ, and
+# --json's "model_index" is the text's column.
+mv="$corpus/models/mcunet_vww/model.tflite"
+if [ -f "$mv" ] && [ -f "$corpus/models/kws/model.tflite" ]; then
+  "$B" inspect "$mv" >"$work/in.txt" 2>&1; "$B" inspect "$mv" --json >"$work/in.json" 2>&1
+  "$B" inspect "$corpus/models/kws/model.tflite" >"$work/ik.txt" 2>&1
+  text_ops=$(sed -n '/^  op  operator/,/^$/p' "$work/in.txt" | sed -n 's/^ *\([0-9][0-9]*\)  .*/\1/p' | tr '\n' ' ')
+  json_ops=$(sed -n 's/.*"model_index": \([0-9]*\),.*/\1/p' "$work/in.json" | tr '\n' ' ')
+  json_pos=$(sed -n 's/.*{"index": \([0-9]*\), "model_index".*/\1/p' "$work/in.json" | tr '\n' ' ')
+  if grep -q '^note: the transforms folded operators' "$work/in.txt" && [ -n "$text_ops" ] && [ "$text_ops" = "$json_ops" ] &&
+     [ "$json_pos" != "$json_ops" ] && ! grep -q '^note: the transforms' "$work/ik.txt"; then pass inspect_numbering_note
+  else fail inspect_numbering_note "text '$(echo "$text_ops" | head -c 80)' json '$(echo "$json_ops" | head -c 80)'"; fi
+else echo "SKIP cli:inspect_numbering_note: corpus absent"; fi
+
 # The over-budget message names the largest tensors whole (kws has names of ~200 characters).
 if [ -f "$corpus/models/kws/model.tflite" ]; then
   printf 'platform: {name: apollo510_evb}\nmemory:\n  tensors:\n    - type: scratch\n      attributes: {memory: DTCM}\n  constraints:\n    - {name: DTCM, max_size: 64}\n' >"$work/budget.yaml"
