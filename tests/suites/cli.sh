@@ -228,6 +228,19 @@ if [ -f "$mv" ] && [ -f "$corpus/models/kws/model.tflite" ]; then
   else fail inspect_numbering_note "text '$(echo "$text_ops" | head -c 80)' json '$(echo "$json_ops" | head -c 80)'"; fi
 else echo "SKIP cli:inspect_numbering_note: corpus absent"; fi
 
+# A default module name changed from the model file's name is announced in one line (stdout,
+# after the summary); an unchanged one (also a folder's name for model.tflite) is not.
+mkdir -p "$work/nm/kws"
+cp "$model" "$work/nm/9lives.tflite"; cp "$model" "$work/nm/my-model.v2.tflite"; cp "$model" "$work/nm/kws/model.tflite"
+"$B" convert "$work/nm/9lives.tflite" -o "$work/nm/o1" >"$work/nm1.out" 2>&1
+"$B" convert "$work/nm/my-model.v2.tflite" -o "$work/nm/o2" >"$work/nm2.out" 2>&1
+"$B" convert "$work/nm/kws/model.tflite" -o "$work/nm/o3" >"$work/nm3.out" 2>&1
+if grep -q "^tinyaot: note: the module is named 'model', not '9lives' " "$work/nm1.out" && [ -f "$work/nm/o1/include/model_model.h" ] &&
+   grep -q "^tinyaot: note: the module is named 'my_model', not 'my-model.v2' " "$work/nm2.out" &&
+   [ -f "$work/nm/o3/include/kws_model.h" ] && ! grep -q "note: the module is named" "$work/nm3.out"
+then pass default_name_change_announced
+else fail default_name_change_announced "$(cat "$work/nm1.out" "$work/nm2.out" "$work/nm3.out" | head -c 400)"; fi
+
 # The over-budget message names the largest tensors whole (kws has names of ~200 characters).
 if [ -f "$corpus/models/kws/model.tflite" ]; then
   printf 'platform: {name: apollo510_evb}\nmemory:\n  tensors:\n    - type: scratch\n      attributes: {memory: DTCM}\n  constraints:\n    - {name: DTCM, max_size: 64}\n' >"$work/budget.yaml"
