@@ -151,7 +151,14 @@ bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
       strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
       strncat(known, platform_builtin_name(i), sizeof known - strlen(known) - 1);
     }
-    return diag_error(d, "unknown platform '%s' (built in: %s; or define one in the config)", opt->platform, known);
+    if (opt->platform == cfg->platform_name && opt->config_path) { /* the config named it: blame its line */
+      d->file = opt->config_path;
+      return diag_error(d, "line %d: unknown platform '%s' (built in: %s; or give it memories in the config)",
+                        cfg->platform_line, opt->platform, known);
+    }
+    d->file = NULL; /* the command line named it, not the model */
+    return diag_error(d, "--platform: unknown platform '%s' (built in: %s; or define one in the config)", opt->platform,
+                      known);
   }
   Diag cd;
   diag_init(&cd, opt->config_path);

@@ -55,6 +55,7 @@ enum { CONFIG_MAX_CONSTRAINTS = 16 };
 typedef struct Config {
   const char *path;
   const char *model_path, *module_path, *module_name, *module_prefix, *platform_name;
+  int platform_line; /* the line of `platform:`, 0 without */
   bool has_custom_platform;
   Platform custom_platform;
   int n_constraints;

@@ -241,6 +241,13 @@ if grep -q "^tinyaot: note: the module is named 'model', not '9lives' " "$work/n
 then pass default_name_change_announced
 else fail default_name_change_announced "$(cat "$work/nm1.out" "$work/nm2.out" "$work/nm3.out" | head -c 400)"; fi
 
+# An unknown platform is blamed on where it was named: the config's line, or --platform.
+printf '# a comment\nplatform:\n  name: no_such_board\n' >"$work/bad_platform.yaml"
+expect_error platform_error_config_line "^tinyaot: error: $work/bad_platform.yaml: line 3: unknown platform 'no_such_board'" \
+  convert "$model" -o "$work/bp" --path "$work/bad_platform.yaml"
+expect_error platform_error_cli "^tinyaot: error: --platform: unknown platform 'no_such_board'" \
+  convert "$model" -o "$work/bp" --platform no_such_board
+
 # The over-budget message names the largest tensors whole (kws has names of ~200 characters).
 if [ -f "$corpus/models/kws/model.tflite" ]; then
   printf 'platform: {name: apollo510_evb}\nmemory:\n  tensors:\n    - type: scratch\n      attributes: {memory: DTCM}\n  constraints:\n    - {name: DTCM, max_size: 64}\n' >"$work/budget.yaml"
