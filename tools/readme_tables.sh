@@ -5,6 +5,9 @@
 #   multi_model  KWS + IC + AD converted together with --shared-scratch on host, cortex-m4 and
 #                cortex-m55: the group report.json's shared scratch, combined_arena_bytes,
 #                separate_arena_bytes and each model's arena_bytes.
+#   mlperf_memory  kws, vww, ic, ad, strww on the host: report.json's arena_bytes and
+#                activation_lower_bound, the corpus manifest's tflm_arena_used_bytes_host64,
+#                and arena_bytes again with --memory.optimize max.
 # Both modes also check that the README's package paragraph ("Both first check ...") names
 # every package tools/prereqs.sh checks for.
 # usage: tools/readme_tables.sh [--check] [BUILD_DIR [CORPUS [README]]]   (make readme-tables)
@@ -15,7 +18,7 @@ build=${1:-build}
 corpus=${2:-../shared/corpus}
 readme=${3:-README.md}
 m="$corpus/models"
-for f in kws ic ad; do
+for f in kws ic ad vww strww; do
   [ -f "$m/$f/model.tflite" ] || { echo "readme_tables: $m/$f/model.tflite is absent" >&2; exit 2; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/tinyaot-tables-XXXXXX")
@@ -38,12 +41,29 @@ multi_model() {
   done
 }
 
-# replace NAME FILE: the README with table NAME's body replaced by FILE's lines
+mlperf_memory() {
+  echo "| model | tinyaot arena (B) | lower bound (B) | TFLM arena (B) | tinyaot / TFLM | \`--memory.optimize max\` (B) |"
+  echo "|---|---:|---:|---:|---:|---:|"
+  for n in kws vww ic ad strww; do
+    for mode in default max; do
+      "$build/tinyaot" convert "$m/$n/model.tflite" --memory.optimize "$mode" -o "$work/mm_${n}_$mode" \
+        >"$work/mm.log" 2>&1 || { echo "readme_tables: $n ($mode): $(head -n 1 "$work/mm.log")" >&2; exit 1; }
+    done
+    arena=$(field arena_bytes "$work/mm_${n}_default/report.json")
+    lb=$(field activation_lower_bound "$work/mm_${n}_default/report.json")
+    max=$(field arena_bytes "$work/mm_${n}_max/report.json")
+    tflm=$(field tflm_arena_used_bytes_host64 "$m/$n/manifest.json")
+    ratio=$(awk -v a="$arena" -v t="$tflm" 'BEGIN { printf "%.2f", a / t }')
+    echo "| $n | $(commas "$arena") | $(commas "$lb") | $(commas "$tflm") | $ratio | $(commas "$max") |"
+  done
+}
+
+# replace NAME FILE IN: IN with table NAME's body replaced by FILE's lines
 replace() {
   awk -v name="$1" -v body="$2" '
     index($0, "<!-- table: " name " ") == 1 { print; while ((getline line < body) > 0) print line; skip = 1; next }
     skip && $0 == "<!-- /table -->" { skip = 0 }
-    !skip { print }' "$readme"
+    !skip { print }' "$3"
 }
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,9 +72,13 @@ for pkg in $(sh "$here/prereqs.sh" list test); do
   echo "$para" | grep -qw -- "$pkg" || { echo "readme_tables: $readme's package list lacks $pkg (tools/prereqs.sh)" >&2; exit 1; }
 done
 
-multi_model >"$work/multi_model.md"
-grep -q "^<!-- table: multi_model " "$readme" || { echo "readme_tables: $readme has no multi_model table marker" >&2; exit 2; }
-replace multi_model "$work/multi_model.md" >"$work/README.new"
+cp "$readme" "$work/README.new"
+for t in multi_model mlperf_memory; do
+  $t >"$work/$t.md"
+  grep -q "^<!-- table: $t " "$readme" || { echo "readme_tables: $readme has no $t table marker" >&2; exit 2; }
+  cp "$work/README.new" "$work/README.cur"
+  replace "$t" "$work/$t.md" "$work/README.cur" >"$work/README.new"
+done
 if [ $check -eq 1 ]; then
   if cmp -s "$work/README.new" "$readme"; then echo "readme_tables: $readme is current"; exit 0; fi
   diff "$readme" "$work/README.new" || true
