@@ -26,7 +26,7 @@ static const char run_usage[] =
     "$TINYAOT_RUN_CFLAGS), runs one inference from a fresh init and writes DIR/out<i>.bin\n"
     "(raw little-endian bytes, the corpus format). With --case, each CASE_DIR/in<i>.bin is\n"
     "one inference, from its own fresh init, written to DIR/<case name>/out<i>.bin.\n"
-    "DIR keeps a manifest (.tinyaot-manifest) like convert's output folder: run replaces\n"
+    "DIR keeps a manifest (.tinyaot-run-manifest) like convert's output folder: run replaces\n"
     "its own earlier outputs, keeps every other file, and refuses (writing nothing) when\n"
     "a file it did not write has an output's name. One line on stdout says what it wrote.\n"
     "\n"
@@ -252,7 +252,8 @@ static bool publish_outputs(Compilation *c, const RunArgs *r, const char *outbas
       if (in) fclose(in);
       bytes += f->text.len;
     }
-  if (ok) ok = export_write_files(files, n, r->out_dir, true, d);
+  /* its own manifest: a module converted into the same folder is never touched */
+  if (ok) ok = export_write_files(files, n, r->out_dir, ".tinyaot-run-manifest", true, d);
   if (ok) {
     printf("tinyaot: wrote %d output file%s (%zu bytes) to %s: %s", n, n == 1 ? "" : "s", bytes, r->out_dir,
            files[0].path);

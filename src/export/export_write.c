@@ -131,9 +131,9 @@ static bool folder_is_empty(const char *dir) {
 }
 
 /* Reads "HASH PATH" lines; false (with a message) for a damaged manifest. */
-static bool read_manifest(const char *dir, List *m, bool *present, Diag *d) {
+static bool read_manifest(const char *dir, const char *manifest, List *m, bool *present, Diag *d) {
   char path[4096], line[4200];
-  snprintf(path, sizeof path, "%s/" MANIFEST, dir);
+  snprintf(path, sizeof path, "%s/%s", dir, manifest);
   FILE *f = fopen(path, "r");
   *present = f != NULL;
   if (!f) return true;
@@ -170,12 +170,12 @@ static void name_some(const List *l, char *buf, size_t size) {
 /* The checks before anything is written: fills `stale` with the previous conversion's
  * unchanged files that the new module does not write, `keep_edited` with edited ones kept
  * (forced). False with a message when the conversion must not touch the folder. */
-static bool check_folder(const ModuleFile *files, int n_files, const char *dir, bool force, const List *old, bool has_manifest,
-                         List *stale, Diag *d) {
+static bool check_folder(const ModuleFile *files, int n_files, const char *dir, const char *manifest, bool force,
+                         const List *old, bool has_manifest, List *stale, Diag *d) {
   List all = {0}, foreign = {0};
   bool ok = walk(dir, "", &all, 0) || diag_error(d, "cannot read the output folder %s", dir);
   for (int i = 0; ok && i < all.n; i++)
-    if (strcmp(all.e[i].path, MANIFEST) != 0 && list_find(old, all.e[i].path) < 0)
+    if (strcmp(all.e[i].path, manifest) != 0 && list_find(old, all.e[i].path) < 0)
       ok = list_add(&foreign, all.e[i].path, 0) || diag_error(d, "out of memory");
   if (foreign.n) qsort(foreign.e, (size_t)foreign.n, sizeof *foreign.e, cmp_entry);
   char some[512];
@@ -260,9 +260,10 @@ static void remove_stale(const char *dir, const char *rel) {
   }
 }
 
-static bool write_manifest(const ModuleFile *files, int n_files, const char *dir, const uint64_t *hashes, Diag *d) {
+static bool write_manifest(const ModuleFile *files, int n_files, const char *dir, const char *manifest,
+                           const uint64_t *hashes, Diag *d) {
   char path[4096], tmp[4200];
-  snprintf(path, sizeof path, "%s/" MANIFEST, dir);
+  snprintf(path, sizeof path, "%s/%s", dir, manifest);
   snprintf(tmp, sizeof tmp, "%s" TMP_SUFFIX, path);
   FILE *f = fopen(tmp, "w");
   if (!f) return diag_error(d, "cannot write %s: %s", tmp, strerror(errno));
@@ -317,10 +318,11 @@ bool export_write_module(const Module *mod, const char *dir, bool force, Diag *d
       return diag_error(d, "%s exists and is not an archive tinyaot wrote; move it away or choose another name", dir);
     return export_write_archive(mod, dir, d);
   }
-  return export_write_files(mod->files, mod->n_files, dir, force, d);
+  return export_write_files(mod->files, mod->n_files, dir, MANIFEST, force, d);
 }
 
-bool export_write_files(const ModuleFile *files, int n_files, const char *dir, bool force, Diag *d) {
+bool export_write_files(const ModuleFile *files, int n_files, const char *dir, const char *manifest, bool force,
+                        Diag *d) {
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) return diag_error(d, "output %s exists and is not a folder", dir);
   char mk[4096];
@@ -328,7 +330,8 @@ bool export_write_files(const ModuleFile *files, int n_files, const char *dir, b
   if (!make_dirs(mk)) return diag_error(d, "cannot create the output folder %s: %s", dir, strerror(errno));
   List old = {0}, stale = {0};
   bool has_manifest = false;
-  bool ok = read_manifest(dir, &old, &has_manifest, d) && check_folder(files, n_files, dir, force, &old, has_manifest, &stale, d);
+  bool ok = read_manifest(dir, manifest, &old, &has_manifest, d) &&
+            check_folder(files, n_files, dir, manifest, force, &old, has_manifest, &stale, d);
   uint64_t *hashes = ok ? calloc((size_t)n_files + 1, sizeof *hashes) : NULL;
   if (ok && !hashes) ok = diag_error(d, "out of memory");
   int written = 0;
@@ -345,7 +348,7 @@ bool export_write_files(const ModuleFile *files, int n_files, const char *dir, b
     }
   }
   for (int i = 0; ok && i < stale.n; i++) remove_stale(dir, stale.e[i].path);
-  if (ok) ok = write_manifest(files, n_files, dir, hashes, d);
+  if (ok) ok = write_manifest(files, n_files, dir, manifest, hashes, d);
   free(hashes);
   list_free(&old);
   list_free(&stale);

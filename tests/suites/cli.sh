@@ -199,7 +199,7 @@ if [ $rc1 -eq 0 ] && [ -f "$work/f1/report.json" ] && [ $rc2 -ne 0 ] && [ ! -e "
 else fail force_cli_wins_both_ways "rc $rc1/$rc2/$rc3: $(head -c 200 "$work/f2.err")"; fi
 
 # tinyaot run --out-dir: a user's file there survives (run writes beside it, through the
-# module writer's manifest); a user's file in the way of an output is a one-line refusal
+# module writer's manifest code, with its own .tinyaot-run-manifest); a user's file in the way of an output is a one-line refusal
 # that leaves it as it was; a second run replaces run's own files; stdout names what was written.
 mkdir -p "$work/ro" "$work/rp"
 echo mine >"$work/ro/notes.txt"
@@ -212,6 +212,14 @@ else fail run_keeps_user_files "rc $r1/$r2: $(head -c 300 "$work/ro2.err") $(hea
 expect_error run_refuses_user_output "rp/out0.bin exists and was not written by tinyaot" run "$model" \
   --in "$work/demo_in.bin" --out-dir "$work/rp"
 [ "$(cat "$work/rp/out0.bin")" = mine ] && pass run_user_output_untouched || fail run_user_output_untouched "out0.bin changed"
+# run into a folder holding a converted module: the module stays (run keeps its own manifest),
+# and a re-conversion there keeps run's outputs.
+"$B" convert "$model" -o "$work/rm" --name rm >/dev/null 2>&1
+"$B" run "$model" --in "$work/demo_in.bin" --out-dir "$work/rm" >/dev/null 2>"$work/rm.err"; r1=$?
+"$B" convert "$model" -o "$work/rm" --name rm >/dev/null 2>>"$work/rm.err"; r2=$?
+if [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ -f "$work/rm/include/rm_model.h" ] && [ -f "$work/rm/report.json" ] &&
+   [ -s "$work/rm/out0.bin" ]; then pass run_beside_module
+else fail run_beside_module "rc $r1/$r2: $(head -c 300 "$work/rm.err")"; fi
 
 # inspect after PAD folding: the text's `op` column is the model's operator index, --json's
 # "index" the position after folding; the text says so (a note) exactly when they differ, and
