@@ -75,6 +75,11 @@ test:
 prereqs:
 	@sh tools/prereqs.sh test
 
+# The README's measured tables, rewritten from the runs that measure them (multi_model.sh checks them).
+.PHONY: readme-tables
+readme-tables: $(BUILD)/tinyaot
+	@sh tools/readme_tables.sh $(BUILD) $(CORPUS) README.md
+
 clean:
 	rm -rf $(BUILD)
 

@@ -3,8 +3,9 @@
 # command name: the same binary with heliaAOT's defaults), its man page and its bash
 # completion. The runtime kernels are embedded in the binary: no kernel sources are
 # installed. install records what it created in ROOT/share/tinyaot/installed (files, and
-# the directories that did not exist before); uninstall removes exactly those files, then
-# those directories when they are empty (a directory holding anything else stays).
+# the directories that did not exist before, ROOT and its parents included); uninstall removes
+# exactly those files, then those directories when they are empty (a directory holding
+# anything else stays).
 # usage: sh dist/install.sh install ROOT BINARY | sh dist/install.sh uninstall ROOT
 #   ROOT is $(DESTDIR)$(PREFIX)
 set -u
@@ -25,11 +26,14 @@ case "$what" in
   install)
     binary=$3
     [ -x "$binary" ] || { echo "install: no compiler at $binary (run make first)" >&2; exit 1; }
-    mkdir -p "$root" || exit 1
     new=$(mktemp) || exit 1
     trap 'rm -f "$new"' EXIT
     # an earlier install's directories stay recorded
-    [ -f "$record" ] && grep '^dir ' "$record" >>"$new"
+    [ -f "$record" ] && grep '^dir \|^top ' "$record" >>"$new"
+    # ROOT itself and its missing parents, recorded as "top PATH" (uninstall removes them if empty)
+    top=$root
+    while [ ! -d "$top" ]; do echo "top $top" >>"$new"; top=$(dirname "$top"); done
+    mkdir -p "$root" || exit 1
     for d in bin share/man/man1 share/bash-completion/completions share/tinyaot; do mkdirs "$d" || exit 1; done
     install -m 755 "$binary" "$root/bin/tinyaot" &&
       install -m 644 "$here/tinyaot.1" "$root/share/man/man1/tinyaot.1" &&
@@ -55,6 +59,9 @@ case "$what" in
       # directories, deepest first, only when empty
       echo "$list" | sed -n 's/^dir //p' | awk '{ print length($0) " " $0 }' | sort -rn | cut -d' ' -f2- |
         while read -r d; do rmdir "$root/$d" 2>/dev/null || true; done
+      # then the prefix folders install created (deepest first), again only when empty
+      echo "$list" | sed -n 's/^top //p' | awk '{ print length($0) " " $0 }' | sort -rn | cut -d' ' -f2- |
+        while read -r d; do rmdir "$d" 2>/dev/null || true; done
     else
       for f in $FILES; do rm -f "$root/$f"; done
       [ "$(readlink "$root/bin/helia-aot" 2>/dev/null)" = tinyaot ] && rm -f "$root/bin/helia-aot"

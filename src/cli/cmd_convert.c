@@ -580,6 +580,9 @@ static int convert_main(int argc, char **argv, bool helia) {
     for (int i = 0; i < c.plan.n_arenas; i++) ram += c.plan.arenas[i].size;
     say(&lc, "tinyaot: wrote %s (%d files) for %s: %d operators, arenas %zu bytes, constants %zu bytes\n",
         opt.out_dir, c.module.n_files, c.platform.name, c.model.n_nodes, ram, c.plan.constant_bytes);
+    if (opt.name_from)
+      say(&lc, "tinyaot: note: the module is named '%s', not '%s' (module names are C identifiers of at most 32 "
+               "characters); --module.name sets another\n", opt.name, opt.name_from);
     if (c.module.memory_escalated) /* on stderr: the module's inputs may now be overwritten */
       fprintf(stderr, "tinyaot: note: %s over budget in default mode (needed %llu bytes); planned with "
                       "--memory.optimize max (in-place execution; inputs may be overwritten by a run, "

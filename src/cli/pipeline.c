@@ -19,20 +19,25 @@ bool pipeline_valid_identifier(const char *s) {
   return true;
 }
 
-/* "path/to/kws_ref.tflite" -> "kws_ref"; "model.tflite" -> its directory name. */
-static const char *default_name(Arena *a, const char *path) {
+/* "path/to/kws_ref.tflite" -> "kws_ref"; "model.tflite" -> its directory name. *raw is the
+ * name it was made from (the file name without .tflite, or the directory's), for the note
+ * when the two differ. */
+static const char *default_name(Arena *a, const char *path, const char **raw) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   size_t len = strcspn(base, ".");
+  size_t whole = strlen(base);
+  if (whole > 7 && strcmp(base + whole - 7, ".tflite") == 0) whole -= 7;
   char buf[64];
   if (len == 5 && strncmp(base, "model", 5) == 0 && base != path) {
     const char *end = base - 1, *start = end;
     while (start > path && start[-1] != '/') start--;
     if (end > start) {
       base = start;
-      len = (size_t)(end - start);
+      len = whole = (size_t)(end - start);
     }
   }
+  *raw = arena_strndup(a, base, whole);
   size_t n = 0;
   for (size_t i = 0; i < len && n < 32; i++) {
     char ch = (char)tolower((unsigned char)base[i]);
@@ -48,7 +53,11 @@ static bool check_options(Compilation *c, ConvertOptions *opt, Diag *d) {
   if (opt->allocate_arenas != SWITCH_UNSET) c->config.allocate_arenas = opt->allocate_arenas == SWITCH_ON;
   if (opt->auto_hydrate_constants != SWITCH_UNSET)
     c->config.auto_hydrate_constants = opt->auto_hydrate_constants == SWITCH_ON;
-  if (!opt->name) opt->name = default_name(&c->arena, opt->model_path);
+  if (!opt->name) {
+    const char *raw = "";
+    opt->name = default_name(&c->arena, opt->model_path, &raw);
+    if (strcmp(raw, opt->name) != 0) opt->name_from = raw;
+  }
   if (!opt->prefix) opt->prefix = opt->name;
   if (!pipeline_valid_identifier(opt->name))
     return diag_error(d, "module name '%s' must be a C identifier of at most 32 characters", opt->name);
@@ -153,12 +162,14 @@ bool pipeline_configure(Compilation *c, ConvertOptions *opt, Diag *d) {
       strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
       strncat(known, platform_builtin_name(i), sizeof known - strlen(known) - 1);
     }
-    if (opt->config_path && cfg->platform_name == opt->platform) { /* the config's: blame its line */
+    if (opt->platform == cfg->platform_name && opt->config_path) { /* the config named it: blame its line */
       d->file = opt->config_path;
-      return diag_error(d, "line %d: unknown platform '%s' (built in: %s; or define one in this file)", cfg->platform_line,
-                        opt->platform, known);
+      return diag_error(d, "line %d: unknown platform '%s' (built in: %s; or give it memories in the config)",
+                        cfg->platform_line, opt->platform, known);
     }
-    return diag_error(d, "unknown platform '%s' (built in: %s; or define one in the config)", opt->platform, known);
+    d->file = NULL; /* the command line named it, not the model */
+    return diag_error(d, "--platform: unknown platform '%s' (built in: %s; or define one in the config)", opt->platform,
+                      known);
   }
   Diag cd;
   diag_init(&cd, opt->config_path);

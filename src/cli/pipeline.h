@@ -31,6 +31,7 @@ typedef struct ConvertOptions {
   const char *model_path;
   const char *out_dir;
   const char *name;     /* module name (file names); default from the model file name */
+  const char *name_from; /* the file (or folder) name a default name was changed from, or NULL */
   const char *prefix;   /* C prefix; default = name */
   const char *platform; /* platform name; default "host" */
   const char *config_path; /* YAML configuration; command-line options override it */

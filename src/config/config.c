@@ -753,9 +753,9 @@ static bool parse_root(Parser *p, yaml_node_t *root) {
     } else if (key_is(k, "test")) {
       ok = is_null(v) || parse_test(p, v);
     } else if (key_is(k, "platform")) {
+      c->platform_line = line_of(v); /* an unknown name is found later, by the pipeline */
       ok = v->type == YAML_SCALAR_NODE ? want_string(p, v, "platform", &c->platform_name)
                                        : (want_map(p, v, "platform") && parse_custom_platform(p, v));
-      if (v->type == YAML_SCALAR_NODE) c->platform_line = line_of(v);
     } else if (key_is(k, "memory")) {
       ok = is_null(v) || parse_memory(p, v);
     } else if (key_is(k, "operators")) {

@@ -57,6 +57,7 @@ enum { CONFIG_MAX_CONSTRAINTS = 16 };
 typedef struct Config {
   const char *path;
   const char *model_path, *module_path, *module_name, *module_prefix, *platform_name;
+  int platform_line; /* the line of `platform:`, 0 without */
   bool has_custom_platform;
   Platform custom_platform;
   int n_constraints;
@@ -82,7 +83,6 @@ typedef struct Config {
   const char *test_golden_data;
   const char *planner;        /* memory.planner: greedy */
   const char *memory_optimize; /* memory.optimize: default | max (tinyaot's --memory.optimize) */
-  int platform_line;          /* the line of `platform` (its name), for messages about it */
   bool has_dump_residency_json, dump_residency_json;
   int n_transforms;
   const char **transforms;    /* transforms: heliaAOT graph passes (tinyaot runs its own) */

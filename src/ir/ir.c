@@ -24,6 +24,24 @@ const char *tensor_type_name(TensorType t) {
   return "unknown";
 }
 
+/* TFLite's types tinyaot has no TensorType for, by their schema numbers. */
+static const char *other_type_name(int t) {
+  switch (t) {
+    case 11: return "complex128";
+    case 12: return "uint64";
+    case 14: return "variant";
+    case 18: return "bfloat16";
+  }
+  return NULL;
+}
+
+const char *tensor_type_label(Arena *a, TensorType t) {
+  const char *name = tensor_type_name(t);
+  if (strcmp(name, "unknown") != 0) return name;
+  const char *other = other_type_name((int)t);
+  return other ? other : arena_printf(a, "unknown (%d)", (int)t);
+}
+
 const char *tensor_dtype_desc(const Tensor *t) {
   return t->stored_int4 ? "int4 (unpacked to int8)" : tensor_type_name(t->type);
 }

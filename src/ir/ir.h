@@ -130,6 +130,9 @@ const char *builtin_name(int32_t builtin_code);
 const char *tensor_type_name(TensorType t);      /* "int8" */
 /* The tensor's dtype for reports: tensor_type_name, or "int4 (unpacked to int8)". */
 const char *tensor_dtype_desc(const Tensor *t);
+/* tensor_type_name, also for TFLite types tinyaot does not take ("uint64"); "unknown (N)"
+ * for numbers the schema does not define. */
+const char *tensor_type_label(Arena *a, TensorType t);
 const char *tensor_type_ctype(TensorType t);     /* "int8_t" */
 size_t tensor_type_size(TensorType t);           /* 0 if unsupported */
 Tensor *model_tensor(Model *m, int32_t id);      /* NULL for -1 / out of range */

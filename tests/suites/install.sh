@@ -5,8 +5,8 @@
 # and names every command and every convert option of --help, the bash completion
 # registers and completes commands, options and .tflite/.yaml files; bin/helia-aot is a
 # link whose convert writes heliaAOT's default module (and one that is not ours is left
-# alone); uninstall leaves
-# nothing of ours (and keeps what was there before).
+# alone); uninstall leaves nothing of ours, the empty prefix folders it created included
+# (and keeps what was there before).
 # usage: sh tests/suites/install.sh BUILD CORPUS WORKDIR   (the corpus is not needed)
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
@@ -131,4 +131,19 @@ if make -s -C "$TA_ROOT" BUILD="$bdir" DESTDIR="$d" PREFIX=/opt/tinyaot install 
    [ -z "$(find "$d/opt/tinyaot" -mindepth 1 2>/dev/null)" ]
 then pass destdir
 else fail destdir "$(head -c 300 "$work/destdir.log")"; fi
+
+# 6. The prefix folders install created are removed with it when empty; a folder that
+# existed before, or holds someone else's file, stays.
+f="$work/fresh"
+mkdir -p "$f" && echo keep >"$f/mine.txt"
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$f/a/b" install >"$work/fresh.log" 2>&1
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$f/a/b" uninstall >>"$work/fresh.log" 2>&1
+g="$work/fresh2"
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$g/p" install >>"$work/fresh.log" 2>&1
+echo keep >"$g/p/notes.txt"
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$g/p" uninstall >>"$work/fresh.log" 2>&1
+if [ ! -e "$f/a" ] && [ "$(cat "$f/mine.txt")" = keep ] && [ "$(cat "$g/p/notes.txt" 2>/dev/null)" = keep ] &&
+   [ -z "$(find "$g/p" -mindepth 1 ! -name notes.txt)" ]
+then pass uninstall_removes_created_prefix
+else fail uninstall_removes_created_prefix "left: $(find "$f" "$g" | tr '\n' ' ' | head -c 300)"; fi
 exit 0

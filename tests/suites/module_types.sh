@@ -340,4 +340,48 @@ elif ! grep -q "neuralspot" "$work/bad_type.log"; then
 else
   pass unknown_type
 fi
+# The README's example, cut out of the generated README of an int8 and a float32 model, is a
+# translation unit that compiles warning-free as C99 and as C++ against the module, each
+# output declared with its own type (float for float32).
+for rm in hello_world_int8:int8_t hello_world_float:float; do
+  rn=${rm%%:*} rt=${rm#*:}
+  if [ ! -f "$corpus/models/$rn/model.tflite" ]; then echo "SKIP module_types:readme_example_$rn: corpus absent"; continue; fi
+  rd="$work/readme_$rn"
+  if ! "$tinyaot" convert "$corpus/models/$rn/model.tflite" -o "$rd" --name rex >"$rd.log" 2>&1; then
+    fail "readme_example_$rn" "conversion failed: $(head -n 1 "$rd.log")"; continue
+  fi
+  sed -n '/^```c$/,/^```$/p' "$rd/README.md" | sed '1d;$d' >"$rd.c"
+  if ! grep -q "const $rt \*output0;" "$rd.c"; then fail "readme_example_$rn" "output0 is not declared const $rt *"
+  elif ! cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$rd/include" -c "$rd.c" -o "$rd.o" 2>"$rd.cerr"; then
+    fail "readme_example_$rn" "as C: $(head -n 2 "$rd.cerr")"
+  elif ! c++ -Wall -Wextra -Werror -x c++ -I"$rd/include" -c "$rd.c" -o "$rd.o" 2>"$rd.cerr"; then
+    fail "readme_example_$rn" "as C++: $(head -n 2 "$rd.cerr")"
+  else pass "readme_example_$rn"; fi
+done
+# Build glue defaults: the CMake library compiles at -O2 when no build type (and no -O in
+# CMAKE_C_FLAGS) is given, and leaves a given build type alone; the plain Makefile writes
+# its objects under obj/<target>/ (none in src/); a plain `make` of a Cortex-M module stops
+# with the TARGET to give.
+if [ -f "$corpus/models/kws/model.tflite" ]; then
+  gd="$work/glue_m55"
+  if ! "$tinyaot" convert "$corpus/models/kws/model.tflite" -o "$gd" --platform apollo510_evb >"$gd.log" 2>&1; then
+    fail glue_defaults "conversion failed: $(head -n 1 "$gd.log")"
+  else
+    cmake -S "$gd" -B "$gd/b_none" -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-cortex-m55.cmake \
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$gd/none.log" 2>&1
+    cmake -S "$gd" -B "$gd/b_dbg" -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-cortex-m55.cmake -DCMAKE_BUILD_TYPE=Debug \
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$gd/dbg.log" 2>&1
+    if grep -q '"command".*-O2.*ta_gemm_mve.c' "$gd/b_none/compile_commands.json" 2>/dev/null &&
+       ! grep -q -- '-O2' "$gd/b_dbg/compile_commands.json" 2>/dev/null; then pass cmake_default_o2
+    else fail cmake_default_o2 "no -O2 without a build type, or -O2 with Debug (see $gd/b_none)"; fi
+    (cd "$gd" && make >"$gd/plain.out" 2>"$gd/plain.err"); rc=$?
+    if [ $rc -ne 0 ] && grep -q 'make TARGET=cortex-m55' "$gd/plain.err" && ! grep -q '#error' "$gd/plain.err" &&
+       [ ! -e "$gd/obj" ]; then pass make_without_target_hint
+    else fail make_without_target_hint "rc $rc: $(head -c 300 "$gd/plain.err")"; fi
+    if make -C "$gd" TARGET=cortex-m55 >"$gd/m55.log" 2>&1 && [ -f "$gd/libkws.a" ] &&
+       [ -z "$(find "$gd/src" -name '*.o')" ] && [ -n "$(find "$gd/obj/cortex-m55" -name '*.o')" ] &&
+       make -C "$gd" clean >/dev/null 2>&1 && [ ! -e "$gd/obj" ]; then pass make_objects_outside_src
+    else fail make_objects_outside_src "$(tail -n 2 "$gd/m55.log")"; fi
+  fi
+else echo "SKIP module_types:glue_defaults: corpus absent"; fi
 exit 0
