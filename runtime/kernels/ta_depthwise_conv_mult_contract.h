@@ -13,8 +13,13 @@
  * multiplier's last (multiplier % 4) channels follow their blocks one by one, [group][4]. */
 #define TA_DW_MULT_TAP_GROUP 4
 #define TA_DW_MULT_CH_BLOCK 4
-/* DSP: the window (k_h * k_w taps, rounded up to a group) is gathered on the kernel's
- * stack, 3 bytes a tap; larger windows stay on the portable kernel. */
+/* The window (k_h * k_w taps, rounded up to a group) is gathered on the kernel's stack
+ * (DSP: every pixel, 3 bytes a tap; MVE: pixels on the border, 1 byte a tap); larger
+ * windows stay on the portable kernel. */
 #define TA_DW_MULT_MAX_TAPS 128
+
+/* Defined (with the module's prefix), the kernels run their plain C on any core: the
+ * suites' check of that code on the target. */
+/* #define TA_DW_MULT_PLAIN_C */
 
 #endif

@@ -8,16 +8,20 @@
  * the padded taps cancel and the two sums are equal as integers. Both wrap alike in int32
  * (SMLAD's sum wraps; the C fallback adds in uint32), and the zero weights of a group's
  * padding add 0. The products are of int8 values (|x * w| <= 2^14), so SMLAD's 16-bit
- * operands hold them exactly. The requantisation is ta_requantize, the portable kernel's. */
+ * operands hold them exactly. The requantisation is ta_requantize's arithmetic (dm_requantize). */
 #include "ta_depthwise_conv_mult_dsp.h"
 
 #include <string.h>
 
-#if defined(__ARM_FEATURE_DSP)
+#if defined(__ARM_FEATURE_DSP) && !defined(TA_DW_MULT_PLAIN_C)
 #include <arm_acle.h>
 /* taps 0 and 2, 1 and 3 of a word of int8 as int16 pairs */
 static inline int32_t dm_even(int32_t w) { return (int32_t)__sxtb16(w); }
-static inline int32_t dm_odd(int32_t w) { return (int32_t)__sxtb16((int32_t)((uint32_t)w >> 8 | (uint32_t)w << 24)); }
+static inline int32_t dm_odd(int32_t w) { /* one SXTB16 with its rotation (GCC does not fold __ror into it) */
+  int32_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(w));
+  return r;
+}
 static inline int32_t dm_mac(int32_t a, int32_t b, int32_t acc) { return __smlad(a, b, acc); }
 #else
 static inline int32_t dm_pair(int32_t lo, int32_t hi) {
@@ -39,8 +43,20 @@ static inline int32_t dm_word(const int8_t *p) {
   return w;
 }
 
+/* ta_requantize with its doubling high multiply as one rounded 64-bit shift:
+ * floor((a * m + 2^30) / 2^31) equals TFLite's (a * m + nudge) / 2^31 (truncated, nudge
+ * 1 - 2^30 when a * m < 0) for every product, and saturation needs a == m == INT32_MIN,
+ * which the compiler excludes (no multiplier is INT32_MIN). */
+static inline int32_t dm_requantize(int32_t acc, int32_t mult, int32_t shift) {
+  const int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+  const int32_t a = (int32_t)((uint32_t)acc << left);
+  const int32_t high = (int32_t)(((int64_t)a * mult + ((int64_t)1 << 30)) >> 31);
+  const int32_t mask = (int32_t)((1u << right) - 1u);
+  return (high >> right) + ((high & mask) > (mask >> 1) + (high < 0) ? 1 : 0);
+}
+
 static inline int8_t dm_out(const ta_depthwise_conv_mult_dsp_params_t *p, int32_t acc, int32_t c) {
-  const int32_t v = ta_requantize(acc, p->quant_mult[c], p->quant_shift[c]) + p->output_zero_point;
+  const int32_t v = dm_requantize(acc, p->quant_mult[c], p->quant_shift[c]) + p->output_zero_point;
   return (int8_t)ta_clamp(v, p->act_min, p->act_max);
 }
 

@@ -13,7 +13,7 @@
  * then the output zero point and the clamp, all on int32 lanes before the narrowing store. */
 #include "ta_depthwise_conv_mult_mve.h"
 
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(TA_DW_MULT_PLAIN_C)
 #include <arm_mve.h>
 
 /* Requantises 4 channels from c and stores the first n (1..4) of them. */
@@ -54,16 +54,21 @@ static void dm_channels(const ta_depthwise_conv_mult_mve_params_t *p, const int8
           a1 = vmlaq_n_s32(a1, vldrbq_z_s32(w + 4, p1), x);
         }
     }
-  } else
-  for (int32_t ky = 0; ky < p->k_h; ky++) {
-    const int32_t iy = iy0 + ky * p->dil_h;
-    const int row_in = iy >= 0 && iy < p->in_h;
-    const int8_t *src = in + iy * row + ix0 * step;
-    for (int32_t kx = 0; kx < p->k_w; kx++, w += p->out_c) {
-      const int32_t ix = ix0 + kx * p->dil_w;
-      const int32_t x = row_in && (inside_x || (ix >= 0 && ix < p->in_w)) ? src[kx * p->dil_w * step] : zp;
-      a0 = vmlaq_n_s32(a0, vldrbq_z_s32(w, p0), x);
-      if (n > 4) a1 = vmlaq_n_s32(a1, vldrbq_z_s32(w + 4, p1), x);
+  } else { /* on the border: the window gathered first, a padded tap the zero point */
+    int8_t win[TA_DW_MULT_MAX_TAPS];
+    int8_t *x = win;
+    for (int32_t ky = 0; ky < p->k_h; ky++) {
+      const int32_t iy = iy0 + ky * p->dil_h;
+      const int row_in = iy >= 0 && iy < p->in_h;
+      for (int32_t kx = 0; kx < p->k_w; kx++) {
+        const int32_t ix = ix0 + kx * p->dil_w;
+        *x++ = (int8_t)(row_in && ix >= 0 && ix < p->in_w ? in[iy * row + ix * step] : zp);
+      }
+    }
+    const int32_t taps = p->k_h * p->k_w;
+    for (int32_t t = 0; t < taps; t++, w += p->out_c) {
+      a0 = vmlaq_n_s32(a0, vldrbq_z_s32(w, p0), win[t]);
+      a1 = vmlaq_n_s32(a1, vldrbq_z_s32(w + 4, p1), win[t]);
     }
   }
   dm_store4(p, a0, c, n < 4 ? n : 4, out);

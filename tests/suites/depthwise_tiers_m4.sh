@@ -196,3 +196,8 @@ gen_dw_11x10_valid 11 10 8 3 3 1 1 0 1 0
 gen_dw_8x9_neg 8 9 16 3 3 1 1 1 0 1
 GEN
 fi
+
+# Depth multiplier > 1 (ta_depthwise_conv_mult_dsp_s8): generated layers, and the first
+# also with the kernel's plain C (TA_DW_MULT_PLAIN_C).
+. "$TA_ROOT/tests/dw_mult_cases.sh"
+dw_mult_cases m4 dsp "-O2 -DGM_TA_DW_MULT_PLAIN_C"

@@ -8,13 +8,14 @@
 #include "depthwise_tier.h"
 #include "../../../runtime/kernels/ta_depthwise_conv_mult_contract.h"
 
-/* Both kernels: right shifts of at most 31 (VRSHL, ta_requantize). The DSP kernel gathers
- * the window on its stack: at most TA_DW_MULT_MAX_TAPS taps. */
-static bool dw_mult_fits(const DwData *d, bool dsp) {
+/* Both kernels: right shifts of at most 31 (VRSHL, the DSP requantisation), no multiplier
+ * INT32_MIN (the DSP's doubling high multiply does not saturate), and the window gathered
+ * on the stack (DSP: every pixel, MVE: border pixels): at most TA_DW_MULT_MAX_TAPS taps. */
+static bool dw_mult_fits(const DwData *d) {
   const int64_t taps = (int64_t)d->h.k * d->w.k;
-  if (taps < 1 || (dsp && taps > TA_DW_MULT_MAX_TAPS)) return false;
+  if (taps < 1 || taps > TA_DW_MULT_MAX_TAPS) return false;
   for (int32_t c = 0; c < d->out_c; c++)
-    if (dw_right_shift(d, c) > 31) return false;
+    if (dw_right_shift(d, c) > 31 || d->q.multiplier[c] == INT32_MIN) return false;
   return true;
 }
 
@@ -48,7 +49,7 @@ static bool dw_mult_dsp_weights(PrepareCtx *pc, DwData *d, const Tensor *filter)
 }
 
 bool depthwise_mult_plan(PrepareCtx *pc, DwData *d, const Tensor *filter, bool dsp) {
-  if (!dw_mult_fits(d, dsp)) return false;
+  if (!dw_mult_fits(d)) return false;
   return dsp ? dw_mult_dsp_weights(pc, d, filter) : true;
 }
 
