@@ -2,12 +2,13 @@
 /* tinyaot runtime: int8 DEPTHWISE_CONV_2D with a depth multiplier > 1, for Cortex-M cores
  * with MVE (Helium).
  *
- * Vectors run over output channels: per output pixel, input channel and tap, the input
- * value (the input zero point on a padded tap, so one bias per channel serves every pixel:
- * the portable kernel's folded bias) multiplies the weights of up to 8 of its output
- * channels, read straight from the model's filter layout [tap][out_c] by widening loads
- * (vldrb.s32, predicated past the multiplier), into two int32x4 accumulators. The weights
- * are the filter as it is, at int8 size. The requantisation is the vector form of
+ * Vectors run over the taps: per output pixel and input channel the window is gathered
+ * once into int8 (a tap that reads padding takes the input zero point, so one bias per
+ * channel serves every pixel: the portable kernel's folded bias; a row of one input
+ * channel inside the image is one predicated vector copy), then each of its output
+ * channels is one VMLADAV per 16 taps against its int8 weights, reordered channel-major
+ * [out_c][k_h * k_w] (the filter's bytes, no padding: the last vector is predicated).
+ * The requantisation, 4 channels at a time, is the vector form of
  * TFLite's MultiplyByQuantizedMultiplier the depth-multiplier-1 tier uses. Without
  * __ARM_FEATURE_MVE the same arithmetic runs in plain C. */
 #ifndef TA_DEPTHWISE_CONV_MULT_MVE_H
@@ -27,7 +28,7 @@ typedef struct ta_depthwise_conv_mult_mve_params_t {
   int32_t input_zero_point;
   int32_t output_zero_point;
   int32_t act_min, act_max;
-  const int8_t *weights;     /* the model's filter, [k_h][k_w][out_c] */
+  const int8_t *weights;     /* [out_c][k_h * k_w] */
   const int32_t *bias;       /* [out_c], input zero point folded in */
   const int32_t *quant_mult; /* [out_c] */
   const int32_t *quant_shift;/* [out_c], > 0 shifts left */

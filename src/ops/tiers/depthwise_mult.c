@@ -1,8 +1,8 @@
 /* The depth-multiplier tiers of int8 DEPTHWISE_CONV_2D (multiplier > 1, one input channel
  * or more): ta_depthwise_conv_mult_dsp_s8 on Cortex-M4, ta_depthwise_conv_mult_mve_s8 on
  * Cortex-M55 (runtime/kernels/ta_depthwise_conv_mult_{dsp,mve}.h). Both take the
- * portable kernel's folded bias and requantisation tables; the DSP tier reorders the
- * int8 weights (ta_depthwise_conv_mult_contract.h), the MVE tier reads the filter as it is. */
+ * portable kernel's folded bias and requantisation tables and reordered int8 weights
+ * (DSP: ta_depthwise_conv_mult_contract.h; MVE: channel-major). */
 #include <stdio.h>
 
 #include "depthwise_tier.h"
@@ -48,17 +48,27 @@ static bool dw_mult_dsp_weights(PrepareCtx *pc, DwData *d, const Tensor *filter)
   return true;
 }
 
+/* MVE weights [out_c][k_h * k_w]: the filter transposed. */
+static bool dw_mult_mve_weights(PrepareCtx *pc, DwData *d, const Tensor *filter) {
+  const int8_t *w = (const int8_t *)filter->data;
+  const int32_t taps = d->h.k * d->w.k;
+  d->t.weights_n = (size_t)d->out_c * taps;
+  if (d->t.weights_n > DW_MAX_TABLE || !(d->t.weights8 = arena_calloc(pc->arena, d->t.weights_n, 1))) return false;
+  for (int32_t c = 0; c < d->out_c; c++)
+    for (int32_t t = 0; t < taps; t++) d->t.weights8[(size_t)c * taps + t] = w[(size_t)t * d->out_c + c];
+  return true;
+}
+
 bool depthwise_mult_plan(PrepareCtx *pc, DwData *d, const Tensor *filter, bool dsp) {
   if (!dw_mult_fits(d)) return false;
-  return dsp ? dw_mult_dsp_weights(pc, d, filter) : true;
+  return dsp ? dw_mult_dsp_weights(pc, d, filter) : dw_mult_mve_weights(pc, d, filter);
 }
 
 void depthwise_mult_emit(EmitCtx *ec, const Node *node, const DwData *d) {
   const char *name = em_op_name(ec);
   const bool dsp = d->tier == DW_TIER_MULT_DSP;
   const char *kind = dsp ? "dsp" : "mve";
-  const char *weights = dsp ? em_table_i8_from(ec, "weights", EM_FROM_WEIGHTS, d->t.weights8, d->t.weights_n)
-                            : em_tensor(ec, node->in[1]);
+  const char *weights = em_table_i8_from(ec, "weights", EM_FROM_WEIGHTS, d->t.weights8, d->t.weights_n);
   const char *bias = em_table_i32_from(ec, "folded_bias", EM_FROM_BIAS, d->folded_bias, (size_t)d->out_c);
   const char *mult = em_table_i32(ec, "multiplier", d->q.multiplier, (size_t)d->out_c);
   const char *shift = em_table_i32(ec, "shift", d->q.shift, (size_t)d->out_c);
