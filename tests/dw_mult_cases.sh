@@ -7,8 +7,8 @@
 # -D<PREFIX>_TA_DW_MULT_PLAIN_C, the module's prefix GM).
 # Multipliers 2..8 and 10 (whole blocks of 4 channels, and 1..3 left over; MVE: one
 # vector, two, predicated, and more than 8), one input channel and several, strides 1..3,
-# SAME and VALID, dilation 2, odd widths, even and 10x8 windows, per-channel and
-# per-tensor scales, ReLU and none (negative rounding ties).
+# SAME and VALID, dilation 2, odd widths, even and 10x8 windows, a window wider than the
+# image, per-channel and per-tensor scales, ReLU and none (negative rounding ties).
 dw_mult_cases() {
   dm_core=$1 dm_kind=$2 dm_fallback=$3
   tier_generator || return 0
@@ -46,6 +46,7 @@ gen_dm4_ic2_5x5 7 6 2 5 5 2 1 1 0 1 4 1
 gen_dm6_ic1_2x3 5 11 1 2 3 1 1 0 0 1 6 1
 gen_dm7_ic2_s3 10 9 2 3 3 3 3 1 1 1 7 1
 gen_dm10_ic2 4 5 2 3 3 1 1 1 0 0 10 1
+gen_dm4_ic1_wide 6 3 1 3 5 1 1 1 0 1 4 1
 GEN
 }
 dm_first=1

@@ -46,17 +46,27 @@ static void dm_gather(const ta_depthwise_conv_mult_mve_params_t *p, const int8_t
     }
     return;
   }
+  if (step == 1 && p->dil_w == 1) { /* one input channel: rows are runs, taps [lo, hi) inside */
+    const int32_t kw = p->k_w, lo = ix0 < 0 ? (-ix0 < kw ? -ix0 : kw) : 0;
+    const int32_t end = p->in_w - ix0, hi = end < kw ? (end > lo ? end : lo) : kw;
+    const int8x16_t z = vdupq_n_s8((int8_t)zp);
+    for (int32_t ky = 0; ky < p->k_h; ky++, win += kw) {
+      const int32_t iy = iy0 + ky * p->dil_h;
+      const int row_in = iy >= 0 && iy < p->in_h;
+      if (!row_in || lo > 0 || hi < kw) /* the padding first, then the taps inside over it */
+        for (int32_t kx = 0; kx < kw; kx += 16) vstrbq_p_s8(win + kx, z, vctp8q((uint32_t)(kw - kx)));
+      if (!row_in) continue;
+      const int8_t *src = in + iy * row + ix0;
+      for (int32_t kx = lo; kx < hi; kx += 16) {
+        const mve_pred16_t m = vctp8q((uint32_t)(hi - kx));
+        vstrbq_p_s8(win + kx, vldrbq_z_s8(src + kx, m), m);
+      }
+    }
+    return;
+  }
   for (int32_t ky = 0; ky < p->k_h; ky++, win += p->k_w) {
     const int32_t iy = iy0 + ky * p->dil_h;
     const int row_in = iy >= 0 && iy < p->in_h;
-    if (row_in && inside_x && step == 1 && p->dil_w == 1) {
-      const int8_t *src = in + iy * row + ix0;
-      for (int32_t kx = 0; kx < p->k_w; kx += 16) {
-        const mve_pred16_t m = vctp8q((uint32_t)(p->k_w - kx));
-        vstrbq_p_s8(win + kx, vldrbq_z_s8(src + kx, m), m);
-      }
-      continue;
-    }
     for (int32_t kx = 0; kx < p->k_w; kx++) {
       const int32_t ix = ix0 + kx * p->dil_w;
       win[kx] = (int8_t)(row_in && ix >= 0 && ix < p->in_w ? in[iy * row + ix * step] : zp);

@@ -3,8 +3,6 @@
  * Cortex-M55 (runtime/kernels/ta_depthwise_conv_mult_{dsp,mve}.h). Both take the
  * portable kernel's folded bias and requantisation tables and reordered int8 weights
  * (DSP: ta_depthwise_conv_mult_contract.h; MVE: channel-major). */
-#include <stdio.h>
-
 #include "depthwise_tier.h"
 #include "../../../runtime/kernels/ta_depthwise_conv_mult_contract.h"
 
@@ -83,13 +81,12 @@ void depthwise_mult_emit(EmitCtx *ec, const Node *node, const DwData *d) {
           (int)d->out_c, (int)d->multiplier, (int)d->h.k, (int)d->w.k, (int)d->h.stride, (int)d->w.stride,
           (int)d->h.dil, (int)d->w.dil, (int)d->h.pad, (int)d->w.pad, (int)d->input_zero_point,
           (int)d->output_zero_point, (int)d->q.act_min, (int)d->q.act_max, weights, bias, mult, shift);
-  char fn[64];
-  if (node->inplace) { /* written over the dying input pixel by pixel, then moved */
-    snprintf(fn, sizeof fn, "ta_depthwise_conv_mult_%s_s8_inplace", kind);
-    em_call(ec, fn, 5, em_desc(ec, "params"), em_tensor(ec, node->in[0]), conv_inplace_temp(ec, node),
+  /* literals: the call is kept by name for the module's descriptor table */
+  if (node->inplace) /* written over the dying input pixel by pixel, then moved */
+    em_call(ec, dsp ? "ta_depthwise_conv_mult_dsp_s8_inplace" : "ta_depthwise_conv_mult_mve_s8_inplace", 5,
+            em_desc(ec, "params"), em_tensor(ec, node->in[0]), conv_inplace_temp(ec, node),
             em_tensor(ec, node->out[0]), em_int(ec, (int64_t)d->h.out * d->w.out * d->out_c));
-  } else {
-    snprintf(fn, sizeof fn, "ta_depthwise_conv_mult_%s_s8", kind);
-    em_call(ec, fn, 3, em_desc(ec, "params"), em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
-  }
+  else
+    em_call(ec, dsp ? "ta_depthwise_conv_mult_dsp_s8" : "ta_depthwise_conv_mult_mve_s8", 3, em_desc(ec, "params"),
+            em_tensor(ec, node->in[0]), em_tensor(ec, node->out[0]));
 }
