@@ -50,3 +50,26 @@ gen_dm4_ic1_wide 6 3 1 3 5 1 1 1 0 1 4 1
 GEN
 }
 dm_first=1
+
+# dw_mult_models CORE KIND MS_LIMIT PD_LIMIT: micro_speech's operator 1 and person_detect's
+# operator 0 (multiplier 8 on one input channel, both run in place by default: 25x20x8 from 10x8 windows, 320,000 MACs;
+# 48x48x8 from 3x3, 165,888 MACs) take ta_depthwise_conv_mult_KIND_s8, case 0 equals the
+# golden on QEMU CORE, and the layer runs at most MS_LIMIT / PD_LIMIT instructions per 100
+# MACs (the portable kernel: 1,340-1,500 and 2,600-2,800).
+dw_mult_models() {
+  dm_core=$1 dm_kind=$2
+  set -- micro_speech 1 320000 "$3" person_detect 0 165888 "$4"
+  while [ $# -ge 4 ]; do
+    dm_dir="$corpus/models/$1" dm_out="$work/qemu_$1"
+    if [ ! -d "$dm_dir" ]; then
+      skip "$1_mult" "$dm_dir is absent"
+    elif suite_qemu_exact "$1_mult" "$dm_core" "$dm_dir" "$dm_out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
+      if ! grep -q "ta_depthwise_conv_mult_${dm_kind}_s8[_a-z]*(&" "$dm_out/module/src/$1_model.c"; then
+        fail "$1_mult" "exact, but no layer calls ta_depthwise_conv_mult_${dm_kind}_s8"
+      else
+        tier_op_insns "$1_mult" "$dm_out/layers.txt" "$4 per 100 MACs" "$2" $(($3 * $4 / 100))
+      fi
+    fi
+    shift 4
+  done
+}

@@ -197,7 +197,9 @@ gen_dw_8x9_neg 8 9 16 3 3 1 1 1 0 1
 GEN
 fi
 
-# Depth multiplier > 1 (ta_depthwise_conv_mult_dsp_s8): generated layers, and the first
-# also with the kernel's plain C (TA_DW_MULT_PLAIN_C).
+# Depth multiplier > 1 (ta_depthwise_conv_mult_dsp_s8): generated layers, the first also
+# with the kernel's plain C (TA_DW_MULT_PLAIN_C); micro_speech and person_detect exact, with
+# their multiplier-8 layers' instructions per 100 MACs at most 360 and 1100.
 . "$TA_ROOT/tests/dw_mult_cases.sh"
 dw_mult_cases m4 dsp "-O2 -DGM_TA_DW_MULT_PLAIN_C"
+dw_mult_models m4 dsp 360 1100

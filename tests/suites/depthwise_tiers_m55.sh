@@ -94,10 +94,12 @@ else
   skip kws_layer_exact "$kw is absent"
 fi
 
-# Depth multiplier > 1 (ta_depthwise_conv_mult_mve_s8): generated layers, and the first
-# also with the kernel's plain C (TA_DW_MULT_PLAIN_C).
+# Depth multiplier > 1 (ta_depthwise_conv_mult_mve_s8): generated layers, the first also
+# with the kernel's plain C (TA_DW_MULT_PLAIN_C); micro_speech and person_detect exact, with
+# their multiplier-8 layers' instructions per 100 MACs at most 150 and 510.
 . "$TA_ROOT/tests/dw_mult_cases.sh"
 dw_mult_cases m55 mve "-O2 -DGM_TA_DW_MULT_PLAIN_C"
+dw_mult_models m55 mve 150 510
 
 # In place (--memory.optimize max): person_detect's first depthwise layer (48x48x8, stride 1,
 # packed like vww's) runs in place; case 0 must equal the golden.
