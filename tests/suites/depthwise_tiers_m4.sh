@@ -26,6 +26,9 @@
 #   its zero-point padding and, on odd heights, the lone-row body (bit 6), exact (below);
 # (Its C loops, CLAMP and without the asm body, are run on vww by run_target_tests.sh's
 # fallback-loops checks.)
+# - depth multiplier > 1 (ta_depthwise_conv_mult_dsp_s8, tests/dw_mult_cases.sh): ten
+#   generated layers exact against TFLite Micro's goldens (the first also in plain C),
+#   and micro_speech / person_detect exact with instruction limits on their dm-8 layers;
 # SKIP without the corpus or the cross tools.
 # usage: sh tests/suites/depthwise_tiers_m4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)

@@ -16,6 +16,9 @@
 #   runs at most 0.97 instructions per MAC (1.06 with one call per run of pixels);
 # - person_detect (the same 48x48x8 layer) with --memory.optimize max: operator 1 packed
 #   and in place, case 0 equal to the golden.
+# - depth multiplier > 1 (ta_depthwise_conv_mult_mve_s8, tests/dw_mult_cases.sh): ten
+#   generated layers exact against TFLite Micro's goldens (the first also in plain C),
+#   and micro_speech / person_detect exact with instruction limits on their dm-8 layers;
 # SKIP without the corpus or the cross tools.
 # usage: sh tests/suites/depthwise_tiers_m55.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
