@@ -105,7 +105,11 @@ static bool dw_prepare_window(PrepareCtx *pc, Node *node, const Tensor *in, cons
  * fast kernels cannot do exactly stays portable. */
 static DwTier dw_select_tier(PrepareCtx *pc, const Tensor *filter, const Tensor *bias, DwData *d) {
   const Platform *pf = pc->platform;
-  if (d->kernel != DW_S8 || d->multiplier != 1 || !pf || (!pf->mve && !pf->dsp)) return DW_TIER_PORTABLE;
+  if (d->kernel != DW_S8 || !pf || (!pf->mve && !pf->dsp)) return DW_TIER_PORTABLE;
+  if (d->multiplier != 1) {
+    if (!depthwise_mult_plan(pc, d, filter, !pf->mve)) return DW_TIER_PORTABLE;
+    return pf->mve ? DW_TIER_MULT_MVE : DW_TIER_MULT_DSP;
+  }
   if (!dw_axis_classes(pc, &d->h, &d->t.rows) || !dw_axis_classes(pc, &d->w, &d->t.cols)) return DW_TIER_PORTABLE;
   d->t.negative_fix = d->q.act_min < d->output_zero_point;
   if (pf->mve) return depthwise_mve_plan(pc, d, filter, bias) ? DW_TIER_MVE : DW_TIER_PORTABLE;
@@ -152,6 +156,11 @@ static bool dw_prepare(PrepareCtx *pc, Node *node) {
     node->reads_scratch = depthwise_dsp_arena_scratch(d);
     node->scratch_bytes = depthwise_dsp_arena_scratch(d) ? depthwise_dsp_rowpair_scratch(d) : 0;
   }
+  if (d->tier == DW_TIER_MULT_DSP || d->tier == DW_TIER_MULT_MVE) {
+    const bool dsp = d->tier == DW_TIER_MULT_DSP;
+    node->kernel = dsp ? "ta_depthwise_conv_mult_dsp_s8" : "ta_depthwise_conv_mult_mve_s8";
+    node->families[0] = dsp ? "depthwise_conv_mult_dsp" : "depthwise_conv_mult_mve";
+  }
   if (d->s16dsp) {
     node->kernel = "ta_depthwise_conv_s16_dsp";
     node->families[0] = "depthwise_conv_s16_dsp";
@@ -191,6 +200,10 @@ static void dw_emit(EmitCtx *ec, const Model *m, const Node *node) {
   }
   if (d->tier == DW_TIER_DSP) {
     depthwise_dsp_emit(ec, node, d);
+    return;
+  }
+  if (d->tier == DW_TIER_MULT_DSP || d->tier == DW_TIER_MULT_MVE) {
+    depthwise_mult_emit(ec, node, d);
     return;
   }
   if (d->s16dsp) {

@@ -26,6 +26,9 @@
 #   its zero-point padding and, on odd heights, the lone-row body (bit 6), exact (below);
 # (Its C loops, CLAMP and without the asm body, are run on vww by run_target_tests.sh's
 # fallback-loops checks.)
+# - depth multiplier > 1 (ta_depthwise_conv_mult_dsp_s8, tests/dw_mult_cases.sh): ten
+#   generated layers exact against TFLite Micro's goldens (the first also in plain C),
+#   and micro_speech / person_detect exact with instruction limits on their dm-8 layers;
 # SKIP without the corpus or the cross tools.
 # usage: sh tests/suites/depthwise_tiers_m4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -196,3 +199,10 @@ gen_dw_11x10_valid 11 10 8 3 3 1 1 0 1 0
 gen_dw_8x9_neg 8 9 16 3 3 1 1 1 0 1
 GEN
 fi
+
+# Depth multiplier > 1 (ta_depthwise_conv_mult_dsp_s8): generated layers, the first also
+# with the kernel's plain C (TA_DW_MULT_PLAIN_C); micro_speech and person_detect exact, with
+# their multiplier-8 layers' instructions per 100 MACs at most 360 and 1100.
+. "$TA_ROOT/tests/dw_mult_cases.sh"
+dw_mult_cases m4 dsp "-O2 -DGM_TA_DW_MULT_PLAIN_C"
+dw_mult_models m4 dsp 360 1100

@@ -16,6 +16,9 @@
 #   runs at most 0.97 instructions per MAC (1.06 with one call per run of pixels);
 # - person_detect (the same 48x48x8 layer) with --memory.optimize max: operator 1 packed
 #   and in place, case 0 equal to the golden.
+# - depth multiplier > 1 (ta_depthwise_conv_mult_mve_s8, tests/dw_mult_cases.sh): ten
+#   generated layers exact against TFLite Micro's goldens (the first also in plain C),
+#   and micro_speech / person_detect exact with instruction limits on their dm-8 layers;
 # SKIP without the corpus or the cross tools.
 # usage: sh tests/suites/depthwise_tiers_m55.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -93,6 +96,13 @@ if [ -d "$kw" ]; then
 else
   skip kws_layer_exact "$kw is absent"
 fi
+
+# Depth multiplier > 1 (ta_depthwise_conv_mult_mve_s8): generated layers, the first also
+# with the kernel's plain C (TA_DW_MULT_PLAIN_C); micro_speech and person_detect exact, with
+# their multiplier-8 layers' instructions per 100 MACs at most 150 and 510.
+. "$TA_ROOT/tests/dw_mult_cases.sh"
+dw_mult_cases m55 mve "-O2 -DGM_TA_DW_MULT_PLAIN_C"
+dw_mult_models m55 mve 150 510
 
 # In place (--memory.optimize max): person_detect's first depthwise layer (48x48x8, stride 1,
 # packed like vww's) runs in place; case 0 must equal the golden.

@@ -2111,19 +2111,23 @@ static int cmd_conv(int argc, char **argv) {
   return write_model(m, argv[3]);
 }
 
-/* fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL: one int8
- * DEPTHWISE_CONV_2D (depth multiplier 1) of that shape, as `conv` (tests/suites/depthwise_tiers_m4.sh). */
+/* fuzz_diff_gen dwconv SEED OUTDIR H W CH KH KW SH SW SAME ACT PER_CHANNEL [DM [DIL]]: one
+ * int8 DEPTHWISE_CONV_2D of that shape (CH input channels, depth multiplier DM, default 1,
+ * dilation DIL both ways, default 1), as `conv` (tests/suites/depthwise_tiers_m4.sh). */
 static int cmd_dwconv(int argc, char **argv) {
   if (argc < 14) return 2;
   int v[10];
   for (int i = 0; i < 10; i++) v[i] = atoi(argv[4 + i]);
-  const int h = v[0], w = v[1], ch = v[2], kh = v[3], kw = v[4], sh = v[5], sw = v[6];
+  const int h = v[0], w = v[1], in_ch = v[2], kh = v[3], kw = v[4], sh = v[5], sw = v[6];
   const int padding = v[7] ? PAD_SAME : PAD_VALID, act = v[8], per_channel = v[9];
+  const int dm = argc > 14 ? atoi(argv[14]) : 1, dil = argc > 15 ? atoi(argv[15]) : 1;
+  if (dm < 1 || dil < 1) return 2;
+  const int ch = in_ch * dm;
   Model *m = xmalloc(sizeof *m);
   Rng r = {graph_seed(strtoull(argv[2], NULL, 0), 0, 0)};
-  const int32_t xd[4] = {1, h, w, ch};
+  const int32_t xd[4] = {1, h, w, in_ch};
   const int x = input_tensor(m, &r, T_I8, 4, xd);
-  const int oh = out_extent(h, kh, sh, 1, padding), ow = out_extent(w, kw, sw, 1, padding);
+  const int oh = out_extent(h, kh, sh, dil, padding), ow = out_extent(w, kw, sw, dil, padding);
   if (oh <= 0 || ow <= 0) return 2;
   const int32_t wd[4] = {1, kh, kw, ch};
   const int wt = weights(m, &r, T_I8, 4, wd, 3, per_channel != 0);
@@ -2136,10 +2140,10 @@ static int cmd_dwconv(int argc, char **argv) {
   fbw_u8(o, 0, (uint8_t)padding);
   fbw_i32(o, 1, sw);
   fbw_i32(o, 2, sh);
-  fbw_i32(o, 3, 1);
+  fbw_i32(o, 3, dm);
   fbw_u8(o, 4, (uint8_t)act);
-  fbw_i32(o, 5, 1);
-  fbw_i32(o, 6, 1);
+  fbw_i32(o, 5, dil);
+  fbw_i32(o, 6, dil);
   Op *op = add_op(m, OP_DWCONV, OT_DWCONV, o);
   op->in[0] = x, op->in[1] = wt, op->in[2] = b, op->nin = 3, op->out[0] = y, op->nout = 1;
   mark_output(m, y);

@@ -1,4 +1,4 @@
-/* The depthwise tiers (depth multiplier 1) and what DEPTHWISE_CONV_2D shares with them:
+/* The depthwise tiers (depth multiplier 1, and depthwise_mult.c's for more) and what DEPTHWISE_CONV_2D shares with them:
  * the layer's data, the int8 border classes and the tier interface. One file per tier
  * (depthwise_dsp.c, depthwise_mve.c, depthwise_s16_dsp.c, depthwise_s16_mve.c);
  * depthwise_conv_2d.c picks one through this header. */
@@ -16,7 +16,8 @@
 typedef enum DwKernel { DW_S8, DW_S16, DW_F32 } DwKernel;
 
 /* Kernel tier for int8: the fastest the platform offers and the layer allows. */
-typedef enum DwTier { DW_TIER_PORTABLE, DW_TIER_DSP, DW_TIER_MVE } DwTier;
+/* DW_TIER_MULT_*: depth multiplier > 1 (depthwise_mult.c). */
+typedef enum DwTier { DW_TIER_PORTABLE, DW_TIER_DSP, DW_TIER_MVE, DW_TIER_MULT_DSP, DW_TIER_MULT_MVE } DwTier;
 
 /* Per output row or column: the taps [lo, hi) that read inside the image and the index
  * of that (lo, hi) pair among the axis's distinct ones (its border class). */
@@ -36,7 +37,7 @@ typedef struct DwTierData {
   int32_t *classic32;  /* DSP row-pair form kept in place (dsp_rowpair_inplace): the classic layout too */
   size_t classic_n;
   int16_t *weights16;  /* MVE: widened */
-  int8_t *weights8;    /* MVE, 16-channel groups */
+  int8_t *weights8;    /* MVE, 16-channel groups; MULT_DSP: the reordered int8 weights */
   int lanes16;         /* MVE: 16-channel groups (see ta_depthwise_conv_mve.h) */
   int pack;            /* MVE, 16 / channels: pixels per 16-channel group (ta_depthwise_conv_mve.h), else 0 */
   int32_t *pack_bias;  /* MVE pack: [row class][column class][16] */
@@ -98,6 +99,11 @@ void depthwise_mve_emit(EmitCtx *ec, const Node *node, const DwData *d);
 
 /* The int16x8 tiers (d->kernel DW_S16): plan sets d->s16dsp / d->s16mve when the layer
  * fits, false only when out of memory. */
+/* The depth-multiplier tiers (d->multiplier > 1, int8): plan checks the kernel's limits
+ * and builds the DSP tier's weights (false: the layer stays portable, or out of memory). */
+bool depthwise_mult_plan(PrepareCtx *pc, DwData *d, const Tensor *filter, bool dsp);
+void depthwise_mult_emit(EmitCtx *ec, const Node *node, const DwData *d);
+
 bool depthwise_s16_dsp_plan(PrepareCtx *pc, DwData *d, const Tensor *filter, const Tensor *bias);
 void depthwise_s16_dsp_emit(EmitCtx *ec, const Node *node, const DwData *d);
 bool depthwise_s16_mve_plan(PrepareCtx *pc, DwData *d, const Tensor *filter, const Tensor *bias);

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT-0 */
+/* tinyaot runtime: int8 DEPTHWISE_CONV_2D with a depth multiplier > 1, for Cortex-M cores
+ * with the DSP extension.
+ *
+ * Per output pixel and input channel, the window is gathered once into int8 (a tap that
+ * reads padding takes the input zero point, so one bias per channel serves every pixel:
+ * bias - input_zero_point * the sum of all the channel's weights, the portable kernel's
+ * folded bias) and unpacked into int16 pairs (taps 0,2 and 1,3 of each group of 4); every
+ * output channel of that input channel then takes its dot product from the int8 weights
+ * (ta_depthwise_conv_mult_contract.h: one word per 4 taps, two SXTB16 and two SMLAD), so
+ * the weights stay at int8 size. Requantisation is ta_requantize per channel, the
+ * portable kernel's. Without __ARM_FEATURE_DSP the same arithmetic runs in plain C. */
+#ifndef TA_DEPTHWISE_CONV_MULT_DSP_H
+#define TA_DEPTHWISE_CONV_MULT_DSP_H
+#include "ta_common.h"
+#include "ta_depthwise_conv_mult_contract.h"
+
+typedef struct ta_depthwise_conv_mult_dsp_params_t {
+  int32_t batches;
+  int32_t in_h, in_w, in_c;
+  int32_t out_h, out_w, out_c;
+  int32_t multiplier;        /* out_c / in_c */
+  int32_t k_h, k_w;
+  int32_t stride_h, stride_w;
+  int32_t dil_h, dil_w;
+  int32_t pad_h, pad_w;
+  int32_t input_zero_point;
+  int32_t output_zero_point;
+  int32_t act_min, act_max;
+  const int8_t *weights;     /* see ta_depthwise_conv_mult_contract.h */
+  const int32_t *bias;       /* [out_c], input zero point folded in */
+  const int32_t *quant_mult; /* [out_c] */
+  const int32_t *quant_shift;/* [out_c], > 0 shifts left */
+} ta_depthwise_conv_mult_dsp_params_t;
+
+void ta_depthwise_conv_mult_dsp_s8(const ta_depthwise_conv_mult_dsp_params_t *p, const int8_t *input, int8_t *output);
+/* In place: writes the output at `temp` (over the dying input, pixel by pixel as the
+ * portable kernel does), then moves its `bytes` to `output`. */
+void ta_depthwise_conv_mult_dsp_s8_inplace(const ta_depthwise_conv_mult_dsp_params_t *p, const int8_t *input,
+                                           int8_t *temp, int8_t *output, int32_t bytes);
+
+#endif
