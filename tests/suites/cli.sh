@@ -234,7 +234,7 @@ if [ -f "$mv" ] && [ -f "$corpus/models/kws/model.tflite" ]; then
   if grep -q '^note: the transforms folded operators' "$work/in.txt" && [ -n "$text_ops" ] && [ "$text_ops" = "$json_ops" ] &&
      [ "$json_pos" != "$json_ops" ] && ! grep -q '^note: the transforms' "$work/ik.txt"; then pass inspect_numbering_note
   else fail inspect_numbering_note "text '$(echo "$text_ops" | head -c 80)' json '$(echo "$json_ops" | head -c 80)'"; fi
-else echo "SKIP cli:inspect_numbering_note: corpus absent"; fi
+else skip inspect_numbering_note "corpus absent"; fi
 
 # A default module name changed from the model file's name is announced in one line (stdout,
 # after the summary); an unchanged one (also a folder's name for model.tflite) is not.

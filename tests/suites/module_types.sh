@@ -345,7 +345,7 @@ fi
 # output declared with its own type (float for float32).
 for rm in hello_world_int8:int8_t hello_world_float:float; do
   rn=${rm%%:*} rt=${rm#*:}
-  if [ ! -f "$corpus/models/$rn/model.tflite" ]; then echo "SKIP module_types:readme_example_$rn: corpus absent"; continue; fi
+  if [ ! -f "$corpus/models/$rn/model.tflite" ]; then skip "readme_example_$rn" "corpus absent"; continue; fi
   rd="$work/readme_$rn"
   if ! "$tinyaot" convert "$corpus/models/$rn/model.tflite" -o "$rd" --name rex >"$rd.log" 2>&1; then
     fail "readme_example_$rn" "conversion failed: $(head -n 1 "$rd.log")"; continue
@@ -383,5 +383,5 @@ if [ -f "$corpus/models/kws/model.tflite" ]; then
        make -C "$gd" clean >/dev/null 2>&1 && [ ! -e "$gd/obj" ]; then pass make_objects_outside_src
     else fail make_objects_outside_src "$(tail -n 2 "$gd/m55.log")"; fi
   fi
-else echo "SKIP module_types:glue_defaults: corpus absent"; fi
+else skip glue_defaults "corpus absent"; fi
 exit 0

@@ -8,7 +8,7 @@
 # usage: sh tests/suites/refusal_causes.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup refusal_causes "$@" || { echo "FAIL refusal_causes: no work folder"; exit 0; }
+suite_setup refusal_causes "$@" || { fail setup "no work folder"; exit 0; }
 root=$TA_ROOT
 gen="$work/make_hostile"
 models="$work/models"
