@@ -15,27 +15,14 @@
 # usage: sh tests/suites/helia_api.sh BUILD CORPUS WORKDIR
 #   HELIA_MODELS="kws ad" limits the models (default: kws vww ic ad strww).
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-build}
-corpus=${2:-../shared/corpus}
-work=${3:-/tmp/tinyaot-helia-api}
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
-case "$work" in /*) ;; *) work="$(pwd)/$work" ;; esac
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup helia_api "$@" || { fail setup "no work folder"; exit 0; }
 tinyaot="$build/tinyaot"
 apps="$TA_ROOT/tests/helia_apps"
 models=${HELIA_MODELS:-kws vww ic ad strww}
-rm -rf "$work/helia_api"
-work="$work/helia_api"
-mkdir -p "$work"
 warn="-std=c99 -Wall -Wextra -Werror -O2"
 
-pass() { echo "PASS helia-api:$1"; }
-fail() { echo "FAIL helia-api:$1: $2"; }
-
-if [ ! -d "$corpus/models/kws" ]; then
-  echo "SKIP helia-api: no corpus at $corpus/models"
-  exit 0
-fi
+suite_require "$corpus/models/kws"
 for tool in arm-none-eabi-gcc qemu-system-arm python3; do
   command -v "$tool" >/dev/null 2>&1 || { fail setup "$tool is missing (tests/run_target_tests.sh installs the cross tools)"; exit 0; }
 done

@@ -7,13 +7,8 @@
 # nothing of ours (and keeps what was there before).
 # usage: sh tests/suites/install.sh BUILD CORPUS WORKDIR   (the corpus is not needed)
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-build=$1 work=$3
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-case "$work" in /*) ;; *) work="$(pwd)/$work" ;; esac
-work="$work/install"
-rm -rf "$work" && mkdir -p "$work" || { echo "FAIL install:setup: no work folder"; exit 0; }
-pass() { echo "PASS install:$1"; }
-fail() { echo "FAIL install:$1: $2"; }
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup install "$@" || { fail setup "no work folder"; exit 0; }
 # the build directory relative to the repository, as make sees it
 bdir=$build
 case "$build" in "$TA_ROOT"/*) bdir=${build#"$TA_ROOT"/} ;; esac

@@ -221,7 +221,7 @@ if ! ta_ensure_packages >/dev/null 2>&1; then
 fi
 dir="$corpus/models/ic"
 out="$work/qemu_m4"
-if ! suite_qemu_exact ram:ic_qemu_m4 m4 "$dir" "$out" --tinyaot "$tinyaot"; then
+if ! suite_qemu_exact ic_qemu_m4 m4 "$dir" "$out" --tinyaot "$tinyaot"; then
   : # the FAIL line is printed
 elif ! grep -q '"technique": "in_place"' "$out/module/report.json"; then
   echo "FAIL ram:ic_qemu_m4: exact, but no operator ran in place in default mode"

@@ -77,7 +77,7 @@ else
   fi
   if ! command -v qemu-system-arm >/dev/null 2>&1 || ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
     echo "SKIP slice_views:rnnoise_m55_qemu: no qemu-system-arm / arm-none-eabi-gcc"
-  elif suite_qemu_exact slice_views:rnnoise_m55_qemu m55 "$rn" "$work/rn_m55" --tinyaot "$build/tinyaot"; then
+  elif suite_qemu_exact rnnoise_m55_qemu m55 "$rn" "$work/rn_m55" --tinyaot "$build/tinyaot"; then
     bad=""
     for ref in "$rn"/case_0/out*.bin; do
       cmp -s "$ref" "$work/rn_m55/run/$(basename "$ref")" || bad="$bad $(basename "$ref")"
@@ -129,7 +129,7 @@ if [ -f "$sw/model.tflite" ]; then
   m4=$(json_num "$work/strww_m4/report.json" arena_bytes)
   if ! command -v qemu-system-arm >/dev/null 2>&1 || ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
     echo "SKIP slice_views:strww_m55_max_qemu: no qemu-system-arm / arm-none-eabi-gcc"
-  elif suite_qemu_exact slice_views:strww_m55_max_qemu m55 "$sw" "$work/strww_m55" --tinyaot "$work/tinyaot_max"; then
+  elif suite_qemu_exact strww_m55_max_qemu m55 "$sw" "$work/strww_m55" --tinyaot "$work/tinyaot_max"; then
     rep="$work/strww_m55/module/report.json"
     arena=$(json_num "$rep" arena_bytes)
     if grep -q '"operators": \[0, 1, 2, 3, 4, 5\]' "$rep" && [ -n "$arena" ] && [ -n "$m4" ] && [ "$arena" -le "$m4" ]; then
