@@ -260,11 +260,16 @@ static bool lstm_layout_int16(PrepareCtx *pc, const Node *node, LstmData *d) {
   return true;
 }
 
-/* The tiers' requantisation (ta_lstm_gates.h) assumes multipliers >= 0. */
-static bool lstm_multipliers_nonnegative(const LstmData *d) {
+static bool lstm_tier_quant_ok(int32_t mult, int32_t shift) { return mult >= 0 && shift >= -31 && shift <= 30; }
+
+/* The tiers' requantisation (ta_lstm_gates.h, the MVE shifts) assumes multipliers >= 0
+ * and shifts in [-31, 30]. */
+static bool lstm_tier_supported(const LstmData *d) {
   for (int g = 0; g < GATES; g++)
-    if (d->in_mult[g] < 0 || d->rec_mult[g] < 0) return false;
-  return d->forget_mult >= 0 && d->update_mult >= 0 && d->hidden_mult >= 0;
+    if (!lstm_tier_quant_ok(d->in_mult[g], d->in_shift[g]) || !lstm_tier_quant_ok(d->rec_mult[g], d->rec_shift[g]))
+      return false;
+  return lstm_tier_quant_ok(d->forget_mult, d->forget_shift) && lstm_tier_quant_ok(d->update_mult, d->update_shift) &&
+         lstm_tier_quant_ok(d->hidden_mult, d->hidden_shift);
 }
 
 static bool lstm_prepare_int8(PrepareCtx *pc, Node *node, LstmData *d, float cell_clip) {
@@ -304,7 +309,7 @@ static bool lstm_prepare_int8(PrepareCtx *pc, Node *node, LstmData *d, float cel
   fx_sigmoid_nodes_i16(d->sigmoid_nodes);
   node->kernel = d->is_int16 ? "ta_lstm_s16" : "ta_lstm_s8";
   d->tier = LSTM_PORTABLE;
-  if (!d->is_int16 && LSTM_TIERS_ENABLED && pc->platform && lstm_multipliers_nonnegative(d))
+  if (!d->is_int16 && LSTM_TIERS_ENABLED && pc->platform && lstm_tier_supported(d))
     d->tier = pc->platform->mve ? LSTM_MVE : pc->platform->dsp ? LSTM_DSP : LSTM_PORTABLE;
   if (d->tier == LSTM_DSP && !lstm_reorder_dsp(pc, node, d)) return false;
   if (d->tier != LSTM_PORTABLE) node->kernel = d->tier == LSTM_MVE ? "ta_lstm_s8_mve" : "ta_lstm_s8_dsp";
