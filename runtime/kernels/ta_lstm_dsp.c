@@ -24,7 +24,7 @@ static inline int32_t lstm_dsp_odd(int32_t v) {
 }
 
 /* acc[0..3] += the four gates' weights . x over n elements; returns the next side's weights. */
-static const int8_t *lstm_dsp_side(const int8_t *w, const int8_t *x, int32_t n, int32_t *acc) {
+static inline const int8_t *lstm_dsp_side(const int8_t *w, const int8_t *x, int32_t n, int32_t *acc) {
   int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
   int32_t groups = n >> 2, tail = n & 3, k;
   for (; groups > 0; groups--, x += 4, w += 16) {

@@ -49,7 +49,15 @@ static inline int32_t ta_lstm_gate_requantize(int32_t x, int32_t multiplier, int
   return ta_rounding_divide_by_pot(high, right);
 }
 
+#if defined(__ARM_FEATURE_SAT) && __ARM_FEATURE_SAT
+#include <arm_acle.h>
+/* One SSAT on the Cortex-M cores. */
+#define ta_lstm_gate_sat16(x) ((int32_t)__ssat((x), 16))
+#define ta_lstm_gate_sat8(x) ((int32_t)__ssat((x), 8))
+#else
 static inline int32_t ta_lstm_gate_sat16(int32_t x) { return ta_clamp(x, -32768, 32767); }
+static inline int32_t ta_lstm_gate_sat8(int32_t x) { return ta_clamp(x, -128, 127); }
+#endif
 
 /* Sigmoid of a Q3.12 value, result in Q0.15. */
 static inline int32_t ta_lstm_gate_sigmoid(const int16_t *table, int32_t x) {
@@ -105,7 +113,7 @@ static inline int8_t ta_lstm_gate_unit(const ta_lstm_s8_tier_params_t *p, const 
     *c = (int16_t)cell;
     squashed = ta_lstm_gate_tanh(t, cell, p->cell_tanh_multiplier, p->cell_tanh_shift);
     out = ta_lstm_gate_requantize(squashed * out_gate, p->hidden_multiplier, p->hidden_shift);
-    return (int8_t)ta_clamp(out + p->hidden_zero_point, -128, 127);
+    return (int8_t)ta_lstm_gate_sat8(out + p->hidden_zero_point);
   }
 }
 
