@@ -3,7 +3,8 @@
 # Cortex-M4, ta_lstm_s8_mve on Cortex-M55, bit-identical to TensorFlow Lite Micro's reference
 # kernels:
 # - converted for cortex-m4 / cortex-m55 an int8 LSTM takes its core's tier; for the host
-#   it keeps the portable ta_lstm_s8;
+#   it keeps the portable ta_lstm_s8; the tier kernels compile warning-free with GCC and clang
+#   at -O0/-Os/-O2/-O3, with and without a frame pointer;
 # - generated LSTMs (tools/lstm_gen: batch- and time-major, batches 1-3, 1-5 steps, input
 #   sizes 1-40 and units 1-36 across the DSP 4-element and MVE 16-byte tails, random zero
 #   points, scales from small gate sums to saturated ones, cell clip or not) on QEMU M4 and
@@ -64,6 +65,10 @@ for target in host:ta_lstm_s8 cortex-m4:ta_lstm_s8_dsp cortex-m55:ta_lstm_s8_mve
 done
 
 tier_need_cross skip qemu
+
+# The tier kernels compile warning-free with GCC and clang at every level, frame pointer or not.
+tier_compile_matrix compile_m4 m4 8 fp "" "$work/conv_cortex-m4/src/ta_lstm_dsp.c"
+tier_compile_matrix compile_m55 m55 8 fp "" "$work/conv_cortex-m55/src/ta_lstm_mve.c"
 tier_need_plugin "$build/target"
 
 # run_one CORE CASE_DIR MODEL OUT [run_case options]: PASS/FAIL line named by OUT's basename.
@@ -89,7 +94,7 @@ if [ "${TEST_FULL:-}" = 1 ]; then
   done
 fi
 
-limit_m4=600000 limit_m55=450000
+limit_m4=560000 limit_m55=240000
 for core in $cores; do
   run_one "$core" "$work/quick/case_0" "$work/quick/model.tflite" "$work/gen_quick_$core"
   for op in "$corpus"/ops/unidirectional_sequence_lstm_int8_*; do
