@@ -23,6 +23,8 @@ typedef struct {
   int32_t cell_tanh_multiplier, cell_tanh_shift;
   int32_t clip_cell;
   int32_t cell_clip;
+  int32_t small_sums; /* every requantised value is below 2^30 after its left shift (the
+                         compiler's bound): ta_lstm_gate_requantize_small applies */
 } ta_lstm_s8_tier_params_t;
 
 /* Table node i, sigmoid(i / 24) in unsigned Q0.16 (stored minus 32768). */
@@ -47,6 +49,22 @@ static inline int32_t ta_lstm_gate_requantize(int32_t x, int32_t multiplier, int
   const int32_t a = (int32_t)((uint32_t)x << left); /* wraps like the reference's int32 multiply */
   const int32_t high = (int32_t)(((int64_t)a * multiplier + ((int64_t)1 << 30)) >> 31);
   return ta_rounding_divide_by_pot(high, right);
+}
+
+/* ta_requantize for a multiplier >= 0 and |x << shift| < 2^30: the doubling high
+ * multiply floor((a*m + 2^30) / 2^31) is floor((2a*m + 2^31) / 2^32), SMMULR of 2a
+ * (which fits), and the ties-away rounding shift by e >= 1 is
+ * (h + 2^(e-1) - [h < 0]) >> e (see above), without overflow as |h| < 2^30. */
+static inline int32_t ta_lstm_gate_requantize_small(int32_t x, int32_t multiplier, int32_t shift) {
+  const int32_t a2 = (int32_t)((uint32_t)x << ((shift > 0 ? shift : 0) + 1));
+  int32_t high;
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__GNUC__)
+  __asm__("smmulr %0, %1, %2" : "=r"(high) : "r"(a2), "r"(multiplier));
+#else
+  high = (int32_t)(((int64_t)a2 * multiplier + ((int64_t)1 << 31)) >> 32);
+#endif
+  if (shift >= 0) return high;
+  return (high + ((int32_t)1 << (-shift - 1)) - (int32_t)((uint32_t)high >> 31)) >> -shift;
 }
 
 #if defined(__ARM_FEATURE_SAT) && __ARM_FEATURE_SAT
@@ -94,27 +112,39 @@ static inline int32_t ta_lstm_gate_tanh(const int16_t *table, int32_t x, int32_t
 
 /* One unit from its eight dot products (acc[g]: input side of gate g, acc[4 + g]:
  * recurrent side, biases included): updates the cell value *c, returns the hidden value. */
-static inline int8_t ta_lstm_gate_unit(const ta_lstm_s8_tier_params_t *p, const int32_t *acc, int16_t *c) {
+#define TA_LSTM_GATE_RQ(x, m, s) \
+  (small ? ta_lstm_gate_requantize_small((x), (m), (s)) : ta_lstm_gate_requantize((x), (m), (s)))
+
+static inline int8_t ta_lstm_gate_unit_with(const ta_lstm_s8_tier_params_t *p, const int32_t *acc, int16_t *c,
+                                            int small) {
   int32_t pre[4], g;
   for (g = 0; g < 4; g++) {
-    const int32_t a = ta_lstm_gate_sat16(ta_lstm_gate_requantize(acc[g], p->in_multiplier[g], p->in_shift[g]));
+    const int32_t a = ta_lstm_gate_sat16(TA_LSTM_GATE_RQ(acc[g], p->in_multiplier[g], p->in_shift[g]));
     const int32_t b =
-        ta_lstm_gate_sat16(ta_lstm_gate_requantize(acc[4 + g], p->rec_multiplier[g], p->rec_shift[g]));
+        ta_lstm_gate_sat16(TA_LSTM_GATE_RQ(acc[4 + g], p->rec_multiplier[g], p->rec_shift[g]));
     pre[g] = ta_lstm_gate_sat16(a + b);
   }
   {
     const int16_t *t = p->sigmoid_table;
     const int32_t in_gate = ta_lstm_gate_sigmoid(t, pre[0]), forget_gate = ta_lstm_gate_sigmoid(t, pre[1]);
     const int32_t cell_gate = ta_lstm_gate_tanh(t, pre[2], 3, 0), out_gate = ta_lstm_gate_sigmoid(t, pre[3]);
-    const int32_t kept = ta_lstm_gate_sat16(ta_lstm_gate_requantize(forget_gate * *c, p->forget_multiplier, p->forget_shift));
-    const int32_t added = ta_lstm_gate_sat16(ta_lstm_gate_requantize(in_gate * cell_gate, p->update_multiplier, p->update_shift));
+    const int32_t kept = ta_lstm_gate_sat16(TA_LSTM_GATE_RQ(forget_gate * *c, p->forget_multiplier, p->forget_shift));
+    const int32_t added =
+        ta_lstm_gate_sat16(TA_LSTM_GATE_RQ(in_gate * cell_gate, p->update_multiplier, p->update_shift));
     int32_t cell = ta_lstm_gate_sat16(kept + added), squashed, out;
     if (p->clip_cell) cell = ta_clamp(cell, -p->cell_clip, p->cell_clip);
     *c = (int16_t)cell;
     squashed = ta_lstm_gate_tanh(t, cell, p->cell_tanh_multiplier, p->cell_tanh_shift);
-    out = ta_lstm_gate_requantize(squashed * out_gate, p->hidden_multiplier, p->hidden_shift);
+    out = TA_LSTM_GATE_RQ(squashed * out_gate, p->hidden_multiplier, p->hidden_shift);
     return (int8_t)ta_lstm_gate_sat8(out + p->hidden_zero_point);
   }
 }
+
+/* The two forms instantiated apart, so that each inlines one requantisation. */
+static inline int8_t ta_lstm_gate_unit(const ta_lstm_s8_tier_params_t *p, const int32_t *acc, int16_t *c) {
+  return p->small_sums ? ta_lstm_gate_unit_with(p, acc, c, 1) : ta_lstm_gate_unit_with(p, acc, c, 0);
+}
+
+#undef TA_LSTM_GATE_RQ
 
 #endif

@@ -5,6 +5,7 @@
  * weights and int64 biases (the same gates, int64 fully connected sums), or float32. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../ir/quant.h"
@@ -28,6 +29,7 @@ typedef struct LstmData {
   int64_t *bias_s16;  /* int16: per unit the 4 input-side biases */
   bool is_int16;
   LstmTier tier;
+  bool small_sums; /* the tiers' short requantisation applies (lstm_small_sums) */
   int32_t in_mult[GATES], in_shift[GATES], rec_mult[GATES], rec_shift[GATES];
   int32_t forget_mult, forget_shift, update_mult, update_shift;
   int32_t hidden_mult, hidden_shift, hidden_zp;
@@ -260,6 +262,25 @@ static bool lstm_layout_int16(PrepareCtx *pc, const Node *node, LstmData *d) {
   return true;
 }
 
+/* Whether every requantised value of the tiers' DSP gates has magnitude below 2^30
+ * after its left shift, so that ta_lstm_gate_requantize_small applies: each gate sum is
+ * at most |bias| + 128 * sum |w| (inputs and hidden values are int8), the element-wise
+ * products of Q0.15 gates and int16 cells are below 2^30 and must not shift left. */
+static bool lstm_small_sums(const LstmData *d) {
+  if (d->forget_shift > 0 || d->update_shift > 0 || d->hidden_shift > 0) return false;
+  for (int32_t j = 0; j < d->state_size; j++)
+    for (int g = 0; g < GATES; g++)
+      for (int side = 0; side < 2; side++) {
+        const int32_t n = side ? d->state_size : d->input_size;
+        const int32_t shift = side ? d->rec_shift[g] : d->in_shift[g];
+        int64_t bound = llabs((long long)d->bias_s8[(size_t)j * 8u + (size_t)(side * 4 + g)]);
+        for (int32_t k = 0; k < n; k++) bound += 128 * llabs((long long)d->weights_s8[lstm_weight_index(d, j, g, side, k)]);
+        if (shift > 0) bound <<= shift; /* bound < 2^32 here, shift <= 30 */
+        if (bound >= ((int64_t)1 << 30)) return false;
+      }
+  return true;
+}
+
 static bool lstm_tier_quant_ok(int32_t mult, int32_t shift) { return mult >= 0 && shift >= -31 && shift <= 30; }
 
 /* The tiers' requantisation (ta_lstm_gates.h, the MVE shifts) assumes multipliers >= 0
@@ -311,6 +332,7 @@ static bool lstm_prepare_int8(PrepareCtx *pc, Node *node, LstmData *d, float cel
   d->tier = LSTM_PORTABLE;
   if (!d->is_int16 && LSTM_TIERS_ENABLED && pc->platform && lstm_tier_supported(d))
     d->tier = pc->platform->mve ? LSTM_MVE : pc->platform->dsp ? LSTM_DSP : LSTM_PORTABLE;
+  d->small_sums = d->tier != LSTM_PORTABLE && lstm_small_sums(d);
   if (d->tier == LSTM_DSP && !lstm_reorder_dsp(pc, node, d)) return false;
   if (d->tier != LSTM_PORTABLE) node->kernel = d->tier == LSTM_MVE ? "ta_lstm_s8_mve" : "ta_lstm_s8_dsp";
   return true;
@@ -405,10 +427,11 @@ static void lstm_emit_int8(EmitCtx *ec, const Node *node, const LstmData *d) {
               "  .update_multiplier = %d, .update_shift = %d,\n"
               "  .hidden_multiplier = %d, .hidden_shift = %d, .hidden_zero_point = %d,\n"
               "  .cell_tanh_multiplier = %d, .cell_tanh_shift = %d,\n"
-              "  .clip_cell = %d, .cell_clip = %d,\n};",
+              "  .clip_cell = %d, .cell_clip = %d,%s\n};",
           (int)d->forget_mult, (int)d->forget_shift, (int)d->update_mult, (int)d->update_shift, (int)d->hidden_mult,
           (int)d->hidden_shift, (int)d->hidden_zp, (int)d->cell_tanh_mult, (int)d->cell_tanh_shift, (int)d->clip_cell,
-          (int)d->quantized_cell_clip);
+          (int)d->quantized_cell_clip,
+          d->tier == LSTM_PORTABLE ? "" : d->small_sums ? "\n  .small_sums = 1," : "\n  .small_sums = 0,");
   em_call(ec, node->kernel, 5, em_desc(ec, "params"), em_tensor(ec, node->in[LSTM_IN]),
           em_tensor(ec, node->in[LSTM_HIDDEN]), em_tensor(ec, node->in[LSTM_CELL]), em_tensor(ec, node->out[0]));
 }

@@ -3,11 +3,14 @@
 # Cortex-M4, ta_lstm_s8_mve on Cortex-M55, bit-identical to TensorFlow Lite Micro's reference
 # kernels:
 # - converted for cortex-m4 / cortex-m55 an int8 LSTM takes its core's tier; for the host
-#   it keeps the portable ta_lstm_s8; the tier kernels compile warning-free with GCC and clang
-#   at -O0/-Os/-O2/-O3, with and without a frame pointer;
+#   it keeps the portable ta_lstm_s8; on M4 7 of them take the short requantisation
+#   (small_sums), the one with int32 biases up to 2^30 the general one; the tier kernels
+#   compile warning-free with GCC and clang at -O0/-Os/-O2/-O3, with and without a frame
+#   pointer;
 # - generated LSTMs (tools/lstm_gen: batch- and time-major, batches 1-3, 1-5 steps, input
 #   sizes 1-40 and units 1-36 across the DSP 4-element and MVE 16-byte tails, random zero
-#   points, scales from small gate sums to saturated ones, cell clip or not) on QEMU M4 and
+#   points, scales from small gate sums to saturated ones, cell clip or not, one with biases
+#   up to 2^30) on QEMU M4 and
 #   M55 equal the reference runner (shared/oracle/tflm_ref); TEST_FULL=1 adds 4 models of
 #   8 random LSTMs each;
 # - the corpus's int8 LSTM operator cases and mnist_lstm_int8 case 0 equal their goldens
@@ -45,7 +48,7 @@ lstm_case() {
 }
 
 # The quick set: one model, every tail of both tiers at least once.
-quick="0,1,3,7,6,0 1,2,4,9,10,0 0,2,2,16,16,3 1,3,2,33,5,0 0,1,5,1,1,0 0,2,3,18,17,0.5 1,1,2,40,3,0 0,1,2,2,36,0"
+quick="0,1,3,7,6,0 1,2,4,9,10,0 0,2,2,16,16,3 1,3,2,33,5,0 0,1,5,1,1,0 0,2,3,18,17,0.5 1,1,2,40,3,0 0,1,2,2,36,0,1"
 # shellcheck disable=SC2086 # the specs are words
 why=$(lstm_case "$work/quick" 32 $quick) || { fail gen "$why"; exit 0; }
 
@@ -59,6 +62,9 @@ for target in host:ta_lstm_s8 cortex-m4:ta_lstm_s8_dsp cortex-m55:ta_lstm_s8_mve
     fail "choice_$plat" "convert failed: $(grep -m1 error "$work/conv_$plat.log")"
   elif [ "$(grep -c "UNIDIRECTIONAL_SEQUENCE_LSTM, kernel lq_$kernel\$" "$work/conv_$plat/src/lq_model.c")" -ne 8 ]; then
     fail "choice_$plat" "the 8 LSTMs do not all call $kernel"
+  elif [ "$plat" = cortex-m4 ] && { [ "$(grep -c "small_sums = 1," "$work/conv_$plat/src/lq_model.c")" -ne 7 ] ||
+                                    [ "$(grep -c "small_sums = 0," "$work/conv_$plat/src/lq_model.c")" -ne 1 ]; }; then
+    fail "choice_$plat" "not 7 LSTMs with the short requantisation and the last (biases up to 2^30) without"
   else
     pass "choice_$plat"
   fi
@@ -94,7 +100,7 @@ if [ "${TEST_FULL:-}" = 1 ]; then
   done
 fi
 
-limit_m4=560000 limit_m55=240000
+limit_m4=480000 limit_m55=240000
 for core in $cores; do
   run_one "$core" "$work/quick/case_0" "$work/quick/model.tflite" "$work/gen_quick_$core"
   for op in "$corpus"/ops/unidirectional_sequence_lstm_int8_*; do

@@ -3,6 +3,8 @@
  * - ta_lstm_gate_requantize (one 64-bit multiply-add) equals ta_requantize for every
  *   multiplier >= 0, over random and tie-heavy (multiplier 2^30) values, INT32_MIN, the
  *   multiplier extremes and every shift -31..30;
+ * - ta_lstm_gate_requantize_small (SMMULR of 2a and a short rounding shift) too, where
+ *   the compiler allows it (|x << shift| < 2^30);
  * - the MVE tier's lane steps, modelled as the instructions define them (VQRDMULH:
  *   saturate((2am + 2^31) >> 32); VQADD; VRSHL by -e: (x + 2^(e-1)) >> e unbounded),
  *   give the same values;
@@ -69,6 +71,21 @@ static int32_t lg_mve_requantize(int32_t x, int32_t m, int32_t shift) {
   return high;
 }
 
+/* The short form, where the compiler allows it: |x << shift| < 2^30, shifts <= 0 too. */
+static void test_requantize_small(UnitState *u) {
+  LgRng r = {30};
+  int bad = 0, n = 0;
+  for (int i = 0; i < 2000000; i++) {
+    int32_t x, m, s;
+    lg_triple(&r, &x, &m, &s);
+    const int left = s > 0 ? s : 0;
+    x = (int32_t)(x % ((int32_t)1 << (30 - left))); /* |x << left| < 2^30 */
+    n++;
+    bad += ta_lstm_gate_requantize_small(x, m, s) != ta_requantize(x, m, s);
+  }
+  CHECK(u, n > 0 && bad == 0);
+}
+
 static void test_mve_requantize_steps(UnitState *u) {
   LgRng r = {55};
   int bad = 0;
@@ -101,7 +118,7 @@ static void test_tiers_match_portable(UnitState *u) {
   LgRng r = {7};
   static int16_t table[256];
   fx_sigmoid_nodes_i16(table);
-  int bad = 0;
+  int bad = 0, small_runs = 0;
   for (int it = 0; it < 300; it++) {
     ta_lstm_s8_params_t p;
     memset(&p, 0, sizeof p);
@@ -117,7 +134,8 @@ static void test_tiers_match_portable(UnitState *u) {
     int16_t *c[3];
     for (size_t i = 0; i < nw; i++) w[i] = (int8_t)lg_range(&r, -127, 127);
     for (size_t i = 0; i < nx; i++) x[i] = (int8_t)lg_range(&r, -128, 127);
-    for (int32_t i = 0; i < p.state_size * 8; i++) b[i] = lg_range(&r, -200000, 200000);
+    const int32_t blim = it % 3 == 0 ? 1 << 29 : 200000; /* large: the general DSP form */
+    for (int32_t i = 0; i < p.state_size * 8; i++) b[i] = lg_range(&r, -blim, blim);
     lg_reorder_dsp(w, wd, p.input_size, p.state_size);
     for (int g = 0; g < 4; g++) {
       p.in_multiplier[g] = lg_range(&r, 1 << 30, INT32_MAX), p.in_shift[g] = lg_range(&r, -12, 2);
@@ -143,6 +161,20 @@ static void test_tiers_match_portable(UnitState *u) {
     q.hidden_zero_point = p.hidden_zero_point;
     q.cell_tanh_multiplier = p.cell_tanh_multiplier, q.cell_tanh_shift = p.cell_tanh_shift;
     q.clip_cell = p.clip_cell, q.cell_clip = p.cell_clip;
+    /* the compiler's bound (lstm_small_sums): |bias| + 128 sum |w|, shifted, below 2^30 */
+    q.small_sums = p.forget_shift <= 0 && p.update_shift <= 0 && p.hidden_shift <= 0;
+    for (int32_t j = 0; j < p.state_size; j++)
+      for (int g = 0; g < 8; g++) {
+        const int32_t n = g < 4 ? p.input_size : p.state_size;
+        const int32_t sh = g < 4 ? p.in_shift[g] : p.rec_shift[g - 4];
+        const int8_t *row = w + (size_t)j * 4u * (size_t)(p.input_size + p.state_size) +
+                            (g < 4 ? (size_t)(g * p.input_size) : (size_t)(4 * p.input_size + (g - 4) * p.state_size));
+        int64_t bound = llabs((long long)b[j * 8 + g]);
+        for (int32_t k = 0; k < n; k++) bound += 128 * llabs((long long)row[k]);
+        if (sh > 0) bound <<= sh;
+        if (bound >= ((int64_t)1 << 30)) q.small_sums = 0;
+      }
+    small_runs += q.small_sums;
     for (int k = 0; k < 3; k++) {
       h[k] = malloc(ns), c[k] = malloc(ns * sizeof(int16_t)), y[k] = malloc(ny);
       for (size_t i = 0; i < ns; i++) h[k][i] = (int8_t)((it * 31 + (int)i) % 256 - 128);
@@ -159,10 +191,12 @@ static void test_tiers_match_portable(UnitState *u) {
     free(w), free(wd), free(x), free(b);
   }
   CHECK(u, bad == 0);
+  CHECK(u, small_runs > 30 && small_runs < 270); /* both DSP forms ran */
 }
 
 const UnitTest lstm_gates_tests[] = {
     {"lstm_gate_requantize", test_requantize},
+    {"lstm_gate_requantize_small", test_requantize_small},
     {"lstm_mve_requantize_steps", test_mve_requantize_steps},
     {"lstm_tiers_match_portable", test_tiers_match_portable},
     {NULL, NULL},

@@ -4,8 +4,9 @@
  *
  * writes OUTDIR/model.tflite holding one independent LSTM per SPEC (input i and output i
  * belong to LSTM i) and OUTDIR/case_0/in<i>.bin, random int8 inputs. A SPEC is
- * "tm,b,t,i,s,clip": time major (0/1), batches, time steps, input size, units (state
- * size), cell_clip (0 for none; a float). Every LSTM is TFLM's standard integer form
+ * "tm,b,t,i,s,clip[,big]": time major (0/1), batches, time steps, input size, units
+ * (state size), cell_clip (0 for none; a float), and big 1 for int32 biases up to +-2^30
+ * on gates 0 and 2 (sums too large for the tiers' short requantisation). Every LSTM is TFLM's standard integer form
  * (no CIFG, peephole, projection or layer norm): int8 input, hidden state and output
  * (one scale and zero point), per-tensor symmetric int8 weights, int32 biases, an int16
  * cell state of a power-of-two scale (2^-9 .. 2^-14). Scales are drawn so that the gate
@@ -108,11 +109,11 @@ static int bias(Model *m, const char *name, int n, float scale, double spread) {
 
 /* One LSTM: tensors, a random int8 input file, its 24 operand indices. */
 static void add_lstm(Model *m, const char *spec, const char *dir) {
-  int tm, b, steps, isz, s;
+  int tm, b, steps, isz, s, big = 0;
   float clip;
-  if (sscanf(spec, "%d,%d,%d,%d,%d,%f", &tm, &b, &steps, &isz, &s, &clip) != 6 || b < 1 || steps < 1 || isz < 1 ||
-      s < 1 || clip < 0.0f || m->n >= MAX_LSTM) {
-    fprintf(stderr, "lstm_gen: bad SPEC '%s' (want tm,b,t,i,s,clip) or more than %d\n", spec, MAX_LSTM);
+  const int fields = sscanf(spec, "%d,%d,%d,%d,%d,%f,%d", &tm, &b, &steps, &isz, &s, &clip, &big);
+  if (fields < 6 || b < 1 || steps < 1 || isz < 1 || s < 1 || clip < 0.0f || m->n >= MAX_LSTM) {
+    fprintf(stderr, "lstm_gen: bad SPEC '%s' (want tm,b,t,i,s,clip[,big]) or more than %d\n", spec, MAX_LSTM);
     exit(2);
   }
   const float in_scale = log_uniform(0.002, 0.1);
@@ -138,6 +139,10 @@ static void add_lstm(Model *m, const char *spec, const char *dir) {
     ix[5 + g] = weights(m, name, s, s, w_rec);
     snprintf(name, sizeof name, "bias_%s", gate[g]);
     ix[12 + g] = bias(m, name, s, in_scale * w_in, 0.5 * spread_in);
+    if (big && g % 2 == 0) { /* int32 biases up to +-2^30: sums past the tiers' short requantisation */
+      int32_t *bv = m->t[ix[12 + g]].data;
+      for (int k = 0; k < s; k++) bv[k] = (int32_t)((unit() * 2.0 - 1.0) * 1073741823.0);
+    }
   }
   const int32_t state_dims[2] = {b, s};
   ix[18] = new_tensor(m, "hidden", T_I8, 2, state_dims, h_scale, h_zp);
@@ -229,7 +234,7 @@ static size_t serialize(const Model *m, uint8_t **bytes) {
 
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: lstm_gen SEED OUTDIR SPEC...  (SPEC: tm,b,t,i,s,clip)\n");
+    fprintf(stderr, "usage: lstm_gen SEED OUTDIR SPEC...  (SPEC: tm,b,t,i,s,clip[,big])\n");
     return 2;
   }
   rng_state = strtoull(argv[1], NULL, 10);
