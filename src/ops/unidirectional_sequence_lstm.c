@@ -5,6 +5,7 @@
  * weights and int64 biases (the same gates, int64 fully connected sums), or float32. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../ir/quant.h"
@@ -14,6 +15,12 @@
 enum { LSTM_INPUTS = 24, LSTM_IN = 0, LSTM_W_IN = 1, LSTM_W_REC = 5, LSTM_BIAS = 12, LSTM_HIDDEN = 18, LSTM_CELL = 19 };
 enum { GATES = 4 };
 
+/* Set to 0 to keep the portable int8 kernel on every core (e.g. to bisect a mismatch). */
+#define LSTM_TIERS_ENABLED 1
+
+/* The int8 kernel: portable (ta_lstm.c), DSP (ta_lstm_dsp.c) or MVE (ta_lstm_mve.c). */
+typedef enum { LSTM_PORTABLE, LSTM_DSP, LSTM_MVE } LstmTier;
+
 typedef struct LstmData {
   int32_t sequences, rows, time_steps, input_size, state_size;
   /* int8 */
@@ -21,6 +28,8 @@ typedef struct LstmData {
   int32_t *bias_s8;
   int64_t *bias_s16;  /* int16: per unit the 4 input-side biases */
   bool is_int16;
+  LstmTier tier;
+  bool small_sums; /* the tiers' short requantisation applies (lstm_small_sums) */
   int32_t in_mult[GATES], in_shift[GATES], rec_mult[GATES], rec_shift[GATES];
   int32_t forget_mult, forget_shift, update_mult, update_shift;
   int32_t hidden_mult, hidden_shift, hidden_zp;
@@ -165,6 +174,25 @@ static bool lstm_fold_int8(PrepareCtx *pc, const Node *node, LstmData *d) {
   return true;
 }
 
+/* The DSP tier's order (ta_lstm_dsp.h): per unit and side, for each group of 4
+ * elements the 4 gates' 4 weights, then the 4 gates' n % 4 tail weights. */
+static bool lstm_reorder_dsp(PrepareCtx *pc, const Node *node, LstmData *d) {
+  int8_t *out = arena_alloc(pc->arena, lstm_weight_count(d));
+  if (!out) return op_error(pc, node, "out of memory");
+  size_t o = 0;
+  for (int32_t j = 0; j < d->state_size; j++)
+    for (int side = 0; side < 2; side++) {
+      const int32_t n = side ? d->state_size : d->input_size, groups = n / 4, tail = n % 4;
+      for (int32_t c = 0; c < groups; c++)
+        for (int g = 0; g < GATES; g++)
+          for (int32_t k = 0; k < 4; k++) out[o++] = d->weights_s8[lstm_weight_index(d, j, g, side, c * 4 + k)];
+      for (int g = 0; g < GATES; g++)
+        for (int32_t k = 0; k < tail; k++) out[o++] = d->weights_s8[lstm_weight_index(d, j, g, side, groups * 4 + k)];
+    }
+  d->weights_s8 = out;
+  return true;
+}
+
 static bool lstm_expect_quant(PrepareCtx *pc, const Node *node, const Tensor *t, bool symmetric) {
   if (!op_expect_quantized(pc, node, t)) return false;
   if (t->n_quant != 1)
@@ -234,6 +262,37 @@ static bool lstm_layout_int16(PrepareCtx *pc, const Node *node, LstmData *d) {
   return true;
 }
 
+/* Whether every requantised value of the tiers' DSP gates has magnitude below 2^30
+ * after its left shift, so that ta_lstm_gate_requantize_small applies: each gate sum is
+ * at most |bias| + 128 * sum |w| (inputs and hidden values are int8), the element-wise
+ * products of Q0.15 gates and int16 cells are below 2^30 and must not shift left. */
+static bool lstm_small_sums(const LstmData *d) {
+  if (d->forget_shift > 0 || d->update_shift > 0 || d->hidden_shift > 0) return false;
+  for (int32_t j = 0; j < d->state_size; j++)
+    for (int g = 0; g < GATES; g++)
+      for (int side = 0; side < 2; side++) {
+        const int32_t n = side ? d->state_size : d->input_size;
+        const int32_t shift = side ? d->rec_shift[g] : d->in_shift[g];
+        int64_t bound = llabs((long long)d->bias_s8[(size_t)j * 8u + (size_t)(side * 4 + g)]);
+        for (int32_t k = 0; k < n; k++) bound += 128 * llabs((long long)d->weights_s8[lstm_weight_index(d, j, g, side, k)]);
+        if (shift > 0) bound <<= shift; /* bound < 2^32 here, shift <= 30 */
+        if (bound >= ((int64_t)1 << 30)) return false;
+      }
+  return true;
+}
+
+static bool lstm_tier_quant_ok(int32_t mult, int32_t shift) { return mult >= 0 && shift >= -31 && shift <= 30; }
+
+/* The tiers' requantisation (ta_lstm_gates.h, the MVE shifts) assumes multipliers >= 0
+ * and shifts in [-31, 30]. */
+static bool lstm_tier_supported(const LstmData *d) {
+  for (int g = 0; g < GATES; g++)
+    if (!lstm_tier_quant_ok(d->in_mult[g], d->in_shift[g]) || !lstm_tier_quant_ok(d->rec_mult[g], d->rec_shift[g]))
+      return false;
+  return lstm_tier_quant_ok(d->forget_mult, d->forget_shift) && lstm_tier_quant_ok(d->update_mult, d->update_shift) &&
+         lstm_tier_quant_ok(d->hidden_mult, d->hidden_shift);
+}
+
 static bool lstm_prepare_int8(PrepareCtx *pc, Node *node, LstmData *d, float cell_clip) {
   const Model *m = pc->model;
   const Tensor *in = node_input(m, node, LSTM_IN), *hidden = node_input(m, node, LSTM_HIDDEN);
@@ -270,6 +329,12 @@ static bool lstm_prepare_int8(PrepareCtx *pc, Node *node, LstmData *d, float cel
   if (d->is_int16 ? !lstm_layout_int16(pc, node, d) : !lstm_fold_int8(pc, node, d)) return false;
   fx_sigmoid_nodes_i16(d->sigmoid_nodes);
   node->kernel = d->is_int16 ? "ta_lstm_s16" : "ta_lstm_s8";
+  d->tier = LSTM_PORTABLE;
+  if (!d->is_int16 && LSTM_TIERS_ENABLED && pc->platform && lstm_tier_supported(d))
+    d->tier = pc->platform->mve ? LSTM_MVE : pc->platform->dsp ? LSTM_DSP : LSTM_PORTABLE;
+  d->small_sums = d->tier != LSTM_PORTABLE && lstm_small_sums(d);
+  if (d->tier == LSTM_DSP && !lstm_reorder_dsp(pc, node, d)) return false;
+  if (d->tier != LSTM_PORTABLE) node->kernel = d->tier == LSTM_MVE ? "ta_lstm_s8_mve" : "ta_lstm_s8_dsp";
   return true;
 }
 
@@ -318,7 +383,8 @@ static bool lstm_prepare(PrepareCtx *pc, Node *node) {
                     tensor_type_name(in->type));
   if (!ok) return false;
   node->op_data = d;
-  node->families[0] = in->type == TT_FLOAT32 ? "lstm_f32" : "lstm";
+  node->families[0] = in->type == TT_FLOAT32 ? "lstm_f32" : d->tier == LSTM_MVE ? "lstm_mve"
+                                                         : d->tier == LSTM_DSP ? "lstm_dsp" : "lstm";
   node->macs = (int64_t)d->sequences * d->rows * d->time_steps * 4 * d->state_size *
                ((int64_t)d->input_size + d->state_size);
   return true;
@@ -339,7 +405,8 @@ static void lstm_emit_int8(EmitCtx *ec, const Node *node, const LstmData *d) {
   const char *bias = d->is_int16 ? em_table_i64(ec, "bias", d->bias_s16, (size_t)d->state_size * 4u)
                                  : em_table_i32(ec, "bias", d->bias_s8, (size_t)d->state_size * 8u);
   const char *nodes = em_table_i16(ec, "sigmoid_table", d->sigmoid_nodes, 256);
-  em_decl(ec, "static const %s_params_t %s_params = {", node->kernel, name);
+  em_decl(ec, "static const %s_params_t %s_params = {", d->tier == LSTM_PORTABLE ? node->kernel : "ta_lstm_s8_tier",
+          name);
   lstm_emit_sizes(ec, d);
   em_decl(ec, "  .weights = %s, .bias = %s, .sigmoid_table = %s,", weights, bias, nodes);
   lstm_emit_gate_array(ec, "in_multiplier", d->in_mult);
@@ -360,10 +427,11 @@ static void lstm_emit_int8(EmitCtx *ec, const Node *node, const LstmData *d) {
               "  .update_multiplier = %d, .update_shift = %d,\n"
               "  .hidden_multiplier = %d, .hidden_shift = %d, .hidden_zero_point = %d,\n"
               "  .cell_tanh_multiplier = %d, .cell_tanh_shift = %d,\n"
-              "  .clip_cell = %d, .cell_clip = %d,\n};",
+              "  .clip_cell = %d, .cell_clip = %d,%s\n};",
           (int)d->forget_mult, (int)d->forget_shift, (int)d->update_mult, (int)d->update_shift, (int)d->hidden_mult,
           (int)d->hidden_shift, (int)d->hidden_zp, (int)d->cell_tanh_mult, (int)d->cell_tanh_shift, (int)d->clip_cell,
-          (int)d->quantized_cell_clip);
+          (int)d->quantized_cell_clip,
+          d->tier == LSTM_PORTABLE ? "" : d->small_sums ? "\n  .small_sums = 1," : "\n  .small_sums = 0,");
   em_call(ec, node->kernel, 5, em_desc(ec, "params"), em_tensor(ec, node->in[LSTM_IN]),
           em_tensor(ec, node->in[LSTM_HIDDEN]), em_tensor(ec, node->in[LSTM_CELL]), em_tensor(ec, node->out[0]));
 }
