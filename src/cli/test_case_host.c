@@ -186,6 +186,10 @@ void test_case_host_options(const ConvertOptions *opt, ConvertOptions *host) {
   host->helia_defaults = false;
   host->module_type = NULL; /* tinyaot's own layout (include/, src/): what the runner below builds */
   host->shared_scratch = NULL; /* a module of its own (a --shared-scratch group's buffer lives outside it) */
+  /* the runner below binds no arenas and hydrates nothing: the host module owns both
+   * (--no-memory.allocate-arenas and --no-memory.auto-hydrate-constants are the target's) */
+  host->allocate_arenas = SWITCH_ON;
+  host->auto_hydrate_constants = SWITCH_ON;
 }
 
 bool test_case_host_run(const Compilation *h, Arena *a, TestCaseData *data, Diag *d) {

@@ -239,6 +239,36 @@ for model in kws ic; do
     if [ $rc -eq 0 ]; then pass "test-case-hostrun-$core-$model"; else fail "test-case-hostrun-$core-$model" "$(why $rc "$dir" "$out")"; fi
   done
 done
+# caller-owned arenas (--no-memory.allocate-arenas) with a host-run test case: the host run
+# builds its own module, and the application binds the regions before the test case's init
+dir="$work/tch-noalloc"
+na_main="$work/noalloc_main.c"
+cat >"$na_main" <<'EOF'
+/* Binds kws's caller-owned regions (scratch; the MRAM constants from their data file),
+ * then runs the module's test case. */
+#include <stdio.h>
+#include "aot_model.h"
+#include "aot_test_case.h"
+static union { double align; unsigned char b[64 * 1024]; } scratch, consts;
+int main(int argc, char **argv) {
+  FILE *f = argc > 1 ? fopen(argv[1], "rb") : NULL;
+  size_t n = f ? fread(consts.b, 1, sizeof consts.b, f) : 0;
+  if (f) fclose(f);
+  if (n != aot_arena_region_size[AOT_REGION_CONST_MRAM]) return 3;
+  if (aot_bind_arena(AOT_REGION_SCRATCH_DTCM, scratch.b, aot_arena_region_size[AOT_REGION_SCRATCH_DTCM]) != 0) return 4;
+  if (aot_bind_arena(AOT_REGION_CONST_MRAM, consts.b, n) != 0) return 5;
+  if (aot_test_case_init() != 0) return 6;
+  int32_t status = aot_test_case_run();
+  return status == 0 ? 0 : (int)(200 + aot_test_case_mismatches());
+}
+EOF
+if ! convert kws host "$dir" --no-memory.allocate-arenas --test.enabled; then
+  fail test-case-hostrun-caller-arenas "$(why 10 "$dir")"
+elif ! grep -q "host run" "$dir/src/kws_test_case.c"; then fail test-case-hostrun-caller-arenas "not from the host run"
+elif ! cc $warn -I"$dir/include" -I"$dir/src" "$na_main" "$dir"/src/*.c -o "$dir/app" -lm >"$dir/app.log" 2>&1; then
+  fail test-case-hostrun-caller-arenas "the application does not build: $(grep -m1 error "$dir/app.log")"
+elif "$dir/app" "$dir"/data/*_const_mram.bin; then pass test-case-hostrun-caller-arenas
+else fail test-case-hostrun-caller-arenas "the test case failed (exit $?)"; fi
 dir="$work/tch-nocc"
 if CC=false "$tinyaot" convert "$corpus/models/kws/model.tflite" -o "$dir" --name kws --test.enabled >"$dir.log" 2>&1; then
   fail test-case-hostrun-no-compiler "converted although the host build could not run"
