@@ -13,7 +13,8 @@
 
 #include "export_glue.h"
 
-const char glue_pack_vendor[] = "tinyaot";
+/* heliaAOT fixes the vendor to Ambiq (its CMSIS-Pack how-to): a folder module is Ambiq.<name>.pdsc */
+const char glue_pack_vendor[] = "Ambiq";
 const char glue_pack_version[] = "1.0.0";
 
 void glue_release_time(int *year, int *month, int *day, int *hour, int *minute, int *second) {

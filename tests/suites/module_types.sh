@@ -214,11 +214,11 @@ done
 # A cmsis_pack module written as a folder: the pdsc at its root, well formed.
 d="$work/pack_folder"
 rm -rf "$d"
-if convert demo "$work/demo.tflite" cortex-m4 cmsis_pack "$d" && xmllint --noout "$d/tinyaot.demo.pdsc" 2>/dev/null &&
+if convert demo "$work/demo.tflite" cortex-m4 cmsis_pack "$d" && xmllint --noout "$d/Ambiq.demo.pdsc" 2>/dev/null &&
   [ -f "$d/src/demo_model.c" ] && [ -f "$d/includes-api/demo_model.h" ]; then
   pass pack_folder
 else
-  fail pack_folder "no well-formed tinyaot.demo.pdsc beside src/ and includes-api/ in $d"
+  fail pack_folder "no well-formed Ambiq.demo.pdsc beside src/ and includes-api/ in $d"
 fi
 
 # .zip: the module's tree wrapped in <name>/, any module type.
@@ -252,15 +252,15 @@ fi
 # SOURCE_DATE_EPOCH: the same conversion gives the same archive, dated by it
 # (1700000000 s = 2023-11-14 22:13:20 UTC).
 mkdir -p "$work/repro1" "$work/repro2"
-r1="$work/repro1/tinyaot.demo.1.0.0.pack"
-r2="$work/repro2/tinyaot.demo.1.0.0.pack"
+r1="$work/repro1/Ambiq.demo.1.0.0.pack"
+r2="$work/repro2/Ambiq.demo.1.0.0.pack"
 rm -rf "$r1" "$r2" "$r1.x"
 if ! SOURCE_DATE_EPOCH=1700000000 convert demo "$work/demo.tflite" cortex-m4 cmsis_pack "$r1" ||
   ! { sleep 1; SOURCE_DATE_EPOCH=1700000000 convert demo "$work/demo.tflite" cortex-m4 cmsis_pack "$r2"; }; then
   fail pack_reproducible "convert failed: $(tail -1 "$r1.log") $(tail -1 "$r2.log")"
 elif ! cmp -s "$r1" "$r2"; then
   fail pack_reproducible "two conversions with SOURCE_DATE_EPOCH differ"
-elif ! unzip -p "$r1" tinyaot.demo.pdsc | grep -q 'date="2023-11-14"'; then
+elif ! unzip -p "$r1" Ambiq.demo.pdsc | grep -q 'date="2023-11-14"'; then
   fail pack_reproducible "the pdsc release is not dated 2023-11-14"
 elif ! unzip -l "$r1" | grep -q "2023-11-14 22:13"; then
   fail pack_reproducible "the members are not dated 2023-11-14 22:13"
@@ -283,9 +283,9 @@ fi
 
 # The default type with a .pack path writes the CMSIS pack (the only thing a .pack holds).
 mkdir -p "$work/dflt"
-p="$work/dflt/tinyaot.demo.1.0.0.pack"
+p="$work/dflt/Ambiq.demo.1.0.0.pack"
 rm -f "$p"
-if convert demo "$work/demo.tflite" cortex-m4 default "$p" && unzip -l "$p" 2>/dev/null | grep -q "tinyaot.demo.pdsc"; then
+if convert demo "$work/demo.tflite" cortex-m4 default "$p" && unzip -l "$p" 2>/dev/null | grep -q "Ambiq.demo.pdsc"; then
   pass pack_default_type
 else
   fail pack_default_type "no pdsc in $p: $(tail -1 "$p.log")"
@@ -311,8 +311,8 @@ d="$work/ident/folder"
 rm -rf "$d"
 if "$tinyaot" convert "$work/demo.tflite" -o "$d" --name demo --platform cortex-m4 --module.type cmsis_pack \
      --model.version v4.5.6 >"$d.log" 2>&1 &&
-   [ "$(pdsc_field "$d/tinyaot.demo.pdsc" '/package/releases/release[1]/@version')" = 4.5.6 ] &&
-   [ "$(pdsc_field "$d/tinyaot.demo.pdsc" /package/license)" = LICENSE ] && [ -f "$d/LICENSE" ]
+   [ "$(pdsc_field "$d/Ambiq.demo.pdsc" '/package/releases/release[1]/@version')" = 4.5.6 ] &&
+   [ "$(pdsc_field "$d/Ambiq.demo.pdsc" /package/license)" = LICENSE ] && [ -f "$d/LICENSE" ]
 then pass pack_version_from_model_version
 else fail pack_version_from_model_version "$(tail -1 "$d.log")"; fi
 # file names that break the rule, and a version the name and --model.version disagree on:

@@ -175,7 +175,7 @@ static void test_pack_identity(UnitState *u) {
   arena_init(&a);
   Module mod;
   Glue g;
-  CHECK(u, identity(NULL, NULL, &g, &a, &mod) && strcmp(g.pack_vendor, "tinyaot") == 0 &&
+  CHECK(u, identity(NULL, NULL, &g, &a, &mod) && strcmp(g.pack_vendor, "Ambiq") == 0 &&
                strcmp(g.pack_name, "net") == 0 && strcmp(g.pack_version, "1.0.0") == 0);
   CHECK(u, identity(NULL, "v2.0.1", &g, &a, &mod) && strcmp(g.pack_version, "2.0.1") == 0);
   CHECK(u, identity("out/My_Co.kws-net.10.0.3-rc.1+b7.pack", NULL, &g, &a, &mod) && strcmp(g.pack_vendor, "My_Co") == 0 &&
