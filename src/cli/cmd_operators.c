@@ -53,7 +53,13 @@ static void print_coverage(const OpDef *const *ops, int n) {
   printf("%s\n\n", missing ? "." : " none.");
   printf("Out of scope: the signal-processing library's operators (custom operators such as\n"
          "SIGNAL_RFFT, SIGNAL_WINDOW, SIGNAL_FILTER_BANK) and vendor operators (ETHOS_U), which\n"
-         "TensorFlow Lite Micro registers as custom operators; `tinyaot inspect` names them as missing.\n");
+         "TensorFlow Lite Micro registers as custom operators; `tinyaot inspect` names them as missing.\n"
+         "A conversion names the cause first, in one line: a custom operator `Signal<Name>` is from the\n"
+         "Signal library; a custom operator `ethos-u` means the model was compiled by Vela for the\n"
+         "Ethos-U NPU. Hybrid (dynamic-range quantised: float32 activations with int8 weights) models\n"
+         "are refused as one line naming the first hybrid operator and its weights, as TensorFlow Lite\n"
+         "Micro has no hybrid kernels either; tensor types tinyaot does not take are named (`dtype\n"
+         "uint64`, `complex128`, `bfloat16`, ...). tests/suites/refusal_causes.sh checks all four.\n");
 }
 
 int cmd_operators(int argc, char **argv) {
