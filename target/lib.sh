@@ -41,7 +41,8 @@ ta_build_plugin() {
   src="$TA_ROOT/target/qemu_plugin/insn_count.c"
   mkdir -p "$dir" && dir=$(cd "$dir" && pwd) || return 1
   so="$dir/libinsn_count.so"
-  if [ ! -f "$so" ] || [ "$src" -nt "$so" ] || [ "$TA_ROOT/target/qemu_plugin/mve_classify.h" -nt "$so" ]; then
+  if [ ! -f "$so" ] || [ "$src" -nt "$so" ] || [ "$TA_ROOT/target/qemu_plugin/mve_classify.h" -nt "$so" ] ||
+     [ "$TA_ROOT/target/qemu_plugin/timing.h" -nt "$so" ]; then
     ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden "$src" -o "$so.tmp.$$" &&
       mv "$so.tmp.$$" "$so" || return 1
   fi

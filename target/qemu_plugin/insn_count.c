@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "mve_classify.h"
+#include "timing.h"
 
 /* ---- QEMU plugin API, version 1 (the subset this plugin calls) ------------------ */
 typedef uint64_t qemu_plugin_id_t;
@@ -71,6 +72,7 @@ void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, e
                                                 uint64_t imm);
 void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
                                       enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw, void *userdata);
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 
 #define PLUGIN_EXPORT __attribute__((visibility("default")))
 PLUGIN_EXPORT extern int qemu_plugin_version;
@@ -79,7 +81,7 @@ PLUGIN_EXPORT int qemu_plugin_version = 1;
 
 /* ---- counting ------------------------------------------------------------------- */
 typedef struct Totals {
-  uint64_t insns, mve, loop_ends;
+  uint64_t insns, mve, loop_ends, cycles; /* cycles: the timing model's (core=), else 0 */
 } Totals;
 
 static Totals running;      /* advanced inline by every executed instruction */
@@ -89,10 +91,125 @@ static uint64_t windows;
 static bool window_open;
 static uint64_t start_addr = UINT64_MAX, stop_addr = UINT64_MAX;
 static const char *out_path;
+static bool stop_at_exit; /* stop=exit: the window closes when QEMU exits */
 
 static Totals minus(Totals a, Totals b) {
-  Totals d = {a.insns - b.insns, a.mve - b.mve, a.loop_ends - b.loop_ends};
+  Totals d = {a.insns - b.insns, a.mve - b.mve, a.loop_ends - b.loop_ends, a.cycles - b.cycles};
   return d;
+}
+
+/* ---- timing model (core=m4|m55; timing.h, docs/cycles.md) ------------------------ */
+static bool timed, core_m55;
+static tm_state tstate;
+static tm_params tparams;
+
+enum { MAX_REGIONS = 16 };
+typedef struct Region {
+  uint64_t lo, hi;  /* [lo, hi) */
+  unsigned waits;   /* per access, or per line refill when cached */
+  bool cached;
+} Region;
+static Region regions[MAX_REGIONS];
+static size_t n_regions;
+static tm_cache dcache;
+static bool dcache_set;
+static uint64_t window_misses, misses_at_start;
+
+/* Decoded instructions, one per guest address, kept across retranslations. */
+enum { DECODED_SLOTS = 1 << 16 };
+static tm_insn **decoded;
+
+static tm_insn *decoded_insn(uint32_t pc, uint16_t hw1, uint16_t hw2) {
+  size_t i = (size_t)((pc >> 1) * 0x9E3779B1u) & (DECODED_SLOTS - 1);
+  for (size_t n = 0; n < DECODED_SLOTS; n++, i = (i + 1) & (DECODED_SLOTS - 1)) {
+    if (decoded[i] && decoded[i]->pc == pc) return decoded[i];
+    if (!decoded[i]) {
+      tm_insn *d = malloc(sizeof *d);
+      if (!d) return NULL;
+      *d = tm_decode(pc, hw1, hw2);
+      decoded[i] = d;
+      return d;
+    }
+  }
+  return NULL;
+}
+
+static void on_timed_insn(unsigned int vcpu, void *insn) {
+  (void)vcpu;
+  running.cycles = core_m55 ? tm_m55_step(&tstate, insn) : tm_m4_step(&tstate, insn);
+}
+
+static const Region *region_of(uint64_t addr) {
+  for (size_t i = 0; i < n_regions; i++)
+    if (addr >= regions[i].lo && addr < regions[i].hi) return &regions[i];
+  return NULL;
+}
+
+static void on_timed_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *unused) {
+  (void)vcpu;
+  (void)info;
+  (void)unused;
+  const Region *r = region_of(vaddr);
+  if (!r) return;
+  if (r->cached && tm_cache_access(&dcache, (uint32_t)vaddr)) return;
+  tm_mem_stall(&tstate, core_m55, r->waits);
+}
+
+static void write_timing_detail(FILE *f) {
+  fprintf(f, "timing_branches_taken=%" PRIu64 "\ntiming_dcache_misses=%" PRIu64 "\n", tstate.branches_taken,
+          window_misses);
+}
+
+/* LO-HI:N (hex or decimal addresses, [LO, HI)) */
+static bool parse_region(const char *text, bool cached) {
+  char *end;
+  Region r = {0, 0, 0, cached};
+  r.lo = strtoull(text, &end, 0);
+  if (end == text || *end != '-') return false;
+  text = end + 1;
+  r.hi = strtoull(text, &end, 0);
+  if (end == text || *end != ':' || r.hi <= r.lo) return false;
+  text = end + 1;
+  r.waits = (unsigned)strtoul(text, &end, 0);
+  if (end == text || *end || n_regions == MAX_REGIONS) return false;
+  regions[n_regions++] = r;
+  return true;
+}
+
+/* BYTES:WAYS:LINE */
+static bool parse_dcache(const char *text) {
+  unsigned v[3];
+  char *end;
+  for (int i = 0; i < 3; i++) {
+    v[i] = (unsigned)strtoul(text, &end, 0);
+    if (end == text || *end != (i < 2 ? ':' : '\0')) return false;
+    text = end + 1;
+  }
+  dcache_set = true;
+  return tm_cache_init(&dcache, v[0], v[1], v[2]);
+}
+
+/* param=NAME:VALUE overrides one timing parameter (for fitting; docs/cycles.md). */
+static bool parse_param(const char *text) {
+  static const struct {
+    const char *name;
+    size_t offset;
+  } names[] = {{"branch_refill", offsetof(tm_params, branch_refill)}, {"div_cycles", offsetof(tm_params, div_cycles)},
+               {"load_latency", offsetof(tm_params, load_latency)},   {"mul_latency", offsetof(tm_params, mul_latency)},
+               {"red_latency", offsetof(tm_params, red_latency)},     {"vmul_latency", offsetof(tm_params, vmul_latency)},
+               {"dual_issue", offsetof(tm_params, dual_issue)}};
+  const char *colon = strchr(text, ':');
+  if (!colon) return false;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (strlen(names[i].name) == (size_t)(colon - text) && strncmp(text, names[i].name, (size_t)(colon - text)) == 0) {
+      char *end;
+      unsigned long v = strtoul(colon + 1, &end, 0);
+      if (end == colon + 1 || *end) return false;
+      *(unsigned *)((char *)&tparams + names[i].offset) = (unsigned)v;
+      return true;
+    }
+  }
+  return false;
 }
 
 /* ---- layers (per operator) ------------------------------------------------------ */
@@ -193,14 +310,17 @@ static bool layers_complete(void) {
 }
 
 static void write_layers(FILE *f) {
-  uint64_t inside = 0;
-  for (size_t i = 0; i < n_layers; i++) inside += layers[i].counts.insns;
+  uint64_t inside = 0, inside_cycles = 0;
+  for (size_t i = 0; i < n_layers; i++) inside += layers[i].counts.insns, inside_cycles += layers[i].counts.cycles;
   fprintf(f, "layers=%zu\nlayers_complete=%d\nlayers_outside=%" PRIu64 "\n", n_layers, layers_complete(),
           in_windows.insns - inside);
+  if (timed) fprintf(f, "layers_outside_cycles=%" PRIu64 "\n", in_windows.cycles - inside_cycles);
   for (size_t i = 0; i < n_layers; i++) {
     const Layer *l = &layers[i];
-    fprintf(f, "layer.%zu=%" PRId64 " 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", i, l->op,
+    fprintf(f, "layer.%zu=%" PRId64 " 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64, i, l->op,
             l->first, l->end, l->counts.insns, l->counts.mve, l->counts.loop_ends);
+    if (timed) fprintf(f, " %" PRIu64, l->counts.cycles); /* 7th field, with core= only */
+    fputc('\n', f);
   }
 }
 
@@ -260,8 +380,11 @@ static void write_profile(void) {
 static void write_counts(void) {
   FILE *f = out_path ? fopen(out_path, "w") : NULL;
   if (!f) return;
-  fprintf(f, "insns=%" PRIu64 "\nmve=%" PRIu64 "\nloop_ends=%" PRIu64 "\nwindows=%" PRIu64 "\n", in_windows.insns,
-          in_windows.mve, in_windows.loop_ends, windows);
+  fprintf(f, "insns=%" PRIu64 "\n", in_windows.insns);
+  if (timed) fprintf(f, "cycles=%" PRIu64 "\ncore=%s\n", in_windows.cycles, core_m55 ? "m55" : "m4");
+  fprintf(f, "mve=%" PRIu64 "\nloop_ends=%" PRIu64 "\nwindows=%" PRIu64 "\n", in_windows.mve, in_windows.loop_ends,
+          windows);
+  if (timed) write_timing_detail(f);
   if (layer_mode != NO_LAYERS) write_layers(f);
   fclose(f);
 }
@@ -274,6 +397,7 @@ static void on_start(unsigned int vcpu, void *unused) {
   (void)unused;
   if (window_open) return;
   at_start = running;
+  misses_at_start = dcache.misses;
   window_open = true;
 }
 
@@ -285,7 +409,9 @@ static void on_stop(unsigned int vcpu, void *unused) {
   in_windows.insns += d.insns;
   in_windows.mve += d.mve;
   in_windows.loop_ends += d.loop_ends;
+  in_windows.cycles += d.cycles;
   windows++;
+  window_misses += dcache.misses - misses_at_start;
   if (layer_open || starting_op >= 0) layers_broken = true; /* a layer must end inside model_run */
   window_open = false;
   write_counts();
@@ -301,6 +427,24 @@ static void instrument_learn(struct qemu_plugin_insn *insn, uint64_t pc) {
   }
 }
 
+/* The model's callback comes before the window and layer callbacks of the same instruction
+ * (QEMU runs an instruction's callbacks in registration order), so that those snapshot
+ * `running.cycles` at the issue of the instruction: a window's cycles are those from the
+ * issue of its start instruction to the issue of its stop instruction. */
+static void instrument_timing(struct qemu_plugin_insn *insn, uint64_t pc, const uint8_t *b) {
+  uint16_t hw1 = (uint16_t)(b[0] | b[1] << 8), hw2 = 0;
+  if (qemu_plugin_insn_size(insn) >= 4) hw2 = (uint16_t)(b[2] | b[3] << 8);
+  tm_insn *d = decoded_insn((uint32_t)pc, hw1, hw2);
+  if (!d) return;
+  qemu_plugin_register_vcpu_insn_exec_cb(insn, on_timed_insn, QEMU_PLUGIN_CB_NO_REGS, d);
+  bool memory = d->cls == TC_LOAD || d->cls == TC_STORE || d->cls == TC_LOADD || d->cls == TC_STORED ||
+                d->cls == TC_LDM || d->cls == TC_STM || d->cls == TC_VFP_LOAD || d->cls == TC_VFP_STORE ||
+                d->cls == TC_VFP_LDM || d->cls == TC_VFP_STM || d->cls == TC_MVE_LOAD || d->cls == TC_MVE_STORE ||
+                (d->cls == TC_BRANCH && (d->flags & TF_WRITES_PC));
+  if (memory && n_regions)
+    qemu_plugin_register_vcpu_mem_cb(insn, on_timed_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+}
+
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   (void)id;
   size_t n = qemu_plugin_tb_n_insns(tb);
@@ -310,6 +454,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     const uint8_t *b = qemu_plugin_insn_data(insn);
     uint16_t hw1 = (uint16_t)(b[0] | b[1] << 8);
     qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &running.insns, 1);
+    if (timed) instrument_timing(insn, pc, b);
     uint64_t *slot = profile && pc ? profile_counter(pc) : NULL;
     if (slot) qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, slot, 1);
     /* Not `size == 4`: QEMU 7.2 appends the next instruction's first halfword to the
@@ -333,6 +478,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
 static void on_exit_qemu(qemu_plugin_id_t id, void *unused) {
   (void)id;
   (void)unused;
+  if (stop_at_exit) on_stop(0, NULL);
   write_counts();
   write_profile();
 }
@@ -366,6 +512,7 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
     const char *a = argv[i];
     bool ok = true;
     if (strncmp(a, "start=", 6) == 0) ok = parse_address(a + 6, &start_addr);
+    else if (strcmp(a, "stop=exit") == 0) stop_at_exit = true, stop_addr = UINT64_MAX - 1;
     else if (strncmp(a, "stop=", 5) == 0) ok = parse_address(a + 5, &stop_addr);
     else if (strncmp(a, "out=", 4) == 0) out_path = a + 4;
     else if (strncmp(a, "profile=", 8) == 0) {
@@ -378,10 +525,21 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
     else if (strncmp(a, "layers=", 7) == 0) {
       ok = read_layers(a + 7);
       layer_mode = REPLAY;
-    } else ok = false;
+    } else if (strncmp(a, "core=", 5) == 0) {
+      timed = true;
+      core_m55 = strcmp(a + 5, "m55") == 0;
+      ok = core_m55 || strcmp(a + 5, "m4") == 0;
+      tparams = core_m55 ? tm_m55_defaults() : tm_m4_defaults();
+    } else if (strncmp(a, "waits=", 6) == 0) ok = parse_region(a + 6, false);
+    else if (strncmp(a, "cached=", 7) == 0) ok = parse_region(a + 7, true);
+    else if (strncmp(a, "dcache=", 7) == 0) ok = parse_dcache(a + 7);
+    else if (strncmp(a, "param=", 6) == 0) ok = timed && parse_param(a + 6);
+    else ok = false;
     if (!ok) {
       fprintf(stderr, "insn_count: bad argument '%s' (expected start=ADDR, stop=ADDR, out=FILE; "
-                      "profile=FILE; markers=, body=, context=ADDR:BYTES or layers=FILE)\n", a);
+                      "profile=FILE; markers=, body=, context=ADDR:BYTES or layers=FILE; "
+                      "core=m4|m55 then waits=LO-HI:N, cached=LO-HI:N, dcache=BYTES:WAYS:LINE, "
+                      "param=NAME:VALUE)\n", a);
       return -1;
     }
   }
@@ -392,6 +550,17 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
   if (layer_mode == LEARN && (markers.hi == 0 || body.hi == 0 || context.hi == 0)) {
     fprintf(stderr, "insn_count: learning layers needs markers=, body= and context=\n");
     return -1;
+  }
+  if ((n_regions || dcache_set) && !timed) {
+    fprintf(stderr, "insn_count: waits=, cached= and dcache= need core=\n");
+    return -1;
+  }
+  if (timed) {
+    bool any_cached = false;
+    for (size_t i = 0; i < n_regions; i++) any_cached |= regions[i].cached;
+    if (any_cached && !dcache_set && !tm_cache_init(&dcache, 65536, 4, 32)) return -1;
+    if (!(decoded = calloc(DECODED_SLOTS, sizeof *decoded))) return -1;
+    tm_init(&tstate, tparams);
   }
   qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
   qemu_plugin_register_atexit_cb(id, on_exit_qemu, NULL);
