@@ -30,7 +30,15 @@
 #                   between those addresses (bench/README.md)
 #   --cycles        also time the measured runs with the plugin's cycle model of the core
 #                   (plugin argument core=m4|m55; docs/cycles.md): cycles= in figures.txt,
-#                   a cycles column in layers.txt
+#                   a cycles column in layers.txt. Memory charged (env RUN_CASE_CYCLES_MEMORY,
+#                   plugin memory arguments, replaces it; "none": no wait states):
+#                     m55: the constants (the QSPI window at 0x28000000, which stands for the
+#                          Apollo510's MRAM) read through a 64 KiB 4-way D-cache with 32-byte
+#                          lines, a miss costing CYCLES_MISS (default 12) cycles, as
+#                          target/cycles.sh times the Apollo510 calibration kernels; code
+#                          (ITCM), data and arenas (SRAM: DTCM on apollo510_evb) and the stack
+#                          (DTCM) without wait states
+#                     m4:  no wait states (as target/cycles.sh: zero-wait on-chip memory)
 # The module prefix is NAME; the measured function is NAME_model_run.
 # exit: 0 ran; 10 conversion failed; 11 module build failed; 12 link failed;
 #       13 QEMU run failed (harness exit code in OUT/run/exit_code); 14 counts differ
@@ -235,7 +243,13 @@ if [ -n "$layers" ] && [ -n "$plugin" ]; then
   layer_args=",layers=$learn/count.txt"
 fi
 # the cycle model times the measured runs only (the layer run executes the callback too)
-[ -n "$cycles" ] && [ -n "$plugin" ] && layer_args="$layer_args,core=$core"
+if [ -n "$cycles" ] && [ -n "$plugin" ]; then
+  memory=""
+  [ "$core" = m55 ] && memory="cached=0x28000000-0x28800000:${CYCLES_MISS:-12},dcache=65536:4:32"
+  memory=${RUN_CASE_CYCLES_MEMORY-$memory}
+  [ "$memory" = none ] && memory=""
+  layer_args="$layer_args,core=$core${memory:+,$memory}"
+fi
 rc=0
 run_qemu "$out/run" "$out/run/count.txt" "$layer_args" || rc=$?
 echo "$rc" >"$out/run/exit_code"
