@@ -5,6 +5,9 @@ usage: tools/fit_cost_model.py TINYAOT CORPUS OUT.c [--check] [--report] [--cycl
   reads  bench/layers.json                 instructions and modelled cycles of the DSP/MVE tier
                                            kernels (make bench)
          bench/cost/layers_portable.json   the same for the portable kernels (make cost-measure)
+         bench/cost/portable_cycles.json   the portable kernels' cycles alone (make cost-cycles):
+                                           a layer of layers_portable.json without cycles takes
+                                           them from the same model, core, operator and kernel here
          bench/cost/code_bytes.json        .text bytes of each runtime kernel family per core
   and, for each measured model, `TINYAOT inspect --json --operators` for the geometry terms
   of every operator (cost_terms: MACs, output elements, window elements gathered, input
@@ -43,8 +46,22 @@ def inspect_terms(tinyaot, corpus, model):
     return {op["index"]: op["cost_terms"] for op in data["operators"]}
 
 
-def points(layer_files, tinyaot, corpus):
+def cycles_by_layer(path):
+    """(model, core, index, kernel) -> cycles from a layers-format file (empty when absent)."""
+    if not os.path.exists(path):
+        return {}
+    out = {}
+    for res in load_json(path)["results"]:
+        if res.get("status") == "pass":
+            for layer in res["layers"]:
+                if layer.get("cycles"):
+                    out[(res["model"], res["core"], layer["index"], layer["kernel"])] = float(layer["cycles"])
+    return out
+
+
+def points(layer_files, tinyaot, corpus, extra_cycles=None):
     """(core, kernel, terms, measured, model, index, cycles or None) for every measured layer."""
+    extra_cycles = extra_cycles or {}
     cache = {}
     rows = []
     for path in layer_files:
@@ -61,7 +78,7 @@ def points(layer_files, tinyaot, corpus):
                 terms = cache[model].get(layer["index"])
                 if terms is None:
                     sys.exit("fit_cost_model: %s operator %d has no cost terms" % (model, layer["index"]))
-                cyc = layer.get("cycles")
+                cyc = layer.get("cycles") or extra_cycles.get((model, res["core"], layer["index"], layer["kernel"]))
                 rows.append((res["core"], layer["kernel"], terms, float(insns), model, layer["index"],
                              float(cyc) if cyc else None))
     return rows
@@ -217,7 +234,8 @@ def main(argv):
         sys.exit(__doc__)
     tinyaot, corpus, out_c = args
     files = [os.path.join(ROOT, "bench", "layers.json"), os.path.join(ROOT, "bench", "cost", "layers_portable.json")]
-    rows = points([f for f in files if os.path.exists(f)], tinyaot, corpus)
+    extra = cycles_by_layer(os.path.join(ROOT, "bench", "cost", "portable_cycles.json"))
+    rows = points([f for f in files if os.path.exists(f)], tinyaot, corpus, extra)
     table = fit(rows)
     cpi = cpi_rows(rows)
     text = render(table, code_rows(os.path.join(ROOT, "bench", "cost", "code_bytes.json")), cpi)
