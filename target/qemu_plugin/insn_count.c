@@ -197,7 +197,7 @@ static bool parse_param(const char *text) {
   } names[] = {{"branch_refill", offsetof(tm_params, branch_refill)}, {"div_cycles", offsetof(tm_params, div_cycles)},
                {"load_latency", offsetof(tm_params, load_latency)},   {"mul_latency", offsetof(tm_params, mul_latency)},
                {"red_latency", offsetof(tm_params, red_latency)},     {"vmul_latency", offsetof(tm_params, vmul_latency)},
-               {"dual_issue", offsetof(tm_params, dual_issue)}};
+               {"dual_issue", offsetof(tm_params, dual_issue)},       {"gather_rate", offsetof(tm_params, gather_rate)}};
   const char *colon = strchr(text, ':');
   if (!colon) return false;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -205,6 +205,7 @@ static bool parse_param(const char *text) {
       char *end;
       unsigned long v = strtoul(colon + 1, &end, 0);
       if (end == colon + 1 || *end) return false;
+      if (strcmp(names[i].name, "gather_rate") == 0 && v == 0) return false;
       *(unsigned *)((char *)&tparams + names[i].offset) = (unsigned)v;
       return true;
     }

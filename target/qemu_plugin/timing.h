@@ -52,7 +52,7 @@ enum tm_class {
   TC_COUNT
 };
 
-enum { TF_COND = 1, TF_32BIT = 2, TF_WRITES_PC = 4, TF_ACCUM = 8, TF_DOUBLE = 16 };
+enum { TF_COND = 1, TF_32BIT = 2, TF_WRITES_PC = 4, TF_ACCUM = 8, TF_DOUBLE = 16, TF_GATHER = 32 };
 
 typedef struct tm_insn {
   uint32_t pc;
@@ -291,8 +291,12 @@ static void tm_decode_vector(uint16_t h1, uint16_t h2, tm_insn *d) {
       if (load) d->qdst = m;
       else d->qsrc = m;
     }
-    if (coproc == 0xE && (h2 & 0x0010u) == 0 && (h1 & 0x0100u) == 0 && (h1 & 0x0020u) == 0)
-      d->qsrc |= TM_Q(qm); /* gather/scatter offsets */
+    if ((h1 & 0x0120u) == 0 && (h2 & 0x1000u) == 0 && (h1 & 0xFF00u) != 0xFC00u + 0x100u) {
+      /* gather/scatter with a vector of offsets, [Rn, Qm]: one element per cycle */
+      d->qsrc |= TM_Q(qm);
+      d->nregs = (uint8_t)(16u >> ((h2 >> 7) & 3u));
+      d->flags |= TF_GATHER;
+    }
     return;
   }
   if (coproc == 0xB || coproc == 0xA) { /* VDUP, lane moves, VMSR/VMRS of P0/VPR */
@@ -535,20 +539,21 @@ typedef struct tm_params {
   unsigned mul_latency;     /* M55: cycles from a scalar multiply's issue until its result can be used */
   unsigned red_latency;     /* M55: vector reduction -> core register consumer */
   unsigned vmul_latency;    /* M55: vector multiply result -> dependent vector instruction */
-  unsigned dual_issue;      /* M55: pair two adjacent independent 16-bit ALU instructions */
+  unsigned dual_issue;      /* M55: pair two adjacent independent 16-bit instructions (1: ALU, 2: + load/store) */
+  unsigned gather_rate;     /* M55: elements per cycle of a gather load / scatter store */
 } tm_params;
 
 /* Cortex-M4 TRM, "Instruction set summary" (cycle counts), with P = 1 + (target is a
  * 32-bit instruction that is not word-aligned); the fixed figures here need no fitting. */
 static inline tm_params tm_m4_defaults(void) {
-  tm_params p = {1, 7, 2, 1, 0, 0, 0};
+  tm_params p = {1, 7, 2, 1, 0, 0, 0, 1};
   return p;
 }
 
 /* Cortex-M55: the values left open by the manuals were fitted on the calibration set
  * (docs/cycles.md, "Fitted parameters"). */
 static inline tm_params tm_m55_defaults(void) {
-  tm_params p = {2, 7, 2, 2, 3, 2, 0};
+  tm_params p = {1, 7, 2, 2, 3, 1, 2, 2};
   return p;
 }
 
@@ -640,6 +645,25 @@ static inline unsigned tm_m55_unit(const tm_insn *d) {
 
 static inline uint64_t tm_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+static inline bool tm_m55_simple(const tm_insn *d, bool memory) {
+  return d->cls == TC_ALU || d->cls == TC_IT || d->cls == TC_NOP ||
+         (memory && (d->cls == TC_LOAD || d->cls == TC_STORE));
+}
+
+/* May d issue in the same cycle as a (the instruction before it)? An IT instruction folds
+ * onto a preceding 16-bit instruction (as on the M4); with dual_issue, two adjacent
+ * 16-bit instructions, simple ALU ones (dual_issue 1) or one of them a single load/store
+ * (dual_issue 2), pair when the second neither reads nor writes what the first writes. */
+static inline bool tm_m55_pairs(const tm_params *p, const tm_insn *a, const tm_insn *d) {
+  if (a->size != 2 || tm_is_branch(a)) return false;
+  if (d->cls == TC_IT) return true;
+  if (!p->dual_issue || d->size != 2) return false;
+  bool mem_a = a->cls == TC_LOAD || a->cls == TC_STORE, mem_d = d->cls == TC_LOAD || d->cls == TC_STORE;
+  if (mem_a && mem_d) return false;
+  if (!tm_m55_simple(a, p->dual_issue >= 2) || !tm_m55_simple(d, p->dual_issue >= 2)) return false;
+  return !(d->src & a->dst) && !(d->dst & a->dst);
+}
+
 /* Executes d on the M55 model; returns its issue cycle. One instruction issues per cycle
  * (two adjacent independent 16-bit ALU ones when dual_issue is on); an instruction waits
  * for its source registers and for its execution unit; an MVE instruction of 4 beats
@@ -673,9 +697,7 @@ static inline uint64_t tm_m55_step(tm_state *s, const tm_insn *d) {
   bool vec = d->cls >= TC_MVE_LOAD && d->cls <= TC_MVE_RED;
   if (unit != TU_ALU) t = tm_max(t, s->unit_free[unit]);
   bool paired = false;
-  if (p->dual_issue && s->have_prev && !s->prev_paired && d->size == 2 && s->prev.size == 2 &&
-      d->cls == TC_ALU && s->prev.cls == TC_ALU && !(d->src & s->prev.dst) && !(d->dst & s->prev.dst) &&
-      t == s->next_issue && s->cycle + 1 == t) {
+  if (s->have_prev && !s->prev_paired && tm_m55_pairs(p, &s->prev, d) && t == s->next_issue && s->cycle + 1 == t) {
     t = s->cycle; /* issues beside the previous one */
     paired = true;
   }
@@ -691,7 +713,7 @@ static inline uint64_t tm_m55_step(tm_state *s, const tm_insn *d) {
   case TC_VFP_DIV: occupy = latency = 14; break;
   default: break;
   }
-  if (vec) occupy = 2;
+  if (vec) occupy = (d->flags & TF_GATHER) ? (d->nregs + p->gather_rate - 1u) / p->gather_rate : 2u;
   uint64_t issue_next = t + 1;
   if (d->cls == TC_LDM || d->cls == TC_STM || d->cls == TC_VFP_LDM || d->cls == TC_VFP_STM || d->cls == TC_DIV ||
       d->cls == TC_VFP_DIV)
