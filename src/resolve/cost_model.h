@@ -1,8 +1,8 @@
 /* The per-operator cost model: estimated instructions and cycles of a kernel on a core,
  * from the operator's geometry, with coefficients fitted to the instructions and the
  * modelled cycles measured under QEMU (bench/layers.json for the DSP/MVE tiers,
- * bench/cost/layers_portable.json for the portable kernels; the cycles are the QEMU
- * plugin's timing model, docs/cycles.md; `make cost-model` refits cost_table.c,
+ * bench/cost/layers_portable.json and portable_cycles.json for the portable kernels; the
+ * cycles are the QEMU plugin's timing model, docs/cycles.md; `make cost-model` refits cost_table.c,
  * docs/kernels.md "Cost model"). The instruction estimates drive the budget trade and
  * `--opt balanced` (src/cli/pipeline.c); the cycle estimates are reported only (`tinyaot
  * inspect`, report.json/report.md/report.html), with milliseconds at the platform's clock. */
