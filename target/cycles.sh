@@ -52,9 +52,9 @@ end=$(echo "$syms" | awk '$3 == "bench_end" { print "0x" $1; exit }')
 if [ -n "$begin" ] && [ -n "$end" ]; then
   window=bench
 else
-  # whole run: from the ELF entry point (e_entry, little-endian) until QEMU exits
+  # whole run: from the first instruction executed (reset) until QEMU exits
   window=run
-  begin=0x$(od -An -tx4 -j 24 -N 4 "$image" 2>/dev/null | tr -d ' ')
+  begin=entry
   end=exit
 fi
 args="start=$begin,stop=$end,out=$work/count.txt,core=$core"

@@ -29,6 +29,13 @@
  * "ADDR COUNT" for every guest instruction address executed, from reset to exit
  * (whole-run counts, for finding the hot loops of a kernel with objdump).
  *
+ * Cycles (docs/cycles.md): ...,core=m4|m55 adds the timing model of timing.h (an exec
+ * callback per instruction with its decoded class; memory callbacks on loads/stores when
+ * waits=LO-HI:N or cached=LO-HI:N regions are given, dcache=BYTES:WAYS:LINE, param=NAME:V);
+ * the out file then has cycles= after insns= and each layer line a 7th field, its cycles.
+ * Without core= none of this is registered. start=entry opens the window at the first
+ * instruction executed (reset), stop=exit closes it when QEMU exits (whole-run windows).
+ *
  * QEMU 7.2 does not install qemu-plugin.h, so the few API entry points used are
  * declared here, matching plugin API version 1. */
 #include <inttypes.h>
@@ -91,7 +98,8 @@ static uint64_t windows;
 static bool window_open;
 static uint64_t start_addr = UINT64_MAX, stop_addr = UINT64_MAX;
 static const char *out_path;
-static bool stop_at_exit; /* stop=exit: the window closes when QEMU exits */
+static bool stop_at_exit;  /* stop=exit: the window closes when QEMU exits */
+static bool start_at_entry; /* start=entry: the window opens at the first instruction translated (reset) */
 
 static Totals minus(Totals a, Totals b) {
   Totals d = {a.insns - b.insns, a.mve - b.mve, a.loop_ends - b.loop_ends, a.cycles - b.cycles};
@@ -113,7 +121,7 @@ static Region regions[MAX_REGIONS];
 static size_t n_regions;
 static tm_cache dcache;
 static bool dcache_set;
-static uint64_t window_misses, misses_at_start;
+static uint64_t window_misses, misses_at_start, window_branches, branches_at_start;
 
 /* Decoded instructions, one per guest address, kept across retranslations. */
 enum { DECODED_SLOTS = 1 << 16 };
@@ -156,7 +164,7 @@ static void on_timed_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t
 }
 
 static void write_timing_detail(FILE *f) {
-  fprintf(f, "timing_branches_taken=%" PRIu64 "\ntiming_dcache_misses=%" PRIu64 "\n", tstate.branches_taken,
+  fprintf(f, "timing_branches_taken=%" PRIu64 "\ntiming_dcache_misses=%" PRIu64 "\n", window_branches,
           window_misses);
 }
 
@@ -197,7 +205,10 @@ static bool parse_param(const char *text) {
   } names[] = {{"branch_refill", offsetof(tm_params, branch_refill)}, {"div_cycles", offsetof(tm_params, div_cycles)},
                {"load_latency", offsetof(tm_params, load_latency)},   {"mul_latency", offsetof(tm_params, mul_latency)},
                {"red_latency", offsetof(tm_params, red_latency)},     {"vmul_latency", offsetof(tm_params, vmul_latency)},
-               {"dual_issue", offsetof(tm_params, dual_issue)},       {"gather_rate", offsetof(tm_params, gather_rate)}};
+               {"dual_issue", offsetof(tm_params, dual_issue)},       {"gather_rate", offsetof(tm_params, gather_rate)},
+               {"load_alu_latency", offsetof(tm_params, load_alu_latency)},
+               {"pred_beats", offsetof(tm_params, pred_beats)},       {"fetch_split", offsetof(tm_params, fetch_split)},
+               {"it_fold_wide", offsetof(tm_params, it_fold_wide)}};
   const char *colon = strchr(text, ':');
   if (!colon) return false;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -399,6 +410,7 @@ static void on_start(unsigned int vcpu, void *unused) {
   if (window_open) return;
   at_start = running;
   misses_at_start = dcache.misses;
+  branches_at_start = tstate.branches_taken;
   window_open = true;
 }
 
@@ -413,6 +425,7 @@ static void on_stop(unsigned int vcpu, void *unused) {
   in_windows.cycles += d.cycles;
   windows++;
   window_misses += dcache.misses - misses_at_start;
+  window_branches += tstate.branches_taken - branches_at_start;
   if (layer_open || starting_op >= 0) layers_broken = true; /* a layer must end inside model_run */
   window_open = false;
   write_counts();
@@ -468,6 +481,10 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
       if (thumb_is_loop_end(hw1, hw2))
         qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &running.loop_ends, 1);
     }
+    if (start_at_entry && i == 0) {
+      start_addr = pc; /* the first translation block is the reset code */
+      start_at_entry = false;
+    }
     if (pc == start_addr) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_start, QEMU_PLUGIN_CB_NO_REGS, NULL);
     if (pc == stop_addr) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_stop, QEMU_PLUGIN_CB_NO_REGS, NULL);
     if (layer_mode == LEARN) instrument_learn(insn, pc);
@@ -512,7 +529,8 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     bool ok = true;
-    if (strncmp(a, "start=", 6) == 0) ok = parse_address(a + 6, &start_addr);
+    if (strcmp(a, "start=entry") == 0) start_at_entry = true, start_addr = UINT64_MAX - 1;
+    else if (strncmp(a, "start=", 6) == 0) ok = parse_address(a + 6, &start_addr);
     else if (strcmp(a, "stop=exit") == 0) stop_at_exit = true, stop_addr = UINT64_MAX - 1;
     else if (strncmp(a, "stop=", 5) == 0) ok = parse_address(a + 5, &stop_addr);
     else if (strncmp(a, "out=", 4) == 0) out_path = a + 4;

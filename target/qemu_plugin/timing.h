@@ -52,7 +52,7 @@ enum tm_class {
   TC_COUNT
 };
 
-enum { TF_COND = 1, TF_32BIT = 2, TF_WRITES_PC = 4, TF_ACCUM = 8, TF_DOUBLE = 16, TF_GATHER = 32 };
+enum { TF_COND = 1, TF_32BIT = 2, TF_WRITES_PC = 4, TF_ACCUM = 8, TF_DOUBLE = 16, TF_GATHER = 32, TF_LOADS_PC = 64 };
 
 typedef struct tm_insn {
   uint32_t pc;
@@ -389,7 +389,7 @@ static void tm_decode32(uint16_t h1, uint16_t h2, tm_insn *d) {
       unsigned op3 = (h2 >> 4) & 15;
       if ((h1 & 0x0010u) && (op3 == 0 || op3 == 1)) {
         d->cls = TC_BRANCH;
-        d->flags |= TF_WRITES_PC;
+        d->flags |= TF_WRITES_PC | TF_LOADS_PC; /* TBB/TBH: the target comes from a table load */
         d->src = TM_R(rn) | TM_R(rm);
         return;
       }
@@ -472,7 +472,7 @@ static void tm_decode32(uint16_t h1, uint16_t h2, tm_insn *d) {
       if (rt == 15) {
         if ((h1 & 0x0060u) == 0x0040u) {
           d->cls = TC_BRANCH;
-          d->flags |= TF_WRITES_PC; /* LDR PC, ... */
+          d->flags |= TF_WRITES_PC | TF_LOADS_PC; /* LDR PC, ... */
         } else d->cls = TC_NOP; /* PLD/PLI */
       } else d->dst |= TM_R(rt);
     } else d->src |= TM_R(rt);
@@ -541,19 +541,23 @@ typedef struct tm_params {
   unsigned vmul_latency;    /* M55: vector multiply result -> dependent vector instruction */
   unsigned dual_issue;      /* M55: pair two adjacent independent 16-bit instructions (1: ALU, 2: + load/store) */
   unsigned gather_rate;     /* M55: elements per cycle of a gather load / scatter store */
+  unsigned load_alu_latency; /* M55: load -> simple ALU consumer (forwarded; others wait load_latency) */
+  unsigned pred_beats;      /* M55: VPST/VPT/VCTP/VMSR P0 run in the vector integer pipe (1) or not (0) */
+  unsigned fetch_split;     /* M55: +1 refill cycle for a 32-bit branch target straddling a 64-bit fetch */
+  unsigned it_fold_wide;    /* M55: IT also folds onto a preceding 32-bit instruction */
 } tm_params;
 
 /* Cortex-M4 TRM, "Instruction set summary" (cycle counts), with P = 1 + (target is a
  * 32-bit instruction that is not word-aligned); the fixed figures here need no fitting. */
 static inline tm_params tm_m4_defaults(void) {
-  tm_params p = {1, 7, 2, 1, 0, 0, 0, 1};
+  tm_params p = {1, 7, 2, 1, 0, 0, 0, 1, 2, 0, 0, 0};
   return p;
 }
 
 /* Cortex-M55: the values left open by the manuals were fitted on the calibration set
  * (docs/cycles.md, "Fitted parameters"). */
 static inline tm_params tm_m55_defaults(void) {
-  tm_params p = {1, 7, 2, 2, 3, 1, 2, 2};
+  tm_params p = {1, 7, 2, 1, 3, 1, 2, 2, 2, 0, 0, 1};
   return p;
 }
 
@@ -565,7 +569,8 @@ typedef struct tm_state {
   uint64_t cycle;           /* issue cycle of the last instruction (M55) / cycles so far (M4) */
   uint64_t next_issue;      /* earliest issue cycle of the next instruction */
   uint64_t unit_free[TU_COUNT];
-  uint64_t reg_ready[16];
+  uint64_t reg_ready[16];   /* for consumers that need the operand early (address, multiply) */
+  uint64_t alu_ready[16];   /* for simple ALU consumers (a loaded value is forwarded to them sooner) */
   uint64_t q_ready[8];
   tm_insn prev;             /* the previously executed instruction */
   bool have_prev, prev_paired;
@@ -614,6 +619,7 @@ static inline unsigned tm_m4_cost(tm_state *s, const tm_insn *d) {
   case TC_VFP_MAC: return 3;
   case TC_VFP_DIV: return 14;
   case TC_VFP: return (d->flags & TF_DOUBLE) ? 2u : 1u;
+  case TC_BRANCH: return (d->flags & TF_LOADS_PC) ? 2u : 1u; /* TBB/TBH, LDR PC: 2 + P */
   default: return 1; /* ALU, MUL-class (single-cycle MAC), branches before refill, NOP */
   }
 }
@@ -632,12 +638,13 @@ static inline uint64_t tm_m4_step(tm_state *s, const tm_insn *d) {
 }
 
 /* ---- Cortex-M55 ------------------------------------------------------------------- */
-static inline unsigned tm_m55_unit(const tm_insn *d) {
+static inline unsigned tm_m55_unit(const tm_insn *d, unsigned s_pred_unit) {
   switch (d->cls) {
   case TC_LOAD: case TC_STORE: case TC_LOADD: case TC_STORED: case TC_LDM: case TC_STM:
   case TC_VFP_LOAD: case TC_VFP_STORE: case TC_VFP_LDM: case TC_VFP_STM:
   case TC_MVE_LOAD: case TC_MVE_STORE: return TU_LSU;
   case TC_MVE_INT: return TU_VINT;
+  case TC_MVE_PRED: return s_pred_unit;
   case TC_MVE_MUL: case TC_MVE_RED: case TC_VFP_MAC: case TC_VFP_DIV: return TU_VMUL;
   default: return TU_ALU;
   }
@@ -655,9 +662,9 @@ static inline bool tm_m55_simple(const tm_insn *d, bool memory) {
  * 16-bit instructions, simple ALU ones (dual_issue 1) or one of them a single load/store
  * (dual_issue 2), pair when the second neither reads nor writes what the first writes. */
 static inline bool tm_m55_pairs(const tm_params *p, const tm_insn *a, const tm_insn *d) {
-  if (a->size != 2 || tm_is_branch(a)) return false;
-  if (d->cls == TC_IT) return true;
-  if (!p->dual_issue || d->size != 2) return false;
+  if (d->cls == TC_IT && !tm_is_branch(a) && (a->size == 2 || p->it_fold_wide)) return true;
+  if ((a->size != 2 && p->dual_issue < 4) || tm_is_branch(a)) return false;
+  if (!p->dual_issue || (d->size != 2 && p->dual_issue < 3)) return false;
   bool mem_a = a->cls == TC_LOAD || a->cls == TC_STORE, mem_d = d->cls == TC_LOAD || d->cls == TC_STORE;
   if (mem_a && mem_d) return false;
   if (!tm_m55_simple(a, p->dual_issue >= 2) || !tm_m55_simple(d, p->dual_issue >= 2)) return false;
@@ -678,7 +685,8 @@ static inline uint64_t tm_m55_step(tm_state *s, const tm_insn *d) {
       s->loop_start = d->pc;
     }
     if (!free_loop) {
-      s->next_issue += p->branch_refill;
+      /* a 32-bit target in the last halfword of a 64-bit fetch granule needs a second fetch */
+      s->next_issue += p->branch_refill + ((p->fetch_split && d->size == 4 && (d->pc & 6) == 6) ? 1u : 0u);
       s->branches_taken++;
     }
   }
@@ -688,13 +696,14 @@ static inline uint64_t tm_m55_step(tm_state *s, const tm_insn *d) {
     s->have_prev = true;
     return s->next_issue;
   }
-  unsigned unit = tm_m55_unit(d);
+  unsigned unit = tm_m55_unit(d, p->pred_beats ? TU_VINT : TU_ALU);
   uint64_t t = s->next_issue;
+  bool early = d->cls != TC_ALU && d->cls != TC_IT && d->cls != TC_NOP && d->cls != TC_BRANCH;
   for (unsigned r = 0, m = d->src; m; r++, m >>= 1)
-    if (m & 1) t = tm_max(t, s->reg_ready[r]);
+    if (m & 1) t = tm_max(t, early ? s->reg_ready[r] : s->alu_ready[r]);
   for (unsigned r = 0, m = d->qsrc; m; r++, m >>= 1)
     if (m & 1) t = tm_max(t, s->q_ready[r]);
-  bool vec = d->cls >= TC_MVE_LOAD && d->cls <= TC_MVE_RED;
+  bool vec = (d->cls >= TC_MVE_LOAD && d->cls <= TC_MVE_RED) || (d->cls == TC_MVE_PRED && p->pred_beats);
   if (unit != TU_ALU) t = tm_max(t, s->unit_free[unit]);
   bool paired = false;
   if (s->have_prev && !s->prev_paired && tm_m55_pairs(p, &s->prev, d) && t == s->next_issue && s->cycle + 1 == t) {
@@ -718,13 +727,17 @@ static inline uint64_t tm_m55_step(tm_state *s, const tm_insn *d) {
   if (d->cls == TC_LDM || d->cls == TC_STM || d->cls == TC_VFP_LDM || d->cls == TC_VFP_STM || d->cls == TC_DIV ||
       d->cls == TC_VFP_DIV)
     issue_next = t + occupy; /* multi-cycle scalar instructions block issue */
+  if (d->flags & TF_LOADS_PC) issue_next = t + p->load_latency; /* the branch waits for its load */
   if (paired) issue_next = s->next_issue;
   if (unit != TU_ALU) s->unit_free[unit] = t + occupy;
   for (unsigned r = 0, m = d->dst; m; r++, m >>= 1)
-    if (m & 1) s->reg_ready[r] = t + latency;
+    if (m & 1) {
+      s->reg_ready[r] = t + latency;
+      s->alu_ready[r] = t + (d->cls == TC_LOAD || d->cls == TC_LOADD ? p->load_alu_latency : latency);
+    }
   if (d->cls == TC_MVE_RED) {
     for (unsigned r = 0, m = d->dst; m; r++, m >>= 1)
-      if (m & 1) s->reg_ready[r] = t + p->red_latency;
+      if (m & 1) s->reg_ready[r] = s->alu_ready[r] = t + p->red_latency;
   }
   if (d->cls == TC_MVE_MUL)
     for (unsigned r = 0, m = d->qdst; m; r++, m >>= 1)
@@ -751,7 +764,7 @@ static inline void tm_mem_stall(tm_state *s, bool m55, unsigned waits) {
   s->next_issue += waits;
   s->unit_free[TU_LSU] += waits;
   for (unsigned r = 0, m = s->prev.dst; m; r++, m >>= 1)
-    if (m & 1) s->reg_ready[r] += waits;
+    if (m & 1) s->reg_ready[r] += waits, s->alu_ready[r] += waits;
 }
 
 /* ---- a simple set-associative data cache (LRU) for wait-state regions behind a cache -- */
