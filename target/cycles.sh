@@ -17,6 +17,7 @@
 #                            code region (.rodata: weights, literals; MRAM on the Apollo510)
 #                            through a 64 KiB 4-way D-cache with 32-byte lines, 0 waits in TCM
 #                       m4:  no wait states (on-chip SRAM/flash with zero-wait accelerator)
+#      CYCLES_MISS    the m55 default's D-cache refill cycles (fitted: 12)
 #      CYCLES_PARAMS  extra plugin arguments param=NAME:VALUE (model parameters, for fitting)
 #      CYCLES_TIMEOUT seconds (default 600); QEMU, NM, CC; CYCLES_PLUGIN_DIR (build cache)
 # exit: the image's exit code; 2 usage / missing or unreadable image / no QEMU;
@@ -27,10 +28,11 @@ TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 image=$1 core=$2
 if [ $# -ne 2 ]; then echo "usage: target/cycles.sh IMAGE.elf m4|m55" >&2; exit 2; fi
 case "$core" in
-  m4) machine=mps2-an386 memory_default="" ;;
-  m55) machine=mps3-an547 memory_default="cached=0x0-0x80000:${CYCLES_MISS:-12},dcache=65536:4:32" ;;
+  m4) machine=mps2-an386 ;;
+  m55) machine=mps3-an547 ;;
   *) echo "cycles.sh: core must be m4 or m55, not '$core'" >&2; exit 2 ;;
 esac
+memory_default=$(ta_timing_args "$core" | sed 's/^core=[^,]*,\{0,1\}//')
 if [ ! -f "$image" ] || [ ! -r "$image" ]; then echo "cycles.sh: cannot read image '$image'" >&2; exit 2; fi
 if ! head -c 4 "$image" 2>/dev/null | od -An -c | grep -q 'E   L   F'; then
   echo "cycles.sh: '$image' is not an ELF image" >&2; exit 2

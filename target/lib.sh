@@ -49,6 +49,18 @@ ta_build_plugin() {
   echo "$so"
 }
 
+# The timing-model plugin arguments for a core (docs/cycles.md): core=, then the default memory
+# (m55: data reads of the code region, .rodata in MRAM on the Apollo510, through a 64 KiB
+# 4-way D-cache with a 12-cycle line refill; TCM 0 waits. m4: no wait states). Append them to
+# the plugin's arguments; the out file then has cycles= (and a 7th, cycles field per layer).
+ta_timing_args() {
+  case "$1" in
+    m55) echo "core=m55,cached=0x0-0x80000:${CYCLES_MISS:-12},dcache=65536:4:32" ;;
+    m4) echo "core=m4" ;;
+    *) return 1 ;;
+  esac
+}
+
 # Milliseconds since the epoch (GNU date).
 ta_now_ms() {
   echo $(( $(date +%s%N) / 1000000 ))

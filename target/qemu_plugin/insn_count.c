@@ -130,7 +130,11 @@ static tm_insn **decoded;
 static tm_insn *decoded_insn(uint32_t pc, uint16_t hw1, uint16_t hw2) {
   size_t i = (size_t)((pc >> 1) * 0x9E3779B1u) & (DECODED_SLOTS - 1);
   for (size_t n = 0; n < DECODED_SLOTS; n++, i = (i + 1) & (DECODED_SLOTS - 1)) {
-    if (decoded[i] && decoded[i]->pc == pc) return decoded[i];
+    if (decoded[i] && decoded[i]->pc == pc) {
+      tm_insn fresh = tm_decode(pc, hw1, hw2);
+      if (fresh.hw1 != decoded[i]->hw1 || fresh.hw2 != decoded[i]->hw2) *decoded[i] = fresh; /* code rewritten */
+      return decoded[i];
+    }
     if (!decoded[i]) {
       tm_insn *d = malloc(sizeof *d);
       if (!d) return NULL;

@@ -56,6 +56,7 @@ enum { TF_COND = 1, TF_32BIT = 2, TF_WRITES_PC = 4, TF_ACCUM = 8, TF_DOUBLE = 16
 
 typedef struct tm_insn {
   uint32_t pc;
+  uint16_t hw1, hw2; /* the encoding (hw2 0 for a 16-bit instruction) */
   uint8_t size;   /* 2 or 4 */
   uint8_t cls;    /* enum tm_class */
   uint8_t flags;  /* TF_* */
@@ -252,8 +253,9 @@ static void tm_decode_vector(uint16_t h1, uint16_t h2, tm_insn *d) {
     }
     /* data processing: opc1 (h1 bits 7,5,4), opc3 (h2 bit 6) */
     unsigned opc1 = ((h1 >> 5) & 4) | ((h1 >> 4) & 3);
-    if (opc1 == 0 || opc1 == 1) d->cls = TC_VFP_MAC; /* VMLA/VMLS, VNMLA/VNMLS */
-    else if (opc1 == 5) d->cls = TC_VFP_MAC;         /* VFMA/VFMS, VFNMA/VFNMS */
+    if ((h1 & 0xFF00u) == 0xFE00u) d->cls = TC_VFP;  /* VSEL, VMAXNM/VMINNM, VRINT: single-cycle */
+    else if (opc1 == 0 || opc1 == 1) d->cls = TC_VFP_MAC; /* VMLA/VMLS, VNMLA/VNMLS */
+    else if (opc1 == 5 || opc1 == 6) d->cls = TC_VFP_MAC; /* VFNMA/VFNMS, VFMA/VFMS */
     else if (opc1 == 4) d->cls = TC_VFP_DIV;         /* VDIV */
     else if (opc1 == 7 && (h1 & 0x000Fu) == 1 && (h2 & 0x00C0u) == 0x00C0u)
       d->cls = TC_VFP_DIV; /* VSQRT */
@@ -299,7 +301,8 @@ static void tm_decode_vector(uint16_t h1, uint16_t h2, tm_insn *d) {
     }
     return;
   }
-  if (coproc == 0xB || coproc == 0xA) { /* VDUP, lane moves, VMSR/VMRS of P0/VPR */
+  if ((coproc == 0xB || coproc == 0xA) && (h1 & 0xFF00u) == 0xEE00u && (h2 & 0x0010u)) {
+    /* VDUP, lane moves, VMSR/VMRS of P0/VPR */
     d->cls = TC_MVE_INT;
     unsigned rt = h2 >> 12;
     if (coproc == 0xA) {
@@ -329,7 +332,8 @@ static void tm_decode_vector(uint16_t h1, uint16_t h2, tm_insn *d) {
     d->cls = TC_MVE_RED;
     d->dst = TM_R(qd * 2u) | (hi == 7 ? 0 : TM_R(hi * 2u + 1));
     d->qsrc = TM_Q(qm) | TM_Q(qn);
-    if (h2 & 0x0020u) d->flags |= TF_ACCUM; /* A: accumulates into Rda */
+    /* the A forms accumulate into Rda: not a source here, the MAC forwards its own sum */
+    if (h2 & 0x0020u) d->flags |= TF_ACCUM;
     return;
   }
   d->qdst = TM_Q(qd);
@@ -410,9 +414,13 @@ static void tm_decode32(uint16_t h1, uint16_t h2, tm_insn *d) {
   if ((h1 & 0xFE00u) == 0xEA00u) { /* data processing (shifted register) + MVE long shifts/CSEL */
     d->src = TM_R(rn) | TM_R(rm);
     d->dst = rd == 15 ? 0 : TM_R(rd); /* TST/TEQ/CMP/CMN */
-    if ((h1 & 0xFFF0u) == 0xEA50u) { /* ORR with Rn=PC (MVE): long shifts, CSEL family */
-      d->src = TM_R(rn) | TM_R(rd) | TM_R(rm) | TM_R(rt);
-      d->dst = TM_R(rn) | TM_R(rt & ~1u) | TM_R(rt | 1u);
+    if ((h1 & 0xFFF0u) == 0xEA50u && (h2 & 0xC000u) == 0x8000u) { /* CSEL/CSINC/CSINV/CSNEG (Rn=PC: zero) */
+      d->src = (rn == 15 ? 0 : TM_R(rn)) | (rm == 15 ? 0 : TM_R(rm));
+      d->dst = TM_R(rd);
+    } else if ((h1 & 0xFFF0u) == 0xEA50u && rn != 15 && (rm == 15 || rm == 13)) { /* MVE long shifts */
+      uint16_t pair = TM_R(rn) | TM_R(((h2 >> 9) & 7u) * 2u + 1u);
+      d->src = pair | (rm == 13 ? TM_R(rt) : 0);
+      d->dst = pair;
     }
     return;
   }
@@ -512,7 +520,9 @@ static inline tm_insn tm_decode(uint32_t pc, uint16_t hw1, uint16_t hw2) {
   tm_insn d;
   memset(&d, 0, sizeof d);
   d.pc = pc;
+  d.hw1 = hw1;
   if (thumb_is_32bit(hw1)) {
+    d.hw2 = hw2;
     d.size = 4;
     tm_decode32(hw1, hw2, &d);
   } else {
@@ -593,7 +603,6 @@ static inline bool tm_prev_taken(const tm_state *s, uint32_t pc) {
 /* Cycles of the previous instruction once its successor (at pc) is known: the M4 is a
  * 3-stage in-order pipeline, one instruction at a time, so the count is a sum. */
 static inline unsigned tm_m4_refill(const tm_state *s, const tm_insn *target) {
-  (void)s;
   return s->p.branch_refill + ((target->size == 4 && (target->pc & 2)) ? 1u : 0u);
 }
 
