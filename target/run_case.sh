@@ -32,13 +32,14 @@
 #                   (plugin argument core=m4|m55; docs/cycles.md): cycles= in figures.txt,
 #                   a cycles column in layers.txt. Memory charged (env RUN_CASE_CYCLES_MEMORY,
 #                   plugin memory arguments, replaces it; "none": no wait states):
-#                     m55: the constants (the QSPI window at 0x28000000, which stands for the
-#                          Apollo510's MRAM) read through a 64 KiB 4-way D-cache with 32-byte
-#                          lines, a miss costing CYCLES_MISS (default 12) cycles, as
-#                          target/cycles.sh times the Apollo510 calibration kernels; code
-#                          (ITCM), data and arenas (SRAM: DTCM on apollo510_evb) and the stack
-#                          (DTCM) without wait states
-#                     m4:  no wait states (as target/cycles.sh: zero-wait on-chip memory)
+#                     m55: the Apollo510 as its calibration kernels are timed (ta_timing_args,
+#                          docs/cycles.md): data reads of the code region through a 64 KiB
+#                          4-way D-cache with 32-byte lines, a miss costing CYCLES_MISS (12)
+#                          cycles; here also the constants (the QSPI window at 0x28000000,
+#                          which stands for the Apollo510's MRAM) through the same cache; data
+#                          and arenas (SRAM: DTCM on apollo510_evb) and the stack (DTCM)
+#                          without wait states
+#                     m4:  no wait states (ta_timing_args: zero-wait on-chip memory)
 # The module prefix is NAME; the measured function is NAME_model_run.
 # exit: 0 ran; 10 conversion failed; 11 module build failed; 12 link failed;
 #       13 QEMU run failed (harness exit code in OUT/run/exit_code); 14 counts differ
@@ -244,11 +245,13 @@ if [ -n "$layers" ] && [ -n "$plugin" ]; then
 fi
 # the cycle model times the measured runs only (the layer run executes the callback too)
 if [ -n "$cycles" ] && [ -n "$plugin" ]; then
-  memory=""
-  [ "$core" = m55 ] && memory="cached=0x28000000-0x28800000:${CYCLES_MISS:-12},dcache=65536:4:32"
-  memory=${RUN_CASE_CYCLES_MEMORY-$memory}
-  [ "$memory" = none ] && memory=""
-  layer_args="$layer_args,core=$core${memory:+,$memory}"
+  timing=$(ta_timing_args "$core")
+  [ "$core" = m55 ] && timing="$timing,cached=0x28000000-0x28800000:${CYCLES_MISS:-12}"
+  if [ -n "${RUN_CASE_CYCLES_MEMORY+set}" ]; then
+    timing="core=$core"
+    [ "$RUN_CASE_CYCLES_MEMORY" = none ] || timing="$timing,$RUN_CASE_CYCLES_MEMORY"
+  fi
+  layer_args="$layer_args,$timing"
 fi
 rc=0
 run_qemu "$out/run" "$out/run/count.txt" "$layer_args" || rc=$?
