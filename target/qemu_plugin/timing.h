@@ -647,13 +647,13 @@ static inline uint64_t tm_m4_step(tm_state *s, const tm_insn *d) {
 }
 
 /* ---- Cortex-M55 ------------------------------------------------------------------- */
-static inline unsigned tm_m55_unit(const tm_insn *d, unsigned s_pred_unit) {
+static inline unsigned tm_m55_unit(const tm_insn *d, unsigned pred_unit) {
   switch (d->cls) {
   case TC_LOAD: case TC_STORE: case TC_LOADD: case TC_STORED: case TC_LDM: case TC_STM:
   case TC_VFP_LOAD: case TC_VFP_STORE: case TC_VFP_LDM: case TC_VFP_STM:
   case TC_MVE_LOAD: case TC_MVE_STORE: return TU_LSU;
   case TC_MVE_INT: return TU_VINT;
-  case TC_MVE_PRED: return s_pred_unit;
+  case TC_MVE_PRED: return pred_unit; /* the vector pipe when pred_beats, else the scalar ALU */
   case TC_MVE_MUL: case TC_MVE_RED: case TC_VFP_MAC: case TC_VFP_DIV: return TU_VMUL;
   default: return TU_ALU;
   }

@@ -14,7 +14,7 @@
 # usage: sh tests/suites/cycles.sh BUILD CORPUS WORKDIR   (the corpus is not needed)
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup cycles "$@" || { echo "FAIL cycles:setup: no work folder"; exit 0; }
+suite_setup cycles "$@" || { fail setup "no work folder"; exit 0; }
 . "$TA_ROOT/target/lib.sh"
 calib="$TA_ROOT/../shared/calibration"
 
