@@ -18,7 +18,7 @@
 # usage: sh tests/suites/cycles_report.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup cycles_report "$@" || { echo "FAIL cycles_report: no work folder"; exit 0; }
+suite_setup cycles_report "$@" || { fail setup "no work folder"; exit 0; }
 tinyaot="$build/tinyaot"
 
 # ---- clocks ------------------------------------------------------------------------------
@@ -37,12 +37,12 @@ while read -r name core feat itcm dtcm sram mram psram mhz lp; do
     bad="$bad $name (platforms: $mhz MHz, LP $lp; inspect clock_hz '$hz')"
   fi
 done <"$work/platforms.txt"
-if [ -n "$bad" ]; then fail clocks "$bad"; else pass clocks "($n platforms, inspect's clock_hz = the listed MHz)"; fi
+if [ -n "$bad" ]; then fail clocks "$bad"; else pass "clocks ($n platforms, inspect's clock_hz = the listed MHz)"; fi
 
 printf 'platform:\n  name: slow_board\n  cpu: cortex-m4\n  capabilities: [dsp]\n  clock_mhz: 64\n  memories:\n    - {name: SRAM, size: 1MB}\n    - {name: MRAM, size: 1MB}\n' >"$work/slow.yaml"
 if "$tinyaot" convert "$work/demo.tflite" --config "$work/slow.yaml" -o "$work/slow" >"$work/slow.log" 2>&1 &&
    grep -q '"cost_model": {"core": "cortex-m4", "clock_hz": 64000000,' "$work/slow/report.json"; then
-  pass custom-clock
+  pass "custom-clock (clock_mhz: 64 -> report.json clock_hz 64000000)"
 else
   fail custom-clock "clock_mhz: 64 is not report.json's clock_hz: $(head -n 1 "$work/slow.log")"
 fi
@@ -56,7 +56,7 @@ else
 fi
 
 if [ ! -d "$corpus/models" ]; then
-  skip inspect "corpus absent ($corpus)"
+  skip corpus "absent ($corpus)"
   exit 0
 fi
 
