@@ -75,10 +75,16 @@ test:
 prereqs:
 	@sh tools/prereqs.sh test
 
+# The README's measured tables, rewritten from the runs that measure them (multi_model.sh checks them).
+.PHONY: readme-tables
+readme-tables: $(BUILD)/tinyaot
+	@sh tools/readme_tables.sh $(BUILD) $(CORPUS) README.md
+
 clean:
 	rm -rf $(BUILD)
 
-# make install [PREFIX=/usr/local] [DESTDIR=]: bin/tinyaot, share/man/man1/tinyaot.1 and
+# make install [PREFIX=/usr/local] [DESTDIR=]: bin/tinyaot, bin/helia-aot (a link to it:
+# heliaAOT's command name and defaults), share/man/man1/tinyaot.1 and
 # share/bash-completion/completions/tinyaot (no kernel sources: the binary embeds them);
 # make uninstall removes exactly what install put there (dist/install.sh records it).
 PREFIX ?= /usr/local

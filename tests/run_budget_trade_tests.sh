@@ -1,8 +1,8 @@
 #!/bin/sh
-# The per-operator cost model of --opt speed under a memory budget (src/cli/pipeline.c,
-# trade_tiers): when the DSP/MVE tiers' re-laid weight tables do not fit a memory, the
+# The per-operator cost model of --opt speed under a memory budget (src/plan/search.c,
+# trade_step): when the DSP/MVE tiers' re-laid weight tables do not fit a memory, the
 # compiler keeps the operators that lose the fewest estimated instructions per byte freed (the
-# cost model, src/cli/cost_choice.c; tests/suites/cost_model.sh checks the order) on the portable kernels
+# cost model, src/plan/cost_choice.c; tests/suites/cost_model.sh checks the order) on the portable kernels
 # until the constants fit, says so in report.json/report.md, and the module stays exact.
 # The budgets are derived from this compiler's own figures (constants with every tier and
 # with --opt size), not written in: half way between them must trade, below --opt size

@@ -2,16 +2,22 @@
 # Checks the Debian 12 packages `make demo` or `make test` needs before anything is built;
 # installs the missing ones with apt-get when run as root, otherwise prints the one
 # `apt-get install` line and fails. usage: tools/prereqs.sh demo|test
+#   tools/prereqs.sh list demo|test: prints every package it checks for (the README's list,
+#   tools/readme_tables.sh --check compares them).
 TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$TA_ROOT/target/lib.sh"
 
 what=${1:-demo}
+if [ "$what" = list ]; then
+  what=${2:-test}
+  list_all=1
+fi
 host_missing() {
   m=""
   command -v gcc >/dev/null 2>&1 || m="$m gcc"
   command -v make >/dev/null 2>&1 || m="$m make"
-  [ -f /usr/include/yaml.h ] || m="$m libyaml-dev"   # the configuration parser
-  [ -f /usr/include/zlib.h ] || m="$m zlib1g-dev"    # .npz test data, .pack/.zip modules
+  [ -z "${list_all:-}" ] && [ -f /usr/include/yaml.h ] || m="$m libyaml-dev"   # the configuration parser
+  [ -z "${list_all:-}" ] && [ -f /usr/include/zlib.h ] || m="$m zlib1g-dev"    # .npz test data, .pack/.zip modules
   if [ "$what" = test ]; then
     command -v clang >/dev/null 2>&1 || m="$m clang" # modules are checked with gcc and clang
     command -v xmllint >/dev/null 2>&1 || m="$m libxml2-utils" # module_types: the .pdsc
@@ -32,6 +38,10 @@ all_missing() {
   echo "$m"
 }
 
+if [ -n "${list_all:-}" ]; then
+  (PATH=/nonexistent; all_missing) | tr ' ' '\n' | sed '/^$/d'
+  exit 0
+fi
 missing=$(all_missing)
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -39,11 +39,13 @@ static const char convert_usage[] =
     "  --model.path MODEL                     the model (or the positional argument; not both)\n"
     "  --model.subgraph 0                     only subgraph 0 (the main graph) is compiled\n"
     "  --model.type tflite|litert             the model format (only TFLite flatbuffers)\n"
-    "  --model.name, --model.description, --model.version TEXT   model metadata (recorded)\n"
+    "  --model.name, --model.description, --model.version TEXT   model metadata (recorded;\n"
+    "                                         the version is a CMSIS pack's release version)\n"
     "  -o, --output, --module.path DIR        output directory\n"
     "  --module.type T                        neuralspot, zephyr, cmake, nsx or cmsis_pack (headers in\n"
     "                                         includes-api/); default: all tinyaot's glue, include/;\n"
-    "                                         --module.path X.pack (cmsis_pack) or X.zip: an archive\n"
+    "                                         --module.path Vendor.Name.Version.pack (cmsis_pack,\n"
+    "                                         named by CMSIS-Pack's rule) or X.zip: an archive\n"
     "  --module.name NAME, --name NAME        module name (file names); default: model file name\n"
     "  --module.prefix P, --prefix P          C identifier prefix; default: the name\n"
     "  --test.enabled | --no-test.enabled     emit the test-case harness (<prefix>_test_case);\n"
@@ -99,10 +101,17 @@ static const char convert_usage[] =
     "                                         its integer input (both operators dropped): the application\n"
     "                                         quantizes/dequantizes with <prefix>_input_info[i] /\n"
     "                                         _output_info[i] scale and zero_point (docs/memory.md)\n"
+    "  --profile                              the module reads a cycle counter around every operator\n"
+    "                                         into <prefix>_profile[] (DWT CYCCNT on Cortex-M4, the PMU\n"
+    "                                         cycle counter on Cortex-M55, clock() on the host, or\n"
+    "                                         <PREFIX>_PROFILE_CYCLES()); <prefix>_profile_print(fn)\n"
+    "                                         prints it (README, \"Per-operator cycles\"); without\n"
+    "                                         it the module has no profile code (the default)\n"
     "  --memory.optimize default|max          max: every RAM-saving technique (issue 17), in-place\n"
     "                                         and patch-based execution (the first stage in row bands)\n"
     "                                         included; default: those that cost no speed (over a\n"
-    "                                         memory budget, the plan escalates to max by itself)\n"
+    "                                         memory budget, the plan escalates to max by itself);\n"
+    "                                         the config's key is memory.optimize\n"
     "  --stats                                print one line to stdout, also when the model is refused:\n"
     "                                         'tinyaot: stats: model N B, peak heap N B (Rx), time S s,\n"
     "                                         cpu S s, max rss N KiB' (peak heap: what the compiler\n"
@@ -157,7 +166,7 @@ static const char *const CONVERT_KNOWN[] = {
     "--memory.constraints", "--memory.tensors", "--memory.allocate-arenas", "--no-memory.allocate-arenas",
     "--memory.auto-hydrate-constants", "--no-memory.auto-hydrate-constants", "--memory.dump-residency-json",
     "--no-memory.dump-residency-json", "--operators", "--verbose", "--force", "--no-force", "--log-file",
-    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--no-concat-views", "--no-slice-views", "--no-patch", "--no-inplace", "--memory.optimize", "--integer-io", NULL};
+    "--strict", "--no-alias", "--no-intern", "--no-static-calls", "--no-init-elision", "--no-reorder", "--no-fold-pad", "--no-elide-quantize", "--no-concat-views", "--no-slice-views", "--no-patch", "--no-inplace", "--memory.optimize", "--integer-io", "--profile", NULL};
 
 static bool fail(Args *a, const char *fmt, const char *x) {
   fputs("tinyaot: error: ", stderr);
@@ -335,11 +344,13 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
     else if (args_flag(a, "--no-concat-views")) opt->no_concat_views = true;
     else if (args_flag(a, "--no-slice-views")) opt->no_slice_views = true;
     else if (args_flag(a, "--integer-io")) opt->integer_io = true;
+    else if (args_flag(a, "--profile")) opt->profile = true;
     else if (args_value(a, OPT_MEMORY_OPTIMIZE)) {
       if (a->bad) return 2;
       if (strcmp(a->value, "max") != 0 && strcmp(a->value, "default") != 0)
         fail(a, "--memory.optimize takes 'default' or 'max', not '%s'", a->value);
       opt->memory_max = strcmp(a->value, "max") == 0;
+      opt->memory_optimize_given = true;
     }
     else if (heliaaot_value_option(a, opt) || switch_option(a, opt) || planner_option(a) || rule_list_option(a, opt)) {
     } else if (extra && extra(a, extra_state)) {
@@ -365,7 +376,7 @@ int parse_convert_args(Args *a, ConvertOptions *opt, const char *usage_text, boo
     return 2;
   }
   if (positional) opt->model_path = positional;
-  if (!opt->model_path && !opt->config_path) {
+  if (!opt->model_path && !opt->config_path && !opt->helia_defaults) {
     fprintf(stderr, "tinyaot: error: no model given (MODEL.tflite, --model.path or --path CONFIG.yaml; see --help)\n");
     return 2;
   }
@@ -517,14 +528,21 @@ static void log_outcome(const char *path, const Diag *d, const char *out_dir, co
   fclose(f);
 }
 
-int cmd_convert(int argc, char **argv) {
+static const char helia_note[] =
+    "\nInvoked as helia-aot, convert applies heliaAOT's defaults where neither the command line\n"
+    "nor the config says: --model.path model.tflite, --module.name helia_aot_nn, --module.type\n"
+    "neuralspot (includes-api/, src/, module.mk, LICENSE); docs/heliaaot.md lists both columns.\n";
+
+static int convert_main(int argc, char **argv, bool helia) {
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   ConvertOptions opt = {0};
   Args a = {.argc = argc, .argv = argv};
   ConvertExtra extra = {false, false, NULL, false, false};
   opt.allow_models = true;
+  opt.helia_defaults = helia;
   int rc = parse_convert_args(&a, &opt, convert_usage, convert_extra, &extra, CONVERT_EXTRA_KNOWN);
+  if (rc == 1 && helia) fputs(helia_note, stdout);
   if (rc) return rc == 1 ? 0 : 2;
   if (opt.n_more_models || extra.shared || convert_config_lists_models(&opt)) { /* several models */
     if (!extra.stats) return convert_multi(&opt, extra.shared, extra.dump, extra.dump_file);
@@ -562,6 +580,9 @@ int cmd_convert(int argc, char **argv) {
     for (int i = 0; i < c.plan.n_arenas; i++) ram += c.plan.arenas[i].size;
     say(&lc, "tinyaot: wrote %s (%d files) for %s: %d operators, arenas %zu bytes, constants %zu bytes\n",
         opt.out_dir, c.module.n_files, c.platform.name, c.model.n_nodes, ram, c.plan.constant_bytes);
+    if (opt.name_from)
+      say(&lc, "tinyaot: note: the module is named '%s', not '%s' (module names are C identifiers of at most 32 "
+               "characters); --module.name sets another\n", opt.name, opt.name_from);
     if (c.module.memory_escalated) /* on stderr: the module's inputs may now be overwritten */
       fprintf(stderr, "tinyaot: note: %s over budget in default mode (needed %llu bytes); planned with "
                       "--memory.optimize max (in-place execution; inputs may be overwritten by a run, "
@@ -580,3 +601,7 @@ int cmd_convert(int argc, char **argv) {
   log_end(&lc);
   return ok ? 0 : 1;
 }
+
+int cmd_convert(int argc, char **argv) { return convert_main(argc, argv, false); }
+
+int cmd_convert_helia(int argc, char **argv) { return convert_main(argc, argv, true); }

@@ -24,7 +24,10 @@ static const char inspect_usage[] =
     "and what is missing: every operator tinyaot lacks (with its operator indices), every\n"
     "operator that refuses this use of it (dtype, quantization, options) and why; for a\n"
     "model that does not load (several subgraphs), the operators it uses and which are\n"
-    "missing. Exit status 1 when the model cannot be compiled.\n"
+    "missing. Exit status 1 when the model cannot be compiled. The text numbers operators\n"
+    "by the model's index; --json's \"index\" is the position after the transforms fold\n"
+    "operators away (PAD into a convolution), its \"model_index\" the model's (a note says\n"
+    "when they differ).\n"
     "--operators: per operator, the kernel chosen, its estimated instructions and\n"
     "cycles on the platform's core (the cost model: Cortex-M55 with MVE, else Cortex-M4;\n"
     "cycles fitted to the QEMU timing model, docs/cycles.md) and the milliseconds at the\n"
@@ -205,6 +208,12 @@ static void print_text(Model *m, const Diag *d, size_t lb, const Platform *p) {
            (long long)n->macs, n->scratch_bytes, o ? tensor_type_name(o->type) : "", o ? tensor_shape_str(m->arena, o) : "",
            n->is_alias ? " (alias)" : "");
   }
+  int renumbered = 0;
+  for (int k = 0; k < m->n_nodes; k++) renumbered += m->nodes[k].index != k;
+  if (renumbered)
+    printf("note: the transforms folded operators into others (such as a PAD into the convolution that reads it): "
+           "`op` is the model's operator index, --json's \"index\" the position after folding (its \"model_index\" "
+           "is `op`)\n");
   printf("\n%4s  %-40s %-8s %-18s %10s  %s\n", "id", "tensor", "dtype", "shape", "bytes", "quantization");
   for (int i = 0; i < m->n_model_tensors; i++) {
     const Tensor *t = &m->tensors[i];
@@ -243,7 +252,7 @@ static void print_json(const Model *m, const Diag *d, size_t lb, const Platform 
          weight_bytes(m), (long long)total_macs(m), lb);
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
-    printf("    {\"index\": %d, \"name\": ", k);
+    printf("    {\"index\": %d, \"model_index\": %d, \"name\": ", k, (int)n->index);
     json_str(n->opname);
     printf(", \"supported\": %s, \"kernel\": ", n->def ? "true" : "false");
     json_str(n->kernel ? n->kernel : "");

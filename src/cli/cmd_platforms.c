@@ -21,7 +21,7 @@ int cmd_platforms(int argc, char **argv) {
          "clock (docs/memory.md \"Clocks\"). A config file may define a custom platform.");
     return 0;
   }
-  printf("%-15s %-11s %-9s", "platform", "core", "features");
+  printf("%-21s %-11s %-9s", "platform", "core", "features");
   for (int m = 0; m < MEM_COUNT; m++) printf(" %9s", mem_name((MemType)m));
   printf(" %5s %5s\n", "MHz", "LP");
   for (int i = 0; i < platform_builtin_count(); i++) {
@@ -29,7 +29,7 @@ int cmd_platforms(int argc, char **argv) {
     platform_builtin(platform_builtin_name(i), &p);
     char feat[16];
     snprintf(feat, sizeof feat, "%s%s%s", p.dsp ? "dsp" : "", p.dsp && p.mve ? "," : "", p.mve ? "mve" : "");
-    printf("%-15s %-11s %-9s", p.name, p.cpu, feat[0] ? feat : "-");
+    printf("%-21s %-11s %-9s", p.name, p.cpu, feat[0] ? feat : "-");
     for (int m = 0; m < MEM_COUNT; m++) {
       char sz[24];
       size_text(sz, sizeof sz, p.mem[m].present ? p.mem[m].size : 0);

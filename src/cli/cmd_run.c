@@ -26,12 +26,16 @@ static const char run_usage[] =
     "$TINYAOT_RUN_CFLAGS), runs one inference from a fresh init and writes DIR/out<i>.bin\n"
     "(raw little-endian bytes, the corpus format). With --case, each CASE_DIR/in<i>.bin is\n"
     "one inference, from its own fresh init, written to DIR/<case name>/out<i>.bin.\n"
+    "DIR keeps a manifest (.tinyaot-run-manifest) like convert's output folder: run replaces\n"
+    "its own earlier outputs, keeps every other file, and refuses (writing nothing) when\n"
+    "a file it did not write has an output's name. One line on stdout says what it wrote.\n"
     "\n"
     "options: --in FILE, --case DIR, --out-dir DIR, --keep-build DIR (keep the module and\n"
     "binary there), --scramble-pinned-sources (after init, overwrite the image of every\n"
     "pinned constant: outputs stay exact only if kernels read the pinned copies), and\n"
     "every `tinyaot convert` option except -o/--module.path, --force and --log-file\n"
-    "(including --path/--config and heliaAOT's --memory.* switches).\n";
+    "(including --path/--config and heliaAOT's --memory.* switches). With --profile, each\n"
+    "inference's per-operator table (<prefix>_profile_print, host clock() ticks) goes to stdout.\n";
 
 typedef struct RunArgs {
   const char *inputs[RUN_MAX_INPUTS];
@@ -140,6 +144,7 @@ static void write_harness(const Compilation *c, const char *module_dir, bool scr
                 "  f = fopen(path, \"wb\");\n  if (!f) { fprintf(stderr, \"cannot write %s\\n\", path); return 1; }\n"
                 "  if (fwrite(src, 1, size, f) != size) { fclose(f); return 1; }\n  return fclose(f) != 0;\n}\n\n");
   if (!mod->allocate_arenas) write_region_setup(c, module_dir, sb);
+  if (mod->profile) sb_append(sb, "static void put_line(const char *line) { fputs(line, stdout); }\n\n");
   sb_printf(sb, "int main(int argc, char **argv) {\n  int i = 1, k;\n  while (i + %d < argc + 1) {\n"
                 "    const char *out_dir = argv[i++];\n    static %s_model_context_t ctx; /* zero: init keeps the callback */\n",
             m->n_inputs, p);
@@ -158,6 +163,7 @@ static void write_harness(const Compilation *c, const char *module_dir, bool scr
               mod->pinned_sources[b], mod->pinned_sources[b]);
   sb_printf(sb, "    for (k = 0; k < %d; k++)\n      if (read_exact(argv[i++], ctx.inputs[k].data, ctx.inputs[k].size)) return 4;\n", m->n_inputs);
   sb_printf(sb, "    if (%s_model_run(&ctx) != 0) return 5;\n", p);
+  if (mod->profile) sb_printf(sb, "    %s_profile_print(put_line);\n", p);
   sb_printf(sb, "    for (k = 0; k < %d; k++)\n      if (write_all(out_dir, k, ctx.outputs[k].data, ctx.outputs[k].size)) return 6;\n  }\n  return 0;\n}\n", m->n_outputs);
 }
 
@@ -192,12 +198,13 @@ static const char *case_name(Arena *a, const char *dir) {
 }
 
 /* Builds the argument vector of the harness: (out_dir, in0..inN-1) per inference. */
-static bool plan_inferences(Compilation *c, RunArgs *r, char **hargv, int *hargc, Diag *d) {
+static bool plan_inferences(Compilation *c, RunArgs *r, const char *outbase, char **hargv, int *hargc, Diag *d) {
   Arena *a = &c->arena;
   const Model *m = &c->model;
+  if (!make_dir(outbase)) return diag_error(d, "cannot create %s: %s", outbase, strerror(errno));
   if (r->n_cases == 0) {
     if (!check_inputs(m, r->inputs, r->n_inputs, d)) return false;
-    hargv[(*hargc)++] = (char *)r->out_dir;
+    hargv[(*hargc)++] = (char *)outbase;
     for (int i = 0; i < r->n_inputs; i++) hargv[(*hargc)++] = (char *)r->inputs[i];
     return true;
   }
@@ -206,13 +213,57 @@ static bool plan_inferences(Compilation *c, RunArgs *r, char **hargv, int *hargc
     for (int i = 0; i < m->n_inputs && i < RUN_MAX_INPUTS; i++) files[i] = arena_printf(a, "%s/in%d.bin", r->cases[k], i);
     if (m->n_inputs > RUN_MAX_INPUTS) return diag_error(d, "too many inputs");
     if (!check_inputs(m, files, m->n_inputs, d)) return false;
-    const char *out = arena_printf(a, "%s/%s", r->out_dir, case_name(a, r->cases[k]));
+    const char *name = case_name(a, r->cases[k]);
+    for (int j = 0; j < k; j++)
+      if (strcmp(case_name(a, r->cases[j]), name) == 0)
+        return diag_error(d, "cases %s and %s share the name %s: their outputs would go to the same DIR/%s folder",
+                          r->cases[j], r->cases[k], name, name);
+    const char *out = arena_printf(a, "%s/%s", outbase, name);
     if (!make_dir(out)) return diag_error(d, "cannot create %s: %s", out, strerror(errno));
     if (*hargc + 1 + m->n_inputs >= RUN_MAX_ARGS) return diag_error(d, "too many cases");
     hargv[(*hargc)++] = (char *)out;
     for (int i = 0; i < m->n_inputs; i++) hargv[(*hargc)++] = (char *)files[i];
   }
   return true;
+}
+
+/* The harness wrote every output under outbase; they go to --out-dir through the module
+ * writer's manifest, so a file there that run did not write is never overwritten or
+ * deleted (other files are kept beside them). Then one line says what was written. */
+static bool publish_outputs(Compilation *c, const RunArgs *r, const char *outbase, Diag *d) {
+  Arena *a = &c->arena;
+  int per = c->model.n_outputs, groups = r->n_cases ? r->n_cases : 1, n = 0;
+  ModuleFile *files = calloc((size_t)(per * groups) + 1, sizeof *files);
+  bool ok = files != NULL || diag_error(d, "out of memory");
+  size_t bytes = 0;
+  for (int g = 0; ok && g < groups; g++)
+    for (int k = 0; ok && k < per; k++) {
+      const char *rel = r->n_cases ? arena_printf(a, "%s/out%d.bin", case_name(a, r->cases[g]), k)
+                                   : arena_printf(a, "out%d.bin", k);
+      const char *from = arena_printf(a, "%s/%s", outbase, rel);
+      ModuleFile *f = &files[n++];
+      f->path = rel;
+      sb_init_heap(&f->text, &a->heap);
+      FILE *in = fopen(from, "rb");
+      char buf[65536];
+      size_t got;
+      while (in && (got = fread(buf, 1, sizeof buf, in)) > 0) sb_appendn(&f->text, buf, got);
+      if (!in || ferror(in)) ok = diag_error(d, "cannot read the output %s", from);
+      if (in) fclose(in);
+      bytes += f->text.len;
+    }
+  /* its own manifest: a module converted into the same folder is never touched */
+  if (ok) ok = export_write_files(files, n, r->out_dir, ".tinyaot-run-manifest", true, d);
+  if (ok) {
+    printf("tinyaot: wrote %d output file%s (%zu bytes) to %s: %s", n, n == 1 ? "" : "s", bytes, r->out_dir,
+           files[0].path);
+    for (int i = 1; i < n && i < 4; i++) printf(", %s", files[i].path);
+    if (n > 4) printf(" and %d more", n - 4);
+    printf("\n");
+  }
+  for (int i = 0; files && i < n; i++) sb_free(&files[i].text);
+  free(files);
+  return ok;
 }
 
 static bool build_runner(Compilation *c, const char *dir, bool scramble, Diag *d) {
@@ -283,18 +334,18 @@ int cmd_run(int argc, char **argv) {
     ok = diag_error(&d, "platform %s selects %s kernels, which do not run on this host; use --platform host (or a "
                         "config platform without dsp/mve capabilities), or run on the target with target/run_case.sh",
                     c.platform.name, c.platform.mve ? "MVE" : "DSP");
-  if (ok && !make_dir(r.out_dir)) ok = diag_error(&d, "cannot create %s: %s", r.out_dir, strerror(errno));
-  if (ok) {
-    hargv[hargc++] = NULL; /* argv[0], set below */
-    ok = plan_inferences(&c, &r, hargv, &hargc, &d);
-  }
   if (ok && !dir) {
     dir = mkdtemp(tmpl);
     made_tmp = dir != NULL;
     if (!dir) ok = diag_error(&d, "cannot create a temporary directory: %s", strerror(errno));
   }
+  const char *outbase = dir ? arena_printf(&c.arena, "%s/outputs", dir) : NULL;
   if (ok) {
     make_dir(dir);
+    hargv[hargc++] = NULL; /* argv[0], set below */
+    ok = plan_inferences(&c, &r, outbase, hargv, &hargc, &d);
+  }
+  if (ok) {
     ok = export_write(&c.module, arena_printf(&c.arena, "%s/module", dir), &d);
   }
   if (ok) {
@@ -315,6 +366,7 @@ int cmd_run(int argc, char **argv) {
     int rc = spawn(hargv);
     if (rc != 0) ok = diag_error(&d, "the generated module failed at run time (exit %d)", rc);
   }
+  if (ok) ok = publish_outputs(&c, &r, outbase, &d);
   if (!ok) diag_print(&d);
   if (made_tmp) nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
   free(hargv);

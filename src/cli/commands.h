@@ -4,6 +4,8 @@
 #include "pipeline.h"
 
 int cmd_convert(int argc, char **argv);
+/* convert with heliaAOT's defaults: the program was invoked as helia-aot */
+int cmd_convert_helia(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_platforms(int argc, char **argv);

@@ -1,4 +1,5 @@
 /* tinyaot: ahead-of-time compiler from TFLite models to C inference modules. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +25,30 @@ static const char usage[] =
 static const char *const COMMANDS[] = {"convert", "inspect", "run", "platforms", "operators", "version", "help", NULL};
 static const char *const OPTIONS[] = {"--help", "--version", NULL};
 
+static const char helia_usage[] =
+    "usage: helia-aot convert [options]\n"
+    "\n"
+    "helia-aot is tinyaot under heliaAOT's command name: `helia-aot convert` takes heliaAOT's\n"
+    "options and configuration and applies heliaAOT's defaults (model.tflite, module name\n"
+    "helia_aot_nn, a neuralspot module with includes-api/ and a LICENSE); `tinyaot convert`\n"
+    "keeps tinyaot's own. The other commands are tinyaot's (`tinyaot --help`).\n"
+    "`helia-aot convert --help` lists the options; docs/heliaaot.md compares both.\n";
+
+/* The program's name as invoked: "helia-aot" (an installed link) selects heliaAOT's defaults. */
+static bool invoked_as_helia(const char *argv0) {
+  const char *base = argv0 ? strrchr(argv0, '/') : NULL;
+  base = base ? base + 1 : argv0;
+  return base && strcmp(base, "helia-aot") == 0;
+}
+
 int main(int argc, char **argv) {
+  if (invoked_as_helia(argc > 0 ? argv[0] : NULL)) {
+    if (argc >= 2 && strcmp(argv[1], "convert") == 0) return cmd_convert_helia(argc - 1, argv + 1);
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+      fputs(helia_usage, argc < 2 ? stderr : stdout);
+      return argc < 2 ? 2 : 0;
+    }
+  }
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
     fputs(usage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;

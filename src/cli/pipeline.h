@@ -31,6 +31,7 @@ typedef struct ConvertOptions {
   const char *model_path;
   const char *out_dir;
   const char *name;     /* module name (file names); default from the model file name */
+  const char *name_from; /* the file (or folder) name a default name was changed from, or NULL */
   const char *prefix;   /* C prefix; default = name */
   const char *platform; /* platform name; default "host" */
   const char *config_path; /* YAML configuration; command-line options override it */
@@ -43,8 +44,10 @@ typedef struct ConvertOptions {
   bool no_concat_views; /* --no-concat-views: CONCATENATION copies (src/transform/concat_views.c) */
   bool no_slice_views;  /* --no-slice-views: SPLIT/SLICE outputs are copies (src/transform/slice_views.c) */
   bool no_elide_quantize; /* --no-elide-quantize: run identity QUANTIZEs (src/transform/elide_quantize.c) */
+  bool profile;        /* --profile: the module counts cycles per operator (src/emit/emit_profile.c) */
   bool integer_io;     /* --integer-io: integer tensors instead of float I/O around QUANTIZE/DEQUANTIZE (src/transform/integer_io.c) */
   bool memory_max;     /* --memory.optimize max: every RAM-saving technique (default: the free ones) */
+  bool memory_optimize_given; /* --memory.optimize was on the command line (it beats the config's key) */
   bool opt_size; /* --opt size: portable kernels only (least flash); default speed */
   double opt_balanced; /* --opt balanced[=N]: tiers that save at least N instructions per byte (0: off) */
   bool strict;   /* --strict: ignored config keys and rules that match nothing are errors */
@@ -77,13 +80,17 @@ typedef struct ConvertOptions {
   const char *more_models[CONVERT_MAX_MODELS];
   const char *shared_scratch;
   int shared_id;
+  /* Invoked as helia-aot (main.c): heliaAOT's defaults where neither the command line nor
+   * the config says (model.tflite, helia_aot_nn, neuralspot; docs/heliaaot.md). */
+  bool helia_defaults;
 } ConvertOptions;
 
 typedef struct Compilation {
   Arena arena;
   Config config;
   Platform platform;
-  Model model;
+  Model source; /* as loaded and transformed: each candidate plans a copy (plan/search.c) */
+  Model model;  /* the latest candidate's, planned */
   Plan plan;
   Module module;
   PatchPlan patch; /* --memory.optimize max: the chain run in bands (plan/patch.c) */

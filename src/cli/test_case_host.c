@@ -183,6 +183,7 @@ void test_case_host_options(const ConvertOptions *opt, ConvertOptions *host) {
   host->test_switch = SWITCH_OFF; /* the command line's --test.enabled is the target's */
   host->memory_constraints = host->memory_tensors = host->operators = host->transforms = (RuleListArg){0};
   host->out_dir = NULL;
+  host->helia_defaults = false;
   host->module_type = NULL; /* tinyaot's own layout (include/, src/): what the runner below builds */
   host->shared_scratch = NULL; /* a module of its own (a --shared-scratch group's buffer lives outside it) */
 }

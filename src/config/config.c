@@ -34,19 +34,82 @@ static bool err(Parser *p, const yaml_node_t *n, const char *fmt, const char *a,
   return diag_error(p->d, "line %d: %s", line_of(n), msg);
 }
 
-/* An ignored key: a warning, or under --strict an error. False stops the parse. */
-static bool unknown_key(Parser *p, const yaml_node_t *k, const char *section) {
-  char shown[128];
+/* Edit distance (insertions, deletions, substitutions) of two short keys, for "did you
+ * mean"; longer keys are not compared (the result is capped at 99). */
+static int key_distance(const char *s, const char *t) {
+  enum { N = 40 };
+  size_t ls = strlen(s), lt = strlen(t);
+  if (ls >= N || lt >= N) return 99;
+  int row[N], prev[N];
+  for (size_t j = 0; j <= lt; j++) prev[j] = (int)j;
+  for (size_t i = 1; i <= ls; i++) {
+    row[0] = (int)i;
+    for (size_t j = 1; j <= lt; j++) {
+      int best = prev[j - 1] + (s[i - 1] != t[j - 1]);
+      if (prev[j] + 1 < best) best = prev[j] + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+    }
+    memcpy(prev, row, sizeof(int) * (lt + 1));
+  }
+  return prev[lt];
+}
+
+/* The known key closest to `key` when it is a likely typo (as the command line's "did
+ * you mean": at most a third of the key's length, 1..4 edits), else NULL. */
+static const char *closest_key(const char *key, const char *const *known) {
+  const char *best = NULL;
+  int best_d = 99;
+  for (; known && *known; known++) {
+    int d = key_distance(key, *known);
+    if (d < best_d) best_d = d, best = *known;
+  }
+  int limit = (int)strlen(key) / 3;
+  if (limit < 1) limit = 1;
+  if (limit > 4) limit = 4;
+  return best && best_d <= limit ? best : NULL;
+}
+
+/* An ignored key: a warning, or under --strict an error, naming the closest known key of
+ * the section when it looks like a typo. False stops the parse. */
+static bool unknown_key(Parser *p, const yaml_node_t *k, const char *section, const char *const *known) {
+  char shown[128], hint[96] = "";
   snprintf(shown, sizeof shown, "%s", k && k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "?");
   one_line(shown);
-  if (p->c->strict) return err(p, k, "unknown key '%s' in %s (--strict)", shown, section);
+  const char *close = closest_key(shown, known);
+  if (close) snprintf(hint, sizeof hint, "; did you mean '%s'?", close);
+  if (p->c->strict) {
+    char msg[400];
+    snprintf(msg, sizeof msg, "unknown key '%s' in %s (--strict)%s", shown, section, hint);
+    return err(p, k, "%s%s", msg, "");
+  }
   if (p->c->quiet) { /* the caller reads the file again and warns then */
-  } else if (p->option) fprintf(stderr, "tinyaot: warning: %s: unknown key '%s' in %s (ignored)\n", p->option, shown, section);
-  else fprintf(stderr, "tinyaot: warning: %s: line %d: unknown key '%s' in %s (ignored)\n", p->name, line_of(k),
-               shown, section);
+  } else if (p->option) fprintf(stderr, "tinyaot: warning: %s: unknown key '%s' in %s (ignored)%s\n", p->option, shown, section, hint);
+  else fprintf(stderr, "tinyaot: warning: %s: line %d: unknown key '%s' in %s (ignored)%s\n", p->name, line_of(k),
+               shown, section, hint);
   p->c->warnings++;
   return true;
 }
+
+/* The keys of each section, for "did you mean" (the parse functions below read them). */
+static const char *const KEYS_TENSOR_ATTRS[] = {"memory", "constant_destination_memory", "residency", NULL};
+static const char *const KEYS_TENSOR_RULE[] = {"type", "id", "attributes", "memory", "constant_destination_memory",
+                                               "residency", NULL};
+static const char *const KEYS_CONSTRAINT[] = {"name", "max_size", "size", NULL};
+static const char *const KEYS_MEMORY[] = {"constraints", "tensors", "allocate_arenas", "auto_hydrate_constants",
+                                          "dump_residency_json", "planner", "optimize", NULL};
+static const char *const KEYS_OP_ATTRS[] = {"code_placement", "scratch_placement", "lut_mode", NULL};
+static const char *const KEYS_OP_RULE[] = {"type", "id", "attributes", "code_placement", "scratch_placement",
+                                           "lut_mode", NULL};
+static const char *const KEYS_PLATFORM_MEM[] = {"name", "type", "size", "writable", "executable", "non_volatile", NULL};
+static const char *const KEYS_PLATFORM[] = {"name", "cpu", "core", "capabilities", "alignment", "memories", NULL};
+static const char *const KEYS_MODEL[] = {"path", "subgraph", "type", "name", "description", "version", NULL};
+static const char *const KEYS_MODULE[] = {"path", "name", "prefix", "type", NULL};
+static const char *const KEYS_TEST[] = {"enabled", "golden_data", "tolerance", NULL};
+static const char *const KEYS_MODELS_ENTRY[] = {"model", "module", NULL};
+static const char *const KEYS_TRANSFORM[] = {"name", "enabled", "options", NULL};
+static const char *const KEYS_ROOT[] = {"model", "module", "test", "platform", "memory", "operators", "transforms",
+                                        "verbose", "force", "log_file", "models", "shared_scratch", NULL};
 
 static yaml_node_t *node(Parser *p, int id) { return yaml_document_get_node(p->doc, id); }
 
@@ -99,9 +162,28 @@ static bool want_mem(Parser *p, const yaml_node_t *n, const char *key, MemType *
   return true;
 }
 
+/* A key given twice in one mapping is an error: YAML loaders keep one of the two values
+ * silently (PyYAML, heliaAOT's, the last), so the file says two things for one setting;
+ * the command line refuses a repeated option the same way. */
+static bool unique_keys(Parser *p, const yaml_node_t *map, const char *key) {
+  for (yaml_node_pair_t *a = map->data.mapping.pairs.start; a < map->data.mapping.pairs.top; a++) {
+    const char *sa = scalar(yaml_document_get_node(p->doc, a->key));
+    if (!sa) continue;
+    for (yaml_node_pair_t *b = map->data.mapping.pairs.start; b < a; b++) {
+      yaml_node_t *kb = yaml_document_get_node(p->doc, b->key);
+      const char *sb = scalar(kb);
+      if (!sb || strcmp(sa, sb) != 0) continue;
+      char where[160];
+      snprintf(where, sizeof where, "%s (first at line %d)", key, line_of(kb));
+      return err(p, yaml_document_get_node(p->doc, a->key), "'%s' is given twice in %s", sa, where);
+    }
+  }
+  return true;
+}
+
 static bool want_map(Parser *p, const yaml_node_t *n, const char *key) {
   if (!n || n->type != YAML_MAPPING_NODE) return err(p, n, "'%s' must be a mapping%s", key, "");
-  return true;
+  return unique_keys(p, n, key);
 }
 
 static bool want_seq(Parser *p, const yaml_node_t *n, const char *key) {
@@ -127,12 +209,21 @@ static bool key_is(const yaml_node_t *k, const char *name) {
   return s && strcmp(s, name) == 0;
 }
 
-/* One id: a non-negative decimal integer, plain or quoted ("12", as heliaAOT writes it). */
-static bool parse_id(Parser *p, const yaml_node_t *n, int32_t *out) {
+/* One id: a non-negative decimal integer, plain or quoted ("12", as heliaAOT writes it).
+ * With `names` (tensor rules), any other string is a tensor name (heliaAOT's
+ * tensor-attributes example names tensors): kept in names[*n_names], bound to ids once
+ * the model is loaded (config_bind_tensor_names). A signed number is not a name. */
+static bool parse_id(Parser *p, const yaml_node_t *n, int32_t *out, const char **names, int *n_names, bool *is_name) {
   const char *s = scalar(n);
+  *is_name = false;
   if (!s || !*s) return err(p, n, "'id' must be an index, a quoted index, a list of them or null%s%s", "", "");
-  for (const char *c = s; *c; c++)
-    if (*c < '0' || *c > '9') return err(p, n, "'id' must be a non-negative integer (got '%s')%s", s, "");
+  bool digits = strspn(s, "0123456789") == strlen(s);
+  bool is_signed = (s[0] == '-' || s[0] == '+') && s[1] && strspn(s + 1, "0123456789") == strlen(s + 1);
+  if (!digits && names && !is_signed) {
+    *is_name = true;
+    return want_string(p, n, "id", &names[(*n_names)++]);
+  }
+  if (!digits) return err(p, n, "'id' must be a non-negative integer (got '%s')%s", s, "");
   errno = 0;
   unsigned long long v = strtoull(s, NULL, 10);
   if (errno || v > INT32_MAX) return err(p, n, "'id' is out of range (got '%s')%s", s, "");
@@ -140,8 +231,10 @@ static bool parse_id(Parser *p, const yaml_node_t *n, int32_t *out) {
   return true;
 }
 
-/* `id`: an index, a string, a list of either, or null (= no id: the rule matches any). */
-static bool parse_ids(Parser *p, yaml_node_t *v, bool *has_id, int *n_ids, int32_t **ids) {
+/* `id`: an index, a string, a list of either, or null (= no id: the rule matches any).
+ * `names` NULL: indices only (operator rules); else tensor names are taken too. */
+static bool parse_ids(Parser *p, yaml_node_t *v, bool *has_id, int *n_ids, int32_t **ids, const char ***names,
+                      int *n_names) {
   *has_id = false;
   *n_ids = 0;
   *ids = NULL;
@@ -151,15 +244,27 @@ static bool parse_ids(Parser *p, yaml_node_t *v, bool *has_id, int *n_ids, int32
   int count = v->type == YAML_SEQUENCE_NODE ? (int)(v->data.sequence.items.top - v->data.sequence.items.start) : 1;
   *ids = arena_calloc(p->arena, (size_t)count + 1, sizeof(int32_t));
   if (!*ids) return diag_error(p->d, "out of memory");
+  const char **nm = NULL;
+  if (names) {
+    *n_names = 0;
+    nm = arena_calloc(p->arena, (size_t)count + 1, sizeof *nm);
+    if (!nm) return diag_error(p->d, "out of memory");
+    *names = nm;
+  }
   *has_id = true;
   if (v->type == YAML_SCALAR_NODE) {
-    *n_ids = 1;
-    return parse_id(p, v, &(*ids)[0]);
+    bool is_name;
+    if (!parse_id(p, v, &(*ids)[0], nm, n_names, &is_name)) return false;
+    *n_ids = is_name ? 0 : 1;
+    if (names && !is_name) *names = NULL;
+    return true;
   }
   FOR_ITEMS(p, v, item) {
-    if (!parse_id(p, item, &(*ids)[*n_ids])) return false;
-    (*n_ids)++;
+    bool is_name;
+    if (!parse_id(p, item, &(*ids)[*n_ids], nm, n_names, &is_name)) return false;
+    if (!is_name) (*n_ids)++;
   }
+  if (names && *n_names == 0) *names = NULL; /* indices only */
   return true;
 }
 
@@ -221,17 +326,17 @@ static bool parse_tensor_rule(Parser *p, yaml_node_t *map, TensorRule *r) {
     if (key_is(k, "type")) {
       if (!parse_tensor_type(p, v, r)) return false;
     } else if (key_is(k, "id")) {
-      if (!parse_ids(p, v, &r->has_id, &r->n_ids, &r->ids)) return false;
+      if (!parse_ids(p, v, &r->has_id, &r->n_ids, &r->ids, &r->id_names, &r->n_id_names)) return false;
     } else if (key_is(k, "attributes")) {
       if (is_null(v)) continue;
       if (!want_map(p, v, "attributes")) return false;
       FOR_PAIRS(p, v, kk, vv) {
         if (!tensor_attribute(p, kk, vv, r, &known)) return false;
-        if (!known && !unknown_key(p, kk, "tensor attributes")) return false;
+        if (!known && !unknown_key(p, kk, "tensor attributes", KEYS_TENSOR_ATTRS)) return false;
       }
     } else {
       if (!tensor_attribute(p, k, v, r, &known)) return false;
-      if (!known && !unknown_key(p, k, "memory.tensors entry")) return false;
+      if (!known && !unknown_key(p, k, "memory.tensors entry", KEYS_TENSOR_RULE)) return false;
     }
   }
   return check_tensor_rule(p, map, r);
@@ -251,15 +356,18 @@ static bool parse_constraints(Parser *p, yaml_node_t *v) {
     FOR_PAIRS(p, item, kk, vv) {
       if (key_is(kk, "name")) {
         if (!want_mem(p, vv, "name", &mc->mem)) return false;
-      } else if (key_is(kk, "max_size")) {
+      } else if (key_is(kk, "max_size") || key_is(kk, "size")) {
+        /* `size`: heliaAOT's template spelling of the same budget */
+        const char *which = scalar(kk);
+        if (has_size) return err(p, kk, "a constraint takes one of 'max_size' and 'size' (got both)%s%s", "", "");
         mc->max_size = UINT64_MAX; /* null: the platform's size */
-        if (!is_null(vv) && !want_uint(p, vv, "max_size", &mc->max_size)) return false;
+        if (!is_null(vv) && !want_uint(p, vv, which, &mc->max_size)) return false;
         has_size = true;
       } else {
-        if (!unknown_key(p, kk, "memory.constraints entry")) return false;
+        if (!unknown_key(p, kk, "memory.constraints entry", KEYS_CONSTRAINT)) return false;
       }
     }
-    if (mc->mem == MEM_NONE || !has_size) return err(p, item, "a constraint needs 'name' and 'max_size'%s%s", "", "");
+    if (mc->mem == MEM_NONE || !has_size) return err(p, item, "a constraint needs 'name' and 'max_size' (or 'size')%s%s", "", "");
   }
   return true;
 }
@@ -298,6 +406,11 @@ static bool parse_memory(Parser *p, yaml_node_t *map) {
     } else if (key_is(k, "dump_residency_json")) {
       if (!want_bool(p, v, "dump_residency_json", &c->dump_residency_json)) return false;
       c->has_dump_residency_json = true;
+    } else if (key_is(k, "optimize")) {
+      /* tinyaot's --memory.optimize (heliaAOT has no such key) */
+      if (!want_string(p, v, "memory.optimize", &c->memory_optimize)) return false;
+      if (strcmp(c->memory_optimize, "default") != 0 && strcmp(c->memory_optimize, "max") != 0)
+        return err(p, v, "'memory.optimize' must be default or max (got '%s')%s", c->memory_optimize, "");
     } else if (key_is(k, "planner")) {
       /* heliaAOT's one planner is "greedy"; tinyaot's planner takes that name */
       if (is_null(v)) continue;
@@ -305,7 +418,7 @@ static bool parse_memory(Parser *p, yaml_node_t *map) {
       if (strcasecmp(c->planner, "greedy") != 0)
         return err(p, v, "'memory.planner' must be greedy (got '%s')%s", c->planner, "");
     } else {
-      if (!unknown_key(p, k, "memory")) return false;
+      if (!unknown_key(p, k, "memory", KEYS_MEMORY)) return false;
     }
   }
   return true;
@@ -335,7 +448,7 @@ static bool parse_operator_rule(Parser *p, yaml_node_t *item, OperatorRule *r) {
   FOR_PAIRS(p, item, k, v) {
     bool known;
     if (key_is(k, "id")) {
-      if (!parse_ids(p, v, &r->has_id, &r->n_ids, &r->ids)) return false;
+      if (!parse_ids(p, v, &r->has_id, &r->n_ids, &r->ids, NULL, NULL)) return false;
     } else if (key_is(k, "type")) {
       if (is_null(v)) continue;
       if (!want_string(p, v, "type", &r->op_type)) return false;
@@ -345,11 +458,11 @@ static bool parse_operator_rule(Parser *p, yaml_node_t *item, OperatorRule *r) {
       if (!want_map(p, v, "attributes")) return false;
       FOR_PAIRS(p, v, kk, vv) {
         if (!operator_attribute(p, kk, vv, r, &known)) return false;
-        if (!known && !unknown_key(p, kk, "operator attributes")) return false;
+        if (!known && !unknown_key(p, kk, "operator attributes", KEYS_OP_ATTRS)) return false;
       }
     } else {
       if (!operator_attribute(p, k, v, r, &known)) return false;
-      if (!known && !unknown_key(p, k, "operators entry")) return false;
+      if (!known && !unknown_key(p, k, "operators entry", KEYS_OP_RULE)) return false;
     }
   }
   return true;
@@ -367,6 +480,45 @@ static bool parse_operators(Parser *p, yaml_node_t *seq) {
     if (!parse_operator_rule(p, item, &c->op_rules[c->n_op_rules])) return false;
     c->n_op_rules++;
   }
+  return true;
+}
+
+/* One memory of a custom platform: a list entry {name, size, writable, executable,
+ * non_volatile}, or (mt known: a mapping's key) its size alone or that map without name. */
+static bool parse_platform_memory(Parser *p, yaml_node_t *item, MemType mt, Platform *pl) {
+  Memory m = {true, 0, true, true, false, false};
+  bool exec_set = false;
+  if (mt != MEM_NONE && item->type == YAML_SCALAR_NODE) {
+    if (!want_uint(p, item, "size", &m.size)) return false;
+  } else {
+    if (!want_map(p, item, "platform.memories entry")) return false;
+    FOR_PAIRS(p, item, kk, vv) {
+      if (key_is(kk, "name") || key_is(kk, "type")) {
+        MemType named;
+        if (!want_mem(p, vv, "memory name", &named)) return false;
+        if (mt != MEM_NONE && named != mt)
+          return err(p, vv, "memory '%s' is listed under '%s'", mem_name(named), mem_name(mt));
+        mt = named;
+      } else if (key_is(kk, "size")) {
+        if (!want_uint(p, vv, "size", &m.size)) return false;
+      } else if (key_is(kk, "writable")) {
+        if (!want_bool(p, vv, "writable", &m.writable)) return false;
+      } else if (key_is(kk, "executable")) {
+        if (!want_bool(p, vv, "executable", &m.executable)) return false;
+        exec_set = true;
+      } else if (key_is(kk, "non_volatile")) {
+        if (!want_bool(p, vv, "non_volatile", &m.non_volatile)) return false;
+      } else {
+        if (!unknown_key(p, kk, "platform.memories entry", KEYS_PLATFORM_MEM)) return false;
+      }
+    }
+  }
+  if (mt == MEM_NONE) return err(p, item, "a memory needs a 'name'%s%s", "", "");
+  if (pl->mem[mt].present) return err(p, item, "memory %s is listed twice%s", mem_name(mt), "");
+  /* as on the built-in platforms: code may run from every memory but DTCM */
+  if (!exec_set) m.executable = mt != MEM_DTCM;
+  if (mt == MEM_MRAM && !m.non_volatile) m.non_volatile = true, m.writable = false;
+  pl->mem[mt] = m;
   return true;
 }
 
@@ -399,40 +551,24 @@ static bool parse_custom_platform(Parser *p, yaml_node_t *map) {
       if (mhz == 0 || mhz > 4000) return err(p, v, "'clock_mhz' must be 1 to 4000%s%s", "", "");
       pl->clock_hz = (uint32_t)mhz * 1000000u;
     } else if (key_is(k, "memories")) {
-      if (!want_seq(p, v, "platform.memories")) return false;
       has_memories = true;
-      FOR_ITEMS(p, v, item) {
-        if (!want_map(p, item, "platform.memories entry")) return false;
-        MemType mt = MEM_NONE;
-        Memory m = {true, 0, true, true, false, false};
-        bool exec_set = false;
-        FOR_PAIRS(p, item, kk, vv) {
-          if (key_is(kk, "name") || key_is(kk, "type")) {
-            if (!want_mem(p, vv, "memory name", &mt)) return false;
-          } else if (key_is(kk, "size")) {
-            if (!want_uint(p, vv, "size", &m.size)) return false;
-          } else if (key_is(kk, "writable")) {
-            if (!want_bool(p, vv, "writable", &m.writable)) return false;
-          } else if (key_is(kk, "executable")) {
-            if (!want_bool(p, vv, "executable", &m.executable)) return false;
-            exec_set = true;
-          } else if (key_is(kk, "non_volatile")) {
-            if (!want_bool(p, vv, "non_volatile", &m.non_volatile)) return false;
-          } else {
-            if (!unknown_key(p, kk, "platform.memories entry")) return false;
-          }
+      if (v->type == YAML_MAPPING_NODE) { /* heliaAOT's form: {SRAM: 3MB, DTCM: {size: ...}} */
+        if (!want_map(p, v, "platform.memories")) return false;
+        FOR_PAIRS(p, v, kk, vv) {
+          MemType mt;
+          if (!want_mem(p, kk, "memory name", &mt) || !parse_platform_memory(p, vv, mt, pl)) return false;
         }
-        if (mt == MEM_NONE) return err(p, item, "a memory needs a 'name'%s%s", "", "");
-        /* as on the built-in platforms: code may run from every memory but DTCM */
-        if (!exec_set) m.executable = mt != MEM_DTCM;
-        if (mt == MEM_MRAM && !m.non_volatile) m.non_volatile = true, m.writable = false;
-        pl->mem[mt] = m;
+      } else {
+        if (!want_seq(p, v, "platform.memories")) return false;
+        FOR_ITEMS(p, v, item)
+          if (!parse_platform_memory(p, item, MEM_NONE, pl)) return false;
       }
     } else {
-      if (!unknown_key(p, k, "platform")) return false;
+      if (!unknown_key(p, k, "platform", KEYS_PLATFORM)) return false;
     }
   }
   if (!name) return err(p, map, "platform needs a 'name'%s%s", "", "");
+  p->c->platform_line = line_of(map);
   if (!has_memories) {
     /* A known name with no memories is just a reference to the built-in platform. */
     p->c->platform_name = name;
@@ -477,7 +613,7 @@ static bool parse_model(Parser *p, yaml_node_t *map) {
     } else if (key_is(k, "name")) ok = want_string(p, v, "model.name", &c->model_name);
     else if (key_is(k, "description")) ok = want_string(p, v, "model.description", &c->model_description);
     else if (key_is(k, "version")) ok = want_string(p, v, "model.version", &c->model_version);
-    else ok = unknown_key(p, k, "model");
+    else ok = unknown_key(p, k, "model", KEYS_MODEL);
     if (!ok) return false;
   }
   return true;
@@ -499,7 +635,7 @@ static bool parse_module(Parser *p, yaml_node_t *map) {
       for (size_t i = 0; ok && i < sizeof types / sizeof types[0]; i++) known = known || !strcasecmp(c->module_type, types[i]);
       if (ok && !known)
         return err(p, v, "'module.type' must be neuralspot, zephyr, cmake, nsx or cmsis_pack (got '%s')%s", c->module_type, "");
-    } else ok = unknown_key(p, k, "module");
+    } else ok = unknown_key(p, k, "module", KEYS_MODULE);
     if (!ok) return false;
   }
   return true;
@@ -521,9 +657,30 @@ static bool parse_test(Parser *p, yaml_node_t *map) {
         return err(p, v, "'test.tolerance' must be a non-negative number (got '%s')%s", s ? s : "?", "");
       c->test_tolerance = t;
       c->has_test_tolerance = true;
-    } else ok = unknown_key(p, k, "test");
+    } else ok = unknown_key(p, k, "test", KEYS_TEST);
     if (!ok) return false;
   }
+  return true;
+}
+
+/* One `transforms` entry: a name, or heliaAOT's template form {name, enabled, options}
+ * (options: the pass's own settings, a mapping, not read since no pass runs). */
+static bool parse_transform(Parser *p, yaml_node_t *item, const char **name, bool *enabled) {
+  if (item->type == YAML_SCALAR_NODE) return want_string(p, item, "transforms entry", name);
+  if (item->type != YAML_MAPPING_NODE) return err(p, item, "a transforms entry must be a name or {name, enabled, options}%s%s", "", "");
+  if (!want_map(p, item, "transforms entry")) return false;
+  *name = NULL;
+  FOR_PAIRS(p, item, k, v) {
+    bool ok = true;
+    if (key_is(k, "name")) ok = want_string(p, v, "transforms name", name);
+    else if (key_is(k, "enabled")) ok = is_null(v) || want_bool(p, v, "enabled", enabled);
+    else if (key_is(k, "options")) {
+      if (!is_null(v) && v->type != YAML_MAPPING_NODE) return err(p, v, "'options' must be a mapping%s%s", "", "");
+      ok = is_null(v) || want_map(p, v, "options");
+    } else ok = unknown_key(p, k, "transforms entry", KEYS_TRANSFORM);
+    if (!ok) return false;
+  }
+  if (!*name) return err(p, item, "a transforms entry needs a 'name'%s%s", "", "");
   return true;
 }
 
@@ -537,10 +694,11 @@ static bool parse_transforms(Parser *p, yaml_node_t *v) {
   if (!c->transforms) return diag_error(p->d, "out of memory");
   c->transforms_line = line_of(v);
   FOR_ITEMS(p, v, item) {
-    if (!want_string(p, item, "transforms entry", &c->transforms[c->n_transforms])) return false;
-    c->n_transforms++;
+    bool enabled = true;
+    if (!parse_transform(p, item, &c->transforms[c->n_transforms], &enabled)) return false;
+    if (enabled) c->n_transforms++; /* `enabled: false` asks for nothing */
   }
-  if (n == 0) return true;
+  if (c->n_transforms == 0) return true;
   if (c->strict)
     return err(p, v, "'transforms' is not applied: tinyaot runs its own fixed transforms (--strict)%s%s", "", "");
   if (c->quiet) { /* the caller reads the file again and warns then */
@@ -572,7 +730,7 @@ static bool parse_models(Parser *p, yaml_node_t *v) {
       if (!ok) break;
       if (key_is(k, "model")) ok = parse_model(p, val);
       else if (key_is(k, "module")) ok = is_null(val) || parse_module(p, val);
-      else ok = unknown_key(p, k, "a models entry");
+      else ok = unknown_key(p, k, "a models entry", KEYS_MODELS_ENTRY);
     }
     p->c = c;
     c->warnings += one.warnings;
@@ -600,6 +758,7 @@ static bool parse_root(Parser *p, yaml_node_t *root) {
     } else if (key_is(k, "test")) {
       ok = is_null(v) || parse_test(p, v);
     } else if (key_is(k, "platform")) {
+      c->platform_line = line_of(v); /* an unknown name is found later, by the pipeline */
       ok = v->type == YAML_SCALAR_NODE ? want_string(p, v, "platform", &c->platform_name)
                                        : (want_map(p, v, "platform") && parse_custom_platform(p, v));
     } else if (key_is(k, "memory")) {
@@ -619,7 +778,7 @@ static bool parse_root(Parser *p, yaml_node_t *root) {
     } else if (key_is(k, "shared_scratch")) {
       ok = is_null(v) || (want_bool(p, v, "shared_scratch", &c->shared_scratch) && (c->has_shared_scratch = true));
     } else {
-      ok = unknown_key(p, k, "the top level");
+      ok = unknown_key(p, k, "the top level", KEYS_ROOT);
     }
     if (!ok) return false;
   }
@@ -726,6 +885,38 @@ bool config_load(Arena *a, const char *path, Config *c, Diag *d) {
   return true;
 }
 
+bool config_bind_tensor_names(Arena *a, Config *c, const Model *m, Diag *d) {
+  for (int i = 0; i < c->n_rules; i++) {
+    TensorRule *r = &c->rules[i];
+    if (r->n_id_names == 0) continue;
+    int extra = 0;
+    for (int j = 0; j < r->n_id_names; j++)
+      for (int t = 0; t < m->n_tensors; t++) extra += !strcmp(m->tensors[t].name, r->id_names[j]);
+    int32_t *ids = arena_calloc(a, (size_t)(r->n_ids + extra) + 1, sizeof *ids);
+    if (!ids) return diag_error(d, "out of memory");
+    memcpy(ids, r->ids, sizeof *ids * (size_t)r->n_ids);
+    int n = r->n_ids;
+    for (int j = 0; j < r->n_id_names; j++) {
+      int found = 0;
+      for (int t = 0; t < m->n_tensors; t++)
+        if (!strcmp(m->tensors[t].name, r->id_names[j])) ids[n++] = m->tensors[t].id, found++;
+      if (found) continue;
+      char at[64];
+      if (c->rules_option) snprintf(at, sizeof at, "%s", c->rules_option);
+      else snprintf(at, sizeof at, "line %d", r->line);
+      if (c->strict) return diag_error(d, "%s: memory.tensors rule: no tensor of the model is named '%s' (--strict)", at, r->id_names[j]);
+      if (!c->quiet)
+        fprintf(stderr, "tinyaot: warning: %s: %s: memory.tensors rule: no tensor of the model is named '%s'\n",
+                c->path ? c->path : "config", at, r->id_names[j]);
+      c->warnings++;
+    }
+    r->ids = ids;
+    r->n_ids = n;
+    r->n_id_names = 0; /* bound: binding again (another attempt) adds nothing */
+  }
+  return true;
+}
+
 /* Where a rule came from, for messages: "line N" of the file, or the option naming it. */
 static const char *rule_origin(char *buf, size_t size, const char *option, int line) {
   if (option) snprintf(buf, size, "%s", option);
@@ -775,16 +966,25 @@ bool config_operator_rule_matches(const OperatorRule *r, int32_t index, const ch
   return false;
 }
 
-/* heliaAOT's order: (type and id) > (type only) > (id only) > (neither). */
-static int operator_specificity(const OperatorRule *r) { return (r->op_type ? 2 : 0) + (r->has_id ? 1 : 0); }
+/* heliaAOT's order (its reference/attributes page, tinyaot's): (type and id) > (type only)
+ * > (id only) > (neither). `id_over_type`: its operator-attributes page's reading instead,
+ * (type and id) > (id only) > (type only) > (neither), used only to warn where they differ. */
+static int operator_specificity(const OperatorRule *r, bool id_over_type) {
+  if (id_over_type) return (r->has_id ? 2 : 0) + (r->op_type ? 1 : 0);
+  return (r->op_type ? 2 : 0) + (r->has_id ? 1 : 0);
+}
 
 OperatorAttrs config_operator_attrs(const Config *c, int32_t index, const char *opname) {
+  return config_operator_attrs_order(c, index, opname, false);
+}
+
+OperatorAttrs config_operator_attrs_order(const Config *c, int32_t index, const char *opname, bool id_over_type) {
   OperatorAttrs a = {.code_placement = MEM_NONE, .scratch_placement = MEM_NONE};
   int best_code = -1, best_scratch = -1, best_lut = -1;
   for (int i = 0; c && i < c->n_op_rules; i++) {
     const OperatorRule *r = &c->op_rules[i];
     if (!config_operator_rule_matches(r, index, opname)) continue;
-    const int s = operator_specificity(r);
+    const int s = operator_specificity(r, id_over_type);
     /* >= : at equal specificity the later rule wins; each field on its own */
     if (r->code_placement != MEM_NONE && s >= best_code) {
       best_code = s;

@@ -20,6 +20,8 @@ typedef struct TensorRule {
   bool has_id;
   int n_ids;
   int32_t *ids;
+  int n_id_names;     /* ids given as tensor names, bound to indices once the model is loaded */
+  const char **id_names;
   bool has_memory;   /* `memory: None` sets has_memory with MEM_NONE: "planner chooses" */
   MemType memory;
   bool has_dest;
@@ -55,6 +57,7 @@ enum { CONFIG_MAX_CONSTRAINTS = 16 };
 typedef struct Config {
   const char *path;
   const char *model_path, *module_path, *module_name, *module_prefix, *platform_name;
+  int platform_line; /* the line of `platform:`, 0 without */
   bool has_custom_platform;
   Platform custom_platform;
   int n_constraints;
@@ -79,6 +82,7 @@ typedef struct Config {
   double test_tolerance;
   const char *test_golden_data;
   const char *planner;        /* memory.planner: greedy */
+  const char *memory_optimize; /* memory.optimize: default | max (tinyaot's --memory.optimize) */
   bool has_dump_residency_json, dump_residency_json;
   int n_transforms;
   const char **transforms;    /* transforms: heliaAOT graph passes (tinyaot runs its own) */
@@ -113,10 +117,18 @@ bool config_parse_option(Arena *a, const char *option, const char *text, Config 
 /* The operator rules matching operator `index` (builtin name `opname`), merged field by
  * field: type+id > type > id > neither, the later rule at equal specificity. */
 OperatorAttrs config_operator_attrs(const Config *c, int32_t index, const char *opname);
+/* The same with the other documented order when id_over_type (heliaAOT's operator-attributes
+ * page: type+id > id > type > neither), for the warning where the two readings differ. */
+OperatorAttrs config_operator_attrs_order(const Config *c, int32_t index, const char *opname, bool id_over_type);
 /* Its code (code = true) or scratch placement; MEM_NONE when no rule sets it. */
 MemType config_operator_placement(const Config *c, int32_t index, const char *opname, bool code);
 /* True when operator rule `r` matches operator `index` of type `opname`. */
 bool config_operator_rule_matches(const OperatorRule *r, int32_t index, const char *opname);
+/* Binds the tensor rules' ids given as tensor names to the indices of the model's tensors
+ * of that name (every one: names need not be unique). A name no tensor has is a warning
+ * naming its line, an error under c->strict, as other rules that match nothing. */
+struct Model;
+bool config_bind_tensor_names(Arena *a, Config *c, const struct Model *m, Diag *d);
 /* Checks rules against the platform (writable destinations, pairings). */
 bool config_check_rules(const Config *c, const Platform *p, Diag *d);
 

@@ -33,12 +33,17 @@ typedef struct Module {
   const char *prefix; /* C identifier prefix */
   const char *PREFIX; /* upper-case prefix for macros */
   const char *source; /* model file name, for comments */
+  /* heliaAOT's model metadata (model.name/description/version, config or command line),
+   * NULL when not given: recorded in report.json and report.md (the version is also a
+   * CMSIS pack's release version), not in the code */
+  const char *meta_name, *meta_description, *meta_version;
   bool allocate_arenas;
   bool auto_hydrate;
   /* Optimisations gated by operator capabilities (all on by default; docs/operators.md). */
   bool intern;        /* DESCRIPTOR_DRIVEN operators with one call signature share one body */
   bool static_calls;  /* run() calls layers directly when every operator is STATIC_SCHEDULABLE */
   bool init_elision;  /* operators without state (STATELESS) get no init function */
+  bool profile;       /* --profile: cycles around every operator into <prefix>_profile[] (emit_profile.c) */
   bool opt_size;      /* --opt size: portable kernels, no re-laid weight tables */
   double opt_balanced; /* --opt balanced=N (0: off): budget_portable holds its choice, budget_mem MEM_NONE */
   const char *cost_choice_json; /* the cost model's candidates when a trade or balanced chose (report.json) */

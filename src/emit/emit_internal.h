@@ -24,4 +24,19 @@ typedef struct Lowered {
  * is set for each variable tensor an operator's init resets. */
 bool emit_lower(Model *m, Plan *p, Module *mod, Lowered *low, bool *state_reset, Diag *d);
 
+/* --profile (emit_profile.c): the operators <prefix>_profile[] has a row for, those whose
+ * layer runs code, by ascending operator index; max_op is the largest index of any node. */
+typedef struct ProfileRows {
+  int n;
+  int32_t *ops;
+  const char **names;
+  int32_t max_op;
+} ProfileRows;
+
+bool profile_rows(const Model *m, const Lowered *low, Arena *a, ProfileRows *pr);
+/* The profile's declarations in <name>_model.h, and its counter, table and print hook in
+ * <name>_model.c (before <prefix>_notify, which reads the counter). */
+void emit_profile_header(const Module *mod, const ProfileRows *pr, StrBuf *h);
+void emit_profile_source(const Module *mod, const ProfileRows *pr, StrBuf *c);
+
 #endif

@@ -51,5 +51,9 @@ bool export_write(const Module *mod, const char *dir, Diag *d);
  * the module is written beside its files). Every file gets an SPDX/version header
  * where its format has comments. */
 bool export_write_module(const Module *mod, const char *dir, bool force, Diag *d);
+/* The same for any list of files (tinyaot run's outputs, more than a module holds), with
+ * its own manifest file name: each writer replaces only the files its manifest lists. */
+bool export_write_files(const ModuleFile *files, int n_files, const char *dir, const char *manifest, bool force,
+                        Diag *d);
 
 #endif

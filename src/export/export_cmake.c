@@ -22,8 +22,12 @@ static void cmake_library(const Glue *g, StrBuf *sb, const char *target) {
                 "target_link_libraries(%s PRIVATE m)\n"
                 "# A frame pointer takes r7 from the kernels' widest assembly loops (src/ta_common.h).\n"
                 "if(CMAKE_C_FLAGS MATCHES \"-fno-omit-frame-pointer\")\n"
-                "  target_compile_definitions(%s PRIVATE %s_TA_NO_WIDE_ASM)\nendif()\n",
-            target, g->api_dir, target, target, target, mod->PREFIX);
+                "  target_compile_definitions(%s PRIVATE %s_TA_NO_WIDE_ASM)\nendif()\n"
+                "# No build type and no -O in CMAKE_C_FLAGS: compile this library at -O2 (CMake's empty\n"
+                "# build type would be -O0, where the kernels are many times larger and slower).\n"
+                "if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES AND NOT CMAKE_C_FLAGS MATCHES \"(^| )-O\")\n"
+                "  target_compile_options(%s PRIVATE -O2)\nendif()\n",
+            target, g->api_dir, target, target, target, mod->PREFIX, target);
 }
 
 void glue_cmake(Glue *g) {
@@ -80,7 +84,7 @@ void glue_cmake_toolchains(Glue *g) {
     if (!f) return;
     sb_printf(f, "# %s: CMake toolchain file for %s with the GNU Arm bare-metal compiler.\n"
                  "#   cmake -S . -B build -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-%s.cmake && cmake --build build\n"
-                 "# Optimisation and warning flags come from CFLAGS or CMAKE_BUILD_TYPE as usual.\n"
+                 "# Optimisation and warning flags come from CFLAGS or CMAKE_BUILD_TYPE (none: -O2, CMakeLists.txt).\n"
                  "set(CMAKE_SYSTEM_NAME Generic)\nset(CMAKE_SYSTEM_PROCESSOR arm)\n\n"
                  "set(CMAKE_C_COMPILER arm-none-eabi-gcc)\n"
                  "# Bare metal: there is no C runtime start-up to link a test program against.\n"
@@ -105,6 +109,17 @@ static void make_cross_presets(StrBuf *sb) {
   sb_append(sb, ")\nendif\nCC = $(CROSS_COMPILE)gcc\nAR = $(CROSS_COMPILE)ar\nendif\n");
 }
 
+/* A module with DSP or MVE kernels does not build for the host: a plain `make` stops with
+ * the TARGET to give (CC or ARCH_FLAGS given: the user's own toolchain, left alone). */
+static void make_target_hint(const Glue *g, StrBuf *sb) {
+  const Platform *pf = &g->p->platform;
+  if (!pf->dsp && !pf->mve) return;
+  sb_printf(sb, "ifeq ($(TARGET)$(ARCH_FLAGS),)\nifeq ($(origin CC),default)\nifeq ($(filter clean,$(MAKECMDGOALS)),)\n"
+                "$(error this module has %s kernels for platform %s: build it with `make TARGET=%s`, or give CC and "
+                "ARCH_FLAGS for your own toolchain)\nendif\nendif\nendif\n",
+            pf->mve ? "Helium (MVE)" : "DSP", pf->name, pf->mve ? "cortex-m55" : "cortex-m4|cortex-m55");
+}
+
 void glue_makefile(Glue *g) {
   const Module *mod = g->mod;
   StrBuf *sb = glue_file(g, "Makefile");
@@ -116,12 +131,16 @@ void glue_makefile(Glue *g) {
                 "CC ?= cc\nAR ?= ar\nCFLAGS ?= -O2\n",
             mod->name, mod->name);
   make_cross_presets(sb);
+  make_target_hint(g, sb);
   sb_append(sb, "\nSRCS :=");
   glue_list_sources(g, sb, "", " ", "");
-  sb_printf(sb, "\nOBJS := $(SRCS:.c=.o)\n\nlib%s.a: $(OBJS)\n\t$(AR) rcs $@ $^\n\n"
+  sb_printf(sb, "\n# Objects go to obj/<target>/, outside the sources (host and cross builds apart).\n"
+                "OBJ_DIR := obj/$(or $(TARGET),host)\nOBJS := $(SRCS:%%.c=$(OBJ_DIR)/%%.o)\n\n"
+                "lib%s.a: $(OBJS)\n\t$(AR) rcs $@ $^\n\n"
                 "# A frame pointer takes r7 from the kernels' widest assembly loops (src/ta_common.h).\n"
                 "ASM_FLAGS := $(if $(findstring -fno-omit-frame-pointer,$(CFLAGS)),-D%s_TA_NO_WIDE_ASM)\n\n"
-                "%%.o: %%.c\n\t$(CC) -std=c99 $(ARCH_FLAGS) $(CFLAGS) $(ASM_FLAGS) -I%s -Isrc -c $< -o $@\n\n"
-                "clean:\n\trm -f $(OBJS) lib%s.a\n\n.PHONY: clean\n",
+                "$(OBJ_DIR)/%%.o: %%.c\n\t@mkdir -p $(dir $@)\n"
+                "\t$(CC) -std=c99 $(ARCH_FLAGS) $(CFLAGS) $(ASM_FLAGS) -I%s -Isrc -c $< -o $@\n\n"
+                "clean:\n\trm -rf obj lib%s.a\n\n.PHONY: clean\n",
             mod->name, mod->PREFIX, g->api_dir, mod->name);
 }

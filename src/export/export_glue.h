@@ -14,6 +14,9 @@ typedef struct Glue {
   ModuleType type;
   const char *api_dir; /* public headers: "include" (tinyaot) or "includes-api" (heliaAOT types) */
   bool full;           /* false once a file could not be added (MODULE_MAX_FILES) */
+  /* CMSIS pack identity (export_pack_identity): from the .pack file name
+   * (Vendor.Name.Version.pack) or --model.version, else tinyaot / the module name / 1.0.0 */
+  const char *pack_vendor, *pack_name, *pack_version;
 } Glue;
 
 /* One Cortex-M core the module ships a cross toolchain description for. */
@@ -44,9 +47,13 @@ void glue_nsx(Glue *g);              /* CMakeLists.txt with nsx::<name>, nsx-mod
 void glue_neuralspot(Glue *g);       /* module.mk */
 void glue_zephyr(Glue *g);           /* zephyr/{module.yml,CMakeLists.txt,Kconfig} */
 void glue_pack(Glue *g);             /* <vendor>.<name>.pdsc */
-/* The pack's vendor and version, also for the archive's name in the docs. */
+/* The pack's default vendor and version (a folder module without --model.version). */
 extern const char glue_pack_vendor[];
 extern const char glue_pack_version[];
+/* Sets g's pack identity from the .pack path (NULL for a folder) and the module's
+ * meta_version; false with a one-line reason when the name breaks the CMSIS-Pack rule
+ * (Vendor.Name.Version.pack, Version semantic) or disagrees with --model.version. */
+bool glue_pack_identity(Glue *g, const char *pack_path, Diag *d);
 /* The release date of the pack and the archive's timestamps: SOURCE_DATE_EPOCH when set
  * (reproducible builds), else now; UTC. */
 void glue_release_time(int *year, int *month, int *day, int *hour, int *minute, int *second);

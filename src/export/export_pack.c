@@ -2,6 +2,7 @@
  * The archive is a plain zip: local headers, deflated (zlib, raw) or stored members, the
  * central directory and its end record; no zip64, so a module stays under 4 GiB. */
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,7 +53,7 @@ static const char *pack_category(const Glue *g, const char *path) {
   if (strncmp(path, g->api_dir, api) == 0 && path[api] == '/') return "header";
   if (strncmp(path, "src/", 4) == 0) return ends_with(path, ".c") ? "source" : ends_with(path, ".h") ? "header" : "other";
   if (strncmp(path, "data/", 5) == 0) return "other";
-  if (strcmp(path, "README.md") == 0) return "doc";
+  if (strcmp(path, "README.md") == 0 || strcmp(path, "LICENSE") == 0) return "doc";
   return NULL;
 }
 
@@ -63,33 +64,100 @@ static const char *pack_core(const Platform *pf) {
   return NULL;
 }
 
+/* A CMSIS-Pack vendor or pack name: letters, digits, '-' and '_' (no dots: they separate
+ * the fields of the file name). */
+static bool pack_word(const char *s, size_t n) {
+  if (n == 0) return false;
+  for (size_t i = 0; i < n; i++)
+    if (!(isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_')) return false;
+  return true;
+}
+
+/* One number of a semantic version: digits, no leading zero (but "0"). */
+static const char *semver_number(const char *s) {
+  if (!isdigit((unsigned char)*s) || (s[0] == '0' && isdigit((unsigned char)s[1]))) return NULL;
+  while (isdigit((unsigned char)*s)) s++;
+  return s;
+}
+
+/* MAJOR.MINOR.PATCH[-pre][+build], as CMSIS-Pack versions are. */
+static bool semver(const char *s) {
+  for (int k = 0; k < 3; k++) {
+    if (!(s = semver_number(s))) return false;
+    if (k < 2 && *s++ != '.') return false;
+  }
+  if (*s == '-' || *s == '+') {
+    if (!s[1]) return false;
+    for (s++; *s; s++)
+      if (!(isalnum((unsigned char)*s) || *s == '.' || *s == '-' || *s == '+')) return false;
+  }
+  return *s == 0;
+}
+
+/* --model.version: heliaAOT writes "v1.0.0"; the pack takes the version without the v. */
+static const char *model_pack_version(const Module *mod) {
+  const char *v = mod->meta_version;
+  if (v && (*v == 'v' || *v == 'V')) v++;
+  return v;
+}
+
+bool glue_pack_identity(Glue *g, const char *pack_path, Diag *d) {
+  const Module *mod = g->mod;
+  const char *mv = model_pack_version(mod);
+  g->pack_vendor = glue_pack_vendor;
+  g->pack_name = mod->name;
+  g->pack_version = glue_pack_version;
+  if (mv && !semver(mv))
+    return diag_error(d, "--model.version '%s' is not a version MAJOR.MINOR.PATCH, as a CMSIS pack's must be", mod->meta_version);
+  if (mv) g->pack_version = mv;
+  if (!pack_path) return true;
+  const char *base = strrchr(pack_path, '/');
+  base = base ? base + 1 : pack_path;
+  const size_t len = strlen(base) - 5; /* without ".pack" */
+  const char *dot1 = memchr(base, '.', len);
+  const char *dot2 = dot1 ? memchr(dot1 + 1, '.', len - (size_t)(dot1 + 1 - base)) : NULL;
+  const char *version = dot2 ? arena_strndup(g->a, dot2 + 1, len - (size_t)(dot2 + 1 - base)) : NULL;
+  if (!dot2 || !pack_word(base, (size_t)(dot1 - base)) || !pack_word(dot1 + 1, (size_t)(dot2 - dot1 - 1)) ||
+      !version || !semver(version))
+    return diag_error(d, "module.path %s: a CMSIS pack file is named Vendor.Name.Version.pack (e.g. %s.%s.%s.pack; "
+                         "vendor and name of letters, digits, - and _, the version MAJOR.MINOR.PATCH)",
+                      pack_path, glue_pack_vendor, mod->name, g->pack_version);
+  if (mv && strcmp(mv, version) != 0)
+    return diag_error(d, "module.path %s names version %s but --model.version is %s: give one, or the same", pack_path,
+                      version, mod->meta_version);
+  g->pack_vendor = arena_strndup(g->a, base, (size_t)(dot1 - base));
+  g->pack_name = arena_strndup(g->a, dot1 + 1, (size_t)(dot2 - dot1 - 1));
+  g->pack_version = version;
+  if (!g->pack_vendor || !g->pack_name) return diag_error(d, "out of memory");
+  return true;
+}
+
 void glue_pack(Glue *g) {
   const Module *mod = g->mod;
   int y, mo, d, h, mi, s;
   glue_release_time(&y, &mo, &d, &h, &mi, &s);
   /* The module's own files, listed before the pdsc is added. */
   int n_listed = mod->n_files;
-  StrBuf *sb = glue_file(g, arena_printf(g->a, "%s.%s.pdsc", glue_pack_vendor, mod->name));
+  StrBuf *sb = glue_file(g, arena_printf(g->a, "%s.%s.pdsc", g->pack_vendor, g->pack_name));
   if (!sb) return;
   const char *core = pack_core(&g->p->platform);
   sb_append(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 "<package schemaVersion=\"1.7.7\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema-instance\" "
                 "xs:noNamespaceSchemaLocation=\"https://raw.githubusercontent.com/Open-CMSIS-Pack/Open-CMSIS-Pack-Spec/v1.7.7/schema/PACK.xsd\">\n");
-  sb_printf(sb, "  <vendor>%s</vendor>\n  <name>", glue_pack_vendor);
-  xml_text(sb, mod->name);
+  sb_printf(sb, "  <vendor>%s</vendor>\n  <name>%s", g->pack_vendor, g->pack_name);
   sb_append(sb, "</name>\n  <description>Inference module generated by tinyaot from ");
   xml_text(sb, mod->source);
   sb_printf(sb, " for platform %s (self-contained: its kernels are in src/).</description>\n"
-                "  <url></url>\n  <releases>\n    <release version=\"%s\" date=\"%04d-%02d-%02d\">Generated by tinyaot.</release>\n"
+                "  <url></url>\n  <license>LICENSE</license>\n  <releases>\n    <release version=\"%s\" date=\"%04d-%02d-%02d\">Generated by tinyaot.</release>\n"
                 "  </releases>\n  <keywords>\n    <keyword>tinyaot</keyword>\n    <keyword>neural network</keyword>\n  </keywords>\n",
-            g->p->platform.name, glue_pack_version, y, mo, d);
+            g->p->platform.name, g->pack_version, y, mo, d);
   if (core)
     sb_printf(sb, "  <conditions>\n    <condition id=\"%s\">\n      <description>The core the module was generated for</description>\n"
                   "      <require Dcore=\"%s\"/>\n    </condition>\n  </conditions>\n",
               core, core);
   sb_printf(sb, "  <components>\n    <component Cclass=\"Machine Learning\" Cgroup=\"");
   xml_text(sb, mod->name);
-  sb_printf(sb, "\" Cversion=\"%s\"", glue_pack_version);
+  sb_printf(sb, "\" Cversion=\"%s\"", g->pack_version);
   if (core) sb_printf(sb, " condition=\"%s\"", core);
   sb_printf(sb, ">\n      <description>tinyaot inference module (%s_model_init, %s_model_run)</description>\n      <files>\n"
                 "        <file category=\"include\" name=\"%s/\"/>\n",

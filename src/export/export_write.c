@@ -131,9 +131,9 @@ static bool folder_is_empty(const char *dir) {
 }
 
 /* Reads "HASH PATH" lines; false (with a message) for a damaged manifest. */
-static bool read_manifest(const char *dir, List *m, bool *present, Diag *d) {
+static bool read_manifest(const char *dir, const char *manifest, List *m, bool *present, Diag *d) {
   char path[4096], line[4200];
-  snprintf(path, sizeof path, "%s/" MANIFEST, dir);
+  snprintf(path, sizeof path, "%s/%s", dir, manifest);
   FILE *f = fopen(path, "r");
   *present = f != NULL;
   if (!f) return true;
@@ -170,12 +170,12 @@ static void name_some(const List *l, char *buf, size_t size) {
 /* The checks before anything is written: fills `stale` with the previous conversion's
  * unchanged files that the new module does not write, `keep_edited` with edited ones kept
  * (forced). False with a message when the conversion must not touch the folder. */
-static bool check_folder(const Module *mod, const char *dir, bool force, const List *old, bool has_manifest,
-                         List *stale, Diag *d) {
+static bool check_folder(const ModuleFile *files, int n_files, const char *dir, const char *manifest, bool force,
+                         const List *old, bool has_manifest, List *stale, Diag *d) {
   List all = {0}, foreign = {0};
   bool ok = walk(dir, "", &all, 0) || diag_error(d, "cannot read the output folder %s", dir);
   for (int i = 0; ok && i < all.n; i++)
-    if (strcmp(all.e[i].path, MANIFEST) != 0 && list_find(old, all.e[i].path) < 0)
+    if (strcmp(all.e[i].path, manifest) != 0 && list_find(old, all.e[i].path) < 0)
       ok = list_add(&foreign, all.e[i].path, 0) || diag_error(d, "out of memory");
   if (foreign.n) qsort(foreign.e, (size_t)foreign.n, sizeof *foreign.e, cmp_entry);
   char some[512];
@@ -185,17 +185,17 @@ static bool check_folder(const Module *mod, const char *dir, bool force, const L
                        "or --force to write beside these files (they are kept)", dir, foreign.n ? some : "folders only");
   }
   /* Never over a file tinyaot did not write, even forced. */
-  for (int i = 0; ok && i < mod->n_files; i++)
-    if (list_find(&foreign, mod->files[i].path) >= 0)
-      ok = diag_error(d, "%s/%s exists and was not written by tinyaot; the module needs that name: move the file away "
-                         "or choose another output folder", dir, mod->files[i].path);
+  for (int i = 0; ok && i < n_files; i++)
+    if (list_find(&foreign, files[i].path) >= 0)
+      ok = diag_error(d, "%s/%s exists and was not written by tinyaot, which would write that name: move the file away "
+                         "or choose another output folder", dir, files[i].path);
   for (int i = 0; ok && i < old->n; i++) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, old->e[i].path);
     uint64_t h;
     if (!hash_file(path, &h)) continue; /* gone already */
     bool needed = false;
-    for (int k = 0; k < mod->n_files && !needed; k++) needed = strcmp(mod->files[k].path, old->e[i].path) == 0;
+    for (int k = 0; k < n_files && !needed; k++) needed = strcmp(files[k].path, old->e[i].path) == 0;
     if (h != old->e[i].hash) {
       if (needed || !force)
         ok = diag_error(d, "%s was changed since tinyaot wrote it; move it away (or restore it) and convert again%s",
@@ -209,25 +209,25 @@ static bool check_folder(const Module *mod, const char *dir, bool force, const L
   return ok;
 }
 
-static void remove_temps(const Module *mod, const char *dir, int upto) {
+static void remove_temps(const ModuleFile *files, const char *dir, int upto) {
   char path[4096];
   for (int i = 0; i < upto; i++) {
-    snprintf(path, sizeof path, "%s/%s" TMP_SUFFIX, dir, mod->files[i].path);
+    snprintf(path, sizeof path, "%s/%s" TMP_SUFFIX, dir, files[i].path);
     remove(path);
   }
 }
 
 /* Writes file i as <path>.tinyaot-new; its hash goes to *hash. */
-static bool write_temp(const Module *mod, int i, const char *dir, uint64_t *hash, Diag *d) {
+static bool write_temp(const ModuleFile *files, int i, const char *dir, uint64_t *hash, Diag *d) {
   char path[4096];
-  int n = snprintf(path, sizeof path, "%s/%s" TMP_SUFFIX, dir, mod->files[i].path);
+  int n = snprintf(path, sizeof path, "%s/%s" TMP_SUFFIX, dir, files[i].path);
   if (n < 0 || (size_t)n >= sizeof path) return diag_error(d, "output path too long: %s", dir);
   char *slash = strrchr(path, '/');
   *slash = 0;
   bool ok = make_dirs(path);
   *slash = '/';
   size_t len = 0;
-  char *bytes = export_stamped(&mod->files[i], &len);
+  char *bytes = export_stamped(&files[i], &len);
   int fd = ok && bytes ? open(path, O_WRONLY | O_CREAT | O_EXCL, 0644) : -1;
   int err = errno;
   if (fd < 0) {
@@ -260,15 +260,16 @@ static void remove_stale(const char *dir, const char *rel) {
   }
 }
 
-static bool write_manifest(const Module *mod, const char *dir, const uint64_t *hashes, Diag *d) {
+static bool write_manifest(const ModuleFile *files, int n_files, const char *dir, const char *manifest,
+                           const uint64_t *hashes, Diag *d) {
   char path[4096], tmp[4200];
-  snprintf(path, sizeof path, "%s/" MANIFEST, dir);
+  snprintf(path, sizeof path, "%s/%s", dir, manifest);
   snprintf(tmp, sizeof tmp, "%s" TMP_SUFFIX, path);
   FILE *f = fopen(tmp, "w");
   if (!f) return diag_error(d, "cannot write %s: %s", tmp, strerror(errno));
   fprintf(f, "# Files tinyaot wrote into this folder, with an FNV-1a hash of each: a re-conversion\n"
              "# replaces these (if unchanged) and never touches any other file. Do not edit.\n");
-  for (int i = 0; i < mod->n_files; i++) fprintf(f, "%016llx %s\n", (unsigned long long)hashes[i], mod->files[i].path);
+  for (int i = 0; i < n_files; i++) fprintf(f, "%016llx %s\n", (unsigned long long)hashes[i], files[i].path);
   bool ok = !ferror(f);
   if (fclose(f) != 0) ok = false;
   if (!ok || rename(tmp, path) != 0) {
@@ -317,6 +318,11 @@ bool export_write_module(const Module *mod, const char *dir, bool force, Diag *d
       return diag_error(d, "%s exists and is not an archive tinyaot wrote; move it away or choose another name", dir);
     return export_write_archive(mod, dir, d);
   }
+  return export_write_files(mod->files, mod->n_files, dir, MANIFEST, force, d);
+}
+
+bool export_write_files(const ModuleFile *files, int n_files, const char *dir, const char *manifest, bool force,
+                        Diag *d) {
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) return diag_error(d, "output %s exists and is not a folder", dir);
   char mk[4096];
@@ -324,24 +330,25 @@ bool export_write_module(const Module *mod, const char *dir, bool force, Diag *d
   if (!make_dirs(mk)) return diag_error(d, "cannot create the output folder %s: %s", dir, strerror(errno));
   List old = {0}, stale = {0};
   bool has_manifest = false;
-  bool ok = read_manifest(dir, &old, &has_manifest, d) && check_folder(mod, dir, force, &old, has_manifest, &stale, d);
-  uint64_t *hashes = ok ? calloc((size_t)mod->n_files + 1, sizeof *hashes) : NULL;
+  bool ok = read_manifest(dir, manifest, &old, &has_manifest, d) &&
+            check_folder(files, n_files, dir, manifest, force, &old, has_manifest, &stale, d);
+  uint64_t *hashes = ok ? calloc((size_t)n_files + 1, sizeof *hashes) : NULL;
   if (ok && !hashes) ok = diag_error(d, "out of memory");
   int written = 0;
-  for (; ok && written < mod->n_files; written++)
-    if (!write_temp(mod, written, dir, &hashes[written], d)) ok = false;
-  if (!ok) remove_temps(mod, dir, written);
-  for (int i = 0; ok && i < mod->n_files; i++) {
+  for (; ok && written < n_files; written++)
+    if (!write_temp(files, written, dir, &hashes[written], d)) ok = false;
+  if (!ok) remove_temps(files, dir, written);
+  for (int i = 0; ok && i < n_files; i++) {
     char from[4200], to[4096];
-    snprintf(to, sizeof to, "%s/%s", dir, mod->files[i].path);
+    snprintf(to, sizeof to, "%s/%s", dir, files[i].path);
     snprintf(from, sizeof from, "%s" TMP_SUFFIX, to);
     if (rename(from, to) != 0) {
       ok = diag_error(d, "cannot write %s: %s", to, strerror(errno));
-      remove_temps(mod, dir, mod->n_files);
+      remove_temps(files, dir, n_files);
     }
   }
   for (int i = 0; ok && i < stale.n; i++) remove_stale(dir, stale.e[i].path);
-  if (ok) ok = write_manifest(mod, dir, hashes, d);
+  if (ok) ok = write_manifest(files, n_files, dir, manifest, hashes, d);
   free(hashes);
   list_free(&old);
   list_free(&stale);

@@ -24,6 +24,24 @@ const char *tensor_type_name(TensorType t) {
   return "unknown";
 }
 
+/* TFLite's types tinyaot has no TensorType for, by their schema numbers. */
+static const char *other_type_name(int t) {
+  switch (t) {
+    case 11: return "complex128";
+    case 12: return "uint64";
+    case 14: return "variant";
+    case 18: return "bfloat16";
+  }
+  return NULL;
+}
+
+const char *tensor_type_label(Arena *a, TensorType t) {
+  const char *name = tensor_type_name(t);
+  if (strcmp(name, "unknown") != 0) return name;
+  const char *other = other_type_name((int)t);
+  return other ? other : arena_printf(a, "unknown (%d)", (int)t);
+}
+
 const char *tensor_dtype_desc(const Tensor *t) {
   return t->stored_int4 ? "int4 (unpacked to int8)" : tensor_type_name(t->type);
 }
@@ -100,6 +118,52 @@ bool tensor_same_shape(const Tensor *a, const Tensor *b) {
   if (a->rank != b->rank) return false;
   for (int i = 0; i < a->rank; i++)
     if (a->dims[i] != b->dims[i]) return false;
+  return true;
+}
+
+static bool copy_ids(Arena *a, int32_t **ids, int n) {
+  if (!*ids || n <= 0) return true;
+  int32_t *c = arena_calloc(a, (size_t)n, sizeof *c);
+  if (!c) return false;
+  memcpy(c, *ids, sizeof *c * (size_t)n);
+  *ids = c;
+  return true;
+}
+
+/* The nodes' own arrays: their tensor lists (patching and the rewrites replace entries). */
+static Node *copy_nodes(Arena *a, const Node *nodes, int n) {
+  Node *c = arena_calloc(a, (size_t)n + 1, sizeof *c);
+  if (!c) return NULL;
+  if (n > 0) memcpy(c, nodes, sizeof *c * (size_t)n);
+  for (int k = 0; k < n; k++)
+    if (!copy_ids(a, &c[k].in, c[k].n_in) || !copy_ids(a, &c[k].out, c[k].n_out) ||
+        !copy_ids(a, &c[k].inter, c[k].n_inter))
+      return NULL;
+  return c;
+}
+
+bool model_copy(const Model *m, Arena *a, Model *out) {
+  *out = *m;
+  out->arena = a;
+  out->tensors = arena_calloc(a, (size_t)m->n_tensors + 1, sizeof *out->tensors);
+  if (!out->tensors) return false;
+  if (m->n_tensors > 0) memcpy(out->tensors, m->tensors, sizeof *out->tensors * (size_t)m->n_tensors);
+  out->nodes = copy_nodes(a, m->nodes, m->n_nodes);
+  if (!out->nodes || !copy_ids(a, &out->inputs, m->n_inputs) || !copy_ids(a, &out->outputs, m->n_outputs)) return false;
+  if (m->n_subgraphs <= 0) return true;
+  out->subgraphs = arena_calloc(a, (size_t)m->n_subgraphs, sizeof *out->subgraphs);
+  if (!out->subgraphs) return false;
+  memcpy(out->subgraphs, m->subgraphs, sizeof *out->subgraphs * (size_t)m->n_subgraphs);
+  for (int s = 0; s < m->n_subgraphs; s++) {
+    Subgraph *g = &out->subgraphs[s];
+    /* the main graph's nodes are the model's (one array, as the loader left it) */
+    g->nodes = m->subgraphs[s].nodes == m->nodes ? out->nodes : copy_nodes(a, g->nodes, g->n_nodes);
+    if (!g->nodes) return false;
+    if (g->inputs == m->inputs) g->inputs = out->inputs;
+    else if (!copy_ids(a, &g->inputs, g->n_inputs)) return false;
+    if (g->outputs == m->outputs) g->outputs = out->outputs;
+    else if (!copy_ids(a, &g->outputs, g->n_outputs)) return false;
+  }
   return true;
 }
 

@@ -130,6 +130,9 @@ const char *builtin_name(int32_t builtin_code);
 const char *tensor_type_name(TensorType t);      /* "int8" */
 /* The tensor's dtype for reports: tensor_type_name, or "int4 (unpacked to int8)". */
 const char *tensor_dtype_desc(const Tensor *t);
+/* tensor_type_name, also for TFLite types tinyaot does not take ("uint64"); "unknown (N)"
+ * for numbers the schema does not define. */
+const char *tensor_type_label(Arena *a, TensorType t);
 const char *tensor_type_ctype(TensorType t);     /* "int8_t" */
 size_t tensor_type_size(TensorType t);           /* 0 if unsupported */
 Tensor *model_tensor(Model *m, int32_t id);      /* NULL for -1 / out of range */
@@ -143,6 +146,12 @@ size_t tensor_view_offset(const Model *m, int32_t id);
 const char *tensor_shape_str(Arena *a, const Tensor *t);
 int64_t tensor_dim(const Tensor *t, int i);      /* negative i counts from the end; 1 if out of range */
 bool tensor_same_shape(const Tensor *a, const Tensor *b);
+/* A copy of m in arena `a` that the later stages may rewrite without touching m: the
+ * tensor, node and subgraph arrays (and each node's tensor lists) are copied, what no
+ * stage after the loader writes (constant bytes, quantisation, names, option vectors) is
+ * shared. The planning search (src/plan/search.c) plans each candidate on one, so the
+ * model is loaded and transformed once. False on OOM. */
+bool model_copy(const Model *m, Arena *a, Model *out);
 /* Adds a synthetic tensor (e.g. kernel scratch); returns its id or -1 on OOM. */
 int32_t model_add_tensor(Model *m, const char *name, TensorType type, size_t bytes);
 

@@ -103,6 +103,20 @@ static char *copy_string(Loader *L, const FbTable *t, int field) {
   return out;
 }
 
+/* Custom operators that say what the model is before any symptom does: a Vela (Ethos-U
+ * NPU) model, TFLite Micro's Signal library (audio front-end operators "Signal<Name>"). */
+static bool check_custom_cause(Loader *L, const char *name) {
+  if (strcmp(name, "ethos-u") == 0)
+    return diag_error(L->d, "the model was compiled for the Arm Ethos-U NPU (custom operator 'ethos-u', written by "
+                            "Vela): its operators run on the NPU, which tinyaot does not target; convert the model as "
+                            "it was before Vela");
+  if (strncmp(name, "Signal", 6) == 0 && name[6] >= 'A' && name[6] <= 'Z')
+    return diag_error(L->d, "custom operator '%s' is from TensorFlow Lite Micro's Signal library (audio feature "
+                            "extraction), which tinyaot does not implement; compute the features in the application "
+                            "and convert the network without that front end", name);
+  return true;
+}
+
 static bool load_opcodes(Loader *L, const FbTable *root) {
   FbVec v = fb_vector(root, MODEL_OPERATOR_CODES, 4);
   if (!fb_check(L, "operator_codes")) return false;
@@ -117,7 +131,7 @@ static bool load_opcodes(Loader *L, const FbTable *root) {
     L->opcodes[i].builtin = code > dep ? code : dep; /* the newer field wins when set */
     L->opcodes[i].version = fb_i32(&oc, OPCODE_VERSION, 1);
     L->opcodes[i].custom = copy_string(L, &oc, OPCODE_CUSTOM);
-    if (!fb_check(L, "operator code")) return false;
+    if (!fb_check(L, "operator code") || !check_custom_cause(L, L->opcodes[i].custom)) return false;
   }
   return true;
 }
@@ -230,8 +244,8 @@ static bool load_tensor(Loader *L, Tensor *t, const FbTable *tt) {
   bool int4 = t->type == TT_INT4;
   size_t esize = int4 ? 1 : tensor_type_size(t->type);
   if (esize == 0 && t->type != TT_RESOURCE) /* a resource handle has no bytes */
-    return diag_error(L->d, "tensor %d '%s': dtype %s (%d) is not supported", t->id, t->name,
-                      tensor_type_name(t->type), (int)t->type);
+    return diag_error(L->d, "tensor %d '%s': dtype %s is not supported", t->id, t->name,
+                      tensor_type_label(L->arena, t->type));
   uint64_t elems = 1;
   for (int i = 0; i < t->rank; i++) {
     int32_t dim = fb_vec_i32(&shape, (uint32_t)i);

@@ -1,5 +1,7 @@
 /* Tensor attribute rules: precedence and field-by-field merging. */
 #include <stdio.h>
+#include <string.h>
+#include <strings.h>
 
 #include "plan.h"
 
@@ -86,7 +88,42 @@ static bool unmatched(const Config *c, bool strict, Diag *d, int line, const cha
   return true;
 }
 
+/* heliaAOT documents two orders for operator rules (reference/attributes: type > id; its
+ * operator-attributes page: id > type). tinyaot follows the first; where a config's rules
+ * give an operator a different attribute under the second, one warning names both. */
+static void warn_precedence(const Config *c, const Model *m) {
+  int differ = 0;
+  char first[320] = "";
+  for (int k = 0; k < m->n_nodes; k++) {
+    const Node *n = &m->nodes[k];
+    const OperatorAttrs a = config_operator_attrs_order(c, n->index, n->opname, false);
+    const OperatorAttrs b = config_operator_attrs_order(c, n->index, n->opname, true);
+    const char *field = NULL, *va = NULL, *vb = NULL;
+    int la = 0, lb = 0;
+    if (a.code_placement != b.code_placement)
+      field = "code_placement", va = mem_name(a.code_placement), vb = mem_name(b.code_placement), la = a.line_code,
+      lb = b.line_code;
+    else if (a.scratch_placement != b.scratch_placement)
+      field = "scratch_placement", va = mem_name(a.scratch_placement), vb = mem_name(b.scratch_placement),
+      la = a.line_scratch, lb = b.line_scratch;
+    else if ((a.lut_mode == NULL) != (b.lut_mode == NULL) || (a.lut_mode && strcasecmp(a.lut_mode, b.lut_mode) != 0))
+      field = "lut_mode", va = a.lut_mode ? a.lut_mode : "-", vb = b.lut_mode ? b.lut_mode : "-", la = a.line_lut,
+      lb = b.line_lut;
+    if (!field) continue;
+    if (differ++ == 0)
+      snprintf(first, sizeof first,
+               "operator %d (%.40s) takes %s %s from line %d: heliaAOT's reference/attributes order (type-only rules "
+               "over id-only rules), which tinyaot follows; its operator-attributes page (id-only over type-only) "
+               "gives %s from line %d",
+               (int)n->index, n->opname ? n->opname : "?", field, va, la, vb, lb);
+  }
+  if (differ && !c->quiet)
+    fprintf(stderr, "tinyaot: warning: %s: %s (%d operator%s differ)\n", c->path ? c->path : "config", first, differ,
+            differ == 1 ? "" : "s");
+}
+
 bool attrs_check_unmatched(const Config *c, const Model *m, bool strict, Diag *d) {
+  if (c) warn_precedence(c, m);
   char what[160];
   for (int i = 0; c && i < c->n_rules; i++) {
     const TensorRule *r = &c->rules[i];
@@ -95,7 +132,9 @@ bool attrs_check_unmatched(const Config *c, const Model *m, bool strict, Diag *d
       snprintf(what, sizeof what, "memory.tensors rule (type %s) matches no tensor of the model", type);
       if (!unmatched(c, strict, d, r->line, what)) return false;
     }
-    if (r->has_id && r->n_ids == 0 && !unmatched(c, strict, d, r->line, "memory.tensors rule has an empty id list"))
+    /* (ids given as names that no tensor has were reported when they were bound) */
+    if (r->has_id && r->n_ids == 0 && !r->id_names &&
+        !unmatched(c, strict, d, r->line, "memory.tensors rule has an empty id list"))
       return false;
     for (int j = 0; r->has_id && j < r->n_ids; j++)
       if (!tensor_rule_hits(r, m, r->ids[j])) {

@@ -34,11 +34,17 @@ typedef struct Builtin {
  * EVB. Apollo4 Lite: 2 MB MRAM, 384 KB TCM + 1 MB SRAM. Apollo510: 4 MB MRAM, 256 KB
  * ITCM, 512 KB DTCM, 3 MB SRAM, PSRAM on the EVB. Generic cores follow QEMU's
  * mps2-an386 (Cortex-M4) and mps3-an547 (Cortex-M55) maps.
+ * heliaAOT's board names (its platform.name values, the neuralSPOT/NSX board list) map
+ * to their SoC: apollo4p_blue_kbr_evb and apollo4p_blue_kxr_evb carry an Apollo4 Blue
+ * Plus (the Apollo4 Plus memories), apollo4l_blue_evb an Apollo4 Blue Lite (the Apollo4
+ * Lite memories), apollo510b_evb an Apollo510B (the Apollo510 memories). PSRAM is listed
+ * only where the EVB is documented to carry it: the Blue boards' BSPs declare none.
  * Clocks, from Ambiq's product pages and data sheets: Apollo3 Blue Plus 48 MHz, 96 MHz
- * with TurboSPOT (burst mode); Apollo4 Plus / Lite 192 MHz in high-performance mode,
- * 96 MHz in low-power mode; Apollo510 250 MHz in high-performance mode, 96 MHz in
- * low-power mode. The generic cores take the Ambiq part of their core (Cortex-M4:
- * Apollo4, Cortex-M55: Apollo510); the host is estimated as a Cortex-M4 (cost_model.h). */
+ * with TurboSPOT (burst mode); Apollo4 Plus / Lite (and their Blue parts) 192 MHz in
+ * high-performance mode, 96 MHz in low-power mode; Apollo510 (and Apollo510B) 250 MHz in
+ * high-performance mode, 96 MHz in low-power mode. The generic cores take the Ambiq part
+ * of their core (Cortex-M4: Apollo4, Cortex-M55: Apollo510); the host is estimated as a
+ * Cortex-M4 (cost_model.h). */
 static const Builtin builtins[] = {
     {"host", "host", false, false, MiB(64), MiB(256), MiB(1024), MiB(1024), MiB(1024), 192, 96},
     {"cortex-m4", "cortex-m4", true, false, 0, 0, MiB(4), MiB(4), MiB(16), 192, 96},
@@ -47,6 +53,10 @@ static const Builtin builtins[] = {
     {"apollo4p_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), MiB(16), 192, 96},
     {"apollo4l_evb", "cortex-m4", true, false, 0, KiB(384), MiB(1), MiB(2), 0, 192, 96},
     {"apollo510_evb", "cortex-m55", true, true, KiB(256), KiB(512), MiB(3), MiB(4), MiB(32), 250, 96},
+    {"apollo4p_blue_kbr_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), 0, 192, 96},
+    {"apollo4p_blue_kxr_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), 0, 192, 96},
+    {"apollo4l_blue_evb", "cortex-m4", true, false, 0, KiB(384), MiB(1), MiB(2), 0, 192, 96},
+    {"apollo510b_evb", "cortex-m55", true, true, KiB(256), KiB(512), MiB(3), MiB(4), 0, 250, 96},
 };
 
 int platform_builtin_count(void) { return (int)(sizeof builtins / sizeof builtins[0]); }

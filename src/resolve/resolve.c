@@ -12,6 +12,36 @@ static bool add_scratch_tensor(Model *m, Node *n, Diag *d) {
   return true;
 }
 
+/* A hybrid (dynamic-range quantised) operator: a float32 activation in, an int8 (or int4)
+ * quantised constant beside it. Returns that constant, or NULL. */
+static const Tensor *hybrid_weight(const Model *m, const Node *n) {
+  bool float_act = false;
+  const Tensor *w = NULL;
+  for (int i = 0; i < n->n_in; i++) {
+    const Tensor *t = node_input(m, n, i);
+    if (!t) continue;
+    if (!t->data && t->type == TT_FLOAT32) float_act = true;
+    if (t->data && t->type == TT_INT8 && t->n_quant > 0 && !w) w = t;
+  }
+  return float_act ? w : NULL;
+}
+
+/* After a failed prepare: when an operator is hybrid, that is the cause, said alone in one
+ * line instead of each operator's dtype clauses (TFLite Micro has no hybrid kernels either). */
+static void name_hybrid_cause(const Model *m, Diag *d) {
+  for (int k = 0; k < m->n_nodes; k++) {
+    const Node *n = &m->nodes[k];
+    const Tensor *w = hybrid_weight(m, n);
+    if (!w) continue;
+    diag_init(d, d->file);
+    diag_error(d, "operator %d (%s): the model is hybrid-quantised (dynamic-range: float32 activations with %s "
+                  "weights, tensor %d '%s'), which tinyaot does not support, as TensorFlow Lite Micro does not; "
+                  "quantise it fully (integer activations, from a representative dataset) or keep it float32",
+               k, n->opname, tensor_dtype_desc(w), (int)w->id, w->name);
+    return;
+  }
+}
+
 bool resolve_model(Model *m, const Platform *platform, Diag *d) { return resolve_model_mixed(m, platform, NULL, d); }
 
 bool resolve_model_mixed(Model *m, const Platform *platform, const bool *portable, Diag *d) {
@@ -30,7 +60,11 @@ bool resolve_model_mixed(Model *m, const Platform *platform, const bool *portabl
     }
     n->def->prepare(&pc, n);
   }
-  if (diag_failed(d) || !resolve_check_accumulators(m, d)) return false;
+  if (diag_failed(d)) {
+    name_hybrid_cause(m, d);
+    return false;
+  }
+  if (!resolve_check_accumulators(m, d)) return false;
   for (int k = 0; k < m->n_nodes; k++) {
     Node *n = &m->nodes[k];
     if (!op_check_scratch(m, n, d)) return false;

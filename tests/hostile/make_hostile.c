@@ -999,7 +999,50 @@ static void int4_cases(void) {
   }
 }
 
+/* ---- Valid models whose refusal must name their cause first (tests/suites/refusal_causes.sh):
+ * a hybrid FULLY_CONNECTED, a Vela (Ethos-U) custom operator with its NPU scratch input, a
+ * TFLite Micro Signal-library operator, a UINT64 tensor. ---- */
+static void cause_cases(const char *dir) {
+  out_dir = dir;
+  int32_t d14[] = {1, 4}, d34[] = {3, 4}, d3[] = {3}, d13[] = {1, 3}, d116[] = {1, 16}, d32[] = {32}, d18[] = {1, 8},
+          d8[] = {8}, d12[] = {1, 2};
+  {
+    TSpec t[4] = {tensor("x", T_FLOAT32, 2, d14, 0, 0.f, 0), tensor("dense/w", T_INT8, 2, d34, 0, 0.01f, 0),
+                  tensor("dense/b", T_FLOAT32, 1, d3, 0, 0.f, 0), tensor("y", T_FLOAT32, 2, d13, 0, 0.f, 0)};
+    size_t consts[3] = {0, 12, 12};
+    Spec s = one_op(OP_FULLY_CONNECTED, OPT_FC, 3, t, consts);
+    emit_spec("hybrid_fc", &s);
+  }
+  {
+    TSpec t[4] = {tensor("in", T_INT8, 2, d116, 0, 0.1f, 0), tensor("command_stream", 3, 1, d32, 0, 0.f, 0),
+                  tensor("scratch", 3, 1, d32, 0, 0.f, 0), tensor("out", T_INT8, 2, d116, 0, 0.1f, 0)};
+    size_t consts[3] = {0, 32, 0};
+    Spec s = one_op(OP_CUSTOM, OPT_NONE, 3, t, consts);
+    s.custom_name = "ethos-u";
+    emit_spec("ethos_u", &s);
+  }
+  {
+    TSpec t[3] = {tensor("frame", T_INT16, 2, d18, 0, 0.f, 0), tensor("window", T_INT16, 1, d8, 0, 0.f, 0),
+                  tensor("windowed", T_INT16, 2, d18, 0, 0.f, 0)};
+    size_t consts[2] = {0, 16};
+    Spec s = one_op(OP_CUSTOM, OPT_NONE, 2, t, consts);
+    s.custom_name = "SignalWindow";
+    emit_spec("signal_window", &s);
+  }
+  {
+    TSpec t[3] = {tensor("a", 12, 2, d12, 0, 0.f, 0), tensor("b", 12, 2, d12, 0, 0.f, 0),
+                  tensor("sum", 12, 2, d12, 0, 0.f, 0)};
+    size_t consts[2] = {0, 16};
+    Spec s = one_op(OP_ADD, OPT_NONE, 2, t, consts);
+    emit_spec("dtype_uint64", &s);
+  }
+}
+
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--causes") == 0) {
+    cause_cases(argv[2]);
+    return 0;
+  }
   if (argc == 3 && strcmp(argv[1], "--control-flow-valid") == 0) {
     CfModel a = cf_if(), b = cf_while(), c = cf_resource();
     emit_cf(argv[2], "cf_if_valid", &a);

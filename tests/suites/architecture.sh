@@ -30,6 +30,12 @@ grep -nE '^static [^=]*\b(bin_walk|bcast_run|cmp_walk)\b' runtime/kernels/*.c | 
 for k in ta_binary.c ta_compare.c; do
   grep -q '#include "ta_bcast.h"' "runtime/kernels/$k" || echo "runtime/kernels/$k: does not include ta_bcast.h"
 done | rule "binary and compare kernels walk broadcasts with ta_bcast.h"
+# tests/suites/README: each suite names itself after its file and prints its results through
+# suite_lib.sh's pass / fail / skip (no pass() of its own, no result line of its own)
+for s in tests/suites/*.sh; do
+  grep -qE "^(suite_setup|tier_setup) $(basename "$s" .sh)( |\$)" "$s" || echo "$s: no suite_setup $(basename "$s" .sh)"
+  grep -nE '^[[:space:]]*(pass|fail|skip)[[:space:]]*\(\)|echo "(PASS|FAIL|SKIP) ' "$s" | sed "s|^|$s:|"
+done | rule "every suite reports through tests/suite_lib.sh, named after its file"
 
 if sh tools/check_layering.sh >"$work/layering.log" 2>&1; then
   pass " tools/check_layering.sh (transform helpers stay in transform and cli)"

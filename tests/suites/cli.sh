@@ -6,7 +6,7 @@
 # the model, the over-budget message). usage: sh tests/suites/cli.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup cli "$@" || { echo "FAIL cli: no work folder"; exit 0; }
+suite_setup cli "$@" || { fail setup "no work folder"; exit 0; }
 root=$TA_ROOT
 B="$build/tinyaot"
 # expect_error NAME PATTERN ARGS...: exit status 2 or 1, exactly one line on stderr matching PATTERN
@@ -198,6 +198,64 @@ if [ $rc1 -eq 0 ] && [ -f "$work/f1/report.json" ] && [ $rc2 -ne 0 ] && [ ! -e "
    [ $rc3 -eq 0 ] && [ -f "$work/f3/report.json" ] && [ "$(cat "$work/f2/notes.txt")" = mine ]; then pass force_cli_wins_both_ways
 else fail force_cli_wins_both_ways "rc $rc1/$rc2/$rc3: $(head -c 200 "$work/f2.err")"; fi
 
+# tinyaot run --out-dir: a user's file there survives (run writes beside it, through the
+# module writer's manifest code, with its own .tinyaot-run-manifest); a user's file in the way of an output is a one-line refusal
+# that leaves it as it was; a second run replaces run's own files; stdout names what was written.
+mkdir -p "$work/ro" "$work/rp"
+echo mine >"$work/ro/notes.txt"
+echo mine >"$work/rp/out0.bin"
+"$B" run "$model" --in "$work/demo_in.bin" --out-dir "$work/ro" >"$work/ro1.out" 2>"$work/ro1.err"; r1=$?
+"$B" run "$model" --in "$work/demo_in.bin" --out-dir "$work/ro" >"$work/ro2.out" 2>"$work/ro2.err"; r2=$?
+if [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ "$(cat "$work/ro/notes.txt")" = mine ] && [ -s "$work/ro/out0.bin" ] &&
+   grep -q "^tinyaot: wrote 1 output file ([0-9]* bytes) to $work/ro: out0.bin$" "$work/ro2.out"; then pass run_keeps_user_files
+else fail run_keeps_user_files "rc $r1/$r2: $(head -c 300 "$work/ro2.err") $(head -c 200 "$work/ro2.out")"; fi
+expect_error run_refuses_user_output "rp/out0.bin exists and was not written by tinyaot" run "$model" \
+  --in "$work/demo_in.bin" --out-dir "$work/rp"
+[ "$(cat "$work/rp/out0.bin")" = mine ] && pass run_user_output_untouched || fail run_user_output_untouched "out0.bin changed"
+# run into a folder holding a converted module: the module stays (run keeps its own manifest),
+# and a re-conversion there keeps run's outputs.
+"$B" convert "$model" -o "$work/rm" --name rm >/dev/null 2>&1
+"$B" run "$model" --in "$work/demo_in.bin" --out-dir "$work/rm" >/dev/null 2>"$work/rm.err"; r1=$?
+"$B" convert "$model" -o "$work/rm" --name rm >/dev/null 2>>"$work/rm.err"; r2=$?
+if [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ -f "$work/rm/include/rm_model.h" ] && [ -f "$work/rm/report.json" ] &&
+   [ -s "$work/rm/out0.bin" ]; then pass run_beside_module
+else fail run_beside_module "rc $r1/$r2: $(head -c 300 "$work/rm.err")"; fi
+
+# inspect after PAD folding: the text's `op` column is the model's operator index, --json's
+# "index" the position after folding; the text says so (a note) exactly when they differ, and
+# --json's "model_index" is the text's column.
+mv="$corpus/models/mcunet_vww/model.tflite"
+if [ -f "$mv" ] && [ -f "$corpus/models/kws/model.tflite" ]; then
+  "$B" inspect "$mv" >"$work/in.txt" 2>&1; "$B" inspect "$mv" --json >"$work/in.json" 2>&1
+  "$B" inspect "$corpus/models/kws/model.tflite" >"$work/ik.txt" 2>&1
+  text_ops=$(sed -n '/^  op  operator/,/^$/p' "$work/in.txt" | sed -n 's/^ *\([0-9][0-9]*\)  .*/\1/p' | tr '\n' ' ')
+  json_ops=$(sed -n 's/.*"model_index": \([0-9]*\),.*/\1/p' "$work/in.json" | tr '\n' ' ')
+  json_pos=$(sed -n 's/.*{"index": \([0-9]*\), "model_index".*/\1/p' "$work/in.json" | tr '\n' ' ')
+  if grep -q '^note: the transforms folded operators' "$work/in.txt" && [ -n "$text_ops" ] && [ "$text_ops" = "$json_ops" ] &&
+     [ "$json_pos" != "$json_ops" ] && ! grep -q '^note: the transforms' "$work/ik.txt"; then pass inspect_numbering_note
+  else fail inspect_numbering_note "text '$(echo "$text_ops" | head -c 80)' json '$(echo "$json_ops" | head -c 80)'"; fi
+else echo "SKIP cli:inspect_numbering_note: corpus absent"; fi
+
+# A default module name changed from the model file's name is announced in one line (stdout,
+# after the summary); an unchanged one (also a folder's name for model.tflite) is not.
+mkdir -p "$work/nm/kws"
+cp "$model" "$work/nm/9lives.tflite"; cp "$model" "$work/nm/my-model.v2.tflite"; cp "$model" "$work/nm/kws/model.tflite"
+"$B" convert "$work/nm/9lives.tflite" -o "$work/nm/o1" >"$work/nm1.out" 2>&1
+"$B" convert "$work/nm/my-model.v2.tflite" -o "$work/nm/o2" >"$work/nm2.out" 2>&1
+"$B" convert "$work/nm/kws/model.tflite" -o "$work/nm/o3" >"$work/nm3.out" 2>&1
+if grep -q "^tinyaot: note: the module is named 'model', not '9lives' " "$work/nm1.out" && [ -f "$work/nm/o1/include/model_model.h" ] &&
+   grep -q "^tinyaot: note: the module is named 'my_model', not 'my-model.v2' " "$work/nm2.out" &&
+   [ -f "$work/nm/o3/include/kws_model.h" ] && ! grep -q "note: the module is named" "$work/nm3.out"
+then pass default_name_change_announced
+else fail default_name_change_announced "$(cat "$work/nm1.out" "$work/nm2.out" "$work/nm3.out" | head -c 400)"; fi
+
+# An unknown platform is blamed on where it was named: the config's line, or --platform.
+printf '# a comment\nplatform:\n  name: no_such_board\n' >"$work/bad_platform.yaml"
+expect_error platform_error_config_line "^tinyaot: error: $work/bad_platform.yaml: line 3: unknown platform 'no_such_board'" \
+  convert "$model" -o "$work/bp" --path "$work/bad_platform.yaml"
+expect_error platform_error_cli "^tinyaot: error: --platform: unknown platform 'no_such_board'" \
+  convert "$model" -o "$work/bp" --platform no_such_board
+
 # The over-budget message names the largest tensors whole (kws has names of ~200 characters).
 if [ -f "$corpus/models/kws/model.tflite" ]; then
   printf 'platform: {name: apollo510_evb}\nmemory:\n  tensors:\n    - type: scratch\n      attributes: {memory: DTCM}\n  constraints:\n    - {name: DTCM, max_size: 64}\n' >"$work/budget.yaml"
@@ -206,5 +264,5 @@ if [ -f "$corpus/models/kws/model.tflite" ]; then
   if grep -q "over budget" "$work/budget.err" && [ $((quotes % 2)) -eq 0 ] && grep -q "raise memory.constraints" "$work/budget.err"
   then pass budget_message_whole_names
   else fail budget_message_whole_names "$(head -c 400 "$work/budget.err")"; fi
-else echo "SKIP cli:budget_message_whole_names: corpus absent"; fi
+else skip budget_message_whole_names "corpus absent"; fi
 exit 0

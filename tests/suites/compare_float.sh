@@ -10,20 +10,20 @@
 #   COMPARE=PATH / GEN=PATH check those builds instead (e.g. from before the fix).
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup compare_float "$@" || { echo "FAIL compare_float: no work folder"; exit 0; }
+suite_setup compare_float "$@" || { fail setup "no work folder"; exit 0; }
 
 compare=${COMPARE:-$build/compare}
 if [ ! -x "$compare" ]; then
   compare="$work/compare"
   ${CC:-cc} -std=c11 -O1 "$TA_ROOT/tests/tools/compare.c" -o "$compare" -lm ||
-    { echo "FAIL compare_float: cannot build compare"; exit 0; }
+    { fail setup "cannot build compare"; exit 0; }
 fi
 gen=${GEN:-}
 if [ -z "$gen" ]; then
   gen="$work/fuzz_diff_gen" # built here (suites may run side by side: no make in the build folder)
   ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" \
     "$TA_ROOT/tools/fbwriter.c" -o "$gen" -lm >"$work/gen.log" 2>&1 ||
-    { echo "FAIL compare_float: cannot build the generator: $(tail -n 1 "$work/gen.log")"; exit 0; }
+    { fail setup "cannot build the generator: $(tail -n 1 "$work/gen.log")"; exit 0; }
 fi
 
 # float32 little-endian bytes (octal escapes for printf)
@@ -62,9 +62,9 @@ check() {
     [ $rc -eq 0 ] && got=equal
     [ $rc -gt 1 ] && got="error $rc"
     if [ "$got" = "$2" ]; then
-      echo "PASS compare_float:$tool:$1"
+      pass "$tool:$1"
     else
-      echo "FAIL compare_float:$tool:$1: reference $3, actual $4: $got, expected $2 ($(head -c 120 "$work/out.txt"))"
+      fail "$tool:$1" "reference $3, actual $4: $got, expected $2 ($(head -c 120 "$work/out.txt"))"
     fi
   done
 }
@@ -85,19 +85,19 @@ check off_tolerance differ 1 1.5
 # The found case: tinyaot gives +inf where TensorFlow Lite Micro does (CAST int8 -> EXP).
 found="$corpus/found/cast_exp_inf_float32"
 if [ ! -f "$found/model.tflite" ]; then
-  echo "SKIP compare_float:cast_exp_inf_float32: not in the corpus ($found)"
+  skip cast_exp_inf_float32 "not in the corpus ($found)"
   exit 0
 fi
 if ! "$build/tinyaot" run "$found/model.tflite" --case "$found/case_0" --out-dir "$work/found" >"$work/found.log" 2>&1; then
-  echo "FAIL compare_float:cast_exp_inf_float32: tinyaot run: $(tail -n 1 "$work/found.log")"
+  fail cast_exp_inf_float32 "tinyaot run: $(tail -n 1 "$work/found.log")"
   exit 0
 fi
 if ! od -An -tx1 "$found/case_0/out0.bin" | grep -q '00 00 80 7f'; then
-  echo "FAIL compare_float:cast_exp_inf_float32: the golden holds no +inf any more (the case changed)"
+  fail cast_exp_inf_float32 "the golden holds no +inf any more (the case changed)"
 elif ! cmp -s "$found/case_0/out0.bin" "$work/found/case_0/out0.bin"; then
-  echo "FAIL compare_float:cast_exp_inf_float32: tinyaot's output is not byte-identical to the golden"
+  fail cast_exp_inf_float32 "tinyaot's output is not byte-identical to the golden"
 elif ! msg=$("$compare" float32 "$found/case_0/out0.bin" "$work/found/case_0/out0.bin"); then
-  echo "FAIL compare_float:cast_exp_inf_float32: compare rejects identical outputs: $msg"
+  fail cast_exp_inf_float32 "compare rejects identical outputs: $msg"
 else
-  echo "PASS compare_float:cast_exp_inf_float32 (byte-identical, +inf included)"
+  pass "cast_exp_inf_float32 (byte-identical, +inf included)"
 fi

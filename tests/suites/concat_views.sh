@@ -13,18 +13,18 @@
 # usage: sh tests/suites/concat_views.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup concat_views "$@" || { echo "FAIL concat_views: no work folder"; exit 0; }
+suite_setup concat_views "$@" || { fail setup "no work folder"; exit 0; }
 oracle="$corpus/../oracle/tflm_ref"
 gen="$build/fuzz_diff_gen"
 if [ ! -x "$oracle" ]; then
-  echo "SKIP concat_views: oracle absent ($oracle)"
+  skip oracle "absent ($oracle)"
   exit 0
 fi
 if [ ! -x "$gen" ]; then # built here (suites may run side by side: no make in the build folder)
   gen="$work/fuzz_diff_gen"
   ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" \
     "$TA_ROOT/tools/fbwriter.c" -o "$gen" -lm >"$work/gen.log" 2>&1 ||
-    { echo "FAIL concat_views: cannot build the generator: $(tail -n 1 "$work/gen.log")"; exit 0; }
+    { fail setup "cannot build the generator: $(tail -n 1 "$work/gen.log")"; exit 0; }
 fi
 json_num() { sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -n 1; }
 in_args() {
@@ -41,10 +41,10 @@ for batch in 4 7 g33; do
   file=$batch
   [ $batch = g33 ] && file=4
   # shellcheck disable=SC2086
-  "$gen" gen 9100 $file 40 "$dir" $only >/dev/null 2>&1 || { echo "FAIL concat_views:b$batch: generator failed"; continue; }
+  "$gen" gen 9100 $file 40 "$dir" $only >/dev/null 2>&1 || { fail "b$batch" "generator failed"; continue; }
   # shellcheck disable=SC2046
   if ! "$oracle" "$dir/model.tflite" $(in_args "$dir") --out-dir "$dir/ref" --quiet >"$dir/ref.log" 2>&1; then
-    echo "FAIL concat_views:b$batch: the oracle refused the file: $(tail -n 1 "$dir/ref.log")"
+    fail "b$batch" "the oracle refused the file: $(tail -n 1 "$dir/ref.log")"
     continue
   fi
   for mode in views copies max; do
@@ -57,11 +57,11 @@ for batch in 4 7 g33; do
     "$build/tinyaot" convert "$dir/model.tflite" -o "$dir/mod_$mode" $extra >"$dir/$mode.clog" 2>&1
     # shellcheck disable=SC2086
     if ! "$build/tinyaot" run "$dir/model.tflite" --case "$dir/case_0" --out-dir "$dir/got_$mode" $extra >"$dir/$mode.log" 2>&1; then
-      echo "FAIL concat_views:b${batch}_$mode: run failed: $(tail -n 1 "$dir/$mode.log")"
+      fail "b${batch}_$mode" "run failed: $(tail -n 1 "$dir/$mode.log")"
       continue
     fi
     if ! cmp_out=$("$gen" compare "$dir" "$dir/ref" "$dir/got_$mode/case_0"); then
-      echo "FAIL concat_views:b${batch}_$mode: differs from TFLite Micro: $(echo "$cmp_out" | head -n 1)"
+      fail "b${batch}_$mode" "differs from TFLite Micro: $(echo "$cmp_out" | head -n 1)"
       continue
     fi
     viewed=$(json_num "$dir/mod_$mode/report.json" concats_viewed)
@@ -70,18 +70,18 @@ for batch in 4 7 g33; do
       *) ok=$([ -n "$viewed" ] && [ "$viewed" -gt 0 ] && echo y) ;;
     esac
     if [ "$ok" != y ]; then
-      echo "FAIL concat_views:b${batch}_$mode: concats_viewed '$viewed'"
+      fail "b${batch}_$mode" "concats_viewed '$viewed'"
     else
-      echo "PASS concat_views:b${batch}_$mode (exact, $viewed viewed, arena $(json_num "$dir/mod_$mode/report.json" arena_bytes) bytes)"
+      pass "b${batch}_$mode (exact, $viewed viewed, arena $(json_num "$dir/mod_$mode/report.json" arena_bytes) bytes)"
     fi
   done
   a_views=$(json_num "$dir/mod_views/report.json" arena_bytes) a_copies=$(json_num "$dir/mod_copies/report.json" arena_bytes)
   if [ $batch = g33 ] && [ -n "$a_views" ] && [ -n "$a_copies" ] && [ "$a_views" -lt "$a_copies" ] &&
      ! grep -q "ta_concat" "$dir/mod_views/src/"*_model.c; then
-    echo "PASS concat_views:b${batch}_arena ($a_views < $a_copies bytes, no concatenation code)"
+    pass "b${batch}_arena ($a_views < $a_copies bytes, no concatenation code)"
   elif [ $batch != g33 ] && [ -n "$a_views" ] && [ -n "$a_copies" ] && [ "$a_views" -le "$a_copies" ]; then
-    echo "PASS concat_views:b${batch}_arena ($a_views <= $a_copies bytes)"
+    pass "b${batch}_arena ($a_views <= $a_copies bytes)"
   else
-    echo "FAIL concat_views:b${batch}_arena: views '$a_views' bytes, copies '$a_copies'"
+    fail "b${batch}_arena" "views '$a_views' bytes, copies '$a_copies'"
   fi
 done

@@ -6,10 +6,10 @@
 # Usage: sh tests/suites/config_helia.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup config_helia "$@" || { echo "FAIL config_helia: no work folder"; exit 0; }
+suite_setup config_helia "$@" || { fail setup "no work folder"; exit 0; }
 T="$build/tinyaot"
 dir=tests/config_helia
-"$build/demo_model" "$work/demo.tflite" "$work/demo_in.bin" >/dev/null || { echo "FAIL config_helia: demo model"; exit 0; }
+"$build/demo_model" "$work/demo.tflite" "$work/demo_in.bin" >/dev/null || { fail setup "demo model"; exit 0; }
 kws="$corpus/models/kws/model.tflite"
 
 
@@ -42,7 +42,7 @@ done
 # 3-4. The same on kws's depthwise filter (tensor 5, operator 1), M4 and M55.
 for core in m4 m55; do
   n=kws_depthwise_$core
-  if [ ! -f "$kws" ]; then echo "SKIP config_helia:$n: corpus absent"; continue; fi
+  if [ ! -f "$kws" ]; then skip "$n" "corpus absent"; continue; fi
   if ! convert $n "$kws" --config $dir/$n.yaml; then fail $n "conversion failed: $(cat "$work/$n.log")"; continue; fi
   l=$(line_of $n "DEPTHWISE_CONV_2D\\) table 'weights'.*\"source_tensor\": 5")
   if [ -z "$l" ]; then fail $n "no re-laid depthwise weights with source_tensor 5"
@@ -134,6 +134,77 @@ for how in key flag; do
   elif ! grep -q "tensor 6 'dense/weights' CONSTANT: memory=SRAM (line 8)" "$log"; then fail ${n}_$how "no resolved tensor attributes"
   elif ! grep -q "operator 0 CONV_2D: code_placement=- scratch_placement=-" "$log"; then fail ${n}_$how "operators without rules not listed"
   else pass ${n}_$how; fi
+done
+
+# 16. heliaAOT's template forms (issue 33): platform.memories as a mapping, a constraint's
+# `size`, a disabled {name, enabled, options} transform, a tensor id given as its name,
+# model metadata in report.json/report.md, memory.optimize in the file.
+n=template_forms
+if convert $n "$work/demo.tflite" --config $dir/$n.yaml; then
+  r="$work/$n/report.json"
+  w6=$(line_of $n '"id": 6,|"source_tensor": 6[,}]') w1=$(line_of $n '"id": 1,|"source_tensor": 1[,}]')
+  if grep -q warning "$work/$n.log"; then fail $n "warnings (a disabled transform asks for nothing): $(cat "$work/$n.log")"
+  elif ! grep -q '"platform": "board"' "$r" || ! grep -q '{"name": "DTCM", "used": [0-9]*, "budget": 65536}' "$r" ||
+       grep -q '"name": "ITCM"' "$r"; then fail $n "the mapping's memories are not the platform's: $(grep -A5 '"memories"' "$r")"
+  elif ! grep -q '{"name": "SRAM", "used": [0-9]*, "budget": 98304}' "$r"; then fail $n "constraint 'size: 96KB' is not SRAM's budget"
+  elif ! has "$w6" '"memory": "SRAM"' || ! has "$w6" '"residency": "pin"'; then fail $n "id 'dense/weights' did not pin tensor 6 to SRAM: $w6"
+  elif has "$w1" '"residency": "pin"'; then fail $n "the name rule reached tensor 1: $w1"
+  elif ! grep -qF '"model_metadata": {"name": "demo_kws", "description": "tiny keyword spotter", "version": "v1.2.3"}' "$r" ||
+       ! grep -qF 'Model: demo_kws v1.2.3 - tiny keyword spotter' "$work/$n/report.md"; then fail $n "model metadata not in report.json/report.md"
+  elif ! grep -q '"memory_bounds": {"mode": "max"' "$r"; then fail $n "memory.optimize: max not applied"
+  elif ! convert ${n}_cli "$work/demo.tflite" --config $dir/$n.yaml --memory.optimize default ||
+       ! grep -q '"memory_bounds": {"mode": "default"' "$work/${n}_cli/report.json"; then fail $n "--memory.optimize default does not beat the file's key"
+  else pass $n; fi
+else fail $n "conversion failed: $(cat "$work/$n.log")"; fi
+
+# 17. A tensor name no tensor has: a warning naming the line; --strict an error.
+n=tensor_name_unknown
+printf 'memory:\n  tensors:\n    - id: [dense/wieghts]\n      attributes: {memory: SRAM}\n' >"$work/$n.yaml"
+want="line 3: memory.tensors rule: no tensor of the model is named 'dense/wieghts'"
+if ! convert $n "$work/demo.tflite" --config "$work/$n.yaml"; then fail $n "failed without --strict: $(cat "$work/$n.log")"
+elif ! grep warning "$work/$n.log" | grep -qF "$want"; then fail $n "no warning '$want': $(cat "$work/$n.log")"
+elif grep -q "empty id list" "$work/$n.log"; then fail $n "a second warning for the same rule: $(cat "$work/$n.log")"
+elif convert ${n}_strict "$work/demo.tflite" --config "$work/$n.yaml" --strict || ! grep -qF "$want" "$work/${n}_strict.log"; then
+  fail $n "--strict: not an error naming '$want': $(cat "$work/${n}_strict.log")"
+else pass $n; fi
+
+# 18. The two documented operator orders disagree on operator 0 (type-only CONV_2D rule vs
+# id-only rule): the type rule places it, and one warning line names both readings.
+n=precedence_readings
+if convert $n "$work/demo.tflite" --config $dir/$n.yaml; then
+  want="operator 0 (CONV_2D) takes code_placement MRAM from line 8: heliaAOT's reference/attributes order"
+  if ! placed $n 0 MRAM; then fail $n "operator 0 not in MRAM (tinyaot follows reference/attributes: type over id)"
+  elif ! placed $n 2 ITCM; then fail $n "operator 2's id rule (no type rule competes) not applied"
+  elif [ "$(grep -c warning "$work/$n.log")" -ne 1 ] || ! grep warning "$work/$n.log" | grep -qF "$want" ||
+       ! grep warning "$work/$n.log" | grep -qF "operator-attributes page (id-only over type-only) gives SRAM from line 11 (1 operator differ)"; then
+    fail $n "not one warning naming both readings: $(cat "$work/$n.log")"
+  else pass $n; fi
+else fail $n "conversion failed: $(cat "$work/$n.log")"; fi
+# ... and a config whose rules agree under both readings gets no such warning.
+n=model_attributes_quiet
+if convert $n "$work/demo.tflite" --config $dir/model_attributes.yaml && ! grep -q "operator-attributes page" "$work/$n.log"; then pass $n
+else fail $n "warned although both orders agree: $(cat "$work/$n.log")"; fi
+
+# 19. A typo in a key: the warning names the closest known key, as the command line does.
+n=did_you_mean
+if convert $n "$work/demo.tflite" --config $dir/strict_unknown_key.yaml &&
+   grep warning "$work/$n.log" | grep -qF "line 9: unknown key 'memroy' in tensor attributes (ignored); did you mean 'memory'?"; then pass $n
+else fail $n "no 'did you mean' in: $(cat "$work/$n.log")"; fi
+
+# 20. heliaAOT's board names are built-in platforms with their SoC's memories: the plan's
+# memories are those `tinyaot platforms` lists for the board.
+for board in apollo4p_blue_kbr_evb apollo4p_blue_kxr_evb apollo4l_blue_evb apollo510b_evb; do
+  n=platform_$board
+  printf 'platform:\n  name: %s\n' $board >"$work/$n.yaml"
+  if ! convert $n "$work/demo.tflite" --config "$work/$n.yaml"; then fail $n "conversion failed: $(cat "$work/$n.log")"; continue; fi
+  row=$("$T" platforms | awk -v b=$board '$1 == b')
+  listed=$("$T" platforms | awk -v b=$board 'NR == 1 { for (i = 4; i <= NF; i++) name[i] = $i }
+    $1 == b { j = 4; for (i = 4; i <= NF; i++) { if ($i == "-") { j++; continue } printf "%s ", name[j]; i++; j++ } }')
+  planned=$(sed -n 's/.*{"name": "\([A-Z]*\)", "used": [0-9]*, "budget": [0-9]*}.*/\1/p' "$work/$n/report.json" | tr '\n' ' ')
+  if [ -z "$row" ]; then fail $n "not listed by tinyaot platforms"
+  elif ! grep -q "\"platform\": \"$board\"" "$work/$n/report.json"; then fail $n "report.json does not name the board"
+  elif [ "$listed" != "$planned" ]; then fail $n "memories '$planned' differ from tinyaot platforms' '$listed'"
+  else pass $n; fi
 done
 
 # 15. valgrind on the config parser (a whole conversion) for every test config.

@@ -34,17 +34,12 @@
 #   (bit 15) and, with no loop compiled, by gemm_gather_window; strww's 1x1 layer of 40 channels
 #   runs the depth-40 pair loop (bit 14); generated first layers of rows of 4 values (below)
 #   read their border windows' rows from inside the image, shifted.
-# usage: sh tests/suites/cv4.sh BUILD CORPUS WORKDIR
+# usage: sh tests/suites/conv_tiers_m4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TA_ROOT/target/lib.sh"
-. "$TA_ROOT/tests/suite_lib.sh"
-suite_setup cv4 "$@" || { echo "FAIL cv4: no work folder"; exit 0; }
-
-if [ ! -d "$corpus/models" ]; then
-  echo "SKIP cv4: corpus absent ($corpus)"
-  exit 0
-fi
-ta_ensure_packages >/dev/null 2>&1 || { echo "FAIL cv4: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"; exit 0; }
+. "$TA_ROOT/tests/tier_suite_lib.sh"
+tier_setup conv_tiers_m4 "$@"
+suite_require "$corpus/models"
+tier_need_cross fail setup
 
 # What the module must contain for this case (a fixed string).
 expected() { # name
@@ -65,36 +60,33 @@ expected() { # name
 # The module's TA_GEMM_DSP_VARIANTS mask has bit $2 (a name of ta_gemm_dsp_contract.h) set
 # ($3 = 1) or clear ($3 = 0).
 mask_bit() { # config header, bit name, 1|0
-  mk=$(sed -n 's/.*TA_GEMM_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$1")
-  [ -n "$mk" ] && [ $(( (mk >> $(contract_bit "$2")) & 1 )) -eq "$3" ]
+  tier_mask_has "$1" GEMM_DSP "$2" "$3"
 }
 
-# Converts `dir` for cortex-m4 into $work/<label>/m, builds it with `flags`, runs case 0.
-run_one() { # corpus dir, label, compile flags
-  dir=$1 label="cv4:$2" flags=$3
+# Converts `dir` for cortex-m4 into $work/<check>/m, builds it with `flags`, runs case 0.
+run_one() { # corpus dir, check, compile flags, [max|mask0]
+  dir=$1 check=$2 flags=$3
   d="$work/$2"
-  mkdir -p "$d"
   opts=
   [ "${4:-}" = max ] && opts="--memory.optimize max"
   # shellcheck disable=SC2086 # opts: several words or none
-  if ! "$build/tinyaot" convert "$dir/model.tflite" --platform cortex-m4 -o "$d/m" --name t8 --prefix t8 $opts \
-       >"$d/convert.log" 2>&1; then
-    echo "FAIL $label: convert ($(grep -m1 error "$d/convert.log"))"
+  if ! why=$(tier_convert m4 "$dir/model.tflite" "$d/m" t8 $opts); then
+    fail "$check" "convert ($why)"
     return
   fi
   missing=$(expected "$(basename "$dir")" | while IFS= read -r want; do
     grep -qF "$want" "$d/m/src/t8_model.c" || echo "$want"
   done)
   if [ -n "$missing" ]; then
-    echo "FAIL $label: the module does not take the path ($missing)"
+    fail "$check" "the module does not take the path ($missing)"
     return
   fi
   if [ "$(basename "$dir")" = ad ]; then # the stream: 9 layers, its bit, no block or pair loop
-    mask=$(sed -n 's/.*T8_TA_GEMM_DSP_VARIANTS \(0x[0-9a-f]*\)u.*/\1/p' "$d/m/src/ta_config.h")
+    mask=$(tier_mask "$d/m/src/ta_config.h" GEMM_DSP)
     loops=$(( (1 << $(contract_bit TA_GEMM_DSP_BIT_FIRST_333)) - 1 )) # the block and pair loops' bits
     if [ "$(grep -c '\.fcs = 1,' "$d/m/src/t8_model.c")" != 9 ] || [ -z "$mask" ] ||
        [ $(((mask >> $(contract_bit TA_GEMM_DSP_BIT_FCS)) & 1)) != 1 ] || [ $((mask & loops)) != 0 ]; then
-      echo "FAIL $label: ad's FULLY_CONNECTED layers do not all take the stream (mask ${mask:-none})"
+      fail "$check" "ad's FULLY_CONNECTED layers do not all take the stream (mask ${mask:-none})"
       return
     fi
   fi
@@ -102,32 +94,33 @@ run_one() { # corpus dir, label, compile flags
     ic:|vww:)
       if ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_FIRST_333 1 ||
          ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_PAIRS28 1 || ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_GATHER 0; then
-        echo "FAIL $label: variant mask $(grep GEMM_DSP_VARIANTS "$d/m/src/ta_config.h") (want FIRST_333, PAIRS28, not GATHER)"
+        fail "$check" "variant mask $(tier_mask "$d/m/src/ta_config.h" GEMM_DSP) (want FIRST_333, PAIRS28, not GATHER)"
         return
       fi ;;
     kws:)
       if ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_FIRST_ROWS 1 ||
          ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_GATHER 0; then
-        echo "FAIL $label: variant mask $(grep GEMM_DSP_VARIANTS "$d/m/src/ta_config.h") (want FIRST_ROWS, not GATHER)"
+        fail "$check" "variant mask $(tier_mask "$d/m/src/ta_config.h" GEMM_DSP) (want FIRST_ROWS, not GATHER)"
         return
       fi ;;
     strww: | first_*:)
       if ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_FIRST_ROWS 1; then
-        echo "FAIL $label: variant mask lacks TA_GEMM_DSP_BIT_FIRST_ROWS (the depth-40 pair loop)"
+        fail "$check" "variant mask lacks TA_GEMM_DSP_BIT_FIRST_ROWS (the depth-40 pair loop)"
         return
       fi ;;
     conv_2d_int8_05_*:)
       if ! mask_bit "$d/m/src/ta_config.h" TA_GEMM_DSP_BIT_GATHER 1; then
-        echo "FAIL $label: variant mask lacks TA_GEMM_DSP_BIT_GATHER (the layer gathers in conv_run)"
+        fail "$check" "variant mask lacks TA_GEMM_DSP_BIT_GATHER (the layer gathers in conv_run)"
         return
       fi ;;
   esac
-  if [ "${4:-}" = mask0 ]; then # no block loop compiled: the layers fall back to the C loops
-    printf '%s\n' '#ifndef T8_TA_CONFIG_H' '#define T8_TA_CONFIG_H' '#define T8_TA_GEMM_DSP_VARIANTS 0x0u' '#endif' \
-      >"$d/m/src/ta_config.h"
+  # mask0: no block loop compiled, the layers fall back to the C loops
+  [ "${4:-}" = mask0 ] && tier_config "$d/m/src/ta_config.h" T8 GEMM_DSP 0
+  if ! why=$(tier_module_run m4 "$d/m" t8 "$dir/case_0" "$d/out" "$flags"); then
+    fail "$check" "$why"
+    return
   fi
-  suite_module_exact "$label" "$d/m" t8 "$dir" "$d/out" "$flags" || return
-  echo "PASS $label (exact, $flags${4:+, $4})"
+  pass "$check (exact, $flags${4:+, $4})"
   rm -rf "$d"
 }
 
@@ -156,14 +149,14 @@ if [ -d "$corpus/ops/$c" ]; then
   run_one "$corpus/ops/$c" "$c" "-O2"
   run_one "$corpus/ops/$c" "$c-mask0" "-O2" mask0
 else
-  echo "FAIL cv4:$c: corpus case missing"
+  fail "$c" "corpus case missing"
 fi
 # the CONV_2D cases with whole groups of 4 input channels, no dilation, a window wider than 1x1
 for c in conv_2d_int8_01_k1x5_s1_d1_valid_relu6_c8to3 conv_2d_int8_15_k5x5_s2_d1_same_relu6_c8to3; do
   if [ -d "$corpus/ops/$c" ]; then
     run_one "$corpus/ops/$c" "$c" "-O2"
   else
-    echo "FAIL cv4:$c: corpus case missing"
+    fail "$c" "corpus case missing"
   fi
 done
 # Column form in pairs on generated convolutions (fuzz_diff_gen conv, goldens from TFLite
@@ -173,14 +166,9 @@ done
 # ones (depth 128, 576); at -O0 and with no loop compiled (the C forms) too. make test runs
 # three of them (48-value with the fix and an odd strip, 16-value odd strip, 64-value); all
 # with TEST_FULL=1 (as ops-arith's longer sweeps), which also runs ic in --memory.optimize max.
-oracle="$corpus/../oracle/tflm_ref"
-gen="$work/fuzz_diff_gen"
-if [ ! -x "$oracle" ]; then
-  echo "SKIP cv4:gen: oracle absent ($oracle)"
-elif ! ${CC:-cc} -std=c11 -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" "$TA_ROOT/tools/fbwriter.c" \
-       -o "$gen" -lm >"$work/gen.log" 2>&1; then
-  echo "FAIL cv4:gen: cannot build the generator"
-else
+gen_ok=0
+tier_generator && gen_ok=1
+if [ $gen_ok = 1 ]; then
   # name: H W CIN COUT KH KW SH SW SAME ACT PER_CHANNEL (ACT 0 none, 1 ReLU)
   while read -r name shape; do
     case "${TEST_FULL:-}:$name" in # make test: three of them
@@ -189,7 +177,7 @@ else
     esac
     dir="$work/src_$name"
     # shellcheck disable=SC2086 # shape: the generator's arguments
-    suite_gen_case "cv4:$name" "$gen" "$oracle" conv 7 "$dir" $shape || continue
+    why=$(tier_gen_case conv 7 "$dir" $shape) || { fail "$name" "$why"; continue; }
     run_one "$dir" "$name" "-O2"
     case "${TEST_FULL:-}:$name" in
       1:gen_k3_s1_neg) run_one "$dir" "$name-O0" "-O0" ;;
@@ -210,11 +198,11 @@ fi
 # values and 16 outputs (the top 4 and bottom 5 rows and one column each side padded), 10x4
 # windows at stride 1 (one column padded on the left, two on the right: 8- and 16-bit shifts)
 # and 10x2 windows of 2 channels (a 2-byte pixel past the right side). make test runs all three.
-if [ -x "$oracle" ] && [ -x "$gen" ]; then
+if [ $gen_ok = 1 ]; then
   while read -r name shape; do
     dir="$work/src_$name"
     # shellcheck disable=SC2086 # shape: the generator's arguments
-    suite_gen_case "cv4:$name" "$gen" "$oracle" conv 11 "$dir" $shape || continue
+    why=$(tier_gen_case conv 11 "$dir" $shape) || { fail "$name" "$why"; continue; }
     run_one "$dir" "$name" "-O2"
   done <<EOF
 first_k10x4_s2 49 10 1 16 10 4 2 2 1 1 1

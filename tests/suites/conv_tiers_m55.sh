@@ -23,48 +23,41 @@
 #   over random geometries aimed at them (tests/target/conv_s8_mve_check.c: borders, odd
 #   runs, strides, dilations, all four requantisation modes), also built with a frame
 #   pointer (TA_NO_WIDE_ASM: no runs, the C loops).
-# usage: sh tests/suites/cv55.sh BUILD CORPUS WORKDIR
+# usage: sh tests/suites/conv_tiers_m55.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TA_ROOT/target/lib.sh"
-. "$TA_ROOT/tests/suite_lib.sh"
-suite_setup cv55 "$@" || { echo "FAIL cv55: no work folder"; exit 0; }
-
-if [ ! -d "$corpus/models" ]; then
-  echo "SKIP cv55: corpus absent ($corpus)"
-  exit 0
-fi
-ta_ensure_packages >/dev/null 2>&1 || { echo "FAIL cv55: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"; exit 0; }
-plugin=$(ta_build_plugin "$work/plugin") || { echo "FAIL cv55: instruction-count plugin does not build"; exit 0; }
+. "$TA_ROOT/tests/tier_suite_lib.sh"
+tier_setup conv_tiers_m55 "$@"
+suite_require "$corpus/models"
+tier_need_cross fail setup
+tier_need_plugin "$work/plugin"
 case00="$corpus/ops/conv_2d_int8_00_k3x3_s1_d2_same_none_c5to1"
 
 # The module's TA_GEMM_MVE_VARIANTS mask (decimal), or nothing.
 mask_of() { # module dir
-  m=$(sed -n 's/^#define C55_TA_GEMM_MVE_VARIANTS \(0x[0-9a-fA-F]*\)u$/\1/p' "$1/src/ta_config.h")
+  m=$(tier_mask "$1/src/ta_config.h" GEMM_MVE)
   [ -n "$m" ] && echo $((m))
 }
 
 # Converts model `tflite` for cortex-m55 into $work/<name>/m; prints the failure reason.
 convert() { # tflite name
-  mkdir -p "$work/$2"
-  "$build/tinyaot" convert "$1" --platform cortex-m55 -o "$work/$2/m" --name c55 --prefix c55 \
-    >"$work/$2/convert.log" 2>&1 || { grep -m1 error "$work/$2/convert.log"; return 1; }
+  tier_convert m55 "$1" "$work/$2/m" c55
 }
 
 # The 16-bit offset bits (TA_GEMM_MVE_XW_BIT + n for n chunks) the compiler names.
 wide_bits=$(contract_mask "TA_GEMM_MVE_XW_BIT + 1" "TA_GEMM_MVE_XW_BIT + 2" "TA_GEMM_MVE_XW_BIT + 3" "TA_GEMM_MVE_XW_BIT + 4")
 check_bits() { # name tflite expected-bits-of-wide_bits
-  if ! why=$(convert "$2" "bits-$1"); then echo "FAIL cv55:bits/$1: convert: $why"; return; fi
+  if ! why=$(convert "$2" "bits-$1"); then fail "bits/$1" "convert: $why"; return; fi
   mask=$(mask_of "$work/bits-$1/m")
-  [ -n "$mask" ] || { echo "FAIL cv55:bits/$1: no TA_GEMM_MVE_VARIANTS in ta_config.h"; return; }
+  [ -n "$mask" ] || { fail "bits/$1" "no TA_GEMM_MVE_VARIANTS in ta_config.h"; return; }
   got=$((mask & wide_bits))
   if [ "$got" -ne "$3" ]; then
-    echo "FAIL cv55:bits/$1: 16-bit offset bits $(printf 0x%x "$got"), expected $(printf 0x%x "$3")"
+    fail "bits/$1" "16-bit offset bits $(printf 0x%x "$got"), expected $(printf 0x%x "$3")"
     return
   fi
-  echo "PASS cv55:bits/$1 (mask $(printf 0x%x "$mask"))"
+  pass "bits/$1 (mask $(printf 0x%x "$mask"))"
 }
 [ -d "$case00" ] && check_bits conv_2d_int8_00 "$case00/model.tflite" "$(contract_mask "TA_GEMM_MVE_XW_BIT + 3")" ||
-  echo "SKIP cv55:bits/conv_2d_int8_00: not in the corpus"
+  skip bits/conv_2d_int8_00 "not in the corpus"
 check_bits vww "$corpus/models/vww/model.tflite" "$(contract_mask "TA_GEMM_MVE_XW_BIT + 2")"
 check_bits kws "$corpus/models/kws/model.tflite" 0
 
@@ -74,14 +67,14 @@ check_bits kws "$corpus/models/kws/model.tflite" 0
 # compiles no second set of convolution loops.
 check_modes() { # name conv-modes fc-modes-included
   mask=$(mask_of "$work/bits-$1/m")
-  [ -n "$mask" ] || { echo "FAIL cv55:modes/$1: no TA_GEMM_MVE_VARIANTS in ta_config.h"; return; }
+  [ -n "$mask" ] || { fail "modes/$1" "no TA_GEMM_MVE_VARIANTS in ta_config.h"; return; }
   conv=$(((mask >> $(contract_bit TA_GEMM_MVE_CONV_BIT)) & 0xf)) fc=$(((mask >> $(contract_bit TA_GEMM_MVE_FC_BIT)) & 0xf))
   if [ "$conv" -ne "$2" ] || [ $((fc & $3)) -ne "$3" ]; then
-    echo "FAIL cv55:modes/$1: convolution modes $(printf 0x%x "$conv"), fully connected" \
-      "$(printf 0x%x "$fc"), expected $(printf 0x%x "$2") and at least $(printf 0x%x "$3")"
+    fail "modes/$1" "convolution modes $(printf 0x%x "$conv"), fully connected $(printf 0x%x "$fc"), expected\
+ $(printf 0x%x "$2") and at least $(printf 0x%x "$3")"
     return
   fi
-  echo "PASS cv55:modes/$1 (mask $(printf 0x%x "$mask"))"
+  pass "modes/$1 (mask $(printf 0x%x "$mask"))"
 }
 plain=$(contract_mask "TA_GEMM_MVE_MODE(0, 0, 0)") fix=$(contract_mask "TA_GEMM_MVE_MODE(0, 0, 1)")
 check_modes vww "$plain" "$fix"
@@ -90,15 +83,8 @@ check_modes kws "$plain" "$fix"
 # Builds module copy `variant` of $work/<name>/m and runs `case` on QEMU Cortex-M55; prints
 # the instruction count, or the failure.
 run_variant() { # name variant case
-  d="$work/$1"
-  make -C "$d/$2" TARGET=cortex-m55 CFLAGS=-O2 >"$d/$2.build.log" 2>&1 || { echo "module build failed"; return 1; }
-  out="$d/$2.$(basename "$3")"
-  sh "$TA_ROOT/target/run_case.sh" --core m55 --name c55 --lib "$d/$2/libc55.a" --include "$d/$2/include" \
-    --case "$3" --out "$out" --plugin "$plugin" >"$out.log" 2>&1 || { echo "run_case.sh failed (see $out)"; return 1; }
-  if bad=$(ta_golden_mismatch "$3" "$out/run"); then :; else
-    echo "$bad differs from the golden"
-    return 1
-  fi
+  out="$work/$1/$2.$(basename "$3")"
+  tier_module_run m55 "$work/$1/$2" c55 "$3" "$out" -O2 --plugin "$plugin" || return 1
   ta_get "$out/run/count.txt" insns
 }
 
@@ -109,30 +95,29 @@ check_wide() { # name tflite case...
 check_loops() { # check bits what name tflite case...
   check=$1 bits=$(($2)) what=$3 name=$4 tflite=$5
   shift 5
-  label="cv55:$check/$name"
-  if ! why=$(convert "$tflite" "$name"); then echo "FAIL $label: convert: $why"; return; fi
+  check="$check/$name"
+  if ! why=$(convert "$tflite" "$name"); then fail "$check" "convert: $why"; return; fi
   d="$work/$name"
   mask=$(mask_of "$d/m")
-  [ $((mask & bits)) -ne 0 ] || { echo "FAIL $label: mask $(printf 0x%x "$mask") names none of $(printf 0x%x $bits)"; return; }
+  [ $((mask & bits)) -ne 0 ] || { fail "$check" "mask $(printf 0x%x "$mask") names none of $(printf 0x%x $bits)"; return; }
   rm -rf "$d/tuned" "$d/narrow"
   cp -R "$d/m" "$d/tuned" && cp -R "$d/m" "$d/narrow"
-  printf '%s\n' '#ifndef C55_TA_CONFIG_H' '#define C55_TA_CONFIG_H' \
-    "#define C55_TA_GEMM_MVE_VARIANTS $(printf 0x%xu $((mask & ~bits)))" \
-    "$(grep DEPTHWISE "$d/m/src/ta_config.h")" '#endif' >"$d/narrow/src/ta_config.h"
+  tier_config "$d/narrow/src/ta_config.h" C55 GEMM_MVE $((mask & ~bits)) \
+    DEPTHWISE_CONV_MVE "$(tier_mask "$d/m/src/ta_config.h" DEPTHWISE_CONV_MVE)"
   for c in "$@"; do
-    t=$(run_variant "$name" tuned "$c") || { echo "FAIL $label: $(basename "$c") with $what: $t"; return; }
-    n=$(run_variant "$name" narrow "$c") || { echo "FAIL $label: $(basename "$c") without: $n"; return; }
+    t=$(run_variant "$name" tuned "$c") || { fail "$check" "$(basename "$c") with $what: $t"; return; }
+    n=$(run_variant "$name" narrow "$c") || { fail "$check" "$(basename "$c") without: $n"; return; }
     if [ "$t" -ge "$n" ]; then
-      echo "FAIL $label: $(basename "$c"): $t instructions with $what, $n without: expected fewer"
+      fail "$check" "$(basename "$c"): $t instructions with $what, $n without: expected fewer"
       return
     fi
   done
-  echo "PASS $label (exact with and without; case $(basename "$c"): $t instructions against $n)"
+  pass "$check (exact with and without; case $(basename "$c"): $t instructions against $n)"
 }
 if [ -d "$case00" ]; then
   check_wide conv_2d_int8_00 "$case00/model.tflite" "$case00/case_0" "$case00/case_1" "$case00/case_2"
 else
-  echo "SKIP cv55:wide-offsets/conv_2d_int8_00: not in the corpus"
+  skip wide-offsets/conv_2d_int8_00 "not in the corpus"
 fi
 check_wide vww "$corpus/models/vww/model.tflite" "$corpus/models/vww/case_0"
 # ic's loops of the second step: the two-window loop unrolled by 3 chunks (TRIPLE: its 3x3
@@ -152,35 +137,18 @@ check_run_bits() { # name expected-bits-of-run_checked
   mask=$(mask_of "$work/$1/m")
   got=$((mask & run_checked))
   if [ -z "$mask" ] || [ "$got" -ne $(($2)) ]; then
-    echo "FAIL cv55:run-bits/$1: bits $(printf 0x%x "$got") of $(printf 0x%x "$run_checked"), expected $(printf 0x%x "$2")"
+    fail "run-bits/$1" "bits $(printf 0x%x "$got") of $(printf 0x%x "$run_checked"), expected $(printf 0x%x "$2")"
   else
-    echo "PASS cv55:run-bits/$1 (mask $(printf 0x%x "$mask"))"
+    pass "run-bits/$1 (mask $(printf 0x%x "$mask"))"
   fi
 }
 check_run_bits ic "$run_s3"
 check_run_bits kws "$run_s1"
 
 # ta_conv_s8_mve against a scalar model, bare metal (tests/target/conv_s8_mve_check.c).
-# shellcheck disable=SC2086
-conv_check() { # [LABEL-SUFFIX EXTRA-CFLAGS]
-  label="cv55:conv-kernel$1"
-  d="$work/conv-check$1" common="$TA_ROOT/target/common" kernels="$TA_ROOT/runtime/kernels"
-  mkdir -p "$d"
-  arch="-mcpu=cortex-m55 -mfloat-abi=hard -mthumb"
-  cflags="-O2 -std=c99 -Wall -Wextra -Werror -ffreestanding -ffunction-sections -fdata-sections -I$common -I$kernels"
-  if ! {
-    arm-none-eabi-gcc $arch -I"$common" -c "$common/startup.S" -o "$d/startup_s.o" &&
-    (for f in "$common/startup.c" "$common/semihost.c" "$TA_ROOT/tests/target/conv_s8_mve_check.c" \
-              "$kernels/ta_gemm_mve.c"; do
-      arm-none-eabi-gcc $arch $cflags $2 -c "$f" -o "$d/$(basename "$f" .c).o" || exit 1
-    done) &&
-    arm-none-eabi-gcc $arch -nostartfiles -Wl,--gc-sections -L"$TA_ROOT/target" -L"$common" \
-      -T"$TA_ROOT/target/mps3-an547.ld" "$d"/*.o -lm -o "$d/image.elf"
-  } >"$d/build.log" 2>&1; then
-    echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
-    return
-  fi
-  suite_check_image "$label" "$d" mps3-an547 "outputs exact"
+conv_check() { # [CHECK-SUFFIX EXTRA-CFLAGS]
+  tier_image_check "conv-kernel$1" m55 "$work/conv-check$1" "outputs exact" "${2:-}" \
+    tests/target/conv_s8_mve_check.c runtime/kernels/ta_gemm_mve.c
 }
 conv_check
 conv_check "-frame-pointer" "-fno-omit-frame-pointer -DTA_NO_WIDE_ASM"
@@ -189,10 +157,10 @@ conv_check "-frame-pointer" "-fno-omit-frame-pointer -DTA_NO_WIDE_ASM"
 # 0.3x TFLite Micro's engine code (../shared/baselines/tflm_cmsisnn.md: 73,637 B -> 22,091 B).
 code=$(ta_get "$work/vww/tuned.case_0/figures.txt" section.text.model 2>/dev/null)
 if [ -z "$code" ]; then
-  echo "FAIL cv55:code/vww: no code size (the wide-offsets run above failed)"
+  fail code/vww "no code size (the wide-offsets run above failed)"
 elif [ "$code" -gt 22091 ]; then
-  echo "FAIL cv55:code/vww: $code bytes of code, budget 22091"
+  fail code/vww "$code bytes of code, budget 22091"
 else
-  echo "PASS cv55:code/vww ($code bytes, budget 22091)"
+  pass "code/vww ($code bytes, budget 22091)"
 fi
 

@@ -18,19 +18,19 @@
 # usage: sh tests/suites/cost_model.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup cost_model "$@" || { echo "FAIL cost_model: no work folder"; exit 0; }
+suite_setup cost_model "$@" || { fail setup "no work folder"; exit 0; }
 tinyaot="$build/tinyaot"
 
 if [ ! -d "$corpus/models" ]; then
-  echo "SKIP cost_model: corpus absent ($corpus)"
+  skip corpus "absent ($corpus)"
   exit 0
 fi
 
 # ---- the committed table is the refit of the committed measurements -------------------
 if out=$(python3 "$TA_ROOT/tools/fit_cost_model.py" "$tinyaot" "$corpus" "$TA_ROOT/src/resolve/cost_table.c" --check 2>&1); then
-  echo "PASS cost_model:fresh"
+  pass fresh
 else
-  echo "FAIL cost_model:fresh: $out (run: make cost-model)"
+  fail fresh "$out (run: make cost-model)"
 fi
 
 # ---- estimates against the measured layers ----------------------------------------------
@@ -102,7 +102,7 @@ else:
     print("PASS cost_model:report (kws cortex-m55: %d estimated instructions)" % cm["estimated_instructions"])
 PY
 else
-  echo "FAIL cost_model:report: kws did not convert for cortex-m55"
+  fail report "kws did not convert for cortex-m55"
 fi
 
 # ---- the budget trade follows the model --------------------------------------------------
@@ -165,10 +165,10 @@ else:
           max(map(ratio, chosen)), min(map(ratio, kept)) if kept else float("inf")))
 PY
   else
-    echo "FAIL cost_model:trade: convert under the budget failed: $(head -n 1 "$work/mid.log")"
+    fail trade "convert under the budget failed: $(head -n 1 "$work/mid.log")"
   fi
 else
-  echo "FAIL cost_model:trade: the tiers need no more constants than --opt size (speed '$fast', size '$small')"
+  fail trade "the tiers need no more constants than --opt size (speed '$fast', size '$small')"
 fi
 
 # ---- --opt balanced: every corpus model converts for both cores and runs exactly on the host
@@ -185,14 +185,14 @@ for dir in "$corpus"/models/*/; do
   r=$(TINYAOT_RUN_ARGS="--opt balanced" sh "$TA_ROOT/tests/corpus_case.sh" "$dir" "$build" "$work/run" 2>&1 | tail -n 1)
   case "$r" in PASS*) n=$((n + 1)) ;; *) fails="$fails $r" ;; esac
 done
-if [ -n "$fails" ]; then echo "FAIL cost_model:balanced-corpus:$fails"
-else echo "PASS cost_model:balanced-corpus ($n models: converted for cortex-m4 and cortex-m55, every case exact on the host)"
+if [ -n "$fails" ]; then fail balanced-corpus "${fails# }"
+else pass "balanced-corpus ($n models: converted for cortex-m4 and cortex-m55, every case exact on the host)"
 fi
 
 # ---- target runs (one QEMU each): the traded vww on Cortex-M4, kws balanced=1000 on Cortex-M55
 . "$TA_ROOT/target/lib.sh"
 if ! ta_ensure_packages >/dev/null 2>&1; then
-  echo "SKIP cost_model:qemu: cross tools missing (run as root to install them)"
+  skip qemu "cross tools missing (run as root to install them)"
   exit 0
 fi
 compare="$build/compare"
@@ -209,9 +209,9 @@ qemu_case() { # name core model_dir out extra-config -> PASS/FAIL line
 if [ "$traded" = 1 ]; then
   if why=$(qemu_case vww m4 "$corpus/models/vww" "$work/q_vww" "$tinyaot" "$work/mid.yaml"); then
     grep -q '"portable_for_budget": \[[0-9]' "$work/q_vww/module/report.json" &&
-      echo "PASS cost_model:trade-m4-exact" || echo "FAIL cost_model:trade-m4-exact: the QEMU module traded nothing"
+      pass trade-m4-exact || fail trade-m4-exact "the QEMU module traded nothing"
   else
-    echo "FAIL cost_model:trade-m4-exact: $why"
+    fail trade-m4-exact "$why"
   fi
 fi
 # run_case.sh converts with --tinyaot: a wrapper adds the option
@@ -221,10 +221,10 @@ printf '#!/bin/sh\nif [ "$1" = convert ]; then shift; exec "%s" convert --opt ba
 chmod +x "$work/wrap/tinyaot"
 if why=$(qemu_case kws m55 "$corpus/models/kws" "$work/q_kws" "$work/wrap/tinyaot"); then
   if grep -q '"portable_by": "balanced"' "$work/q_kws/module/report.json" && grep -q 'ta_conv_s8_mve\|ta_depthwise_conv_mve_s8' "$work/q_kws/module/src/kws_model.c"; then
-    echo "PASS cost_model:balanced-m55-exact (kws balanced=1000: tiers and portable kernels side by side)"
+    pass "balanced-m55-exact (kws balanced=1000: tiers and portable kernels side by side)"
   else
-    echo "FAIL cost_model:balanced-m55-exact: the module does not mix kernels"
+    fail balanced-m55-exact "the module does not mix kernels"
   fi
 else
-  echo "FAIL cost_model:balanced-m55-exact: $why"
+  fail balanced-m55-exact "$why"
 fi

@@ -27,18 +27,15 @@
 # (Its C loops, CLAMP and without the asm body, are run on vww by run_target_tests.sh's
 # fallback-loops checks.)
 # SKIP without the corpus or the cross tools.
-# usage: sh tests/suites/dw4.sh BUILD CORPUS WORKDIR
+# usage: sh tests/suites/depthwise_tiers_m4.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TA_ROOT/tests/suite_lib.sh"
-suite_setup dw4 "$@" || { echo "FAIL dw4: no work folder"; exit 0; }
+. "$TA_ROOT/tests/tier_suite_lib.sh"
+tier_setup depthwise_tiers_m4 "$@"
 
 vww="$corpus/models/vww"
 kws="$corpus/models/kws"
 strww="$corpus/models/strww"
-if [ ! -d "$vww" ] || [ ! -d "$kws" ]; then
-  echo "SKIP dw4: corpus absent ($vww, $kws)"
-  exit 0
-fi
+suite_require "$vww" "$kws"
 
 # form_of MODULE_C OP -> the .form of operator OP's DSP depthwise descriptor
 form_of() {
@@ -46,147 +43,110 @@ form_of() {
 }
 
 if ! "$build/tinyaot" convert "$vww/model.tflite" -o "$work/vww" --platform cortex-m4 >"$work/vww.log" 2>&1; then
-  echo "FAIL dw4:vww_rowpair_chosen: convert failed: $(tail -n 1 "$work/vww.log")"
+  fail vww_rowpair_chosen "convert failed: $(tail -n 1 "$work/vww.log")"
 else
   f1=$(form_of "$work/vww/src/vww_model.c" 1)
   f3=$(form_of "$work/vww/src/vww_model.c" 3)
   f25=$(form_of "$work/vww/src/vww_model.c" 25)
   if [ "$f1" != 1 ]; then
-    echo "FAIL dw4:vww_rowpair_chosen: operator 1 (48x48x8, stride 1) has form '$f1', not 1 (row pair)"
+    fail vww_rowpair_chosen "operator 1 (48x48x8, stride 1) has form '$f1', not 1 (row pair)"
   elif [ "$f3" != 0 ]; then
-    echo "FAIL dw4:vww_rowpair_chosen: operator 3 (stride 2) has form '$f3', not 0 (classic)"
+    fail vww_rowpair_chosen "operator 3 (stride 2) has form '$f3', not 0 (classic)"
   elif [ "$f25" != 0 ]; then
-    echo "FAIL dw4:vww_rowpair_chosen: operator 25 (3 columns) has form '$f25', not 0 (classic)"
-  elif [ $(( $(sed -n 's/^#define VWW_TA_DEPTHWISE_CONV_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' \
-      "$work/vww/src/ta_config.h") & $(contract_mask TA_DW_DSP_NARROW_BIT) )) -ne 0 ]; then
-    echo "FAIL dw4:vww_rowpair_chosen: variant bit TA_DW_DSP_NARROW_BIT (narrow layers' widening set-up) set, no layer is narrow"
+    fail vww_rowpair_chosen "operator 25 (3 columns) has form '$f25', not 0 (classic)"
+  elif ! tier_mask_has "$work/vww/src/ta_config.h" DEPTHWISE_CONV_DSP TA_DW_DSP_NARROW_BIT 0; then
+    fail vww_rowpair_chosen "variant bit TA_DW_DSP_NARROW_BIT (narrow layers' widening set-up) set, no layer is narrow"
   else
-    echo "PASS dw4:vww_rowpair_chosen"
+    pass vww_rowpair_chosen
   fi
 fi
 if ! "$build/tinyaot" convert "$kws/model.tflite" -o "$work/kws" --platform cortex-m4 >"$work/kws.log" 2>&1; then
-  echo "FAIL dw4:kws_rowpair_on_stack: convert failed: $(tail -n 1 "$work/kws.log")"
+  fail kws_rowpair_on_stack "convert failed: $(tail -n 1 "$work/kws.log")"
 else
   f=$(form_of "$work/kws/src/kws_model.c" 1)
   arena=$(sed -n 's/.*"scratch_arena_bytes": *\([0-9]*\).*/\1/p' "$work/kws/report.json" | head -n 1)
   bound=$(sed -n 's/.*"activation_lower_bound": *\([0-9]*\).*/\1/p' "$work/kws/report.json" | head -n 1)
   # operator 1's arguments (a row of the shared body's table or a direct call): scratch NULL
   null_scratch=$(grep -cE 'op1_depthwise_conv_2d_params, [^,]+, [^,]+, NULL,' "$work/kws/src/kws_model.c")
-  mask=$(sed -n 's/^#define KWS_TA_DEPTHWISE_CONV_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$work/kws/src/ta_config.h")
+  mask=$(tier_mask "$work/kws/src/ta_config.h" DEPTHWISE_CONV_DSP)
   if [ "$f" != 1 ]; then
-    echo "FAIL dw4:kws_rowpair_on_stack: operator 1 (25x5x64) has form '$f', not 1 (row pair)"
+    fail kws_rowpair_on_stack "operator 1 (25x5x64) has form '$f', not 1 (row pair)"
   elif [ "$null_scratch" != 1 ]; then
-    echo "FAIL dw4:kws_rowpair_on_stack: operator 1 is not called with a NULL scratch"
+    fail kws_rowpair_on_stack "operator 1 is not called with a NULL scratch"
   elif [ -z "$arena" ] || [ "$arena" != "$bound" ]; then
-    echo "FAIL dw4:kws_rowpair_on_stack: scratch arenas '$arena' bytes, layer-by-layer bound '$bound'"
+    fail kws_rowpair_on_stack "scratch arenas '$arena' bytes, layer-by-layer bound '$bound'"
   elif [ -z "$mask" ] || [ $(( mask & $(contract_mask TA_DW_DSP_CLASSIC_BIT) )) -ne 0 ]; then
-    echo "FAIL dw4:kws_rowpair_on_stack: variant mask '$mask' compiles the classic form (no layer takes it)"
+    fail kws_rowpair_on_stack "variant mask '$mask' compiles the classic form (no layer takes it)"
   elif [ $(( mask & $(contract_mask TA_DW_DSP_NARROW_BIT) )) -eq 0 ]; then
-    echo "FAIL dw4:kws_rowpair_on_stack: variant mask '$mask' lacks TA_DW_DSP_NARROW_BIT (the narrow layers' widening set-up)"
+    fail kws_rowpair_on_stack "variant mask '$mask' lacks TA_DW_DSP_NARROW_BIT (the narrow layers' widening set-up)"
   else
-    echo "PASS dw4:kws_rowpair_on_stack (arena $arena bytes, its bound)"
+    pass "kws_rowpair_on_stack (arena $arena bytes, its bound)"
   fi
   # the average pool (25x5 window, 64 channels) compiles only the channel-group loop;
   # vww's 3x3 window only the generic one (TA_POOLING_VARIANTS, ta_pooling.h)
-  pk=$(sed -n 's/^#define KWS_TA_POOLING_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$work/kws/src/ta_config.h")
-  pv=$(sed -n 's/^#define VWW_TA_POOLING_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$work/vww/src/ta_config.h" 2>/dev/null)
+  pk=$(tier_mask "$work/kws/src/ta_config.h" POOLING)
+  pv=$(tier_mask "$work/vww/src/ta_config.h" POOLING)
   pk_want=$(contract_mask TA_POOL_AVG_WORDS_BIT) pv_want=$(contract_mask TA_POOL_AVG_GENERIC_BIT)
   if [ "$((${pk:--1}))" != "$pk_want" ] || [ "$((${pv:--1}))" != "$pv_want" ]; then
-    echo "FAIL dw4:avg_pool_mask: kws's pooling mask '$pk' (expected $pk_want), vww's '$pv' (expected $pv_want)"
+    fail avg_pool_mask "kws's pooling mask '$pk' (expected $pk_want), vww's '$pv' (expected $pv_want)"
   else
-    echo "PASS dw4:avg_pool_mask"
+    pass avg_pool_mask
   fi
 fi
 if ! "$build/tinyaot" convert "$kws/model.tflite" -o "$work/kws_max" --platform cortex-m4 --memory.optimize max \
   >"$work/kws_max.log" 2>&1; then
-  echo "FAIL dw4:kws_max_classic_in_place: convert failed: $(tail -n 1 "$work/kws_max.log")"
+  fail kws_max_classic_in_place "convert failed: $(tail -n 1 "$work/kws_max.log")"
 else
   src="$work/kws_max/src/kws_model.c"
   f=$(form_of "$src" 1)
-  variants=$(sed -n 's/^#define KWS_TA_DEPTHWISE_CONV_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$work/kws_max/src/ta_config.h")
+  variants=$(tier_mask "$work/kws_max/src/ta_config.h" DEPTHWISE_CONV_DSP)
   if [ "$f" != 0 ]; then
-    echo "FAIL dw4:kws_max_classic_in_place: operator 1 has form '$f' in max mode, not 0 (classic)"
+    fail kws_max_classic_in_place "operator 1 has form '$f' in max mode, not 0 (classic)"
   elif ! grep -q 'kws_ta_depthwise_conv_dsp_s8_inplace(' "$src"; then
-    echo "FAIL dw4:kws_max_classic_in_place: no depthwise runs in place"
+    fail kws_max_classic_in_place "no depthwise runs in place"
   elif [ -z "$variants" ] || [ $(( variants & $(contract_mask TA_DW_DSP_ROWPAIR_BIT) )) -ne 0 ] ||
        [ $(( variants & $(contract_mask TA_DW_DSP_CLASSIC_BIT) )) -eq 0 ]; then
-    echo "FAIL dw4:kws_max_classic_in_place: variant mask '$variants': the row-pair form's code, or not the classic's"
+    fail kws_max_classic_in_place "variant mask '$variants': the row-pair form's code, or not the classic's"
   else
-    echo "PASS dw4:kws_max_classic_in_place"
+    pass kws_max_classic_in_place
   fi
 fi
 if ! "$build/tinyaot" convert "$vww/model.tflite" -o "$work/vww_max" --platform cortex-m4 --memory.optimize max \
   >"$work/vww_max.log" 2>&1; then
-  echo "FAIL dw4:vww_max_rowpair_kept: convert failed: $(tail -n 1 "$work/vww_max.log")"
+  fail vww_max_rowpair_kept "convert failed: $(tail -n 1 "$work/vww_max.log")"
 else
   f=$(form_of "$work/vww_max/src/vww_model.c" 13)
   if [ "$f" != 1 ]; then
-    echo "FAIL dw4:vww_max_rowpair_kept: operator 13 (6 columns) has form '$f' in max mode, not 1 (row pair)"
+    fail vww_max_rowpair_kept "operator 13 (6 columns) has form '$f' in max mode, not 1 (row pair)"
   else
-    echo "PASS dw4:vww_max_rowpair_kept"
+    pass vww_max_rowpair_kept
   fi
 fi
 
-. "$TA_ROOT/target/lib.sh"
-if ! ta_ensure_packages >/dev/null 2>&1; then
-  echo "SKIP dw4:vww_qemu: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
-  exit 0
-fi
-plugin=$(ta_build_plugin "$build/target") || { echo "FAIL dw4:vww_qemu: instruction counter build failed"; exit 0; }
+tier_need_cross skip vww_qemu
+tier_need_plugin "$build/target"
 
+# layers.txt: "op instructions ..."; the limits are instructions per MAC times the layer's MACs
 out="$work/qemu"
-if suite_qemu_exact dw4:vww_qemu_exact m4 "$vww" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
-  echo "PASS dw4:vww_qemu_exact"
-  # layers.txt: "op instructions ..."; operator 1 has 48*48*8*9 MACs
-  insns=$(awk '$1 == 1 { print $2 }' "$out/layers.txt")
-  limit=$((48 * 48 * 8 * 9 * 25 / 10))
-  if [ -z "$insns" ]; then
-    echo "FAIL dw4:vww_rowpair_speed: no count for operator 1 in layers.txt"
-  elif [ "$insns" -gt "$limit" ]; then
-    echo "FAIL dw4:vww_rowpair_speed: operator 1 ran $insns instructions (more than $limit, 2.5 per MAC)"
-  else
-    echo "PASS dw4:vww_rowpair_speed ($insns instructions)"
-  fi
+if suite_qemu_exact vww_qemu_exact m4 "$vww" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
+  pass vww_qemu_exact
+  tier_op_insns vww_rowpair_speed "$out/layers.txt" "2.5 per MAC" 1 $((48 * 48 * 8 * 9 * 25 / 10))
 fi
 out="$work/qemu_kws"
-if suite_qemu_exact dw4:kws_qemu_exact m4 "$kws" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
-  echo "PASS dw4:kws_qemu_exact"
-  insns=$(awk '$1 == 1 { print $2 }' "$out/layers.txt")
-  limit=$((25 * 5 * 64 * 9 * 265 / 100))
-  if [ -z "$insns" ]; then
-    echo "FAIL dw4:kws_rowpair_speed: no count for operator 1 in layers.txt"
-  elif [ "$insns" -gt "$limit" ]; then
-    echo "FAIL dw4:kws_rowpair_speed: operator 1 ran $insns instructions (more than $limit, 2.65 per MAC)"
-  else
-    echo "PASS dw4:kws_rowpair_speed ($insns instructions)"
-  fi
+if suite_qemu_exact kws_qemu_exact m4 "$kws" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
+  pass kws_qemu_exact
+  tier_op_insns kws_rowpair_speed "$out/layers.txt" "2.65 per MAC" 1 $((25 * 5 * 64 * 9 * 265 / 100))
   # operator 9, the average pool over 25x5x64 (8000 inputs): the SXTAB16 loop, exact above
-  insns=$(awk '$1 == 9 { print $2 }' "$out/layers.txt")
-  if [ -z "$insns" ]; then
-    echo "FAIL dw4:kws_avg_pool_speed: no count for operator 9 in layers.txt"
-  elif [ "$insns" -gt 15000 ]; then
-    echo "FAIL dw4:kws_avg_pool_speed: operator 9 ran $insns instructions (more than 15000; the generic loop: 67.6k)"
-  else
-    echo "PASS dw4:kws_avg_pool_speed ($insns instructions)"
-  fi
+  tier_op_insns kws_avg_pool_speed "$out/layers.txt" "the generic loop: 67.6k" 9 15000
 fi
 out="$work/qemu_strww"
 if [ ! -d "$strww" ]; then
-  echo "SKIP dw4:strww_qemu_exact: corpus model absent ($strww)"
-elif suite_qemu_exact dw4:strww_qemu_exact m4 "$strww" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
-  echo "PASS dw4:strww_qemu_exact"
-  i2=$(awk '$1 == 2 { print $2 }' "$out/layers.txt")
-  i4=$(awk '$1 == 4 { print $2 }' "$out/layers.txt")
+  skip strww_qemu_exact "corpus model absent ($strww)"
+elif suite_qemu_exact strww_qemu_exact m4 "$strww" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
+  pass strww_qemu_exact
   # MACs: operator 2 24 x 128 x 5, operator 4 15 x 128 x 10
-  l2=$((24 * 128 * 5 * 400 / 100))
-  l4=$((15 * 128 * 10 * 326 / 100))
-  if [ -z "$i2" ] || [ -z "$i4" ]; then
-    echo "FAIL dw4:strww_tall_speed: no count for operators 2 and 4 in layers.txt"
-  elif [ "$i2" -gt "$l2" ] || [ "$i4" -gt "$l4" ]; then
-    echo "FAIL dw4:strww_tall_speed: operators 2 and 4 ran $i2 and $i4 instructions (limits $l2, $l4)"
-  else
-    echo "PASS dw4:strww_tall_speed ($i2, $i4 instructions)"
-  fi
+  tier_op_insns strww_tall_speed "$out/layers.txt" "4.0 and 3.26 per MAC" 2 $((24 * 128 * 5 * 400 / 100)) \
+    4 $((15 * 128 * 10 * 326 / 100))
 fi
 
 # The row-pair form on generated layers (fuzz_diff_gen dwconv, goldens from TFLite Micro's
@@ -195,41 +155,34 @@ fi
 # the scratch slots: 7 and 9 rows); SAME and VALID, NEGFIX and SIMPLE, on the stack and in the
 # arena. The first also at -O0 and with a frame pointer (the C loops) and with the fallback
 # mask (CLAMP's C loops: bits 2, 3, 4 only).
-oracle="$corpus/../oracle/tflm_ref"
-gen="$work/fuzz_diff_gen"
-dw_gen_one() { # src dir, label, flags, [fallback]
+dw_gen_one() { # src dir, check, flags, [fallback]
   d="$work/$2"
-  mkdir -p "$d"
-  if ! "$build/tinyaot" convert "$1/model.tflite" --platform cortex-m4 -o "$d/m" --name g4 --prefix g4 \
-       >"$d/convert.log" 2>&1; then
-    echo "FAIL dw4:$2: convert failed"
+  if ! tier_convert m4 "$1/model.tflite" "$d/m" g4 >/dev/null; then
+    fail "$2" "convert failed"
     return
   fi
   f=$(form_of "$d/m/src/g4_model.c" 0)
-  mask=$(sed -n 's/^#define G4_TA_DEPTHWISE_CONV_DSP_VARIANTS \(0x[0-9a-fA-F]*\)u.*/\1/p' "$d/m/src/ta_config.h")
+  mask=$(tier_mask "$d/m/src/ta_config.h" DEPTHWISE_CONV_DSP)
   oh=$(sed -n 's/^ *\.out_h = \([0-9]*\),.*/\1/p' "$d/m/src/g4_model.c" | head -n 1)
   if [ "$f" != 1 ] || [ -z "$mask" ] || [ $(( (mask >> $(contract_bit TA_DW_DSP_LONE_BIT)) & 1 )) -ne $(( oh % 2 )) ]; then
-    echo "FAIL dw4:$2: form '$f', variant mask '$mask' (want the row-pair form, TA_DW_DSP_LONE_BIT iff the height $oh is odd)"
+    fail "$2" "form '$f', variant mask '$mask' (want the row-pair form, TA_DW_DSP_LONE_BIT iff the height $oh is odd)"
     return
   fi
-  [ "${4:-}" = fallback ] && printf '%s\n' '#ifndef G4_TA_CONFIG_H' '#define G4_TA_CONFIG_H' \
-    "#define G4_TA_DEPTHWISE_CONV_DSP_VARIANTS $(printf 0x%xu "$(contract_mask TA_DW_DSP_CLAMP TA_DW_DSP_ROWPAIR_BIT \
-      TA_DW_DSP_CLASSIC_BIT)")" '#endif' >"$d/m/src/ta_config.h"
-  suite_module_exact "dw4:$2" "$d/m" g4 "$1" "$d/out" "$3" || return
-  echo "PASS dw4:$2 (exact, $3${4:+, $4})"
+  [ "${4:-}" = fallback ] && tier_config "$d/m/src/ta_config.h" G4 DEPTHWISE_CONV_DSP \
+    "$(contract_mask TA_DW_DSP_CLAMP TA_DW_DSP_ROWPAIR_BIT TA_DW_DSP_CLASSIC_BIT)"
+  if ! why=$(tier_module_run m4 "$d/m" g4 "$1/case_0" "$d/out" "$3"); then
+    fail "$2" "$why"
+    return
+  fi
+  pass "$2 (exact, $3${4:+, $4})"
   rm -rf "$d"
 }
-if [ ! -x "$oracle" ]; then
-  echo "SKIP dw4:gen: oracle absent ($oracle)"
-elif ! ${CC:-cc} -std=c11 -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" "$TA_ROOT/tools/fbwriter.c" \
-       -o "$gen" -lm >"$work/gen.log" 2>&1; then
-  echo "FAIL dw4:gen: cannot build the generator"
-else
+if tier_generator; then
   # name: H W CH KH KW SH SW SAME ACT PER_CHANNEL (ACT 0 none: NEGFIX here, 1 ReLU: SIMPLE)
   while read -r name shape; do
     dir="$work/src_$name"
     # shellcheck disable=SC2086 # shape: the generator's arguments
-    suite_gen_case "dw4:$name" "$gen" "$oracle" dwconv 7 "$dir" $shape || continue
+    why=$(tier_gen_case dwconv 7 "$dir" $shape) || { fail "$name" "$why"; continue; }
     dw_gen_one "$dir" "$name" "-O2"
     if [ "$name" = gen_dw_7x6_neg ]; then
       dw_gen_one "$dir" "$name-O0" "-O0"

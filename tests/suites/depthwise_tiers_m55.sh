@@ -17,75 +17,39 @@
 # - person_detect (the same 48x48x8 layer) with --memory.optimize max: operator 1 packed
 #   and in place, case 0 equal to the golden.
 # SKIP without the corpus or the cross tools.
-# usage: sh tests/suites/dw55.sh BUILD CORPUS WORKDIR
+# usage: sh tests/suites/depthwise_tiers_m55.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TA_ROOT/tests/suite_lib.sh"
-suite_setup dw55 "$@" || { echo "FAIL dw55: no work folder"; exit 0; }
+. "$TA_ROOT/tests/tier_suite_lib.sh"
+tier_setup depthwise_tiers_m55 "$@"
 
 dir="$corpus/models/vww"
-if [ ! -d "$dir" ]; then
-  echo "SKIP dw55: corpus absent ($dir)"
-  exit 0
-fi
+suite_require "$dir"
 
 if ! "$build/tinyaot" convert "$dir/model.tflite" -o "$work/conv" --platform cortex-m55 >"$work/conv.log" 2>&1; then
-  echo "FAIL dw55:vww_pack_chosen: convert failed: $(tail -n 1 "$work/conv.log")"
+  fail vww_pack_chosen "convert failed: $(tail -n 1 "$work/conv.log")"
 elif ! sed -n '/op1_depthwise_conv_2d_params = {/,/^};/p' "$work/conv/src/vww_model.c" | grep -q '\.pack = 2,'; then
-  echo "FAIL dw55:vww_pack_chosen: operator 1 (48x48x8, stride 1) does not pack 2 pixels per group"
+  fail vww_pack_chosen "operator 1 (48x48x8, stride 1) does not pack 2 pixels per group"
 else
-  echo "PASS dw55:vww_pack_chosen"
+  pass vww_pack_chosen
 fi
 
-. "$TA_ROOT/target/lib.sh"
-if ! ta_ensure_packages >/dev/null 2>&1; then
-  echo "SKIP dw55:vww_qemu: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
-  exit 0
-fi
-plugin=$(ta_build_plugin "$build/target") || { echo "FAIL dw55:vww_qemu: instruction counter build failed"; exit 0; }
+tier_need_cross skip vww_qemu
+tier_need_plugin "$build/target"
 
 # The 16-channel MVE loops (layer form and run loops) against the kernel built without MVE,
 # random geometries and tables (tests/target/dw_mve_check.c), bare metal on QEMU.
-# shellcheck disable=SC2086
-dw_check() {
-  label="dw55:random_shapes"
-  d="$work/dwcheck" common="$TA_ROOT/target/common" kernels="$TA_ROOT/runtime/kernels"
-  mkdir -p "$d"
-  arch="-mcpu=cortex-m55 -mfloat-abi=hard -mthumb"
-  cflags="-O2 -std=c99 -Wall -Wextra -Werror -ffreestanding -ffunction-sections -fdata-sections -I$common -I$kernels"
-  if ! {
-    arm-none-eabi-gcc $arch -I"$common" -c "$common/startup.S" -o "$d/startup_s.o" &&
-    for f in "$common/startup.c" "$common/semihost.c" "$TA_ROOT/tests/target/dw_mve_check.c" \
-             "$kernels/ta_depthwise_conv_mve.c"; do
-      arm-none-eabi-gcc $arch $cflags -c "$f" -o "$d/$(basename "$f" .c).o" || exit 1
-    done &&
-    arm-none-eabi-gcc -mcpu=cortex-m55+nomve -mfloat-abi=hard -mthumb $cflags \
-      -Dta_depthwise_conv_mve_s8=ref_depthwise_conv_mve_s8 \
-      -Dta_depthwise_conv_mve_s8_inplace=ref_depthwise_conv_mve_s8_inplace \
-      -c "$kernels/ta_depthwise_conv_mve.c" -o "$d/ref.o" &&
-    arm-none-eabi-gcc $arch -nostartfiles -Wl,--gc-sections -L"$TA_ROOT/target" -L"$common" \
-      -T"$TA_ROOT/target/mps3-an547.ld" "$d"/*.o -lm -o "$d/image.elf"
-  } >"$d/build.log" 2>&1; then
-    echo "FAIL $label: build ($(grep -m1 error "$d/build.log"))"
-    return
-  fi
-  suite_check_image "$label" "$d" mps3-an547 "outputs exact"
-}
-dw_check
+ren="-Dta_depthwise_conv_mve_s8=ref_depthwise_conv_mve_s8"
+ren="$ren -Dta_depthwise_conv_mve_s8_inplace=ref_depthwise_conv_mve_s8_inplace"
+dw=runtime/kernels/ta_depthwise_conv_mve.c
+tier_image_check random_shapes m55 "$work/dwcheck" "outputs exact" "" tests/target/dw_mve_check.c "$dw" \
+  --ref m55-nomve "$ren" "$dw"
 
 # Default mode, with per-operator counts.
 out="$work/qemu"
-if suite_qemu_exact dw55:vww_qemu_exact m55 "$dir" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
-  echo "PASS dw55:vww_qemu_exact"
+if suite_qemu_exact vww_qemu_exact m55 "$dir" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
+  pass vww_qemu_exact
   # layers.txt: "op instructions mve loop_ends"; operator 1 has 48*48*8*9 MACs
-  insns=$(awk '$1 == 1 { print $2 }' "$out/layers.txt")
-  limit=$((48 * 48 * 8 * 9 * 16 / 10))
-  if [ -z "$insns" ]; then
-    echo "FAIL dw55:vww_pack_speed: no count for operator 1 in layers.txt"
-  elif [ "$insns" -gt "$limit" ]; then
-    echo "FAIL dw55:vww_pack_speed: operator 1 ran $insns instructions (more than $limit, 1.6 per MAC)"
-  else
-    echo "PASS dw55:vww_pack_speed ($insns instructions)"
-  fi
+  tier_op_insns vww_pack_speed "$out/layers.txt" "1.6 per MAC" 1 $((48 * 48 * 8 * 9 * 16 / 10))
 fi
 
 # strww: depthwise layers without ReLU (TFLite's rounding of negative ties) and no left
@@ -93,72 +57,60 @@ fi
 sw="$corpus/models/strww"
 if [ -d "$sw" ]; then
   out="$work/qemu_strww"
-  if ! suite_qemu_exact dw55:strww_qemu_exact m55 "$sw" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
+  if ! suite_qemu_exact strww_qemu_exact m55 "$sw" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
     : # the FAIL line is printed
   elif ! sed -n '/op2_depthwise_conv_2d_params = {/,/^};/p' "$out/module/src/strww_model.c" |
        tr -d '\n' | grep -q 'negative_fix = 2, *\.simple = 0, *\.no_left_shift = 1,.*\.lanes16 = 2,'; then
-    echo "FAIL dw55:strww_qemu_exact: exact, but operator 2 is not a layer-form layer with the sign-only fix and no left shifts"
+    fail strww_qemu_exact "exact, but operator 2 is not a layer-form layer with the sign-only fix and no left shifts"
   else
-    echo "PASS dw55:strww_qemu_exact"
-    insns=$(awk '$1 == 2 { print $2 }' "$out/layers.txt")
-    limit=$((24 * 128 * 5 * 155 / 100))
-    if [ -z "$insns" ] || [ "$insns" -gt "$limit" ]; then
-      echo "FAIL dw55:strww_layer_speed: operator 2 ran ${insns:-no count} instructions (limit $limit, 1.55 per MAC)"
-    else
-      echo "PASS dw55:strww_layer_speed ($insns instructions)"
-    fi
+    pass strww_qemu_exact
+    tier_op_insns strww_layer_speed "$out/layers.txt" "1.55 per MAC" 2 $((24 * 128 * 5 * 155 / 100))
     # operator 0 (28x1x40, 3 taps, no padding): the column layer, group after group down
     # the column (3.01 per MAC pixel after pixel)
-    insns=$(awk '$1 == 0 { print $2 }' "$out/layers.txt")
-    limit=$((28 * 40 * 3 * 240 / 100))
-    if [ -z "$insns" ] || [ "$insns" -gt "$limit" ]; then
-      echo "FAIL dw55:strww_column_speed: operator 0 ran ${insns:-no count} instructions (limit $limit, 2.4 per MAC)"
-    else
-      echo "PASS dw55:strww_column_speed ($insns instructions)"
-    fi
+    tier_op_insns strww_column_speed "$out/layers.txt" "2.4 per MAC" 0 $((28 * 40 * 3 * 240 / 100))
   fi
 else
-  echo "SKIP dw55:strww_qemu_exact: $sw is absent"
+  skip strww_qemu_exact "$sw is absent"
 fi
 
 # kws: the layer form, alone in the module's mask.
 kw="$corpus/models/kws"
 if [ -d "$kw" ]; then
   out="$work/qemu_kws"
-  if suite_qemu_exact dw55:kws_layer_exact m55 "$kw" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
-    mask=$(sed -n 's/^#define KWS_TA_DEPTHWISE_CONV_MVE_VARIANTS \(0x[0-9a-f]*\)u$/\1/p' "$out/module/src/ta_config.h")
+  if suite_qemu_exact kws_layer_exact m55 "$kw" "$out" --tinyaot "$build/tinyaot" --plugin "$plugin" --layers; then
+    mask=$(tier_mask "$out/module/src/ta_config.h" DEPTHWISE_CONV_MVE)
     insns=$(awk '$1 == 1 { print $2 }' "$out/layers.txt")
     limit=$((25 * 5 * 64 * 9 * 97 / 100))
     want=$(contract_mask "TA_DW_MVE_BIT_LAYER(0)" "TA_DW_MVE_BIT_LAYER(1)" TA_DW_MVE_BIT_LAYER_S)
     if [ "$((${mask:--1}))" != "$want" ]; then
-      echo "FAIL dw55:kws_layer_exact: exact, but the mask is ${mask:-absent} (expected $(printf 0x%x "$want"): the layer form only)"
+      fail kws_layer_exact "exact, but the mask is ${mask:-absent} (expected $(printf 0x%x "$want"): the layer form only)"
     elif [ -z "$insns" ] || [ "$insns" -gt "$limit" ]; then
-      echo "FAIL dw55:kws_layer_exact: exact, but operator 1 ran ${insns:-no count} instructions (limit $limit, 0.97 per MAC)"
+      fail kws_layer_exact "exact, but operator 1 ran ${insns:-no count} instructions (limit $limit, 0.97 per MAC)"
     else
-      echo "PASS dw55:kws_layer_exact ($insns instructions)"
+      pass "kws_layer_exact ($insns instructions)"
     fi
   fi
 else
-  echo "SKIP dw55:kws_layer_exact: $kw is absent"
+  skip kws_layer_exact "$kw is absent"
 fi
 
 # In place (--memory.optimize max): person_detect's first depthwise layer (48x48x8, stride 1,
 # packed like vww's) runs in place; case 0 must equal the golden.
 pd="$corpus/models/person_detect"
 if [ ! -d "$pd" ]; then
-  echo "SKIP dw55:person_detect_qemu_inplace: $pd is absent"
+  skip person_detect_qemu_inplace "$pd is absent"
   exit 0
 fi
 wrap="$work/tinyaot_max"
 printf '#!/bin/sh\nexec "%s" "$@" --memory.optimize max\n' "$build/tinyaot" >"$wrap"
 chmod +x "$wrap"
 out="$work/qemu_max"
-if ! suite_qemu_exact dw55:person_detect_qemu_inplace m55 "$pd" "$out" --tinyaot "$wrap"; then
+if ! suite_qemu_exact person_detect_qemu_inplace m55 "$pd" "$out" --tinyaot "$wrap"; then
   : # the FAIL line is printed
 elif ! grep -q '"in_place": {"enabled": true, "operators": \[\(1\|[0-9, ]*, 1\)[],]' "$out/module/report.json"; then
-  echo "FAIL dw55:person_detect_qemu_inplace: exact, but operator 1 did not run in place"
+  fail person_detect_qemu_inplace "exact, but operator 1 did not run in place"
 elif ! sed -n '/op1[a-z0-9_]*_depthwise_conv_2d_params = {/,/^};/p' "$out/module/src/person_detect_model.c" | grep -q '\.pack = 2,'; then
-  echo "FAIL dw55:person_detect_qemu_inplace: exact and in place, but operator 1 does not pack pixels"
+  fail person_detect_qemu_inplace "exact and in place, but operator 1 does not pack pixels"
 else
-  echo "PASS dw55:person_detect_qemu_inplace"
+  pass person_detect_qemu_inplace
 fi

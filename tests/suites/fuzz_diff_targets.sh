@@ -15,15 +15,15 @@
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup fuzz_diff_targets "$@" || { echo "FAIL fuzz_diff_targets: no work folder"; exit 0; }
+suite_setup fuzz_diff_targets "$@" || { fail setup "no work folder"; exit 0; }
 
 oracle=${ORACLE:-$corpus/../oracle/tflm_ref}
 if [ ! -x "$oracle" ]; then
-  echo "SKIP fuzz_diff_targets: no reference runner at $oracle"
+  skip oracle "no reference runner at $oracle"
   exit 0
 fi
 ta_ensure_packages >/dev/null 2>&1 ||
-  { echo "FAIL fuzz_diff_targets: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"; exit 0; }
+  { fail setup "cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"; exit 0; }
 
 # the driver takes a folder holding fuzz_diff_gen and tinyaot: the generator is built here
 # (suites may run side by side: no make in the build folder)
@@ -31,7 +31,7 @@ bin="$work/bin"
 mkdir -p "$bin"
 if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" \
   "$TA_ROOT/tools/fbwriter.c" -o "$bin/fuzz_diff_gen" -lm >"$work/gen.log" 2>&1; then
-  echo "FAIL fuzz_diff_targets: cannot build the generator: $(tail -n 1 "$work/gen.log")"
+  fail setup "cannot build the generator: $(tail -n 1 "$work/gen.log")"
   exit 0
 fi
 ln -sf "$build/tinyaot" "$bin/tinyaot"
@@ -49,17 +49,17 @@ for t in host m4 m55; do
   n=$(echo "$line" | sed -n 's/.*: \([0-9]*\) graphs in.*/\1/p')
   exact=$(echo "$line" | sed -n 's/.* s: \([0-9]*\) exact,.*/\1/p')
   if [ -z "$n" ] || [ "$n" -lt 40 ]; then
-    echo "FAIL fuzz_diff_targets:$t: seed $seed: ${n:-no} graphs checked ($(tail -n 1 "$work/run/$t/log.txt" 2>/dev/null))"
+    fail "$t" "seed $seed: ${n:-no} graphs checked ($(tail -n 1 "$work/run/$t/log.txt" 2>/dev/null))"
   elif [ "$exact" != "$n" ] || grep -q -E '^(FOUND|INVALID|BATCHFAIL|GENFAIL)' "$work/run/$t/log.txt"; then
-    echo "FAIL fuzz_diff_targets:$t: seed $seed: $(grep -m1 -E '^(FOUND|INVALID|BATCHFAIL|GENFAIL)' "$work/run/$t/log.txt") ($(echo "$line" | sed 's/.* s: //; s/;.*//'); cases in $work/run/$t/cases)"
+    fail "$t" "seed $seed: $(grep -m1 -E '^(FOUND|INVALID|BATCHFAIL|GENFAIL)' "$work/run/$t/log.txt") ($(echo "$line" | sed 's/.* s: //; s/;.*//'); cases in $work/run/$t/cases)"
   else
-    echo "PASS fuzz_diff_targets:$t (seed $seed: $n graphs, all exact)"
+    pass "$t (seed $seed: $n graphs, all exact)"
   fi
 done
 if tail -n 1 "$log" | grep -q ' 0 with verdicts differing' && ! grep -q '^DISAGREE' "$log"; then
-  echo "PASS fuzz_diff_targets:agree ($(tail -n 1 "$log" | sed 's/^fuzz-diff: //'))"
+  pass "agree ($(tail -n 1 "$log" | sed 's/^fuzz-diff: //'))"
 else
-  echo "FAIL fuzz_diff_targets:agree: $(grep -m1 '^DISAGREE' "$log") ($(tail -n 1 "$log"))"
+  fail agree "$(grep -m1 '^DISAGREE' "$log") ($(tail -n 1 "$log"))"
 fi
 
 # ---- the driver catches a wrong or crashing target module -----------------------------------
@@ -93,7 +93,7 @@ grep -q '"target": "m55"' "$m55_case/manifest.json" 2>/dev/null && grep -q 'Cort
 cmp -s "$m55_case/case_0/out0.bin" "$m55_case/tinyaot_out/out0.bin" 2>/dev/null && why="$why the m55 case's outputs are equal;"
 grep -q '"found": "on Cortex-M4.*crashed: error: QEMU run failed' "$m4_case/manifest.json" 2>/dev/null || why="$why no m4 case of the crash;"
 if [ -z "$why" ]; then
-  echo "PASS fuzz_diff_targets:finds_injected_bugs (M55 wrong output, M4 fault, verdicts disagreeing)"
+  pass "finds_injected_bugs (M55 wrong output, M4 fault, verdicts disagreeing)"
 else
-  echo "FAIL fuzz_diff_targets:finds_injected_bugs:$why (see $work/fake.log)"
+  fail finds_injected_bugs "${why# } (see $work/fake.log)"
 fi

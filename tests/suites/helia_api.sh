@@ -3,7 +3,12 @@
 #  - application programs written in heliaAOT's documented style (tests/helia_apps, each
 #    naming its public sources) compile unchanged against tinyaot modules and give the
 #    corpus golden outputs exactly, on the host and on QEMU Cortex-M4 / Cortex-M55;
-#    they also check that a callback set before <prefix>_model_init is kept;
+#    they also check that a callback set before <prefix>_model_init is kept; one of them
+#    (layout_style) includes heliaAOT's layout headers (<prefix>_context/_operators/
+#    _tensors/_platform.h), redirects <PREFIX>_PRINTF and sizes a table with
+#    <PREFIX>_LAST_IDENTIFIER + 1;
+#  - the default <PREFIX>_PRINTF (printf) and a size_t <prefix>_bind_arena compile for
+#    host, M4 and M55 against every public header;
 #  - a module compiled for another core than it was generated for stops at #error
 #    naming that core; a host module compiles for any core;
 #  - --test.enabled: <prefix>_test_case_init/run with the stimulus and expected outputs
@@ -15,27 +20,14 @@
 # usage: sh tests/suites/helia_api.sh BUILD CORPUS WORKDIR
 #   HELIA_MODELS="kws ad" limits the models (default: kws vww ic ad strww).
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-build}
-corpus=${2:-../shared/corpus}
-work=${3:-/tmp/tinyaot-helia-api}
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-case "$corpus" in /*) ;; *) corpus="$(pwd)/$corpus" ;; esac
-case "$work" in /*) ;; *) work="$(pwd)/$work" ;; esac
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup helia_api "$@" || { fail setup "no work folder"; exit 0; }
 tinyaot="$build/tinyaot"
 apps="$TA_ROOT/tests/helia_apps"
 models=${HELIA_MODELS:-kws vww ic ad strww}
-rm -rf "$work/helia_api"
-work="$work/helia_api"
-mkdir -p "$work"
 warn="-std=c99 -Wall -Wextra -Werror -O2"
 
-pass() { echo "PASS helia-api:$1"; }
-fail() { echo "FAIL helia-api:$1: $2"; }
-
-if [ ! -d "$corpus/models/kws" ]; then
-  echo "SKIP helia-api: no corpus at $corpus/models"
-  exit 0
-fi
+suite_require "$corpus/models/kws"
 for tool in arm-none-eabi-gcc qemu-system-arm python3; do
   command -v "$tool" >/dev/null 2>&1 || { fail setup "$tool is missing (tests/run_target_tests.sh installs the cross tools)"; exit 0; }
 done
@@ -159,6 +151,27 @@ else
   fail host-module-any-core "$(grep -m1 error "$dir/m4.log" "$dir.convert.log" 2>/dev/null)"
 fi
 
+# ---- heliaAOT's layout headers: default print hook, size_t bind_arena (compile only) ----
+hdr_app="$work/layout_headers.c"
+cat >"$hdr_app" <<'EOF'
+/* Every heliaAOT public header, the default print hook and heliaAOT's bind_arena type. */
+#include "aot_common.h"
+#include "aot_context.h"
+#include "aot_model.h"
+#include "aot_operators.h"
+#include "aot_tensors.h"
+#include "aot_platform.h"
+int32_t (*const bind_fn)(aot_arena_region_t, void *, size_t) = aot_bind_arena;
+int say_last(void) { return AOT_PRINTF("last operator id %d\n", AOT_LAST_IDENTIFIER); }
+EOF
+for core in host m4 m55; do
+  dir="$work/hdr-$core"
+  if ! convert kws "$core" "$dir" --no-memory.allocate-arenas; then fail "layout-headers-$core" "$(why 10 "$dir")"; continue; fi
+  case "$core" in host) ccmd="cc" ;; *) ccmd="arm-none-eabi-gcc $(arch_of "$core")" ;; esac
+  if $ccmd $warn -I"$dir/include" -c "$hdr_app" -o "$dir/hdr.o" >"$dir/hdr.log" 2>&1; then pass "layout-headers-$core"
+  else fail "layout-headers-$core" "$(grep -m1 error "$dir/hdr.log")"; fi
+done
+
 # ---- the golden data (.npz) and the program that runs a module's test case ----------------
 npz() { python3 "$apps/make_npz.py" "$@" >>"$work/npz.log" 2>&1; }
 test_main="$work/test_case_main.c"
@@ -191,7 +204,7 @@ for model in $models; do
       fail "module-$core-$model" "$(why 10 "$dir")"
       continue
     fi
-    for app in profiler_style hkv_style; do
+    for app in profiler_style hkv_style layout_style; do
       out="$work/run-$core-$model-$app"
       rc=0
       if [ "$core" = host ]; then host_app "$dir" "$apps/$app.c" "$m/case_0" "$out" || rc=$?

@@ -4,16 +4,11 @@
 # and control bytes must still give a module that compiles and runs exact, and valid JSON.
 # kws with two tensor names replaced in place (same length) by such text.
 # usage: sh tests/suites/hostile_names.sh BUILD CORPUS WORKDIR
-build=${1:-build}
-corpus=${2:-../shared/corpus}
-work=${3:-${TMPDIR:-/tmp}/hostile_names-$$}
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup hostile_names "$@" || { fail setup "no work folder"; exit 0; }
 kws="$corpus/models/kws"
-if [ ! -f "$kws/model.tflite" ]; then
-  echo "SKIP hostile_names: no corpus at $corpus (kws)"
-  exit 0
-fi
-mkdir -p "$work"
-rm -rf "$work/run" "$work/conv"
+suite_require "$kws/model.tflite"
 if ! python3 - "$kws/model.tflite" "$work/hostile.tflite" <<'PY'
 import sys
 data = open(sys.argv[1], "rb").read()
@@ -25,18 +20,18 @@ for old, new in [(b"functional_1/dense/BiasAdd", b'a*/ x;\n#error \x01"\\\t/*q??
 open(sys.argv[2], "wb").write(data)
 PY
 then
-  echo "FAIL hostile_names: could not rename kws's tensors"
+  fail rename "could not rename kws's tensors"
   exit 0
 fi
 if "$build/tinyaot" run "$work/hostile.tflite" --case "$kws/case_0" --out-dir "$work/run" >"$work/run.log" 2>&1 &&
   cmp -s "$work/run/case_0/out0.bin" "$kws/case_0/out0.bin"; then
-  echo "PASS hostile_names:module_compiles_exact"
+  pass module_compiles_exact
 else
-  echo "FAIL hostile_names:module_compiles_exact: $(grep -m1 -E 'error|differ' "$work/run.log")"
+  fail module_compiles_exact "$(grep -m1 -E 'error|differ' "$work/run.log")"
 fi
 if "$build/tinyaot" convert "$work/hostile.tflite" -o "$work/conv" >"$work/conv.log" 2>&1 &&
   python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$work/conv/report.json" 2>"$work/json.log"; then
-  echo "PASS hostile_names:report_json_valid"
+  pass report_json_valid
 else
-  echo "FAIL hostile_names:report_json_valid: $(tail -n 1 "$work/conv.log" "$work/json.log" | tr '\n' ' ')"
+  fail report_json_valid "$(tail -n 1 "$work/conv.log" "$work/json.log" | tr '\n' ' ')"
 fi

@@ -10,10 +10,10 @@
 # usage: sh tests/suites/inplace.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup inplace "$@" || { echo "FAIL inplace: no work folder"; exit 0; }
+suite_setup inplace "$@" || { fail setup "no work folder"; exit 0; }
 
 if [ ! -d "$corpus/models" ]; then
-  echo "SKIP inplace: corpus absent ($corpus)"
+  skip corpus "absent ($corpus)"
   exit 0
 fi
 
@@ -25,19 +25,19 @@ for spec in kws:9000 vww:40000 ic:34816 mcunet_vww:92000; do
   model=${spec%%:*} target=${spec#*:}
   dir="$corpus/models/$model"
   if [ ! -d "$dir" ]; then
-    echo "SKIP inplace:$model: $dir is absent"
+    skip "$model" "$dir is absent"
     continue
   fi
   line=$(TINYAOT_RUN_ARGS="--memory.optimize max" sh "$TA_ROOT/tests/corpus_case.sh" "$dir" "$build" "$work/case" 2>&1 |
          tail -n 1)
   case "$line" in
-    PASS*) echo "PASS inplace:${model}_exact" ;;
-    *) echo "FAIL inplace:${model}_exact: ${line#* * }" ;;
+    PASS*) pass "${model}_exact" ;;
+    *) fail "${model}_exact" "${line#* * }" ;;
   esac
   for mode in default max; do
     if ! "$build/tinyaot" convert "$dir/model.tflite" -o "$work/${model}_$mode" --memory.optimize $mode \
          >"$work/${model}_$mode.log" 2>&1; then
-      echo "FAIL inplace:${model}_convert_$mode: $(tail -n 1 "$work/${model}_$mode.log")"
+      fail "${model}_convert_$mode" "$(tail -n 1 "$work/${model}_$mode.log")"
       continue 2
     fi
   done
@@ -45,17 +45,17 @@ for spec in kws:9000 vww:40000 ic:34816 mcunet_vww:92000; do
   arena=$(json_num "$rep" arena_bytes)
   bound=$(json_num "$rep" layer_by_layer_bound)
   if [ -n "$arena" ] && [ -n "$target" ] && [ "$arena" -le "$target" ]; then
-    echo "PASS inplace:${model}_arena ($arena <= $target bytes; layer by layer $bound)"
+    pass "${model}_arena ($arena <= $target bytes; layer by layer $bound)"
   else
-    echo "FAIL inplace:${model}_arena: arena_bytes '$arena', at most '$target' expected"
+    fail "${model}_arena" "arena_bytes '$arena', at most '$target' expected"
   fi
   # the default mode runs in place only where it copies nothing (tests/suites/ram.sh)
   if grep -q '"in_place": {"enabled": true, "operators": \[[0-9]' "$rep" &&
      grep -q '"mode": "default"' "$work/${model}_default/report.json" &&
      ! grep -q '"copies": true' "$work/${model}_default/report.json"; then
-    echo "PASS inplace:${model}_report"
+    pass "${model}_report"
   else
-    echo "FAIL inplace:${model}_report: report.json in_place does not list the operators (max) or the default mode copies"
+    fail "${model}_report" "report.json in_place does not list the operators (max) or the default mode copies"
   fi
 done
 
@@ -64,7 +64,7 @@ done
 # with operators in place and the arena within the issue's 9,000 bytes on both cores
 . "$TA_ROOT/target/lib.sh"
 if ! ta_ensure_packages >/dev/null 2>&1; then
-  echo "SKIP inplace:kws_qemu: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
+  skip kws_qemu "cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
   exit 0
 fi
 wrap="$work/tinyaot_max"
@@ -77,15 +77,15 @@ for core in m4 m55; do
   sh "$TA_ROOT/target/run_case.sh" --core $core --name kws --model "$dir/model.tflite" --case "$dir/case_0" \
     --out "$out" --tinyaot "$wrap" >"$out.log" 2>&1 || rc=$?
   if [ $rc -ne 0 ]; then
-    echo "FAIL inplace:kws_qemu_$core: run_case.sh exit $rc"
+    fail "kws_qemu_$core" "run_case.sh exit $rc"
   elif ! cmp -s "$dir/case_0/out0.bin" "$out/run/out0.bin"; then
-    echo "FAIL inplace:kws_qemu_$core: out0.bin differs from the golden"
+    fail "kws_qemu_$core" "out0.bin differs from the golden"
   elif ! grep -q '"in_place": {"enabled": true, "operators": \[[0-9]' "$out/module/report.json"; then
-    echo "FAIL inplace:kws_qemu_$core: exact, but no operator ran in place"
+    fail "kws_qemu_$core" "exact, but no operator ran in place"
   elif [ "$(json_num "$out/module/report.json" arena_bytes)" -gt 9000 ]; then
-    echo "FAIL inplace:kws_qemu_$core: arena $(json_num "$out/module/report.json" arena_bytes) bytes, over 9000"
+    fail "kws_qemu_$core" "arena $(json_num "$out/module/report.json" arena_bytes) bytes, over 9000"
   else
-    echo "PASS inplace:kws_qemu_$core (arena $(json_num "$out/module/report.json" arena_bytes) bytes)"
+    pass "kws_qemu_$core (arena $(json_num "$out/module/report.json" arena_bytes) bytes)"
     rm -rf "$out"
   fi
 done

@@ -3,17 +3,14 @@
 # DESTDIR): the installed compiler runs from anywhere (--version, converts the demo model,
 # and the module builds: the kernels are embedded), the man page renders without warnings
 # and names every command and every convert option of --help, the bash completion
-# registers and completes commands, options and .tflite/.yaml files; uninstall leaves
-# nothing of ours (and keeps what was there before).
+# registers and completes commands, options and .tflite/.yaml files; bin/helia-aot is a
+# link whose convert writes heliaAOT's default module (and one that is not ours is left
+# alone); uninstall leaves nothing of ours, the empty prefix folders it created included
+# (and keeps what was there before).
 # usage: sh tests/suites/install.sh BUILD CORPUS WORKDIR   (the corpus is not needed)
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-build=$1 work=$3
-case "$build" in /*) ;; *) build="$(pwd)/$build" ;; esac
-case "$work" in /*) ;; *) work="$(pwd)/$work" ;; esac
-work="$work/install"
-rm -rf "$work" && mkdir -p "$work" || { echo "FAIL install:setup: no work folder"; exit 0; }
-pass() { echo "PASS install:$1"; }
-fail() { echo "FAIL install:$1: $2"; }
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup install "$@" || { fail setup "no work folder"; exit 0; }
 # the build directory relative to the repository, as make sees it
 bdir=$build
 case "$build" in "$TA_ROOT"/*) bdir=${build#"$TA_ROOT"/} ;; esac
@@ -88,6 +85,38 @@ for o in $("$T" convert --help | grep -o -- '--[a-z][a-z0-9._-]*' | sort -u); do
 done
 [ -z "$missing" ] && pass completion_knows_every_convert_option || fail completion_knows_every_convert_option "$missing"
 
+# 3b. helia-aot: installed beside tinyaot as a link; under that name convert applies
+# heliaAOT's defaults (model.tflite, helia_aot_nn, a neuralspot module with includes-api/
+# and a LICENSE) while tinyaot keeps its own (no model guessed, its own layout).
+H="$p/bin/helia-aot"
+if [ -L "$H" ] && [ "$(readlink "$H")" = tinyaot ] && "$H" --help | grep -q "^usage: helia-aot convert"; then pass helia_aot_installed
+else fail helia_aot_installed "$(ls -l "$H" 2>&1 | head -c 200)"; fi
+hw="$work/helia"
+mkdir -p "$hw" && [ -f "$demo" ] && cp "$demo" "$hw/model.tflite"
+hm="$hw/out"
+if (cd "$hw" && "$H" convert --module.path out >"$hw/convert.log" 2>&1) &&
+   [ -f "$hm/includes-api/helia_aot_nn_model.h" ] && [ -f "$hm/includes-api/helia_aot_nn_platform.h" ] &&
+   [ -f "$hm/module.mk" ] && [ -f "$hm/src/helia_aot_nn_model.c" ] && [ ! -e "$hm/include" ] &&
+   [ ! -e "$hm/CMakeLists.txt" ] && [ ! -e "$hm/Makefile" ] && grep -q "MIT-0" "$hm/LICENSE" &&
+   head -n 1 "$hm/LICENSE" | grep -q "generated inference module helia_aot_nn" &&
+   grep -q "helia_aot_nn_model_init" "$hm/includes-api/helia_aot_nn_model.h"
+then pass helia_aot_default_module
+else fail helia_aot_default_module "$(head -c 300 "$hw/convert.log") $(cd "$hm" 2>/dev/null && find . -maxdepth 2 | tr '\n' ' ')"; fi
+# the same folder under tinyaot: no model is guessed; given one, tinyaot's own defaults
+if (cd "$hw" && ! "$T" convert --module.path out2 >"$hw/tinyaot.log" 2>&1) && grep -q "no model given" "$hw/tinyaot.log" &&
+   (cd "$hw" && "$T" convert --model.path model.tflite --module.path out3 >>"$hw/tinyaot.log" 2>&1) &&
+   [ -f "$hw/out3/include/model_model.h" ] && [ -f "$hw/out3/CMakeLists.txt" ] && [ ! -e "$hw/out3/LICENSE" ]
+then pass tinyaot_keeps_its_defaults
+else fail tinyaot_keeps_its_defaults "$(head -c 300 "$hw/tinyaot.log")"; fi
+# a helia-aot that is not ours (heliaAOT's own) is neither replaced nor removed
+q="$work/prefix2"
+mkdir -p "$q/bin" && printf '#!/bin/sh\necho theirs\n' >"$q/bin/helia-aot" && chmod +x "$q/bin/helia-aot"
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$q" install >"$work/install2.log" 2>&1
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$q" uninstall >>"$work/install2.log" 2>&1
+if [ "$("$q/bin/helia-aot")" = theirs ] && grep -q "helia-aot exists" "$work/install2.log" && [ ! -e "$q/bin/tinyaot" ]
+then pass helia_aot_not_ours_kept
+else fail helia_aot_not_ours_kept "$(head -c 300 "$work/install2.log")"; fi
+
 # 4. Uninstall: nothing of ours remains; the file that was there stays.
 make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$p" uninstall >"$work/uninstall.log" 2>&1
 left=$(cd "$p" && find . -mindepth 1 | LC_ALL=C sort | tr '\n' ' ')
@@ -102,4 +131,19 @@ if make -s -C "$TA_ROOT" BUILD="$bdir" DESTDIR="$d" PREFIX=/opt/tinyaot install 
    [ -z "$(find "$d/opt/tinyaot" -mindepth 1 2>/dev/null)" ]
 then pass destdir
 else fail destdir "$(head -c 300 "$work/destdir.log")"; fi
+
+# 6. The prefix folders install created are removed with it when empty; a folder that
+# existed before, or holds someone else's file, stays.
+f="$work/fresh"
+mkdir -p "$f" && echo keep >"$f/mine.txt"
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$f/a/b" install >"$work/fresh.log" 2>&1
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$f/a/b" uninstall >>"$work/fresh.log" 2>&1
+g="$work/fresh2"
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$g/p" install >>"$work/fresh.log" 2>&1
+echo keep >"$g/p/notes.txt"
+make -s -C "$TA_ROOT" BUILD="$bdir" PREFIX="$g/p" uninstall >>"$work/fresh.log" 2>&1
+if [ ! -e "$f/a" ] && [ "$(cat "$f/mine.txt")" = keep ] && [ "$(cat "$g/p/notes.txt" 2>/dev/null)" = keep ] &&
+   [ -z "$(find "$g/p" -mindepth 1 ! -name notes.txt)" ]
+then pass uninstall_removes_created_prefix
+else fail uninstall_removes_created_prefix "left: $(find "$f" "$g" | tr '\n' ' ' | head -c 300)"; fi
 exit 0

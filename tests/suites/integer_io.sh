@@ -18,7 +18,7 @@
 # usage: sh tests/suites/integer_io.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup integer_io "$@" || { echo "FAIL integer_io: no work folder"; exit 0; }
+suite_setup integer_io "$@" || { fail setup "no work folder"; exit 0; }
 q="$TA_ROOT/tests/suites/integer_io_quant.py"
 
 json_num() { # FILE KEY: the first integer value of "KEY"
@@ -28,7 +28,7 @@ json_num() { # FILE KEY: the first integer value of "KEY"
 if "$build/tinyaot" convert --help 2>&1 | grep -q -- "--integer-io"; then pass help; else fail help "convert --help does not document --integer-io"; fi
 
 if [ ! -d "$corpus/models/mcunet_det" ] || [ ! -d "$corpus/models/mcunet_vww" ] || [ ! -d "$corpus/models/kws" ]; then
-  echo "SKIP integer_io:models: corpus absent ($corpus)"
+  skip models "corpus absent ($corpus)"
   exit 0
 fi
 
@@ -126,7 +126,7 @@ done
 # QEMU Cortex-M55: mcunet_det, max mode, integer I/O, case 0
 . "$TA_ROOT/target/lib.sh"
 if ! ta_ensure_packages >/dev/null 2>&1; then
-  echo "SKIP integer_io:mcunet_det_qemu_m55: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
+  skip mcunet_det_qemu_m55 "cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
   exit 0
 fi
 wrap="$work/tinyaot_io"

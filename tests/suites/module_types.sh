@@ -8,14 +8,16 @@
 #               functions that refuses missing sources and include folders (tests/module_types/zephyr_stub)
 #   cmake       add_subdirectory + the module's own cmake/ toolchain file
 #   nsx         add_subdirectory + nsx::<name>, the attributes-header hook checked in the objects
-#   cmsis_pack  the .pack archive: unzip -t, xmllint, the pdsc's required elements, its
+#   cmsis_pack  the .pack archive: unzip -t, xmllint, the pdsc's required elements (and its
+#               <license> file), the vendor/name/version taken from Vendor.Name.Version.pack
+#               or --model.version (other names refused with one line), its
 #               component's files present, and the component's sources built
 #   default     what tinyaot wrote before module types (CMake, Make, zephyr/, include/) + module.mk
 # Usage: sh tests/suites/module_types.sh BUILD CORPUS WORKDIR
 set -u
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup module_types "$@" || { echo "FAIL module_types: no work folder"; exit 0; }
+suite_setup module_types "$@" || { fail setup "no work folder"; exit 0; }
 tinyaot="$build/tinyaot"
 tests="$TA_ROOT/tests"
 mt="$tests/module_types"
@@ -122,6 +124,8 @@ check_pack() { # name core pack-file
     { echo "pdsc has no release version"; return 1; }
   xmllint --xpath 'string(/package/releases/release[1]/@date)' "$pdsc" | grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' ||
     { echo "pdsc release has no YYYY-MM-DD date"; return 1; }
+  lic=$(xmllint --xpath 'string(/package/license)' "$pdsc")
+  [ -n "$lic" ] && [ -f "$x/$lic" ] && grep -q "MIT-0" "$x/$lic" || { echo "pdsc names no <license> file in the archive"; return 1; }
   ncomp=$(xmllint --xpath 'count(/package/components/component[@Cclass and @Cgroup and @Cversion])' "$pdsc")
   [ "$ncomp" -ge 1 ] || { echo "pdsc has no component with Cclass/Cgroup/Cversion"; return 1; }
   # Every file the component lists is in the archive; its sources build and link.
@@ -194,7 +198,7 @@ models="demo=$work/demo.tflite"
 if [ -f "$corpus/models/kws/model.tflite" ]; then
   models="$models kws=$corpus/models/kws/model.tflite"
 else
-  echo "SKIP module_types:kws: no corpus at $corpus"
+  skip kws "no corpus at $corpus"
 fi
 
 for entry in $models; do
@@ -247,8 +251,9 @@ fi
 
 # SOURCE_DATE_EPOCH: the same conversion gives the same archive, dated by it
 # (1700000000 s = 2023-11-14 22:13:20 UTC).
-r1="$work/repro1.pack"
-r2="$work/repro2.pack"
+mkdir -p "$work/repro1" "$work/repro2"
+r1="$work/repro1/tinyaot.demo.1.0.0.pack"
+r2="$work/repro2/tinyaot.demo.1.0.0.pack"
 rm -rf "$r1" "$r2" "$r1.x"
 if ! SOURCE_DATE_EPOCH=1700000000 convert demo "$work/demo.tflite" cortex-m4 cmsis_pack "$r1" ||
   ! { sleep 1; SOURCE_DATE_EPOCH=1700000000 convert demo "$work/demo.tflite" cortex-m4 cmsis_pack "$r2"; }; then
@@ -277,13 +282,55 @@ else
 fi
 
 # The default type with a .pack path writes the CMSIS pack (the only thing a .pack holds).
-p="$work/default.pack"
+mkdir -p "$work/dflt"
+p="$work/dflt/tinyaot.demo.1.0.0.pack"
 rm -f "$p"
 if convert demo "$work/demo.tflite" cortex-m4 default "$p" && unzip -l "$p" 2>/dev/null | grep -q "tinyaot.demo.pdsc"; then
   pass pack_default_type
 else
   fail pack_default_type "no pdsc in $p: $(tail -1 "$p.log")"
 fi
+
+# The pack's identity comes from its file name (Vendor.Name.Version.pack, CMSIS-Pack's
+# rule) or --model.version; the pdsc names the module's LICENSE.
+pdsc_field() { xmllint --xpath "string($2)" "$1" 2>/dev/null; }
+mkdir -p "$work/ident"
+p="$work/ident/Acme.demo-pack.2.3.1.pack"
+rm -rf "$p" "$p.x"
+if ! convert demo "$work/demo.tflite" cortex-m4 cmsis_pack "$p"; then fail pack_identity_from_name "$(tail -1 "$p.log")"
+elif ! mkdir -p "$p.x" || ! unzip -q "$p" -d "$p.x" || [ ! -f "$p.x/Acme.demo-pack.pdsc" ]; then
+  fail pack_identity_from_name "no Acme.demo-pack.pdsc in the archive: $(ls "$p.x" | tr '\n' ' ')"
+else
+  f="$p.x/Acme.demo-pack.pdsc"
+  got="$(pdsc_field "$f" /package/vendor) $(pdsc_field "$f" /package/name) $(pdsc_field "$f" '/package/releases/release[1]/@version')"
+  got="$got $(pdsc_field "$f" '/package/components/component[1]/@Cversion') $(pdsc_field "$f" /package/license)"
+  if [ "$got" = "Acme demo-pack 2.3.1 2.3.1 LICENSE" ] && [ -f "$p.x/LICENSE" ]; then pass pack_identity_from_name
+  else fail pack_identity_from_name "vendor name version Cversion license: $got"; fi
+fi
+d="$work/ident/folder"
+rm -rf "$d"
+if "$tinyaot" convert "$work/demo.tflite" -o "$d" --name demo --platform cortex-m4 --module.type cmsis_pack \
+     --model.version v4.5.6 >"$d.log" 2>&1 &&
+   [ "$(pdsc_field "$d/tinyaot.demo.pdsc" '/package/releases/release[1]/@version')" = 4.5.6 ] &&
+   [ "$(pdsc_field "$d/tinyaot.demo.pdsc" /package/license)" = LICENSE ] && [ -f "$d/LICENSE" ]
+then pass pack_version_from_model_version
+else fail pack_version_from_model_version "$(tail -1 "$d.log")"; fi
+# file names that break the rule, and a version the name and --model.version disagree on:
+# one line naming the file, nothing written
+for bad in demo.pack Acme.demo.pack Acme.demo.1.0.pack Acme.de.mo.1.0.0.pack Acme.demo.01.0.0.pack Acme.d@mo.1.0.0.pack \
+           Acme.demo.2.0.0.pack; do
+  p="$work/ident/$bad"
+  rm -f "$p"
+  extra=""
+  [ "$bad" = Acme.demo.2.0.0.pack ] && extra="--model.version 1.0.0"
+  # shellcheck disable=SC2086
+  "$tinyaot" convert "$work/demo.tflite" -o "$p" --name demo --platform cortex-m4 $extra >"$p.log" 2>&1
+  rc=$?
+  if [ $rc -eq 1 ] && [ "$(grep -c . "$p.log")" -eq 1 ] && grep -q "$bad" "$p.log" && [ ! -e "$p" ] &&
+     { [ -n "$extra" ] && grep -q "model.version" "$p.log" || grep -q "Vendor.Name.Version.pack" "$p.log"; }
+  then pass "pack_name_refused:$bad"
+  else fail "pack_name_refused:$bad" "exit $rc: $(head -c 300 "$p.log")"; fi
+done
 
 # An unknown type is refused with the list of types.
 if "$tinyaot" convert "$work/demo.tflite" -o "$work/bad_type" --module.type arduino >"$work/bad_type.log" 2>&1; then
@@ -293,4 +340,48 @@ elif ! grep -q "neuralspot" "$work/bad_type.log"; then
 else
   pass unknown_type
 fi
+# The README's example, cut out of the generated README of an int8 and a float32 model, is a
+# translation unit that compiles warning-free as C99 and as C++ against the module, each
+# output declared with its own type (float for float32).
+for rm in hello_world_int8:int8_t hello_world_float:float; do
+  rn=${rm%%:*} rt=${rm#*:}
+  if [ ! -f "$corpus/models/$rn/model.tflite" ]; then echo "SKIP module_types:readme_example_$rn: corpus absent"; continue; fi
+  rd="$work/readme_$rn"
+  if ! "$tinyaot" convert "$corpus/models/$rn/model.tflite" -o "$rd" --name rex >"$rd.log" 2>&1; then
+    fail "readme_example_$rn" "conversion failed: $(head -n 1 "$rd.log")"; continue
+  fi
+  sed -n '/^```c$/,/^```$/p' "$rd/README.md" | sed '1d;$d' >"$rd.c"
+  if ! grep -q "const $rt \*output0;" "$rd.c"; then fail "readme_example_$rn" "output0 is not declared const $rt *"
+  elif ! cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$rd/include" -c "$rd.c" -o "$rd.o" 2>"$rd.cerr"; then
+    fail "readme_example_$rn" "as C: $(head -n 2 "$rd.cerr")"
+  elif ! c++ -Wall -Wextra -Werror -x c++ -I"$rd/include" -c "$rd.c" -o "$rd.o" 2>"$rd.cerr"; then
+    fail "readme_example_$rn" "as C++: $(head -n 2 "$rd.cerr")"
+  else pass "readme_example_$rn"; fi
+done
+# Build glue defaults: the CMake library compiles at -O2 when no build type (and no -O in
+# CMAKE_C_FLAGS) is given, and leaves a given build type alone; the plain Makefile writes
+# its objects under obj/<target>/ (none in src/); a plain `make` of a Cortex-M module stops
+# with the TARGET to give.
+if [ -f "$corpus/models/kws/model.tflite" ]; then
+  gd="$work/glue_m55"
+  if ! "$tinyaot" convert "$corpus/models/kws/model.tflite" -o "$gd" --platform apollo510_evb >"$gd.log" 2>&1; then
+    fail glue_defaults "conversion failed: $(head -n 1 "$gd.log")"
+  else
+    cmake -S "$gd" -B "$gd/b_none" -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-cortex-m55.cmake \
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$gd/none.log" 2>&1
+    cmake -S "$gd" -B "$gd/b_dbg" -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi-cortex-m55.cmake -DCMAKE_BUILD_TYPE=Debug \
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$gd/dbg.log" 2>&1
+    if grep -q '"command".*-O2.*ta_gemm_mve.c' "$gd/b_none/compile_commands.json" 2>/dev/null &&
+       ! grep -q -- '-O2' "$gd/b_dbg/compile_commands.json" 2>/dev/null; then pass cmake_default_o2
+    else fail cmake_default_o2 "no -O2 without a build type, or -O2 with Debug (see $gd/b_none)"; fi
+    (cd "$gd" && make >"$gd/plain.out" 2>"$gd/plain.err"); rc=$?
+    if [ $rc -ne 0 ] && grep -q 'make TARGET=cortex-m55' "$gd/plain.err" && ! grep -q '#error' "$gd/plain.err" &&
+       [ ! -e "$gd/obj" ]; then pass make_without_target_hint
+    else fail make_without_target_hint "rc $rc: $(head -c 300 "$gd/plain.err")"; fi
+    if make -C "$gd" TARGET=cortex-m55 >"$gd/m55.log" 2>&1 && [ -f "$gd/libkws.a" ] &&
+       [ -z "$(find "$gd/src" -name '*.o')" ] && [ -n "$(find "$gd/obj/cortex-m55" -name '*.o')" ] &&
+       make -C "$gd" clean >/dev/null 2>&1 && [ ! -e "$gd/obj" ]; then pass make_objects_outside_src
+    else fail make_objects_outside_src "$(tail -n 2 "$gd/m55.log")"; fi
+  fi
+else echo "SKIP module_types:glue_defaults: corpus absent"; fi
 exit 0

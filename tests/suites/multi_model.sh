@@ -13,12 +13,12 @@
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup multi_model "$@" || { echo "FAIL multi_model:setup: no work folder"; exit 0; }
+suite_setup multi_model "$@" || { fail setup "no work folder"; exit 0; }
 B="$build/tinyaot"
 M="$corpus/models"
 for m in kws ic ad; do
   if [ ! -f "$M/$m/model.tflite" ] || [ ! -f "$M/$m/case_0/in0.bin" ]; then
-    echo "SKIP multi_model: corpus absent ($M/$m)"
+    skip corpus "absent ($M/$m)"
     exit 0
   fi
 done
@@ -276,4 +276,9 @@ r=$(target_run m4 cortex-m4 mps2-an386 mps2-an386.ld -mcpu=cortex-m4 -mfloat-abi
   pass qemu_m4_interleaved_exact || fail qemu_m4_interleaved_exact "$r"
 r=$(target_run m55 cortex-m55 mps3-an547 mps3-an547.ld -mcpu=cortex-m55 -mfloat-abi=hard -mthumb) &&
   pass qemu_m55_interleaved_exact || fail qemu_m55_interleaved_exact "$r"
+# The README's measured tables (these three models together, and the MLPerf Tiny memory table) are
+# what tools/readme_tables.sh measures now.
+if sh "$TA_ROOT/tools/readme_tables.sh" --check "$build" "$corpus" "$TA_ROOT/README.md" >"$work/tables.log" 2>&1
+then pass readme_table_current
+else fail readme_table_current "README.md's measured tables are stale (make readme-tables): $(head -n 3 "$work/tables.log" | tr '\n' ' ')"; fi
 exit 0

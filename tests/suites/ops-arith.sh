@@ -1,5 +1,5 @@
 #!/bin/sh
-# ops_arith (issue 16): binary arithmetic, reductions and data movement on the new
+# ops-arith (issue 16): binary arithmetic, reductions and data movement on the new
 # dtypes. Every ops-new case of DIV, FLOOR_DIV, FLOOR_MOD, ADD_N, CUMSUM, ARG_MIN,
 # REDUCE_MIN, of int32 ADD/SUB/MUL, of the float32/int16/int32/int64 MAXIMUM/MINIMUM,
 # SQUARED_DIFFERENCE, PRELU, BATCH_MATMUL, SUM, MEAN, REDUCE_MAX, ARG_MAX, and of the
@@ -12,7 +12,7 @@
 # usage: sh tests/suites/ops-arith.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup ops_arith "$@" || { echo "FAIL ops_arith: no work folder"; exit 0; }
+suite_setup ops-arith "$@" || { fail setup "no work folder"; exit 0; }
 
 dir="$corpus/ops-new"
 if [ ! -d "$dir" ]; then

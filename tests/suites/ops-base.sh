@@ -12,7 +12,7 @@
 #    configurations, and the operators of a model it cannot load.
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup ops-base "$@" || { echo "FAIL ops-base: no work folder"; exit 0; }
+suite_setup ops-base "$@" || { fail setup "no work folder"; exit 0; }
 root=$TA_ROOT
 B="$build/tinyaot"
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ops_math (issue 16): the unary math operators and the new dtypes of the activations.
+# ops-math (issue 16): the unary math operators and the new dtypes of the activations.
 # Every ops-new case of ABS, NEG, SQRT, RSQRT, SQUARE, EXP, LOG, SIN, COS, CEIL, FLOOR,
 # ROUND, ELU, LOG_SOFTMAX, L2_NORMALIZATION, L2_POOL_2D and of the int16 / float32 /
 # int32 / uint8 forms of RELU, RELU6, LEAKY_RELU, HARD_SWISH, QUANTIZE, DEQUANTIZE must
@@ -10,7 +10,7 @@
 # usage: sh tests/suites/ops-math.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup ops_math "$@" || { echo "FAIL ops_math: no work folder"; exit 0; }
+suite_setup ops-math "$@" || { fail setup "no work folder"; exit 0; }
 
 dir="$corpus/ops-new"
 if [ ! -d "$dir" ]; then

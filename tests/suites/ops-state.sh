@@ -1,5 +1,5 @@
 #!/bin/sh
-# ops_state (issue 16): several subgraphs, control flow and state.
+# ops-state (issue 16): several subgraphs, control flow and state.
 # 1. Every ops-new case of IF, WHILE, resource variables (VAR_HANDLE / READ_VARIABLE /
 #    ASSIGN_VARIABLE with a CALL_ONCE init subgraph), int8 SVDF with int8 state, float32
 #    TRANSPOSE_CONV and int16 UNIDIRECTIONAL_SEQUENCE_LSTM must convert and match
@@ -19,7 +19,7 @@
 # usage: sh tests/suites/ops-state.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup ops_state "$@" || { echo "FAIL ops_state: no work folder"; exit 0; }
+suite_setup ops-state "$@" || { fail setup "no work folder"; exit 0; }
 here=$(cd "$(dirname "$0")" && pwd)
 root=$TA_ROOT
 oracle=${TINYAOT_ORACLE:-$(dirname "$corpus")/oracle/tflm_ref}

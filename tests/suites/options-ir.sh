@@ -10,7 +10,7 @@
 #    activation) runs exactly through `tinyaot run`.
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup options-ir "$@" || { echo "FAIL options-ir: no work folder"; exit 0; }
+suite_setup options-ir "$@" || { fail setup "no work folder"; exit 0; }
 root=$TA_ROOT
 B="$build/tinyaot"
 

@@ -8,7 +8,7 @@
 # the model is the built-in demo model; $SUITE_MODEL overrides it)
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup output_safety "$@" || { echo "FAIL output_safety: no work folder"; exit 0; }
+suite_setup output_safety "$@" || { fail setup "no work folder"; exit 0; }
 B="$build/tinyaot"
 
 model=${SUITE_MODEL:-}

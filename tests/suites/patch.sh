@@ -18,10 +18,10 @@
 # usage: sh tests/suites/patch.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup patch "$@" || { echo "FAIL patch: no work folder"; exit 0; }
+suite_setup patch "$@" || { fail setup "no work folder"; exit 0; }
 
 if [ ! -d "$corpus/models" ]; then
-  echo "SKIP patch: corpus absent ($corpus)"
+  skip corpus "absent ($corpus)"
   exit 0
 fi
 oracle=${TINYAOT_ORACLE:-$corpus/../oracle/tflm_ref}
@@ -36,7 +36,7 @@ json_patch() { # FILE: report.json's "patch" object
 gen="$work/mbv2_gen"
 if ! ${CC:-cc} -std=c11 -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/patch_gen/mbv2_gen.c" "$TA_ROOT/tools/fbwriter.c" \
      -o "$gen" -lm >"$work/gen.log" 2>&1; then
-  echo "FAIL patch:generator: $(head -n 1 "$work/gen.log")"
+  fail generator "$(head -n 1 "$work/gen.log")"
   exit 0
 fi
 
@@ -54,23 +54,23 @@ same_outputs() { # GOLDEN_DIR RUN_DIR
 }
 
 if [ ! -x "$oracle" ]; then
-  echo "SKIP patch:mbv2_224: oracle $oracle absent"
+  skip mbv2_224 "oracle $oracle absent"
 elif ! make_case mbv2_224 224 1; then
-  echo "FAIL patch:mbv2_224: the generated model or its oracle run failed: $(tail -n 1 "$work/mbv2_224/oracle.log")"
+  fail mbv2_224 "the generated model or its oracle run failed: $(tail -n 1 "$work/mbv2_224/oracle.log")"
 else
   d="$work/mbv2_224"
   if "$build/tinyaot" run "$d/model.tflite" --case "$d/case_0" --out-dir "$d/run" --memory.optimize max \
        >"$d/run.log" 2>&1 && same_outputs "$d/case_0" "$d/run/case_0"; then
-    echo "PASS patch:mbv2_224_exact"
+    pass mbv2_224_exact
   else
-    echo "FAIL patch:mbv2_224_exact: outputs differ from the oracle's or the run failed ($(tail -n 1 "$d/run.log"))"
+    fail mbv2_224_exact "outputs differ from the oracle's or the run failed ($(tail -n 1 "$d/run.log"))"
   fi
   ok=1
   for mode in default max; do
     "$build/tinyaot" convert "$d/model.tflite" -o "$d/$mode" --memory.optimize $mode >"$d/$mode.log" 2>&1 || ok=0
   done
   if [ $ok = 0 ]; then
-    echo "FAIL patch:mbv2_224_convert: $(tail -n 1 "$d/max.log")"
+    fail mbv2_224_convert "$(tail -n 1 "$d/max.log")"
   else
     bound=$(json_num "$d/default/report.json" activation_lower_bound)
     arena=$(json_num "$d/max/report.json" arena_bytes)
@@ -78,15 +78,15 @@ else
     bands=$(echo "$patch" | sed -n 's/.*"bands": \([0-9]*\).*/\1/p')
     extra=$(echo "$patch" | sed -n 's/.*"recomputed_percent_of_model": \([0-9.]*\).*/\1/p')
     if [ -n "$bound" ] && [ -n "$arena" ] && [ $((arena * 2)) -le "$bound" ]; then
-      echo "PASS patch:mbv2_224_half_bound (arena $arena bytes, layer-by-layer bound $bound; $bands bands, $extra % of the MACs recomputed)"
+      pass "mbv2_224_half_bound (arena $arena bytes, layer-by-layer bound $bound; $bands bands, $extra % of the MACs recomputed)"
     else
-      echo "FAIL patch:mbv2_224_half_bound: arena_bytes '$arena' is not at most half of the layer-by-layer bound '$bound'"
+      fail mbv2_224_half_bound "arena_bytes '$arena' is not at most half of the layer-by-layer bound '$bound'"
     fi
     if [ "${bands:-0}" -ge 2 ] && json_patch "$d/default/report.json" | grep -q '"enabled": false' &&
        [ "$(json_num "$d/default/report.json" operators)" = 19 ]; then
-      echo "PASS patch:mbv2_224_report (max: $bands bands; default: no patch, the model's 19 operators)"
+      pass "mbv2_224_report (max: $bands bands; default: no patch, the model's 19 operators)"
     else
-      echo "FAIL patch:mbv2_224_report: max patch '$patch', default $(json_patch "$d/default/report.json")"
+      fail mbv2_224_report "max patch '$patch', default $(json_patch "$d/default/report.json")"
     fi
   fi
 fi
@@ -106,9 +106,9 @@ if [ -x "$oracle" ]; then
     n=$((n + 1))
   done
   if [ -z "$bad" ]; then
-    echo "PASS patch:mbv2_odd_sizes_exact ($n sizes: 41, 57, 97)"
+    pass "mbv2_odd_sizes_exact ($n sizes: 41, 57, 97)"
   else
-    echo "FAIL patch:mbv2_odd_sizes_exact:$bad"
+    fail mbv2_odd_sizes_exact "${bad# }"
   fi
 fi
 
@@ -116,50 +116,50 @@ for spec in mcunet_vww:76800 mcunet_det:245760; do
   model=${spec%%:*} input=${spec#*:}
   dir="$corpus/models/$model"
   if [ ! -d "$dir" ]; then
-    echo "SKIP patch:$model: $dir is absent"
+    skip "$model" "$dir is absent"
     continue
   fi
   line=$(TINYAOT_RUN_ARGS="--memory.optimize max" sh "$TA_ROOT/tests/corpus_case.sh" "$dir" "$build" "$work/case" 2>&1 |
          tail -n 1)
   case "$line" in
-    PASS*) echo "PASS patch:${model}_exact" ;;
-    *) echo "FAIL patch:${model}_exact: ${line#* * }" ;;
+    PASS*) pass "${model}_exact" ;;
+    *) fail "${model}_exact" "${line#* * }" ;;
   esac
   if ! "$build/tinyaot" convert "$dir/model.tflite" -o "$work/$model" --memory.optimize max >"$work/$model.log" 2>&1; then
-    echo "FAIL patch:${model}_arena: $(tail -n 1 "$work/$model.log")"
+    fail "${model}_arena" "$(tail -n 1 "$work/$model.log")"
     continue
   fi
   arena=$(json_num "$work/$model/report.json" arena_bytes)
   patch=$(json_patch "$work/$model/report.json")
   if [ -n "$arena" ] && [ "$arena" -le "$input" ]; then
-    echo "PASS patch:${model}_arena ($arena bytes, its input alone is $input; ${patch:-no patch report})"
+    pass "${model}_arena ($arena bytes, its input alone is $input; ${patch:-no patch report})"
   else
-    echo "FAIL patch:${model}_arena: arena_bytes '$arena' above the input's $input bytes"
+    fail "${model}_arena" "arena_bytes '$arena' above the input's $input bytes"
   fi
   [ $model = mcunet_vww ] || continue
   if ! echo "$patch" | grep -q '"enabled": true'; then
-    echo "FAIL patch:mcunet_vww_report: max mode patches nothing ($patch)"
+    fail mcunet_vww_report "max mode patches nothing ($patch)"
   else
-    echo "PASS patch:mcunet_vww_report"
+    pass mcunet_vww_report
   fi
   # --no-patch: max mode with in-place execution only, which needs more bytes
   if "$build/tinyaot" convert "$dir/model.tflite" -o "$work/${model}_nopatch" --memory.optimize max --no-patch \
        >"$work/${model}_nopatch.log" 2>&1 && json_patch "$work/${model}_nopatch/report.json" | grep -q '"enabled": false' &&
      [ "$(json_num "$work/${model}_nopatch/report.json" arena_bytes)" -gt "$arena" ]; then
-    echo "PASS patch:mcunet_vww_no_patch ($(json_num "$work/${model}_nopatch/report.json" arena_bytes) bytes without patches, $arena with)"
+    pass "mcunet_vww_no_patch ($(json_num "$work/${model}_nopatch/report.json" arena_bytes) bytes without patches, $arena with)"
   else
-    echo "FAIL patch:mcunet_vww_no_patch: --no-patch did not switch patches off, or saved nothing"
+    fail mcunet_vww_no_patch "--no-patch did not switch patches off, or saved nothing"
   fi
 done
 
 # QEMU: the 64x64 model in max mode (patched on both cores), both outputs exact
 . "$TA_ROOT/target/lib.sh"
 if ! ta_ensure_packages >/dev/null 2>&1; then
-  echo "SKIP patch:qemu: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
+  skip qemu "cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
   exit 0
 fi
 if [ ! -x "$oracle" ] || ! make_case mbv2_64 64 2; then
-  echo "SKIP patch:qemu: no oracle or no generated model"
+  skip qemu "no oracle or no generated model"
   exit 0
 fi
 wrap="$work/tinyaot_max"
@@ -172,13 +172,13 @@ for core in m4 m55; do
   sh "$TA_ROOT/target/run_case.sh" --core $core --name mbv2 --model "$d/model.tflite" --case "$d/case_0" \
     --out "$out" --tinyaot "$wrap" >"$out.log" 2>&1 || rc=$?
   if [ $rc -ne 0 ]; then
-    echo "FAIL patch:mbv2_64_qemu_$core: run_case.sh exit $rc ($(grep -m1 error "$out/build.log" 2>/dev/null))"
+    fail "mbv2_64_qemu_$core" "run_case.sh exit $rc ($(grep -m1 error "$out/build.log" 2>/dev/null))"
   elif ! same_outputs "$d/case_0" "$out/run"; then
-    echo "FAIL patch:mbv2_64_qemu_$core: outputs differ from the oracle's"
+    fail "mbv2_64_qemu_$core" "outputs differ from the oracle's"
   elif ! json_patch "$out/module/report.json" | grep -q '"enabled": true'; then
-    echo "FAIL patch:mbv2_64_qemu_$core: exact, but nothing ran in bands"
+    fail "mbv2_64_qemu_$core" "exact, but nothing ran in bands"
   else
-    echo "PASS patch:mbv2_64_qemu_$core (arena $(json_num "$out/module/report.json" arena_bytes) bytes, $(json_patch "$out/module/report.json" | sed -n 's/.*"bands": \([0-9]*\).*/\1/p') bands)"
+    pass "mbv2_64_qemu_$core (arena $(json_num "$out/module/report.json" arena_bytes) bytes, $(json_patch "$out/module/report.json" | sed -n 's/.*"bands": \([0-9]*\).*/\1/p') bands)"
     rm -rf "$out"
   fi
 done

@@ -20,10 +20,10 @@
 # usage: sh tests/suites/ram.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup ram "$@" || { echo "FAIL ram: no work folder"; exit 0; }
+suite_setup ram "$@" || { fail setup "no work folder"; exit 0; }
 
 if [ ! -d "$corpus/models/ic" ] || [ ! -d "$corpus/models/kws" ]; then
-  echo "SKIP ram: corpus absent ($corpus)"
+  skip corpus "absent ($corpus)"
   exit 0
 fi
 tinyaot="$build/tinyaot"
@@ -74,18 +74,18 @@ json_num() { sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -n 1; }
 # ---- default mode: the free in-place contracts -------------------------------------------------
 for platform in host cortex-m4 cortex-m55; do
   if ! convert "ic_$platform" ic --platform $platform; then
-    echo "FAIL ram:ic_default_$platform: $(tail -n 1 "$work/ic_$platform.err")"
+    fail "ic_default_$platform" "$(tail -n 1 "$work/ic_$platform.err")"
     continue
   fi
   rep="$work/ic_$platform/report.json"
   arena=$(json_num "$rep" scratch_arena_bytes) bound=$(json_num "$rep" activation_lower_bound)
   check=$(report_check "$rep" default)
   if [ "$check" != ok ]; then
-    echo "FAIL ram:ic_default_$platform: $check"
+    fail "ic_default_$platform" "$check"
   elif [ -z "$arena" ] || [ "$arena" -ge "$bound" ] || ! grep -q '"technique": "in_place"' "$rep"; then
-    echo "FAIL ram:ic_default_$platform: scratch arenas '$arena' not below the layer-by-layer bound $bound"
+    fail "ic_default_$platform" "scratch arenas '$arena' not below the layer-by-layer bound $bound"
   else
-    echo "PASS ram:ic_default_$platform ($arena < $bound bytes, nothing copied)"
+    pass "ic_default_$platform ($arena < $bound bytes, nothing copied)"
   fi
 done
 # vww on cortex-m4: the 1x1 expansion (op 2) runs in place for free; the DSP depthwise's
@@ -94,27 +94,27 @@ if convert vww_m4 vww --platform cortex-m4; then
   rep="$work/vww_m4/report.json"
   arena=$(json_num "$rep" scratch_arena_bytes) bound=$(json_num "$rep" activation_lower_bound)
   if [ -n "$arena" ] && [ "$arena" -lt "$bound" ] && [ "$(report_check "$rep" default)" = ok ]; then
-    echo "PASS ram:vww_default_cortex-m4 ($arena < $bound bytes)"
+    pass "vww_default_cortex-m4 ($arena < $bound bytes)"
   else
-    echo "FAIL ram:vww_default_cortex-m4: scratch arenas '$arena', bound $bound, $(report_check "$rep" default)"
+    fail vww_default_cortex-m4 "scratch arenas '$arena', bound $bound, $(report_check "$rep" default)"
   fi
 else
-  echo "FAIL ram:vww_default_cortex-m4: $(tail -n 1 "$work/vww_m4.err")"
+  fail vww_default_cortex-m4 "$(tail -n 1 "$work/vww_m4.err")"
 fi
 if convert kws_default kws && [ "$(report_check "$work/kws_default/report.json" default)" = ok ]; then
   if grep -q '"technique": "in_place"' "$work/kws_default/report.json"; then
-    echo "FAIL ram:kws_default: an operator runs in place in default mode (each of kws's would copy)"
+    fail kws_default "an operator runs in place in default mode (each of kws's would copy)"
   else
-    echo "PASS ram:kws_default (no in-place operator: each would copy its output)"
+    pass "kws_default (no in-place operator: each would copy its output)"
   fi
 else
-  echo "FAIL ram:kws_default: $(tail -n 1 "$work/kws_default.err") $(report_check "$work/kws_default/report.json" default 2>&1 | tail -n 1)"
+  fail kws_default "$(tail -n 1 "$work/kws_default.err") $(report_check "$work/kws_default/report.json" default 2>&1 | tail -n 1)"
 fi
 for model in ic mcunet_det; do
   line=$(sh "$TA_ROOT/tests/corpus_case.sh" "$corpus/models/$model" "$build" "$work/case" 2>&1 | tail -n 1)
   case "$line" in
-    PASS*) echo "PASS ram:${model}_default_exact" ;;
-    *) echo "FAIL ram:${model}_default_exact: $line" ;;
+    PASS*) pass "${model}_default_exact" ;;
+    *) fail "${model}_default_exact" "$line" ;;
   esac
 done
 
@@ -125,18 +125,18 @@ if convert ic_noinplace ic --no-inplace && convert ic_noinplace_max ic --no-inpl
   rep="$work/ic_noinplace/report.json"
   arena=$(json_num "$rep" scratch_arena_bytes) bound=$(json_num "$rep" activation_lower_bound)
   if grep -q '"technique": "in_place"' "$rep" "$work/ic_noinplace_max/report.json"; then
-    echo "FAIL ram:no_inplace: an operator runs in place with --no-inplace"
+    fail no_inplace "an operator runs in place with --no-inplace"
   elif [ -z "$arena" ] || [ "$arena" -lt "$bound" ]; then
-    echo "FAIL ram:no_inplace: default arena '$arena' below the layer-by-layer bound $bound without in-place execution"
+    fail no_inplace "default arena '$arena' below the layer-by-layer bound $bound without in-place execution"
   else
     line=$(TINYAOT_RUN_ARGS="--no-inplace" sh "$TA_ROOT/tests/corpus_case.sh" "$corpus/models/ic" "$build" "$work/case" 2>&1 | tail -n 1)
     case "$line" in
-      PASS*) echo "PASS ram:no_inplace (ic default $arena >= bound $bound bytes, exact)" ;;
-      *) echo "FAIL ram:no_inplace: $line" ;;
+      PASS*) pass "no_inplace (ic default $arena >= bound $bound bytes, exact)" ;;
+      *) fail no_inplace "$line" ;;
     esac
   fi
 else
-  echo "FAIL ram:no_inplace: $(tail -n 1 "$work/ic_noinplace.err") $(tail -n 1 "$work/ic_noinplace_max.err")"
+  fail no_inplace "$(tail -n 1 "$work/ic_noinplace.err") $(tail -n 1 "$work/ic_noinplace_max.err")"
 fi
 
 # ---- max never above default --------------------------------------------------------------------
@@ -150,7 +150,7 @@ for dir in "$corpus"/models/*/; do
   [ "$m" -le "$d" ] || worse="$worse $model($m > $d)"
   rm -rf "$work/d_$model" "$work/m_$model"
 done
-if [ -z "$worse" ]; then echo "PASS ram:max_not_above_default"; else echo "FAIL ram:max_not_above_default:$worse"; fi
+if [ -z "$worse" ]; then pass max_not_above_default; else fail max_not_above_default "${worse# }"; fi
 
 # ---- escalation ---------------------------------------------------------------------------------
 budget_config() { # FILE BYTES: every writable host memory limited to BYTES
@@ -160,40 +160,40 @@ budget_config() { # FILE BYTES: every writable host memory limited to BYTES
 convert kws_max kws --memory.optimize max
 dflt=$(json_num "$work/kws_default/report.json" arena_bytes) max=$(json_num "$work/kws_max/report.json" arena_bytes)
 if [ -z "$dflt" ] || [ -z "$max" ] || [ "$max" -ge "$dflt" ]; then
-  echo "FAIL ram:escalate: no budget between max ($max) and default ($dflt) arenas"
+  fail escalate "no budget between max ($max) and default ($dflt) arenas"
 else
   mid=$(( (dflt + max) / 2 ))
   budget_config "$work/mid.yaml" $mid
   if ! convert kws_mid kws --config "$work/mid.yaml"; then
-    echo "FAIL ram:escalate: budget $mid refused: $(tail -n 1 "$work/kws_mid.err")"
+    fail escalate "budget $mid refused: $(tail -n 1 "$work/kws_mid.err")"
   elif ! grep -q 'planned with --memory.optimize max' "$work/kws_mid.err" ||
        ! grep -q '"mode": "max", "escalated": true' "$work/kws_mid/report.json"; then
-    echo "FAIL ram:escalate: converted with budget $mid, but neither stderr nor report.json says it escalated"
+    fail escalate "converted with budget $mid, but neither stderr nor report.json says it escalated"
   elif [ "$(json_num "$work/kws_mid/report.json" arena_bytes)" -gt $mid ]; then
-    echo "FAIL ram:escalate: arena $(json_num "$work/kws_mid/report.json" arena_bytes) over the budget $mid"
+    fail escalate "arena $(json_num "$work/kws_mid/report.json" arena_bytes) over the budget $mid"
   else
-    echo "PASS ram:escalate (budget $mid between $max and $dflt bytes)"
+    pass "escalate (budget $mid between $max and $dflt bytes)"
     line=$(TINYAOT_RUN_ARGS="--config $work/mid.yaml" sh "$TA_ROOT/tests/corpus_case.sh" "$corpus/models/kws" "$build" \
            "$work/case" 2>&1 | tail -n 1)
     case "$line" in
-      PASS*) echo "PASS ram:escalate_exact" ;;
-      *) echo "FAIL ram:escalate_exact: $line" ;;
+      PASS*) pass escalate_exact ;;
+      *) fail escalate_exact "$line" ;;
     esac
   fi
   budget_config "$work/low.yaml" $((max - 64))
   if convert kws_low kws --config "$work/low.yaml"; then
-    echo "FAIL ram:escalate_refuses: a budget of $((max - 64)) bytes, below the max-mode arena, was accepted"
+    fail escalate_refuses "a budget of $((max - 64)) bytes, below the max-mode arena, was accepted"
   elif grep -q 'over budget\|has room' "$work/kws_low.err"; then
-    echo "PASS ram:escalate_refuses"
+    pass escalate_refuses
   else
-    echo "FAIL ram:escalate_refuses: refused without naming the budget: $(tail -n 1 "$work/kws_low.err")"
+    fail escalate_refuses "refused without naming the budget: $(tail -n 1 "$work/kws_low.err")"
   fi
   budget_config "$work/enough.yaml" "$dflt"
   if convert kws_enough kws --config "$work/enough.yaml" && ! grep -q 'planned with' "$work/kws_enough.err" &&
      grep -q '"mode": "default", "escalated": false' "$work/kws_enough/report.json"; then
-    echo "PASS ram:no_escalation_when_default_fits"
+    pass no_escalation_when_default_fits
   else
-    echo "FAIL ram:no_escalation_when_default_fits: $(tail -n 1 "$work/kws_enough.err")"
+    fail no_escalation_when_default_fits "$(tail -n 1 "$work/kws_enough.err")"
   fi
 fi
 
@@ -204,28 +204,28 @@ for spec in kws_max:max mcunet_vww:max mcunet_vww_default:default mcunet_det:def
   model=${model%_default}
   [ -d "$work/$name" ] || convert "$name" "$model" --memory.optimize "$mode"
   check=$(report_check "$work/$name/report.json" "$mode" 2>&1 | tail -n 1)
-  if [ "$check" = ok ]; then echo "PASS ram:report_$name"; else echo "FAIL ram:report_$name: $check"; fi
+  if [ "$check" = ok ]; then pass "report_$name"; else fail "report_$name" "$check"; fi
 done
 if grep -q '"technique": "fold_pad", "op": [0-9]*, "bytes": 84672}' "$work/mcunet_vww_default/report.json" &&
    grep -q '| fold_pad | 84672 |' "$work/mcunet_vww_default/report.md"; then
-  echo "PASS ram:report_fold_pad"
+  pass report_fold_pad
 else
-  echo "FAIL ram:report_fold_pad: mcunet_vww's 42x42x48 PAD (84672 bytes) is not listed as folded"
+  fail report_fold_pad "mcunet_vww's 42x42x48 PAD (84672 bytes) is not listed as folded"
 fi
 
 # ---- default mode on QEMU Cortex-M4: ic with its in-place operators ---------------------------
 . "$TA_ROOT/target/lib.sh"
 if ! ta_ensure_packages >/dev/null 2>&1; then
-  echo "SKIP ram:ic_qemu_m4: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
+  skip ic_qemu_m4 "cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"
   exit 0
 fi
 dir="$corpus/models/ic"
 out="$work/qemu_m4"
-if ! suite_qemu_exact ram:ic_qemu_m4 m4 "$dir" "$out" --tinyaot "$tinyaot"; then
+if ! suite_qemu_exact ic_qemu_m4 m4 "$dir" "$out" --tinyaot "$tinyaot"; then
   : # the FAIL line is printed
 elif ! grep -q '"technique": "in_place"' "$out/module/report.json"; then
-  echo "FAIL ram:ic_qemu_m4: exact, but no operator ran in place in default mode"
+  fail ic_qemu_m4 "exact, but no operator ran in place in default mode"
 else
-  echo "PASS ram:ic_qemu_m4 (default mode, arena $(json_num "$out/module/report.json" arena_bytes) bytes)"
+  pass "ic_qemu_m4 (default mode, arena $(json_num "$out/module/report.json" arena_bytes) bytes)"
   rm -rf "$out"
 fi

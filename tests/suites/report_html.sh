@@ -11,13 +11,13 @@
 # usage: sh tests/suites/report_html.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup report_html "$@" || { echo "FAIL report_html: no work folder"; exit 0; }
+suite_setup report_html "$@" || { fail setup "no work folder"; exit 0; }
 root=$TA_ROOT
 mkdir -p "$work/shots"
 B="$build/tinyaot"
 M="$corpus/models"
 P="$root/tests/placement"
-[ -f "$M/kws/model.tflite" ] || { echo "SKIP report_html: no corpus at $corpus"; exit 0; }
+[ -f "$M/kws/model.tflite" ] || { skip corpus "absent ($corpus)"; exit 0; }
 
 # convert LABEL MODEL ARGS...: a module in $work/LABEL with report.html beside report.json
 pages=""
@@ -92,7 +92,7 @@ else fail hostile_model "could not rename kws's tensors"; fi
 chromium=$(command -v chromium || command -v chromium-browser)
 driver=$(command -v chromedriver)
 if [ -z "$chromium" ] || [ -z "$driver" ]; then
-  echo "SKIP report_html:browser: chromium or chromedriver not installed (tools/prereqs.sh test installs them)"
+  skip browser "chromium or chromedriver not installed (tools/prereqs.sh test installs them)"
   exit 0
 fi
 hostile_page=""
@@ -103,7 +103,7 @@ pages=$(echo "$pages" | tr ' ' '\n' | grep -v '^hostile=')
 layers="$root/bench/layers.json"
 if [ -f "$layers" ]; then
   pages=$(echo "$pages" | sed -e "s|^kws=\(.*\)|kws=\1,bench=$layers:kws:m4|" -e "s|^ic=\(.*\)|ic=\1,bench=$layers:ic:m55|")
-else echo "SKIP report_html:bench: no bench/layers.json"; fi
+else skip bench "no bench/layers.json"; fi
 # shellcheck disable=SC2086
 python3 "$root/tests/tools/report_html_check.py" "$driver" "$chromium" "$work/shots" $pages ${hostile_page:+"$hostile_page"}
 exit $? # a crash of the checker (no FAIL line) shows as a failed suite

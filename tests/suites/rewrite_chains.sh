@@ -22,7 +22,7 @@
 # usage: sh tests/suites/rewrite_chains.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup rewrite_chains "$@" || { echo "FAIL rewrite_chains: no work folder"; exit 0; }
+suite_setup rewrite_chains "$@" || { fail setup "no work folder"; exit 0; }
 oracle=${ORACLE:-$(dirname "$corpus")/oracle/tflm_ref}
 json_num() { sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -n 1; }
 off="--no-slice-views --no-concat-views --no-fold-pad --no-elide-quantize --no-alias --no-inplace"
@@ -92,7 +92,7 @@ for name in found/padv2_slice_reshape_int16 chains_slice_quantize_squeeze_output
   chains_concat_mirror_pad_slice_output_float32 chains_split_v_expand_dims_output_int8; do
   case "$name" in
     found/*) dir="$corpus/$name"; name=${name#found/}
-             [ -f "$dir/model.tflite" ] || { echo "SKIP rewrite_chains:case_$name: no $dir"; continue; } ;;
+             [ -f "$dir/model.tflite" ] || { skip "case_$name" "no $dir"; continue; } ;;
     *) dir="$TA_ROOT/tests/diff_cases/$name"
        [ -f "$dir/model.tflite" ] || { fail "case_$name" "missing $dir"; continue; } ;;
   esac
@@ -107,7 +107,7 @@ done
 
 # ---- fixed-seed runs against the reference ----------------------------------------
 if [ ! -x "$oracle" ]; then
-  for s in default max off; do echo "SKIP rewrite_chains:chains_$s: no reference runner at $oracle"; done
+  for s in default max off; do skip "chains_$s" "no reference runner at $oracle"; done
   exit 0
 fi
 seed=${REWRITE_CHAINS_SEED:-2900}

@@ -15,15 +15,10 @@
 #    against the reference runner with the rewrite on and off (--no-elide-quantize: 0),
 #    and the arena is smaller with it on.
 # usage: sh tests/suites/rewrites.sh BUILD CORPUS WORKDIR
-build=${1:-build}
-corpus=${2:-../shared/corpus}
-work=${3:-${TMPDIR:-/tmp}/tinyaot-rewrites-$$}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TA_ROOT/tests/suite_lib.sh"
+suite_setup rewrites "$@" || { fail setup "no work folder"; exit 0; }
 oracle=${TINYAOT_ORACLE:-$(dirname "$corpus")/oracle/tflm_ref}
-mkdir -p "$work"
-pass() { echo "PASS rewrites:$1"; }
-fail() { echo "FAIL rewrites:$1: $2"; }
 
 # report.json's field as a number ("" when absent)
 json_num() { grep -o "\"$2\": *[0-9]*" "$1" 2>/dev/null | head -n 1 | sed 's/.*: *//'; }
@@ -32,8 +27,8 @@ json_num() { grep -o "\"$2\": *[0-9]*" "$1" 2>/dev/null | head -n 1 | sed 's/.*:
 sm="$work/pad_models"
 rm -rf "$sm"
 mkdir -p "$sm"
-if ! cc -std=c11 -Wall -Wextra -Werror -I"$root/tools" "$here/rewrites_models.c" "$root/tools/fbwriter.c" \
-    -o "$work/rewrites_models" 2>"$work/gen.log" || ! "$work/rewrites_models" "$sm"; then
+if ! cc -std=c11 -Wall -Wextra -Werror -I"$TA_ROOT/tools" "$TA_ROOT/tests/suites/rewrites_models.c" \
+    "$TA_ROOT/tools/fbwriter.c" -o "$work/rewrites_models" 2>"$work/gen.log" || ! "$work/rewrites_models" "$sm"; then
   fail pad_fold_models "the model generator failed: $(head -n 1 "$work/gen.log")"
 else
   for mode in on off; do
@@ -49,7 +44,7 @@ else
     got=$(json_num "$sm/conv_$mode/report.json" pad_folds)
     if [ "$got" = "$want" ]; then pass "pad_fold_count_$mode"; else fail "pad_fold_count_$mode" "pad_folds '$got', expected $want"; fi
     if [ ! -x "$oracle" ]; then
-      echo "SKIP rewrites:pad_fold_exact_$mode: the reference runner $oracle is absent"
+      skip "pad_fold_exact_$mode" "the reference runner $oracle is absent"
       continue
     fi
     [ -d "$sm/ref" ] || "$oracle" "$sm/model.tflite" --in "$sm/case_0/in0.bin" --out-dir "$sm/ref" --quiet >"$sm/ref.log" 2>&1
@@ -70,13 +65,13 @@ fi
 for model in mcunet_vww mcunet_det; do
   dir="$corpus/models/$model"
   if [ ! -d "$dir" ]; then
-    echo "SKIP rewrites:$model: $dir is absent"
+    skip "$model" "$dir is absent"
     continue
   fi
   for mode in on off; do
     args=""
     [ "$mode" = off ] && args=--no-fold-pad
-    line=$(TINYAOT_RUN_ARGS="$args" sh "$root/tests/corpus_case.sh" "$dir" "$build" "$work/case_$mode" 2>&1 | tail -n 1)
+    line=$(TINYAOT_RUN_ARGS="$args" sh "$TA_ROOT/tests/corpus_case.sh" "$dir" "$build" "$work/case_$mode" 2>&1 | tail -n 1)
     case "$line" in
       PASS*) pass "${model}_exact_$mode" ;;
       *) fail "${model}_exact_$mode" "${line#* * }" ;;
@@ -116,7 +111,7 @@ else
     got=$(json_num "$qm/conv_$mode/report.json" quantizes_elided)
     if [ "$got" = "$want" ]; then pass "elide_quantize_count_$mode"; else fail "elide_quantize_count_$mode" "quantizes_elided '$got', expected $want"; fi
     if [ ! -x "$oracle" ]; then
-      echo "SKIP rewrites:elide_quantize_exact_$mode: the reference runner $oracle is absent"
+      skip "elide_quantize_exact_$mode" "the reference runner $oracle is absent"
       continue
     fi
     [ -d "$qm/ref" ] || "$oracle" "$qm/model.tflite" --in "$qm/case_0/in0.bin" --out-dir "$qm/ref" --quiet >"$qm/ref.log" 2>&1

@@ -24,10 +24,10 @@
 # usage: sh tests/suites/s16_elementwise.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup s16_elementwise "$@" || { echo "FAIL s16_elementwise: no work folder"; exit 0; }
+suite_setup s16_elementwise "$@" || { fail setup "no work folder"; exit 0; }
 oracle=${ORACLE:-$corpus/../oracle/tflm_ref}
 if [ ! -x "$oracle" ]; then
-  echo "SKIP s16_elementwise: oracle absent ($oracle)"
+  skip oracle "absent ($oracle)"
   exit 0
 fi
 gen="$build/s16_ew_gen"
@@ -35,7 +35,7 @@ if [ ! -x "$gen" ]; then # built here (suites may run side by side: no make in t
   gen="$work/s16_ew_gen"
   ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/s16_ew/s16_ew_gen.c" \
     "$TA_ROOT/tools/fbwriter.c" -o "$gen" -lm >"$work/gen.log" 2>&1 ||
-    { echo "FAIL s16_elementwise: cannot build the generator: $(tail -n 1 "$work/gen.log")"; exit 0; }
+    { fail setup "cannot build the generator: $(tail -n 1 "$work/gen.log")"; exit 0; }
 fi
 seeds=${S16_EW_SEEDS:-2}
 [ "${TEST_FULL:-0}" = 1 ] && seeds=${S16_EW_SEEDS:-12}
@@ -70,18 +70,18 @@ check() {
 dir="$work/relu_tie"
 if "$gen" one "$dir" RELU 0.000423822406 0 0 0 0.000206053723 0 >/dev/null 2>&1; then
   check "$dir"
-  if [ -z "$why" ]; then echo "PASS s16_elementwise:regression:relu_tie"
-  else echo "FAIL s16_elementwise:regression:relu_tie: $why"; fi
+  if [ -z "$why" ]; then pass "regression:relu_tie"
+  else fail "regression:relu_tie" "$why"; fi
 else
-  echo "FAIL s16_elementwise:regression:relu_tie: generator failed"
+  fail "regression:relu_tie" "generator failed"
 fi
 
 found="$corpus/found/add_abs_relu_transpose_int16"
 if [ -d "$found" ]; then
   line=$(sh "$TA_ROOT/tests/corpus_case.sh" "$found" "$build" "$work/found" 2>&1 | tail -n 1)
   case "$line" in
-    PASS*) echo "PASS s16_elementwise:found:add_abs_relu_transpose_int16" ;;
-    *) echo "FAIL s16_elementwise:found:add_abs_relu_transpose_int16: ${line#* * }" ;;
+    PASS*) pass "found:add_abs_relu_transpose_int16" ;;
+    *) fail "found:add_abs_relu_transpose_int16" "${line#* * }" ;;
   esac
 fi
 
@@ -104,13 +104,13 @@ for op in ADD SUB MUL SQUARED_DIFFERENCE MAXIMUM MINIMUM ABS RELU RELU6 LEAKY_RE
     rm -rf "$dir"
     s=$((s + 1))
   done
-  if [ -z "$failed" ]; then echo "PASS s16_elementwise:sweep:$op ($total graphs, $seeds seeds)"
-  else echo "FAIL s16_elementwise:sweep:$op: $failed"; fi
+  if [ -z "$failed" ]; then pass "sweep:$op ($total graphs, $seeds seeds)"
+  else fail "sweep:$op" "$failed"; fi
 done
 
 # target: one model per set and core on QEMU.
 if ! command -v qemu-system-arm >/dev/null 2>&1 || ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
-  echo "SKIP s16_elementwise:target: qemu-system-arm or arm-none-eabi-gcc absent"
+  skip target "qemu-system-arm or arm-none-eabi-gcc absent"
   exit 0
 fi
 sets="addsub:11 all:12"
@@ -122,21 +122,21 @@ for set in $sets; do
   [ "$name" = all ] && ops=$all_ops
   dir="$work/target-$name-$seed"
   if ! "$gen" sweep "$seed" 48 "$dir" --cap 2048 --elems 2048 --ops $ops >/dev/null 2>&1; then
-    echo "FAIL s16_elementwise:target:$name:$seed: generator failed"
+    fail "target:$name:$seed" "generator failed"
     continue
   fi
   check "$dir" # the golden, and the host on the way
   if [ -n "$why" ]; then
-    echo "FAIL s16_elementwise:target:$name:$seed: host: $why"
+    fail "target:$name:$seed" "host: $why"
     continue
   fi
   for core in m4 m55; do
-    label="s16_elementwise:target:$core:$name:$seed"
+    target_check="target:$core:$name:$seed"
     rc=0
     sh "$TA_ROOT/target/run_case.sh" --core $core --name s16ew --model "$dir/model.tflite" --case "$dir/case_0" \
       --out "$dir/$core" >"$dir/$core.log" 2>&1 || rc=$?
     if [ $rc -ne 0 ]; then
-      echo "FAIL $label: run_case.sh exit $rc (see $dir/$core.log)"
+      fail "$target_check" "run_case.sh exit $rc (see $dir/$core.log)"
       continue
     fi
     why=""
@@ -146,8 +146,8 @@ for set in $sets; do
         why="graph $i ($desc): $msg; alone: s16_ew_gen sweep $seed 48 DIR --cap 2048 --elems 2048 --ops $ops --only $i"
       fi
     done <"$dir/outputs.txt"
-    if [ -z "$why" ]; then echo "PASS $label ($graphs graphs)"
-    else echo "FAIL $label: $why"; fi
+    if [ -z "$why" ]; then pass "$target_check ($graphs graphs)"
+    else fail "$target_check" "$why"; fi
   done
 done
 exit 0

@@ -18,7 +18,7 @@
 # usage: sh tests/suites/slice_views.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup slice_views "$@" || { echo "FAIL slice_views: no work folder"; exit 0; }
+suite_setup slice_views "$@" || { fail setup "no work folder"; exit 0; }
 json_num() { sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -n 1; }
 in_args() {
   n=0
@@ -30,7 +30,7 @@ compare="$build/compare"
 # ---- rnnoise --------------------------------------------------------------------------
 rn="$corpus/models/rnnoise"
 if [ ! -f "$rn/model.tflite" ]; then
-  echo "SKIP slice_views:rnnoise: corpus absent ($rn)"
+  skip rnnoise "corpus absent ($rn)"
 else
   for mode in views copies max; do
     case $mode in
@@ -40,12 +40,12 @@ else
     esac
     # shellcheck disable=SC2086
     "$build/tinyaot" convert "$rn/model.tflite" -o "$work/rn_$mode" $extra >"$work/rn_$mode.clog" 2>&1 ||
-      { echo "FAIL slice_views:rnnoise_$mode: convert failed: $(tail -n 1 "$work/rn_$mode.clog")"; continue; }
+      { fail "rnnoise_$mode" "convert failed: $(tail -n 1 "$work/rn_$mode.clog")"; continue; }
     cases=""
     for c in "$rn"/case_*; do cases="$cases --case $c"; done
     # shellcheck disable=SC2086
     if ! "$build/tinyaot" run "$rn/model.tflite" $cases --out-dir "$work/rn_got_$mode" $extra >"$work/rn_$mode.log" 2>&1; then
-      echo "FAIL slice_views:rnnoise_$mode: run failed: $(tail -n 1 "$work/rn_$mode.log")"
+      fail "rnnoise_$mode" "run failed: $(tail -n 1 "$work/rn_$mode.log")"
       continue
     fi
     bad=""
@@ -62,30 +62,30 @@ else
       *) ok=$([ "$viewed" = 9 ] && [ "$splits" = 0 ] && echo y) ;;
     esac
     if [ -n "$bad" ]; then
-      echo "FAIL slice_views:rnnoise_$mode: differs from the golden:$bad"
+      fail "rnnoise_$mode" "differs from the golden:$bad"
     elif [ "$ok" != y ]; then
-      echo "FAIL slice_views:rnnoise_$mode: slices_viewed '$viewed', ta_split calls '$splits'"
+      fail "rnnoise_$mode" "slices_viewed '$viewed', ta_split calls '$splits'"
     else
-      echo "PASS slice_views:rnnoise_$mode (exact, $viewed viewed, arena $(json_num "$work/rn_$mode/report.json" arena_bytes) bytes)"
+      pass "rnnoise_$mode (exact, $viewed viewed, arena $(json_num "$work/rn_$mode/report.json" arena_bytes) bytes)"
     fi
   done
   a_views=$(json_num "$work/rn_views/report.json" arena_bytes) a_copies=$(json_num "$work/rn_copies/report.json" arena_bytes)
   if [ -n "$a_views" ] && [ -n "$a_copies" ] && [ "$a_views" -lt "$a_copies" ]; then
-    echo "PASS slice_views:rnnoise_arena ($a_views < $a_copies bytes)"
+    pass "rnnoise_arena ($a_views < $a_copies bytes)"
   else
-    echo "FAIL slice_views:rnnoise_arena: views '$a_views' bytes, copies '$a_copies'"
+    fail rnnoise_arena "views '$a_views' bytes, copies '$a_copies'"
   fi
   if ! command -v qemu-system-arm >/dev/null 2>&1 || ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
-    echo "SKIP slice_views:rnnoise_m55_qemu: no qemu-system-arm / arm-none-eabi-gcc"
-  elif suite_qemu_exact slice_views:rnnoise_m55_qemu m55 "$rn" "$work/rn_m55" --tinyaot "$build/tinyaot"; then
+    skip rnnoise_m55_qemu "no qemu-system-arm / arm-none-eabi-gcc"
+  elif suite_qemu_exact rnnoise_m55_qemu m55 "$rn" "$work/rn_m55" --tinyaot "$build/tinyaot"; then
     bad=""
     for ref in "$rn"/case_0/out*.bin; do
       cmp -s "$ref" "$work/rn_m55/run/$(basename "$ref")" || bad="$bad $(basename "$ref")"
     done
-    if [ -n "$bad" ]; then echo "FAIL slice_views:rnnoise_m55_qemu: differs from the golden:$bad"
+    if [ -n "$bad" ]; then fail rnnoise_m55_qemu "differs from the golden:$bad"
     elif ! grep -q '"slices_viewed": 9' "$work/rn_m55/module/report.json" 2>/dev/null; then
-      echo "FAIL slice_views:rnnoise_m55_qemu: the module on QEMU did not run the views"
-    else echo "PASS slice_views:rnnoise_m55_qemu (5 outputs exact on Cortex-M55)"; fi
+      fail rnnoise_m55_qemu "the module on QEMU did not run the views"
+    else pass "rnnoise_m55_qemu (5 outputs exact on Cortex-M55)"; fi
   fi
 fi
 
@@ -98,7 +98,7 @@ vw="$corpus/models/vww"
 if [ -f "$vw/model.tflite" ]; then
   for p in cortex-m55 host; do
     if ! "$build/tinyaot" convert "$vw/model.tflite" --platform $p -o "$work/vww_$p" >"$work/vww_$p.log" 2>&1; then
-      echo "FAIL slice_views:vww_default_free_ties_$p: convert failed: $(tail -n 1 "$work/vww_$p.log")"
+      fail "vww_default_free_ties_$p" "convert failed: $(tail -n 1 "$work/vww_$p.log")"
       continue
     fi
     rep="$work/vww_$p/report.json"
@@ -111,9 +111,9 @@ if [ -f "$vw/model.tflite" ]; then
     fi
     case ", $ops," in *", 2,"*) has2=y ;; *) has2=n ;; esac
     if [ -n "$arena" ] && [ -n "$bound" ] && [ "$arena" -lt "$bound" ] && [ $has2 = y ] && [ $exact = y ]; then
-      echo "PASS slice_views:vww_default_free_ties_$p ($arena < $bound bytes, in place: $ops)"
+      pass "vww_default_free_ties_$p ($arena < $bound bytes, in place: $ops)"
     else
-      echo "FAIL slice_views:vww_default_free_ties_$p: arena '$arena', bound '$bound', in place '$ops', exact $exact"
+      fail "vww_default_free_ties_$p" "arena '$arena', bound '$bound', in place '$ops', exact $exact"
     fi
   done
 fi
@@ -128,14 +128,14 @@ if [ -f "$sw/model.tflite" ]; then
   "$work/tinyaot_max" convert "$sw/model.tflite" --platform cortex-m4 -o "$work/strww_m4" >/dev/null 2>&1
   m4=$(json_num "$work/strww_m4/report.json" arena_bytes)
   if ! command -v qemu-system-arm >/dev/null 2>&1 || ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
-    echo "SKIP slice_views:strww_m55_max_qemu: no qemu-system-arm / arm-none-eabi-gcc"
-  elif suite_qemu_exact slice_views:strww_m55_max_qemu m55 "$sw" "$work/strww_m55" --tinyaot "$work/tinyaot_max"; then
+    skip strww_m55_max_qemu "no qemu-system-arm / arm-none-eabi-gcc"
+  elif suite_qemu_exact strww_m55_max_qemu m55 "$sw" "$work/strww_m55" --tinyaot "$work/tinyaot_max"; then
     rep="$work/strww_m55/module/report.json"
     arena=$(json_num "$rep" arena_bytes)
     if grep -q '"operators": \[0, 1, 2, 3, 4, 5\]' "$rep" && [ -n "$arena" ] && [ -n "$m4" ] && [ "$arena" -le "$m4" ]; then
-      echo "PASS slice_views:strww_m55_max_qemu (exact, ops 0-5 in place, $arena <= $m4 bytes on Cortex-M4)"
+      pass "strww_m55_max_qemu (exact, ops 0-5 in place, $arena <= $m4 bytes on Cortex-M4)"
     else
-      echo "FAIL slice_views:strww_m55_max_qemu: arena '$arena' (Cortex-M4 '$m4'), in place: $(grep -o '"in_place": {[^}]*' "$rep")"
+      fail strww_m55_max_qemu "arena '$arena' (Cortex-M4 '$m4'), in place: $(grep -o '"in_place": {[^}]*' "$rep")"
     fi
   fi
 fi
@@ -143,22 +143,22 @@ fi
 # ---- generated graphs -------------------------------------------------------------------
 oracle="$corpus/../oracle/tflm_ref"
 if [ ! -x "$oracle" ]; then
-  echo "SKIP slice_views:generated: oracle absent ($oracle)"
+  skip generated "oracle absent ($oracle)"
   exit 0
 fi
 gen="$work/fuzz_diff_gen" # built here (suites may run side by side: no make in the build folder)
 ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" \
   "$TA_ROOT/tools/fbwriter.c" -o "$gen" -lm >"$work/gen.log" 2>&1 ||
-  { echo "FAIL slice_views:generated: cannot build the generator: $(tail -n 1 "$work/gen.log")"; exit 0; }
+  { fail generated "cannot build the generator: $(tail -n 1 "$work/gen.log")"; exit 0; }
 for batch in 2 5 g17; do
   dir="$work/b$batch"
   file=$batch only=""
   [ $batch = g17 ] && file=2 only="--only 17"
   # shellcheck disable=SC2086
-  "$gen" gen 9300 $file 40 "$dir" $only >/dev/null 2>&1 || { echo "FAIL slice_views:b$batch: generator failed"; continue; }
+  "$gen" gen 9300 $file 40 "$dir" $only >/dev/null 2>&1 || { fail "b$batch" "generator failed"; continue; }
   # shellcheck disable=SC2046
   if ! "$oracle" "$dir/model.tflite" $(in_args "$dir") --out-dir "$dir/ref" --quiet >"$dir/ref.log" 2>&1; then
-    echo "FAIL slice_views:b$batch: the oracle refused the file: $(tail -n 1 "$dir/ref.log")"
+    fail "b$batch" "the oracle refused the file: $(tail -n 1 "$dir/ref.log")"
     continue
   fi
   for mode in views copies max; do
@@ -171,11 +171,11 @@ for batch in 2 5 g17; do
     "$build/tinyaot" convert "$dir/model.tflite" -o "$dir/mod_$mode" $extra >"$dir/$mode.clog" 2>&1
     # shellcheck disable=SC2086
     if ! "$build/tinyaot" run "$dir/model.tflite" --case "$dir/case_0" --out-dir "$dir/got_$mode" $extra >"$dir/$mode.log" 2>&1; then
-      echo "FAIL slice_views:b${batch}_$mode: run failed: $(tail -n 1 "$dir/$mode.log")"
+      fail "b${batch}_$mode" "run failed: $(tail -n 1 "$dir/$mode.log")"
       continue
     fi
     if ! cmp_out=$("$gen" compare "$dir" "$dir/ref" "$dir/got_$mode/case_0"); then
-      echo "FAIL slice_views:b${batch}_$mode: differs from TFLite Micro: $(echo "$cmp_out" | head -n 1)"
+      fail "b${batch}_$mode" "differs from TFLite Micro: $(echo "$cmp_out" | head -n 1)"
       continue
     fi
     viewed=$(json_num "$dir/mod_$mode/report.json" slices_viewed)
@@ -184,16 +184,16 @@ for batch in 2 5 g17; do
       *) ok=$([ -n "$viewed" ] && [ "$viewed" -gt 0 ] && echo y) ;;
     esac
     if [ "$ok" != y ]; then
-      echo "FAIL slice_views:b${batch}_$mode: slices_viewed '$viewed'"
+      fail "b${batch}_$mode" "slices_viewed '$viewed'"
     else
-      echo "PASS slice_views:b${batch}_$mode (exact, $viewed viewed)"
+      pass "b${batch}_$mode (exact, $viewed viewed)"
     fi
   done
 done
 g="$work/bg17"
 if [ -f "$g/mod_views/report.json" ] && ! grep -q "ta_strided_copy\|ta_split" "$g"/mod_views/src/*_model.c &&
    grep -q "ta_strided_copy" "$g"/mod_copies/src/*_model.c; then
-  echo "PASS slice_views:g17_no_copy (the STRIDED_SLICE of a computed tensor emits no copy; with --no-slice-views it does)"
+  pass "g17_no_copy (the STRIDED_SLICE of a computed tensor emits no copy; with --no-slice-views it does)"
 else
-  echo "FAIL slice_views:g17_no_copy: a slicing copy is still emitted with the views (or none without)"
+  fail g17_no_copy "a slicing copy is still emitted with the views (or none without)"
 fi

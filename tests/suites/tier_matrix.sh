@@ -23,21 +23,21 @@
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/target/lib.sh"
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup tier_matrix "$@" || { echo "FAIL tier_matrix: no work folder"; exit 0; }
+suite_setup tier_matrix "$@" || { fail setup "no work folder"; exit 0; }
 cores=${4:-m4 m55}
 seed=${TIER_MATRIX_SEED:-29}
 
 oracle="$corpus/../oracle/tflm_ref"
 [ -x "$oracle" ] || oracle="$corpus/../../oracle/tflm_ref"
 if [ ! -x "$oracle" ]; then
-  echo "SKIP tier_matrix: oracle absent ($corpus/../oracle/tflm_ref)"
+  skip oracle "absent ($corpus/../oracle/tflm_ref)"
   exit 0
 fi
-ta_ensure_packages >/dev/null 2>&1 || { echo "FAIL tier_matrix: cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"; exit 0; }
+ta_ensure_packages >/dev/null 2>&1 || { fail setup "cross tools (arm-none-eabi-gcc, qemu-system-arm) missing"; exit 0; }
 gen="$work/fuzz_diff_gen"
 if ! ${CC:-cc} -std=c11 -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" "$TA_ROOT/tools/fbwriter.c" \
      -o "$gen" -lm >"$work/gen.log" 2>&1; then
-  echo "FAIL tier_matrix: cannot build the generator"
+  fail setup "cannot build the generator"
   exit 0
 fi
 set=quick
@@ -66,7 +66,7 @@ part=0
 while :; do
   dir="$work/$set.$part"
   if ! layers=$("$gen" matrix "$seed" "$dir" $set $part 2>"$dir.gen.log"); then
-    echo "FAIL tier_matrix:$set.$part: generator failed"
+    fail "$set.$part" "generator failed"
     break
   fi
   n=$(echo "$layers" | sed -n 's/^layers \([0-9]*\) .*/\1/p')
@@ -74,26 +74,26 @@ while :; do
   ins=$(i=0; while [ $i -lt "$n" ]; do printf -- '--in %s ' "$dir/case_0/in$i.bin"; i=$((i + 1)); done)
   # shellcheck disable=SC2086 # ins: one --in per layer
   if ! "$oracle" "$dir/model.tflite" $ins --out-dir "$dir/case_0" --quiet >"$dir/ref.log" 2>&1; then
-    echo "FAIL tier_matrix:$set.$part: the oracle failed ($(tail -c 200 "$dir/ref.log"))"
+    fail "$set.$part" "the oracle failed ($(tail -c 200 "$dir/ref.log"))"
     part=$((part + 1))
     continue
   fi
   for core in $cores; do
-    label="tier_matrix:$set.$part:$core"
-    [ "$seed" = 29 ] || label="$label:seed$seed"
+    check="$set.$part:$core"
+    [ "$seed" = 29 ] || check="$check:seed$seed"
     out="$work/$set.$part.$core"
     rc=0
     sh "$TA_ROOT/target/run_case.sh" --core "$core" --name mx --model "$dir/model.tflite" --case "$dir/case_0" \
       --out "$out" >"$out.log" 2>&1 || rc=$?
     if [ $rc -ne 0 ]; then
-      echo "FAIL $label: run_case.sh exit $rc ($(grep -m1 -i error "$out/convert.log" "$out/build.log" 2>/dev/null))"
+      fail "$check" "run_case.sh exit $rc ($(grep -m1 -i error "$out/convert.log" "$out/build.log" 2>/dev/null))"
       continue
     fi
     # layer 0 (issue 29's) must take the DSP pair loop at the padded depth on the M4
     if [ "$part:$core" = 0:m4 ] &&
        ! sed -n '/op0_conv_2d_gemm = {/,/};/p' "$out/module/src/mx_model.c" | tr -d '\n' |
          grep -q '\.depth = 48,.*\.pairs = 1,'; then
-      echo "FAIL $label: layer 0 does not take the pair loop at depth 48 (ta_conv_s8_dsp_pairs)"
+      fail "$check" "layer 0 does not take the pair loop at depth 48 (ta_conv_s8_dsp_pairs)"
     fi
     bad=$("$gen" compare "$dir" "$dir/case_0" "$out/run")
     if [ -z "$bad" ] && [ "$set" = full ]; then # the fallbacks: the module again with the fewest loops
@@ -102,14 +102,14 @@ while :; do
       else
         bad="MISMATCH - - the module with the fewest loops did not build or run ($out/min.log)"
       fi
-      [ -z "$bad" ] || label="$label:fewest-loops"
+      [ -z "$bad" ] || check="$check:fewest-loops"
     fi
     if [ -n "$bad" ]; then
       echo "$bad" | while read -r _ g o why; do
-        echo "FAIL $label: layer $g ($(awk -v g="$g" '$1 == g { $1 = ""; print substr($0, 2) }' "$dir/layers.txt")) $o $why"
+        fail "$check" "layer $g ($(awk -v g="$g" '$1 == g { $1 = ""; print substr($0, 2) }' "$dir/layers.txt")) $o $why"
       done
     else
-      echo "PASS $label ($n layers exact${fewest:+, also $fewest})"
+      pass "$check ($n layers exact${fewest:+, also $fewest})"
       rm -rf "$out" "$out.log"
     fi
   done

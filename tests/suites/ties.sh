@@ -23,16 +23,16 @@
 # usage: sh tests/suites/ties.sh BUILD CORPUS WORKDIR
 TA_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TA_ROOT/tests/suite_lib.sh"
-suite_setup ties "$@" || { echo "FAIL ties: no work folder"; exit 0; }
+suite_setup ties "$@" || { fail setup "no work folder"; exit 0; }
 oracle="$corpus/../oracle/tflm_ref"
 if [ ! -x "$oracle" ]; then
-  echo "SKIP ties: oracle absent ($oracle)"
+  skip oracle "absent ($oracle)"
   exit 0
 fi
 gen="$work/fuzz_diff_gen" # built here (suites may run side by side: no make in the build folder)
 ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/fuzz_diff/fuzz_diff_gen.c" \
   "$TA_ROOT/tools/fbwriter.c" -o "$gen" -lm >"$work/gen.log" 2>&1 ||
-  { echo "FAIL ties: cannot build the generator: $(tail -n 1 "$work/gen.log")"; exit 0; }
+  { fail setup "cannot build the generator: $(tail -n 1 "$work/gen.log")"; exit 0; }
 in_args() {
   n=0
   while [ -f "$1/case_0/in$n.bin" ]; do printf ' --in %s' "$1/case_0/in$n.bin"; n=$((n + 1)); done
@@ -56,22 +56,22 @@ for spec in $specs; do
     dir="$work/${family}${tag}_$file"
     # shellcheck disable=SC2086
     if ! "$gen" ties $seed $file "$graphs" "$dir" --family "$family" $edges >/dev/null 2>&1; then
-      echo "FAIL ties:$family$tag:$file: generator failed"
+      fail "$family$tag:$file" "generator failed"
       broken=1
       break
     fi
     # shellcheck disable=SC2046
     if ! "$oracle" "$dir/model.tflite" $(in_args "$dir") --out-dir "$dir/ref" --quiet >"$dir/ref.log" 2>&1; then
-      echo "FAIL ties:$family$tag:$file: the oracle refused the file: $(tail -n 1 "$dir/ref.log" | cut -c1-200)"
+      fail "$family$tag:$file" "the oracle refused the file: $(tail -n 1 "$dir/ref.log" | cut -c1-200)"
       broken=1
     elif ! "$build/tinyaot" run "$dir/model.tflite" --case "$dir/case_0" --out-dir "$dir/got" >"$dir/got.log" 2>&1; then
-      echo "FAIL ties:$family$tag:$file: tinyaot run failed: $(grep -m1 error "$dir/got.log")"
+      fail "$family$tag:$file" "tinyaot run failed: $(grep -m1 error "$dir/got.log")"
       broken=1
     else
       "$gen" compare "$dir" "$dir/ref" "$dir/got/case_0" >"$dir/cmp.txt"
       while read -r _ g what; do
         op=$(sed -n "$((g + 1))p" "$dir/outputs.txt" | cut -d' ' -f4)
-        echo "FAIL ties:$family$tag:${file}_g$g: $op $what (fuzz_diff_gen ties $seed $file $graphs DIR --family $family $edges --only $g)"
+        fail "$family$tag:${file}_g$g" "$op $what (fuzz_diff_gen ties $seed $file $graphs DIR --family $family $edges --only $g)"
         wrong=$((wrong + 1))
       done <"$dir/cmp.txt"
       total=$((total + $(wc -l <"$dir/outputs.txt")))
@@ -80,7 +80,7 @@ for spec in $specs; do
     fi
     file=$((file + 1))
   done
-  [ $broken -eq 0 ] && [ $wrong -eq 0 ] && echo "PASS ties:$family$tag ($total graphs exact, $values output bytes)"
-  [ $wrong -ne 0 ] && echo "FAIL ties:$family$tag: $wrong of $total graphs differ"
+  [ $broken -eq 0 ] && [ $wrong -eq 0 ] && pass "$family$tag ($total graphs exact, $values output bytes)"
+  [ $wrong -ne 0 ] && fail "$family$tag" "$wrong of $total graphs differ"
 done
 exit 0

@@ -151,7 +151,19 @@ static void rule_errors(UnitState *u) {
   expect_error(u, "memory: [1, 2]\n", "must be a mapping");
   expect_error(u, "memory:\n  tensors: {a: 1}\n", "must be a list");
   expect_error(u, "memory: {tensors: [\n", "invalid YAML");
-  expect_error(u, "memory:\n  tensors:\n    - id: [1, x]\n", "'id' must be a non-negative integer");
+  expect_error(u, "memory:\n  tensors:\n    - id: [1, -2]\n", "'id' must be a non-negative integer");
+  expect_error(u, "operators:\n  - id: [1, conv]\n", "'id' must be a non-negative integer"); /* names: tensors only */
+  /* a key given twice, in any mapping: an error at the second, naming the first */
+  expect_error(u, "model: {path: a.tflite}\nmodel: {path: b.tflite}\n", "line 2: 'model' is given twice in the document (first at line 1)");
+  expect_error(u, "memory:\n  planner: greedy\n  constraints: []\n  planner: greedy\n",
+               "line 4: 'planner' is given twice in memory (first at line 2)");
+  expect_error(u, "operators:\n  - {type: ADD, type: MUL}\n", "'type' is given twice in operators entry");
+  expect_error(u, "memory: {constraints: [{name: SRAM, size: 1KB, max_size: 2KB}]}\n", "one of 'max_size' and 'size'");
+  expect_error(u, "memory: {optimize: maximum}\n", "'memory.optimize' must be default or max");
+  expect_error(u, "transforms: [{enabled: true}]\n", "a transforms entry needs a 'name'");
+  expect_error(u, "transforms: [{name: fold, options: [1]}]\n", "'options' must be a mapping");
+  expect_error(u, "platform: {name: b, memories: {SRAM: 1KB, FLASH: 1MB}}\n", "unknown memory 'FLASH'");
+  expect_error(u, "platform: {name: b, memories: {SRAM: {name: DTCM, size: 1KB}}}\n", "memory 'DTCM' is listed under 'SRAM'");
   expect_error(u, "memory:\n  tensors:\n    - id: {a: 1}\n", "'id' must be");
   expect_error(u, "memory:\n  tensors:\n    - id: 99999999999\n", "out of range");
   expect_error(u, "operators:\n  - attributes: {code_placement: FLASH}\n", "unknown memory 'FLASH'");
@@ -159,6 +171,83 @@ static void rule_errors(UnitState *u) {
   expect_error(u, "module: {type: bazel}\n", "module.type");
   expect_error(u, "test: {tolerance: loose}\n", "test.tolerance");
   expect_error(u, "model: {subgraph: 3}\n", "line 1: model.subgraph 3: tinyaot converts single-subgraph models");
+}
+
+/* Forms of heliaAOT's templates: platform.memories as a mapping, constraints' `size`,
+ * transforms as {name, enabled, options}, tensor ids as names, model metadata kept, and
+ * tinyaot's memory.optimize key. */
+static void template_forms(UnitState *u) {
+  Arena a;
+  arena_init(&a);
+  Config c;
+  char msg[DIAG_MAX_MSG];
+  const char *yaml =
+      "model: {path: m.tflite, description: keyword spotter, version: v2.1.0}\n"
+      "platform:\n  name: board\n  capabilities: [dsp, mve]\n"
+      "  memories:\n    DTCM: 128KB\n    SRAM: {size: 1MB}\n    MRAM: 2MB\n"
+      "memory:\n  optimize: max\n  constraints:\n    - {name: SRAM, size: 512KB}\n"
+      "  tensors:\n    - id: [dense/weights, \"3\", conv/bias]\n      attributes: {constant_destination_memory: DTCM}\n"
+      "transforms:\n  - {name: fuse_activations, enabled: false, options: {aggressive: true}}\n"
+      "  - name: fold_constants\n    enabled: false\n";
+  CHECK(u, parse(yaml, &c, &a, msg, sizeof msg));
+  if (msg[0]) printf("  %s\n", msg);
+  CHECK(u, c.warnings == 0); /* disabled transforms ask for nothing: no warning */
+  CHECK(u, !strcmp(c.model_description, "keyword spotter") && !strcmp(c.model_version, "v2.1.0"));
+  CHECK(u, c.has_custom_platform && c.custom_platform.mem[MEM_DTCM].size == 128 * 1024 &&
+               c.custom_platform.mem[MEM_SRAM].size == 1024 * 1024 && c.custom_platform.mem[MEM_MRAM].non_volatile &&
+               !c.custom_platform.mem[MEM_ITCM].present && c.custom_platform.mve);
+  CHECK(u, c.n_constraints == 1 && c.constraints[0].mem == MEM_SRAM && c.constraints[0].max_size == 512 * 1024);
+  CHECK(u, c.memory_optimize && !strcmp(c.memory_optimize, "max"));
+  CHECK(u, c.n_rules == 1 && c.rules[0].n_ids == 1 && c.rules[0].ids[0] == 3 && c.rules[0].n_id_names == 2 &&
+               !strcmp(c.rules[0].id_names[0], "dense/weights") && !strcmp(c.rules[0].id_names[1], "conv/bias"));
+  CHECK(u, c.n_transforms == 0);
+  /* an enabled transform is still one tinyaot does not run: the warning */
+  CHECK(u, parse("transforms: [{name: fold_constants, enabled: true}, plain_name]\n", &c, &a, msg, sizeof msg));
+  CHECK(u, c.n_transforms == 2 && c.warnings == 1 && !strcmp(c.transforms[0], "fold_constants"));
+  arena_free(&a);
+}
+
+/* heliaAOT's two documented operator orders: tinyaot's (type > id) and the other. */
+static void precedence_readings(UnitState *u) {
+  Arena a;
+  arena_init(&a);
+  Config c;
+  char msg[DIAG_MAX_MSG];
+  CHECK(u, parse("operators:\n  - {type: CONV_2D, code_placement: MRAM}\n  - {id: 1, code_placement: SRAM}\n", &c, &a,
+                 msg, sizeof msg));
+  OperatorAttrs ours = config_operator_attrs_order(&c, 1, "CONV_2D", false);
+  OperatorAttrs other = config_operator_attrs_order(&c, 1, "CONV_2D", true);
+  CHECK(u, ours.code_placement == MEM_MRAM && ours.line_code == 2);
+  CHECK(u, other.code_placement == MEM_SRAM && other.line_code == 3);
+  CHECK(u, config_operator_attrs(&c, 1, "CONV_2D").code_placement == MEM_MRAM); /* what tinyaot applies */
+  OperatorAttrs same = config_operator_attrs_order(&c, 1, "ADD", true);   /* only the id rule matches */
+  CHECK(u, same.code_placement == MEM_SRAM && config_operator_attrs(&c, 1, "ADD").code_placement == MEM_SRAM);
+  arena_free(&a);
+}
+
+/* A key that looks like a typo names the closest known key of its section. */
+static void did_you_mean(UnitState *u) {
+  Arena a;
+  arena_init(&a);
+  Config c;
+  config_defaults(&c);
+  c.strict = true;
+  Diag d;
+  diag_init(&d, "t.yaml");
+  const char *yaml = "memory:\n  constriants: []\n";
+  CHECK(u, !config_parse(&a, "t.yaml", yaml, strlen(yaml), &c, &d));
+  CHECK(u, strstr(d.msg, "line 2") && strstr(d.msg, "did you mean 'constraints'?"));
+  config_defaults(&c);
+  c.strict = true;
+  diag_init(&d, "t.yaml");
+  yaml = "platfrom: apollo510_evb\n";
+  CHECK(u, !config_parse(&a, "t.yaml", yaml, strlen(yaml), &c, &d) && strstr(d.msg, "did you mean 'platform'?"));
+  config_defaults(&c);
+  c.strict = true;
+  diag_init(&d, "t.yaml");
+  yaml = "zzzzzz: 1\n"; /* nothing close: no guess */
+  CHECK(u, !config_parse(&a, "t.yaml", yaml, strlen(yaml), &c, &d) && !strstr(d.msg, "did you mean"));
+  arena_free(&a);
 }
 
 static void unknown_keys_warn(UnitState *u) {
@@ -183,6 +272,15 @@ static void platform_checks(UnitState *u) {
   Diag d;
   diag_init(&d, "t");
   CHECK(u, !config_check_rules(&c, &p, &d) && strstr(d.msg, "writable"));
+  /* heliaAOT's board names: the SoC's memories (Apollo4 Blue Plus / Blue Lite, Apollo510B) */
+  Platform q;
+  CHECK(u, platform_builtin("apollo4p_blue_kbr_evb", &q) && platform_builtin("apollo4p_evb", &p));
+  CHECK(u, !q.mve && q.dsp && q.mem[MEM_SRAM].size == p.mem[MEM_SRAM].size && q.mem[MEM_DTCM].size == 384 * 1024);
+  CHECK(u, platform_builtin("apollo4p_blue_kxr_evb", &q) && q.mem[MEM_MRAM].size == p.mem[MEM_MRAM].size);
+  CHECK(u, platform_builtin("apollo4l_blue_evb", &q) && platform_builtin("apollo4l_evb", &p));
+  CHECK(u, q.mem[MEM_SRAM].size == p.mem[MEM_SRAM].size && !strcmp(q.cpu, "cortex-m4"));
+  CHECK(u, platform_builtin("apollo510b_evb", &q) && q.mve && q.mem[MEM_ITCM].size == 256 * 1024 &&
+               q.mem[MEM_DTCM].size == 512 * 1024 && q.constant_home == MEM_MRAM);
   CHECK(u, platform_builtin("apollo3p_evb", &p));
   CHECK(u, parse("memory:\n  constraints:\n    - {name: PSRAM, max_size: 1KB}\n", &c, &a, msg, sizeof msg));
   diag_init(&d, "t");
@@ -201,6 +299,9 @@ const UnitTest config_tests[] = {
     {"config/strict_keys", strict_keys},
     {"config/rule_errors", rule_errors},
     {"config/unknown_keys_warn", unknown_keys_warn},
+    {"config/template_forms", template_forms},
+    {"config/precedence_readings", precedence_readings},
+    {"config/did_you_mean", did_you_mean},
     {"config/platform_checks", platform_checks},
     {NULL, NULL},
 };

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli/cost_choice.h"
+#include "plan/cost_choice.h"
 #include "ops/op.h"
 #include "resolve/cost_model.h"
 #include "unit.h"

@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "export/export.h"
+#include "export/export_glue.h"
 #include "unit.h"
 
 static void test_type_names(UnitState *u) {
@@ -156,7 +157,42 @@ static void test_zip_unwritable(UnitState *u) {
   arena_free(&a);
 }
 
+/* The CMSIS pack identity: Vendor.Name.Version.pack (semantic version) or --model.version. */
+static bool identity(const char *path, const char *version, Glue *g, Arena *a, Module *mod) {
+  memset(mod, 0, sizeof *mod);
+  mod->name = "net";
+  mod->meta_version = version;
+  memset(g, 0, sizeof *g);
+  g->mod = mod;
+  g->a = a;
+  Diag d;
+  diag_init(&d, "unit");
+  return glue_pack_identity(g, path, &d);
+}
+
+static void test_pack_identity(UnitState *u) {
+  Arena a;
+  arena_init(&a);
+  Module mod;
+  Glue g;
+  CHECK(u, identity(NULL, NULL, &g, &a, &mod) && strcmp(g.pack_vendor, "tinyaot") == 0 &&
+               strcmp(g.pack_name, "net") == 0 && strcmp(g.pack_version, "1.0.0") == 0);
+  CHECK(u, identity(NULL, "v2.0.1", &g, &a, &mod) && strcmp(g.pack_version, "2.0.1") == 0);
+  CHECK(u, identity("out/My_Co.kws-net.10.0.3-rc.1+b7.pack", NULL, &g, &a, &mod) && strcmp(g.pack_vendor, "My_Co") == 0 &&
+               strcmp(g.pack_name, "kws-net") == 0 && strcmp(g.pack_version, "10.0.3-rc.1+b7") == 0);
+  CHECK(u, identity("A.b.1.2.3.pack", "1.2.3", &g, &a, &mod));
+  CHECK(u, !identity("A.b.1.2.3.pack", "1.2.4", &g, &a, &mod)); /* the name and --model.version disagree */
+  CHECK(u, !identity(NULL, "1.2", &g, &a, &mod));
+  CHECK(u, !identity(NULL, "latest", &g, &a, &mod));
+  static const char *const bad[] = {"x.pack", "A.b.pack", "A.b.1.2.pack", "A.b.1.2.3.4.pack", "A.b.01.2.3.pack",
+                                    ".b.1.2.3.pack", "A..1.2.3.pack", "A.b c.1.2.3.pack", "A.b.1.2.3-.pack",
+                                    "A.b.1.2.x.pack", NULL};
+  for (int i = 0; bad[i]; i++) CHECK(u, !identity(bad[i], NULL, &g, &a, &mod));
+  arena_free(&a);
+}
+
 const UnitTest module_types_tests[] = {
+    {"module_pack_identity", test_pack_identity},
     {"module_type_names", test_type_names},
     {"module_archive_paths", test_archive_paths},
     {"module_zip_round_trip", test_zip_round_trip},

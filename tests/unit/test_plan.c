@@ -72,6 +72,40 @@ static void chain_reaches_lower_bound(UnitState *u) {
   arena_free(&a);
 }
 
+/* model_copy (the planning search plans each candidate on one): planning the copy leaves
+ * the source as it was, and the source planned afterwards gets the copy's plan. */
+static void copy_plans_like_source(UnitState *u) {
+  Arena a;
+  arena_init(&a);
+  Model m, c;
+  size_t bytes[] = {1000, 4000, 2000, 3000, 500, 64};
+  make_chain(&m, &a, bytes, 6);
+  Subgraph graphs[2] = {{.n_nodes = m.n_nodes, .nodes = m.nodes, .n_inputs = 1, .inputs = m.inputs,
+                         .n_outputs = 1, .outputs = m.outputs},
+                        {.n_nodes = 1, .nodes = &m.nodes[1]}};
+  m.n_subgraphs = 2;
+  m.subgraphs = graphs;
+  Arena b;
+  arena_init(&b);
+  CHECK(u, model_copy(&m, &b, &c));
+  CHECK(u, c.arena == &b && c.tensors != m.tensors && c.nodes != m.nodes && c.nodes[0].in != m.nodes[0].in);
+  CHECK(u, c.subgraphs[0].nodes == c.nodes && c.subgraphs[0].inputs == c.inputs);
+  CHECK(u, c.subgraphs[1].nodes != m.subgraphs[1].nodes && c.subgraphs[1].nodes[0].in[0] == 1);
+  Plan pc, pm;
+  Diag d;
+  diag_init(&d, NULL);
+  CHECK(u, plan_all(&c, &pc, &d));
+  c.nodes[0].in[0] = 3;
+  c.subgraphs[1].nodes[0].out[0] = 5;
+  for (int i = 0; i < m.n_tensors; i++) CHECK(u, m.tensors[i].arena == -1 && m.tensors[i].first_use == 0);
+  CHECK(u, m.nodes[0].in[0] == 0 && m.nodes[1].out[0] == 2);
+  CHECK(u, plan_all(&m, &pm, &d));
+  CHECK(u, pm.n_arenas == pc.n_arenas && pm.arenas[0].size == pc.arenas[0].size);
+  for (int i = 0; i < m.n_tensors; i++) CHECK(u, m.tensors[i].offset == c.tensors[i].offset);
+  arena_free(&b);
+  arena_free(&a);
+}
+
 static void verifier_catches_overlap(UnitState *u) {
   Arena a;
   arena_init(&a);
@@ -179,6 +213,7 @@ const UnitTest plan_tests[] = {
     {"plan/inplace_chain_shares_one_buffer", inplace_chain_shares_one_buffer},
     {"plan/verifier_checks_inplace_contract", verifier_checks_inplace_contract},
     {"plan/chain_reaches_lower_bound", chain_reaches_lower_bound},
+    {"plan/copy_plans_like_source", copy_plans_like_source},
     {"plan/verifier_catches_overlap", verifier_catches_overlap},
     {NULL, NULL},
 };

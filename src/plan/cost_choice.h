@@ -1,6 +1,6 @@
 /* Per-operator kernel choice with the cost model (src/resolve/cost_model.h): which
  * operators leave their DSP/MVE tier for the portable kernel, by instructions given up
- * per byte freed. Used by the budget trade and by `--opt balanced` (pipeline.c). */
+ * per byte freed. Used by the budget trade and by `--opt balanced` (the planning search). */
 #ifndef TINYAOT_COST_CHOICE_H
 #define TINYAOT_COST_CHOICE_H
 #include <stdbool.h>
@@ -8,8 +8,8 @@
 
 #include "../common/arena.h"
 #include "../common/diag.h"
-#include "../plan/plan.h"
 #include "../resolve/cost_model.h"
+#include "plan.h"
 
 enum { COST_MAX_FAMILIES = 4 };
 
@@ -43,7 +43,7 @@ typedef struct CostMove {
 
 /* Candidates for every operator whose kernel differs without the tiers: `fast` and
  * `fast_plan` are the all-tier attempt (its constants give the tier's bytes), `port` the
- * model loaded and resolved once more without the tiers (the portable kernels). */
+ * model resolved once more without the tiers (the portable kernels). */
 bool cost_choice_build(Arena *a, CostCore core, const Model *fast, const Plan *fast_plan, const Model *port,
                        CostChoice *cc, Diag *d);
 /* The move with the fewest instructions lost per byte freed (constants in `mem`, or in
