@@ -167,12 +167,15 @@ bench: $(BUILD)/tinyaot $(BUILD)/compare
 # The per-operator cost model (docs/kernels.md, "Cost model"): cost-model refits
 # src/resolve/cost_table.c from bench/layers.json and bench/cost/*.json (run it after make
 # bench); cost-measure re-measures the portable kernels and the code bytes (QEMU, minutes).
-.PHONY: cost-model cost-measure
+# cost-cycles: the portable kernels' cycles only (bench/cost/portable_cycles.json).
+.PHONY: cost-model cost-measure cost-cycles
 cost-model: $(BUILD)/tinyaot
 	@python3 tools/fit_cost_model.py $(BUILD)/tinyaot $(CORPUS) src/resolve/cost_table.c
 	@$(MAKE) --no-print-directory BUILD=$(BUILD) $(BUILD)/tinyaot
 cost-measure: $(BUILD)/tinyaot $(BUILD)/compare
 	@sh tools/cost_measure.sh $(BUILD) $(CORPUS)
+cost-cycles: $(BUILD)/tinyaot $(BUILD)/compare
+	@COST_MEASURE_CYCLES=1 sh tools/cost_measure.sh $(BUILD) $(CORPUS)
 
 # Flash with the capability-gated optimisations on and off (bench/opt_sizes.md).
 bench-opt: $(BUILD)/tinyaot

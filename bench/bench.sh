@@ -3,9 +3,13 @@
 # (int16 activations, int8 weights; compared with their int8 twin) on QEMU Cortex-M4
 # (mps2-an386) and Cortex-M55 (mps3-an547): convert, build, run case 0, check the outputs
 # byte-exact against the golden, and write bench/results.md and bench/results.json with
-# instructions per inference (and per MAC), MVE instructions, flash (code / constants /
-# C library / harness), RAM (arenas, static data, measured stack peak) and compile time,
-# and bench/layers.md and bench/layers.json with the instructions of every operator.
+# instructions and modelled cycles per inference (and per MAC), MVE instructions, flash
+# (code / constants / C library / harness), RAM (arenas, static data, measured stack peak)
+# and compile time, and bench/layers.md and bench/layers.json with the instructions and
+# cycles of every operator. The cycles are the QEMU plugin's timing model of each core
+# (docs/cycles.md); results.md and the "Against the best published results" table of
+# bench/README.md (rewritten between its markers when OUT_DIR holds it) set them against
+# the published silicon figures.
 # Each model and core is also converted, run and checked with --memory.optimize max: the
 # arenas of both modes and the instructions max costs against the default mode.
 # bench/README.md says what each figure counts.
@@ -32,6 +36,11 @@ if [ ! -x "$compare" ]; then
   compare="$work/compare"
 fi
 plugin=$(ta_build_plugin "$build/target") || exit 1
+# the cycle model of the plugin (argument core=m4|m55, docs/cycles.md), when it has one
+cycles_arg=""
+if grep -q 'core=m4|m55' "$TA_ROOT/target/qemu_plugin/insn_count.c"; then cycles_arg=--cycles
+else echo "bench: the QEMU plugin has no cycle model (core=m4|m55): cycles are reported as null" >&2
+fi
 
 # One model on one core -> $work/<model>.<core>.txt (the figures plus status= and reason=).
 bench_one() { # model core
@@ -42,7 +51,7 @@ bench_one() { # model core
   rc=0
   sh "$TA_ROOT/target/run_case.sh" --core "$core" --name "$model" --model "$dir/model.tflite" \
     --case "$dir/case_0" --out "$out" --tinyaot "$build/tinyaot" --build make --plugin "$plugin" \
-    --convert-runs 3 --repeat 2 --layers >"$work/$model.$core.log" 2>&1 || rc=$?
+    --convert-runs 3 --repeat 2 --layers $cycles_arg >"$work/$model.$core.log" 2>&1 || rc=$?
   status=pass reason=""
   case $rc in
     0) mode=exact
@@ -79,7 +88,7 @@ bench_max() { # model core
   rc=0
   sh "$TA_ROOT/target/run_case.sh" --core "$core" --name "$model" --model "$dir/model.tflite" \
     --case "$dir/case_0" --out "$out" --tinyaot "$work/tinyaot_max" --build make --plugin "$plugin" \
-    --repeat 2 >"$work/$model.$core.max.log" 2>&1 || rc=$?
+    --repeat 2 $cycles_arg >"$work/$model.$core.max.log" 2>&1 || rc=$?
   status=pass reason=""
   if [ $rc -ne 0 ]; then
     status=error reason="max mode: run_case.sh exit $rc"
@@ -94,15 +103,15 @@ bench_max() { # model core
     done
   fi
   bound=$(sed -n 's/^ *"activation_lower_bound": *\([0-9]*\).*/\1/p' "$out/module/report.json" 2>/dev/null | head -n 1)
-  { [ -f "$out/figures.txt" ] && grep -e '^insns=' -e '^arena_bytes=' "$out/figures.txt"
+  { [ -f "$out/figures.txt" ] && grep -e '^insns=' -e '^cycles=' -e '^arena_bytes=' "$out/figures.txt"
     echo "layer_by_layer=$bound"; echo "status=$status"; echo "reason=$reason"; } >"$res"
 }
 
 # ---- per operator ---------------------------------------------------------------------------
 # One row per operator of the model, fields separated by \037 (ASCII unit separator, not
 # white space: empty fields stay fields): index, operator, output tensor, kernel,
-# MACs, instructions, MVE instructions, loop-end branches (the last three empty when the
-# module does not run it: an alias). Joins `tinyaot inspect --json --operators` (MACs),
+# MACs, instructions, MVE instructions, loop-end branches, modelled cycles (the last four
+# empty when the module does not run it: an alias; cycles empty without the cycle model). Joins `tinyaot inspect --json --operators` (MACs),
 # the module's layer comments (kernel chosen for the core, output tensor) and the
 # measured layers (run_case.sh --layers). Fails when a layer and an operator the module
 # runs do not pair up.
@@ -128,13 +137,13 @@ layer_rows() { # model core
       t = $0; sub(/^ \*   out0 tensor [0-9]+ \047/, "", t); sub(/\047 [a-z0-9]+ \[.*$/, "", t)
       output[current] = t; current = ""
     }
-    FILENAME == ARGV[3] { insns[$1] = $2; mve[$1] = $3; loop_ends[$1] = $4; measured[$1] = 1 }
+    FILENAME == ARGV[3] { insns[$1] = $2; mve[$1] = $3; loop_ends[$1] = $4; cycles[$1] = $5; measured[$1] = 1 }
     END {
       for (op in measured) if (!(op in runs)) { print "layer of operator " op " has no operator" >"/dev/stderr"; exit 1 }
       for (op in runs) if (!(op in measured)) { print "operator " op " was not measured" >"/dev/stderr"; exit 1 }
       for (j = 0; j < n; j++) {
         i = order[j]
-        printf "%s\037%s\037%s\037%s\037%s\037%s\037%s\037%s\n", i, name[i], output[i], kernel[i], macs[i], insns[i], mve[i], loop_ends[i]
+        printf "%s\037%s\037%s\037%s\037%s\037%s\037%s\037%s\037%s\n", i, name[i], output[i], kernel[i], macs[i], insns[i], mve[i], loop_ends[i], cycles[i]
       }
     }' "$work/$1.inspect.json" "$work/$2/$1/module/src/$1_model.c" "$work/$2/$1/layers.txt"
 }
@@ -144,7 +153,7 @@ set_status() { # file status reason
 }
 
 # Writes $work/<model>.<core>.layers and checks that the layers plus the instructions
-# outside them are exactly the model's total.
+# outside them are exactly the model's total (and the same for the cycles when timed).
 check_layers() { # model core
   f="$work/$1.$2.txt"
   rows="$work/$1.$2.layers"
@@ -157,6 +166,13 @@ check_layers() { # model core
   total=$(ta_get "$f" insns)
   if [ -z "$outside" ] || [ $((inside + outside)) -ne "${total:-0}" ]; then
     set_status "$f" error "layers ($inside) + outside them (${outside:-?}) != total (${total:-?}) instructions"
+  fi
+  [ -n "$cycles_arg" ] || return 0
+  inside=$(awk -F'\037' '{ s += $9 } END { printf "%.0f", s }' "$rows")
+  outside=$(ta_get "$f" layers_outside_cycles)
+  total=$(ta_get "$f" cycles)
+  if [ -z "$total" ] || [ -z "$outside" ] || [ $((inside + outside)) -ne "$total" ]; then
+    set_status "$f" error "layers ($inside) + outside them (${outside:-?}) != total (${total:-?}) cycles"
   fi
 }
 
@@ -174,7 +190,7 @@ for model in $models; do
   for core in m4 m55; do
     echo "macs=$macs" >>"$work/$model.$core.txt"
     [ -f "$work/$core/$model/layers.txt" ] && check_layers "$model" "$core"
-    echo "  $core: $(ta_get "$work/$model.$core.txt" status) $(ta_get "$work/$model.$core.txt" insns) instructions $(ta_get "$work/$model.$core.txt" reason)"
+    echo "  $core: $(ta_get "$work/$model.$core.txt" status) $(ta_get "$work/$model.$core.txt" insns) instructions, $(ta_get "$work/$model.$core.txt" cycles) cycles $(ta_get "$work/$model.$core.txt" reason)"
     x="$work/$model.$core.max.txt"
     echo "  $core max: $(ta_get "$x" status) $(ta_get "$x" insns) instructions, arenas $(ta_get "$x" arena_bytes) bytes $(ta_get "$x" reason)"
   done
@@ -199,7 +215,10 @@ group() { # 1234567 -> 1,234,567; nothing -> -
   if [ -z "$1" ]; then echo "-"; else echo "$1" | sed ':a;s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/;ta'; fi
 }
 ratio4() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.4f", a / b; else printf "null" }'; }
+ratio3() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else printf "null" }'; }
 per_mac() { awk -v i="$1" -v m="$2" 'BEGIN { if (m > 0 && i > 0) printf "%.2f", i / m; else printf "null" }'; }
+pct() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%+.1f %%", 100 * (a - b) / b; else printf "-" }'; }
+jnum() { v=$(ta_get "$1" "$2"); echo "${v:-null}"; } # a figure, null when absent or empty
 json_str() { printf '"%s"' "$(echo "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
 
 gcc_version=$(arm-none-eabi-gcc --version | head -n 1)
@@ -214,6 +233,11 @@ md="$outdir/results.md"
   echo "  \"cflags\": \"-O2 -ffunction-sections -fdata-sections, linked with --gc-sections\","
   echo "  \"cores\": {\"m4\": {\"machine\": \"mps2-an386\", \"flags\": \"-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -mthumb\"},"
   echo "            \"m55\": {\"machine\": \"mps3-an547\", \"flags\": \"-mcpu=cortex-m55 -mfloat-abi=hard -mthumb\"}},"
+  if [ -n "$cycles_arg" ]; then
+    echo "  \"cycles\": \"modelled by the QEMU plugin's timing model of the core (plugin argument core=m4|m55; docs/cycles.md for its rules, memory wait states and calibration error); not silicon\","
+  else
+    echo "  \"cycles\": null,"
+  fi
   echo "  \"results\": ["
   first=1
   for model in $models; do
@@ -226,8 +250,11 @@ md="$outdir/results.md"
       macs=$(ta_get "$f" macs)
       printf '    {"model": "%s", "core": "%s", "machine": "%s", "status": "%s", "reason": %s,\n' \
         "$model" "$core" "$(ta_get "$f" machine)" "$(ta_get "$f" status)" "$(json_str "$(ta_get "$f" reason)")"
-      printf '     "macs": %s, "instructions": %s, "instructions_per_mac": %s, "mve_instructions": %s, "loop_end_branches": %s,\n' \
-        "${macs:-null}" "${insns:-null}" "$(per_mac "${insns:-0}" "${macs:-0}")" "$(ta_get "$f" mve | sed 's/^$/null/')" \
+      cyc=$(ta_get "$f" cycles)
+      printf '     "macs": %s, "instructions": %s, "instructions_per_mac": %s, "cycles": %s, "cycles_per_mac": %s, "cycles_per_instruction": %s,\n' \
+        "${macs:-null}" "${insns:-null}" "$(per_mac "${insns:-0}" "${macs:-0}")" "${cyc:-null}" "$(per_mac "${cyc:-0}" "${macs:-0}")" \
+        "$(ratio3 "$cyc" "$insns")"
+      printf '     "mve_instructions": %s, "loop_end_branches": %s,\n' "$(ta_get "$f" mve | sed 's/^$/null/')" \
         "$(ta_get "$f" loop_ends | sed 's/^$/null/')"
       printf '     "flash_bytes": {"model_code": %s, "model_constants": %s, "c_library": %s, "harness": %s, "case_inputs": %s},\n' \
         "$(sum "$f" section.text.model)" "$(sum "$f" section.rodata.model section.data.model)" \
@@ -241,8 +268,10 @@ md="$outdir/results.md"
       printf '     "compile_ms": %s,\n' "$(ta_get "$f" convert_ms | sed 's/^$/null/')"
       x="$work/$model.$core.max.txt"
       xi=$(ta_get "$x" insns)
-      printf '     "max_mode": {"status": "%s", "reason": %s, "instructions": %s, "instructions_vs_default": %s, "arenas": %s, "layer_by_layer_bound": %s}}' \
+      xc=$(ta_get "$x" cycles)
+      printf '     "max_mode": {"status": "%s", "reason": %s, "instructions": %s, "instructions_vs_default": %s, "cycles": %s, "cycles_vs_default": %s, "arenas": %s, "layer_by_layer_bound": %s}}' \
         "$(ta_get "$x" status)" "$(json_str "$(ta_get "$x" reason)")" "${xi:-null}" "$(ratio4 "$xi" "$insns")" \
+        "${xc:-null}" "$(ratio4 "$xc" "$cyc")" \
         "$(ta_get "$x" arena_bytes | sed 's/^$/null/')" "$(ta_get "$x" layer_by_layer | sed 's/^$/null/')"
     done
   done
@@ -260,8 +289,11 @@ md="$outdir/results.md"
   echo "[README.md](README.md) says what each column counts; [results.json](results.json) has the same figures;"
   echo "[layers.md](layers.md) breaks the instructions down per operator."
   echo
-  echo "| model | core | MACs | instructions | instr/MAC | MVE instr | code B | C lib B | constants B | arenas B | static RAM B | stack B | RAM total B | compile ms | output |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+  echo "Cycles are modelled, not measured on silicon: the QEMU plugin's timing model of each core"
+  echo "(docs/cycles.md: its rules, the memory wait states assumed and its error against Apollo510)."
+  echo
+  echo "| model | core | MACs | instructions | instr/MAC | cycles | cycles/MAC | MVE instr | code B | C lib B | constants B | arenas B | static RAM B | stack B | RAM total B | compile ms | output |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
   for model in $models; do
     for core in m4 m55; do
       f="$work/$model.$core.txt"
@@ -277,10 +309,11 @@ md="$outdir/results.md"
       [ "$st" = pass ] && out="exact"
       [ "$st" = pass ] || out="**$st**: $(ta_get "$f" reason)"
       if [ -z "$insns" ]; then # nothing was measured
-        echo "| $model | $(echo "$core" | tr m M) | $(group "$macs") | - | - | - | - | - | - | - | - | - | - | - | $out |"
+        echo "| $model | $(echo "$core" | tr m M) | $(group "$macs") | - | - | - | - | - | - | - | - | - | - | - | - | - | $out |"
         continue
       fi
-      echo "| $model | $(echo "$core" | tr m M) | $(group "$macs") | $(group "$insns") | $(per_mac "${insns:-0}" "${macs:-0}") | $mve | $(group "$(sum "$f" section.text.model)") | $(group "$(sum "$f" section.text.libs section.rodata.libs section.data.libs section.ARM.exidx)") | $(group "$(sum "$f" section.rodata.model section.data.model)") | $(group "$(ta_get "$f" arena_bytes)") | $(group "$static") | $(group "$stack") | $(group $((static + ${stack:-0}))) | $(ta_get "$f" convert_ms) | $out |"
+      cyc=$(ta_get "$f" cycles)
+      echo "| $model | $(echo "$core" | tr m M) | $(group "$macs") | $(group "$insns") | $(per_mac "${insns:-0}" "${macs:-0}") | $(group "$cyc") | $(per_mac "${cyc:-0}" "${macs:-0}" | sed 's/null/-/') | $mve | $(group "$(sum "$f" section.text.model)") | $(group "$(sum "$f" section.text.libs section.rodata.libs section.data.libs section.ARM.exidx)") | $(group "$(sum "$f" section.rodata.model section.data.model)") | $(group "$(ta_get "$f" arena_bytes)") | $(group "$static") | $(group "$stack") | $(group $((static + ${stack:-0}))) | $(ta_get "$f" convert_ms) | $out |"
     done
   done
   echo
@@ -301,8 +334,8 @@ md="$outdir/results.md"
   echo "moves, patch-based execution; same case, outputs checked the same way): arenas of both modes,"
   echo "the layer-by-layer bound (whole tensors live at once), and the instructions max costs."
   echo
-  echo "| model | core | arenas B default | arenas B max | layer-by-layer B | instr default | instr max | max vs default | max output |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
+  echo "| model | core | arenas B default | arenas B max | layer-by-layer B | instr default | instr max | max vs default | cycles default | cycles max | max vs default | max output |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
   for model in $models; do
     for core in m4 m55; do
       f="$work/$model.$core.txt"
@@ -311,8 +344,9 @@ md="$outdir/results.md"
       xs=$(ta_get "$x" status)
       xo=exact
       [ "$xs" = pass ] || xo="**$xs**: $(ta_get "$x" reason)"
-      cost=$(awk -v a="$(ta_get "$x" insns)" -v b="$(ta_get "$f" insns)" 'BEGIN { if (a > 0 && b > 0) printf "%+.1f %%", 100 * (a - b) / b; else printf "-" }')
-      echo "| $model | $(echo "$core" | tr m M) | $(group "$(ta_get "$f" arena_bytes)") | $(group "$(ta_get "$x" arena_bytes)") | $(group "$(ta_get "$x" layer_by_layer)") | $(group "$(ta_get "$f" insns)") | $(group "$(ta_get "$x" insns)") | $cost | $xo |"
+      cost=$(pct "$(ta_get "$x" insns)" "$(ta_get "$f" insns)")
+      ccost=$(pct "$(ta_get "$x" cycles)" "$(ta_get "$f" cycles)")
+      echo "| $model | $(echo "$core" | tr m M) | $(group "$(ta_get "$f" arena_bytes)") | $(group "$(ta_get "$x" arena_bytes)") | $(group "$(ta_get "$x" layer_by_layer)") | $(group "$(ta_get "$f" insns)") | $(group "$(ta_get "$x" insns)") | $cost | $(group "$(ta_get "$f" cycles)") | $(group "$(ta_get "$x" cycles)") | $ccost | $xo |"
     done
   done
   if [ -f "$baseline" ]; then
@@ -363,6 +397,55 @@ md="$outdir/results.md"
   fi
 } >"$md"
 
+# ---- against the best published results (bench/README.md) -----------------------------------
+# The published silicon figures (model|core|stack|part|cycles, a range as LOW-HIGH): MLPerf Tiny
+# v1.2/v1.3 closed division on STM32L4R5 (Cortex-M4, 120 MHz), and Ambiq's documents for Apollo510.
+published() {
+  cat <<'PUB'
+kws|m4|X-CUBE-AI 10.2 (MLPerf Tiny v1.2/v1.3)|STM32L4R5, Cortex-M4 at 120 MHz|5210000
+vww|m4|X-CUBE-AI 10.2 (MLPerf Tiny v1.2/v1.3)|STM32L4R5, Cortex-M4 at 120 MHz|10730000
+ic|m4|X-CUBE-AI 10.2 (MLPerf Tiny v1.2/v1.3)|STM32L4R5, Cortex-M4 at 120 MHz|19880000
+ad|m4|X-CUBE-AI 10.2 (MLPerf Tiny v1.2/v1.3)|STM32L4R5, Cortex-M4 at 120 MHz|575000
+ad|m4|Plumerai (MLPerf Tiny v1.2/v1.3)|STM32L4R5, Cortex-M4 at 120 MHz|486000
+kws|m55|heliaRT (Ambiq)|Apollo510, Cortex-M55|2000000
+kws|m55|heliaAOT (Ambiq)|Apollo510, Cortex-M55|1870000-1970000
+PUB
+}
+millions() { awk -v c="$1" 'BEGIN { printf (c >= 1e6 ? "%.2f M" : "%.3f M"), c / 1e6 }'; }
+published_table() {
+  echo "| model | core | tinyaot modelled cycles | tinyaot cycles/MAC | published: stack | part | published cycles | published cycles/MAC | tinyaot / published |"
+  echo "|---|---|---:|---:|---|---|---:|---:|---:|"
+  published | while IFS='|' read -r model core stack part pc; do
+    f="$work/$model.$core.txt"
+    [ -f "$f" ] || continue
+    cyc=$(ta_get "$f" cycles) macs=$(ta_get "$f" macs)
+    lo=${pc%-*} hi=${pc#*-}
+    if [ "$lo" = "$hi" ]; then
+      pub=$(millions "$lo") ppm=$(per_mac "$lo" "$macs") ratio=$(awk -v a="${cyc:-0}" -v b="$lo" 'BEGIN { if (a > 0) printf "%.2fx", a / b; else printf "-" }')
+    else
+      pub="$(millions "$lo")–$(millions "$hi")" ppm="$(per_mac "$lo" "$macs")–$(per_mac "$hi" "$macs")"
+      ratio=$(awk -v a="${cyc:-0}" -v l="$lo" -v h="$hi" 'BEGIN { if (a > 0) printf "%.2f–%.2fx", a / h, a / l; else printf "-" }')
+    fi
+    c=""; [ -n "$cyc" ] && c=$(millions "$cyc")
+    echo "| $model | $(echo "$core" | tr m M) | ${c:--} | $(per_mac "${cyc:-0}" "$macs" | sed 's/null/-/') | $stack | $part | $pub | $ppm | $ratio |"
+  done
+}
+# bench/README.md carries the table between its markers: rewritten from this run's figures
+readme="$outdir/README.md"
+if [ -f "$readme" ] && grep -q '^<!-- published-table:begin' "$readme"; then
+  published_table >"$work/published.md"
+  awk -v tbl="$work/published.md" '
+    /^<!-- published-table:begin/ { print; while ((getline l < tbl) > 0) print l; skip = 1; next }
+    /^<!-- published-table:end/ { skip = 0 }
+    !skip' "$readme" >"$work/README.md" && cat "$work/README.md" >"$readme"
+fi
+{
+  echo
+  echo "Against the best published results (silicon; [README.md](README.md) says what each assumes):"
+  echo
+  published_table
+} >>"$md"
+
 # ---- write layers.json and layers.md ------------------------------------------------------
 short_name() { # the first name of a fused tensor name, at most 48 characters, | escaped
   echo "$1" | awk '{ sub(/;.*/, ""); if (length($0) > 48) $0 = substr($0, 1, 45) "..."; gsub(/\|/, "\\|"); print }'
@@ -374,7 +457,7 @@ lmd="$outdir/layers.md"
 {
   echo "{"
   echo "  \"generated_by\": \"make bench (bench/bench.sh)\","
-  echo "  \"counted\": \"instructions of each operator in the measured run of case 0 (bench/README.md); outside_layers: the rest of <model>_model_run\","
+  echo "  \"counted\": \"instructions and modelled cycles (docs/cycles.md) of each operator in the measured run of case 0 (bench/README.md); outside_layers, outside_layers_cycles: the rest of <model>_model_run\","
   echo "  \"results\": ["
   first=1
   for model in $models; do
@@ -385,18 +468,22 @@ lmd="$outdir/layers.md"
       [ $first -eq 1 ] || echo ","
       first=0
       insns=$(ta_get "$f" insns)
-      printf '    {"model": "%s", "core": "%s", "status": "%s", "macs": %s, "instructions": %s, "outside_layers": %s,\n' \
-        "$model" "$core" "$(ta_get "$f" status)" "$(ta_get "$f" macs)" "$insns" "$(ta_get "$f" layers_outside)"
+      cyc=$(ta_get "$f" cycles)
+      printf '    {"model": "%s", "core": "%s", "status": "%s", "macs": %s, "instructions": %s, "outside_layers": %s, "cycles": %s, "outside_layers_cycles": %s,\n' \
+        "$model" "$core" "$(ta_get "$f" status)" "$(ta_get "$f" macs)" "$insns" "$(ta_get "$f" layers_outside)" \
+        "${cyc:-null}" "$(jnum "$f" layers_outside_cycles)"
       echo '     "layers": ['
       sep=""
-      while IFS="$us" read -r idx op output kernel macs li lmve lle; do
+      while IFS="$us" read -r idx op output kernel macs li lmve lle lc; do
         printf '%s      {"index": %s, "operator": "%s", "output": %s, "kernel": "%s", "macs": %s, ' \
           "$sep" "$idx" "$op" "$(json_str "$output")" "$kernel" "${macs:-0}"
         if [ -n "$li" ]; then
-          printf '"instructions": %s, "instructions_per_mac": %s, "mve_instructions": %s, "loop_end_branches": %s, "share": %s}' \
-            "$li" "$(per_mac "$li" "${macs:-0}")" "$lmve" "$lle" "$(awk -v i="$li" -v t="$insns" 'BEGIN { printf "%.4f", i / t }')"
+          printf '"instructions": %s, "instructions_per_mac": %s, "cycles": %s, "cycles_per_mac": %s, "cycles_per_instruction": %s, ' \
+            "$li" "$(per_mac "$li" "${macs:-0}")" "${lc:-null}" "$(per_mac "${lc:-0}" "${macs:-0}")" "$(ratio3 "$lc" "$li")"
+          printf '"mve_instructions": %s, "loop_end_branches": %s, "share": %s, "cycle_share": %s}' \
+            "$lmve" "$lle" "$(awk -v i="$li" -v t="$insns" 'BEGIN { printf "%.4f", i / t }')" "$(ratio4 "$lc" "$cyc")"
         else
-          printf '"instructions": null, "note": "not run: its output aliases its input"}'
+          printf '"instructions": null, "cycles": null, "note": "not run: its output aliases its input"}'
         fi
         sep=",
 "
@@ -414,12 +501,14 @@ lmd="$outdir/layers.md"
   echo
   echo "Generated by \`make bench\` with the same builds and runs as [results.md](results.md): the"
   echo "instructions each operator executes in the measured inference of case 0 (its code in"
-  echo "\`<model>_model_run\` and every kernel and library routine it calls), attributed at the"
-  echo "operator boundaries the module's operator callback reveals in a separate run of the same"
+  echo "\`<model>_model_run\` and every kernel and library routine it calls), and the cycles the"
+  echo "QEMU plugin's timing model gives them (modelled, not silicon: docs/cycles.md), attributed"
+  echo "at the operator boundaries the module's operator callback reveals in a separate run of the same"
   echo "image ([README.md](README.md) explains how). *outside operators* is the rest of"
   echo "\`<model>_model_run\` (entry and return, the tests of the callback pointer around each"
   echo "operator, calls into the runners of interned operators); the operators plus it are exactly"
-  echo "the model's instructions in results.md (checked)."
+  echo "the model's instructions and cycles in results.md (checked). *share*: of the model's cycles"
+  echo "(of its instructions when no cycles were modelled)."
   echo "MACs as \`tinyaot inspect\` counts them; kernel as the module names it for that core."
   echo "[layers.json](layers.json) has the same figures (and the loop-end branches)."
   for model in $models; do
@@ -428,41 +517,41 @@ lmd="$outdir/layers.md"
       rows="$work/$model.$core.layers"
       [ -s "$rows" ] || continue
       insns=$(ta_get "$f" insns)
+      cyc=$(ta_get "$f" cycles)
       macs=$(ta_get "$f" macs)
       C=$(echo "$core" | tr m M)
       echo
-      echo "## $model on Cortex-$C: $(group "$insns") instructions, $(per_mac "$insns" "${macs:-0}") per MAC"
+      echo "## $model on Cortex-$C: $(group "$insns") instructions, $(per_mac "$insns" "${macs:-0}") per MAC; $(group "$cyc") cycles, $(per_mac "${cyc:-0}" "${macs:-0}" | sed 's/null/-/') per MAC"
       if [ "$(ta_get "$f" status)" != pass ]; then echo; echo "**$(ta_get "$f" status)**: $(ta_get "$f" reason)"; fi
       echo
-      if [ "$core" = m55 ]; then
-        echo "| op | operator (output) | kernel | MACs | instructions | instr/MAC | MVE instr | share |"
-        echo "|---:|---|---|---:|---:|---:|---:|---:|"
-      else
-        echo "| op | operator (output) | kernel | MACs | instructions | instr/MAC | share |"
-        echo "|---:|---|---|---:|---:|---:|---:|"
-      fi
-      while IFS="$us" read -r idx op output kernel macs_op li lmve lle; do
+      mve_h="" mve_r=""
+      [ "$core" = m55 ] && mve_h=" MVE instr |" mve_r="---:|"
+      echo "| op | operator (output) | kernel | MACs | instructions | instr/MAC | cycles | cycles/MAC | cycles/instr |$mve_h share |"
+      echo "|---:|---|---|---:|---:|---:|---:|---:|---:|$mve_r---:|"
+      whole=${cyc:-$insns}
+      while IFS="$us" read -r idx op output kernel macs_op li lmve lle lc; do
         name="$op"
         [ -n "$output" ] && name="$op ($(short_name "$output"))"
         if [ -z "$li" ]; then
           kernel="not run (output aliases its input)"
-          cells="$(group "$macs_op") | - | -"
+          cells="$(group "$macs_op") | - | - | - | - | -"
           [ "$core" = m55 ] && cells="$cells | -"
           echo "| $idx | $name | $kernel | $cells | - |"
           continue
         fi
         cells="$(group "$macs_op") | $(group "$li") | $(per_mac "$li" "${macs_op:-0}" | sed 's/null/-/')"
+        cells="$cells | $(group "$lc") | $(per_mac "${lc:-0}" "${macs_op:-0}" | sed 's/null/-/') | $(ratio3 "$lc" "$li" | sed 's/null/-/')"
         [ "$core" = m55 ] && cells="$cells | $(group "$lmve")"
-        echo "| $idx | $name | $kernel | $cells | $(share "$li" "$insns") |"
+        echo "| $idx | $name | $kernel | $cells | $(share "${lc:-$li}" "$whole") |"
       done <"$rows"
       outside=$(ta_get "$f" layers_outside)
-      if [ "$core" = m55 ]; then
-        echo "| | outside operators | | | $(group "$outside") | | | $(share "$outside" "$insns") |"
-        echo "| | **total** | | $(group "$macs") | $(group "$insns") | $(per_mac "$insns" "${macs:-0}") | $(group "$(ta_get "$f" mve)") | 100 % |"
-      else
-        echo "| | outside operators | | | $(group "$outside") | | $(share "$outside" "$insns") |"
-        echo "| | **total** | | $(group "$macs") | $(group "$insns") | $(per_mac "$insns" "${macs:-0}") | 100 % |"
-      fi
+      oc=$(ta_get "$f" layers_outside_cycles)
+      blank=""
+      [ "$core" = m55 ] && blank=" |"
+      echo "| | outside operators | | | $(group "$outside") | | $(group "$oc") | | |$blank $(share "${oc:-$outside}" "$whole") |"
+      mve_t=""
+      [ "$core" = m55 ] && mve_t=" $(group "$(ta_get "$f" mve)") |"
+      echo "| | **total** | | $(group "$macs") | $(group "$insns") | $(per_mac "$insns" "${macs:-0}") | $(group "$cyc") | $(per_mac "${cyc:-0}" "${macs:-0}" | sed 's/null/-/') | $(ratio3 "$cyc" "$insns" | sed 's/null/-/') |$mve_t 100 % |"
     done
   done
 } >"$lmd"

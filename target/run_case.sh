@@ -7,12 +7,13 @@
 #   OUT/run/out<i>.bin      the outputs               OUT/run/harness.txt, count.txt
 #   OUT/figures.txt         key=value: counts, section sizes, stack, compile time
 #   OUT/layers.txt          with --layers: one line per operator run, "op insns mve loop_ends"
+#                           (with --cycles also its modelled cycles: "op insns mve loop_ends cycles")
 #   OUT/*.log               convert.log, build.log, link.log, run/qemu.log
 #
 # usage: target/run_case.sh --core m4|m55 --name NAME --model MODEL.tflite --case CASE_DIR
 #                           --out OUT [--tinyaot PATH] [--build make|cmake] [--plugin SO]
 #                           [--timeout SECONDS] [--convert-runs N] [--repeat N] [--config FILE.yaml]
-#                           [--layers]
+#                           [--layers] [--cycles]
 #   --build         how the module library is built: its Makefile (make TARGET=<core>, the
 #                   default) or its CMakeLists.txt with the toolchain file it ships
 #   --plugin        count instructions with this build of target/qemu_plugin/insn_count.c
@@ -27,6 +28,18 @@
 #                   with the module's operator callback set (OUT/run/layers/) finds where
 #                   each operator's code starts and ends; the measured run then counts
 #                   between those addresses (bench/README.md)
+#   --cycles        also time the measured runs with the plugin's cycle model of the core
+#                   (plugin argument core=m4|m55; docs/cycles.md): cycles= in figures.txt,
+#                   a cycles column in layers.txt. Memory charged (env RUN_CASE_CYCLES_MEMORY,
+#                   plugin memory arguments, replaces it; "none": no wait states):
+#                     m55: the Apollo510 as its calibration kernels are timed (ta_timing_args,
+#                          docs/cycles.md): data reads of the code region through a 64 KiB
+#                          4-way D-cache with 32-byte lines, a miss costing CYCLES_MISS (12)
+#                          cycles; here also the constants (the QSPI window at 0x28000000,
+#                          which stands for the Apollo510's MRAM) through the same cache; data
+#                          and arenas (SRAM: DTCM on apollo510_evb) and the stack (DTCM)
+#                          without wait states
+#                     m4:  no wait states (ta_timing_args: zero-wait on-chip memory)
 # The module prefix is NAME; the measured function is NAME_model_run.
 # exit: 0 ran; 10 conversion failed; 11 module build failed; 12 link failed;
 #       13 QEMU run failed (harness exit code in OUT/run/exit_code); 14 counts differ
@@ -36,10 +49,11 @@ TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 core="" name="" model="" case_dir="" out="" tinyaot="$TA_ROOT/build/tinyaot"
 build_with=make plugin="" timeout=300 convert_runs=1 repeat=1 prebuilt_lib="" prebuilt_include="" config=""
-layers=""
+layers="" cycles=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --layers) layers=1; shift; continue ;;
+    --cycles) cycles=1; shift; continue ;;
     --core) core=$2 ;;
     --name) name=$2 ;;
     --model) model=$2 ;;
@@ -219,7 +233,7 @@ run_qemu() { # DIR (QEMU's working directory) COUNT_FILE [PLUGIN_ARGS [SEMIHOSTI
 }
 # The layer run: the harness sets the module's operator callback (semihosting argument
 # "layers"); the plugin learns each operator's first and end addresses in the module's code.
-layer_args=""
+layer_args="" learn=""
 if [ -n "$layers" ] && [ -n "$plugin" ]; then
   learn="$out/run/layers"
   mkdir -p "$learn"
@@ -228,6 +242,16 @@ if [ -n "$layers" ] && [ -n "$plugin" ]; then
   echo "$rc" >"$out/run/exit_code"
   [ "$rc" -eq 0 ] || exit 13
   layer_args=",layers=$learn/count.txt"
+fi
+# the cycle model times the measured runs only (the layer run executes the callback too)
+if [ -n "$cycles" ] && [ -n "$plugin" ]; then
+  timing=$(ta_timing_args "$core")
+  [ "$core" = m55 ] && timing="$timing,cached=0x28000000-0x28800000:${CYCLES_MISS:-12}"
+  if [ -n "${RUN_CASE_CYCLES_MEMORY+set}" ]; then
+    timing="core=$core"
+    [ "$RUN_CASE_CYCLES_MEMORY" = none ] || timing="$timing,$RUN_CASE_CYCLES_MEMORY"
+  fi
+  layer_args="$layer_args,$timing"
 fi
 rc=0
 run_qemu "$out/run" "$out/run/count.txt" "$layer_args" || rc=$?
@@ -240,15 +264,16 @@ while [ $n -lt "$repeat" ]; do
   n=$((n + 1))
 done
 # Both runs must agree: same outputs, every layer found in order, the same counts per layer.
-if [ -n "$layer_args" ]; then
+if [ -n "$learn" ]; then
   why=""
   for f in "$out"/run/out*.bin; do
     cmp -s "$f" "$learn/$(basename "$f")" || why="$why $(basename "$f") differs with the callback set;"
   done
   [ "$(ta_get "$learn/count.txt" layers_complete)" = 1 ] || why="$why the layer run's markers are out of order;"
   [ "$(ta_get "$out/run/count.txt" layers_complete)" = 1 ] || why="$why not every layer was found in the measured run;"
-  grep '^layer\.' "$learn/count.txt" >"$learn/learned.txt"
-  grep '^layer\.' "$out/run/count.txt" | cmp -s - "$learn/learned.txt" || why="$why per-layer counts differ between the runs;"
+  # op, addresses and instruction counts (the measured run may add its cycles after them)
+  grep '^layer\.' "$learn/count.txt" | cut -d' ' -f1-6 >"$learn/learned.txt"
+  grep '^layer\.' "$out/run/count.txt" | cut -d' ' -f1-6 | cmp -s - "$learn/learned.txt" || why="$why per-layer counts differ between the runs;"
   if [ -n "$why" ]; then echo "$why" >"$learn/why.txt"; exit 15; fi
   sed -n 's/^layer\.[0-9]*=\([-0-9]*\) [^ ]* [^ ]* /\1 /p' "$out/run/count.txt" >"$out/layers.txt"
 fi
@@ -258,7 +283,9 @@ fi
   echo "core=$core"
   echo "machine=$machine"
   for k in insns mve loop_ends windows; do echo "$k=$(ta_get "$out/run/count.txt" $k)"; done
-  [ -n "$layer_args" ] && echo "layers_outside=$(ta_get "$out/run/count.txt" layers_outside)"
+  [ -n "$cycles" ] && echo "cycles=$(ta_get "$out/run/count.txt" cycles)"
+  [ -n "$learn" ] && echo "layers_outside=$(ta_get "$out/run/count.txt" layers_outside)"
+  [ -n "$learn" ] && [ -n "$cycles" ] && echo "layers_outside_cycles=$(ta_get "$out/run/count.txt" layers_outside_cycles)"
   for k in stack_peak_bytes stack_reserved_bytes; do echo "$k=$(ta_get "$out/run/harness.txt" $k)"; done
   [ -f "$mod/report.json" ] &&
     echo "arena_bytes=$(sed -n 's/^ *"arena_bytes": *\([0-9]*\).*/\1/p' "$mod/report.json" | head -n 1)"

@@ -5,6 +5,10 @@
 # operator -> bench/cost/layers_portable.json), once as is (the tiers' link maps), and
 # takes each runtime kernel family's code bytes per core from both runs' link maps
 # (-> bench/cost/code_bytes.json). Then run `make cost-model` to refit the C table.
+# With COST_MEASURE_CYCLES=1 only the first run is done, and its layers go to
+# bench/cost/portable_cycles.json: the portable kernels' modelled cycles (docs/cycles.md) for
+# the cycle formulas alone, leaving layers_portable.json and code_bytes.json, and so the
+# instruction formulas and the tier choices they drive, as they are (`make cost-cycles`).
 # usage: tools/cost_measure.sh BUILD_DIR CORPUS_DIR   (BENCH_MODELS as bench.sh; a few minutes)
 set -e
 TA_ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +33,17 @@ run_bench() { # build out log -> prints the kept work directory
 }
 echo "cost_measure: portable kernels (--opt size) under QEMU..."
 work_port=$(run_bench "$tmp/portable" "$tmp/out-portable" "$tmp/portable.log")
+if [ -n "$COST_MEASURE_CYCLES" ]; then
+  [ -f "$tmp/out-portable/layers.json" ] || { echo "cost_measure: the bench run failed (log in $tmp)" >&2; exit 1; }
+  grep -q '"cycles": [0-9]' "$tmp/out-portable/layers.json" ||
+    { echo "cost_measure: the run has no cycles (the QEMU plugin has no cycle model)" >&2; exit 1; }
+  mkdir -p "$TA_ROOT/bench/cost"
+  cp "$tmp/out-portable/layers.json" "$TA_ROOT/bench/cost/portable_cycles.json"
+  grep -h 'mismatch\|error' "$tmp/portable.log" || true
+  rm -rf "$tmp"
+  echo "cost_measure: wrote bench/cost/portable_cycles.json; now make cost-model"
+  exit 0
+fi
 echo "cost_measure: DSP/MVE tiers (link maps)..."
 work_fast=$(run_bench "$build" "$tmp/out-fast" "$tmp/fast.log")
 [ -f "$tmp/out-portable/layers.json" ] && [ -n "$work_port" ] && [ -n "$work_fast" ] ||

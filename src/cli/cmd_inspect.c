@@ -28,24 +28,58 @@ static const char inspect_usage[] =
     "by the model's index; --json's \"index\" is the position after the transforms fold\n"
     "operators away (PAD into a convolution), its \"model_index\" the model's (a note says\n"
     "when they differ).\n"
-    "--operators: per operator, the kernel chosen, its estimated instructions on the\n"
-    "platform's core (the cost model: Cortex-M55 with MVE, else Cortex-M4), its\n"
-    "capabilities and scratch usage (--json: estimated_instructions and cost_terms).\n"
+    "--operators: per operator, the kernel chosen, its estimated instructions and\n"
+    "cycles on the platform's core (the cost model: Cortex-M55 with MVE, else Cortex-M4;\n"
+    "cycles fitted to the QEMU timing model, docs/cycles.md) and the milliseconds at the\n"
+    "platform's clock (`tinyaot platforms`), its capabilities and scratch usage (--json:\n"
+    "estimated_instructions, estimated_cycles, estimated_ms, cycle_source, cost_terms;\n"
+    "cycles and ms are null when no cycles were measured on that core).\n"
     "--platform NAME: choose kernels as `convert --platform NAME` would (e.g. the DSP/MVE\n"
     "tiers of cortex-m4, cortex-m55, apollo* boards; see `tinyaot platforms`); default host.\n";
 
-static void print_operators(const Model *m, CostCore core) {
-  printf("estimated instructions for %s (cost model, docs/kernels.md)\n", cost_core_name(core));
-  printf("%4s  %-28s %-30s %12s %-12s %9s  %s\n", "op", "operator", "kernel", "est. instr", "scratch", "bytes",
-         "capabilities");
+/* The whole model's estimates on a core (instructions, cycles). */
+static void model_estimates(const Model *m, CostCore core, double *insns, double *cycles) {
+  *insns = *cycles = 0.0;
+  for (int k = 0; k < m->n_nodes; k++) {
+    *insns += cost_node_estimate(m, &m->nodes[k], core);
+    *cycles += cost_node_cycles(m, &m->nodes[k], core, NULL);
+  }
+}
+
+/* "123456" or "-" when the core has no measured cycles. */
+static const char *cycles_text(char *buf, size_t cap, CostCore core, double cycles) {
+  if (cost_cycles_known(core)) snprintf(buf, cap, "%.0f", cycles);
+  else snprintf(buf, cap, "-");
+  return buf;
+}
+
+static const char *ms_text(char *buf, size_t cap, CostCore core, const Platform *p, double cycles) {
+  if (cost_cycles_known(core)) snprintf(buf, cap, "%.3f", platform_cycles_to_ms(p, cycles));
+  else snprintf(buf, cap, "-");
+  return buf;
+}
+
+static void print_operators(const Model *m, const Platform *p) {
+  const CostCore core = cost_core_of(p);
+  double insns, cycles;
+  model_estimates(m, core, &insns, &cycles);
+  char cb[32], mb[32];
+  printf("estimated instructions and cycles for %s, ms at %u MHz (%s; cost model, docs/kernels.md)\n",
+         cost_core_name(core), (unsigned)(p->clock_hz / 1000000u), p->name);
+  printf("%4s  %-28s %-30s %12s %12s %9s %-12s %9s  %s\n", "op", "operator", "kernel", "est. instr", "est. cycles",
+         "est. ms", "scratch", "bytes", "capabilities");
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
     char caps[160];
     op_capability_text(n->def ? n->def->capabilities : 0, "|", caps, sizeof caps);
-    printf("%4d  %-28s %-30s %12.0f %-12s %9zu  %s\n", (int)n->index, n->opname,
+    const double c = cost_node_cycles(m, n, core, NULL);
+    printf("%4d  %-28s %-30s %12.0f %12s %9s %-12s %9zu  %s\n", (int)n->index, n->opname,
            n->kernel ? n->kernel : (n->def ? "-" : "UNSUPPORTED"), cost_node_estimate(m, n, core),
+           cycles_text(cb, sizeof cb, core, c), ms_text(mb, sizeof mb, core, p, c),
            n->def ? op_scratch_usage_name(n->def->scratch_usage) : "-", n->scratch_bytes, n->def ? caps : "-");
   }
+  printf("%4s  %-28s %-30s %12.0f %12s %9s\n", "", "total", "", insns, cycles_text(cb, sizeof cb, core, cycles),
+         ms_text(mb, sizeof mb, core, p, cycles));
 }
 
 static void json_str(const char *s) {
@@ -154,11 +188,18 @@ static void print_codes_of_unloadable(const char *path) {
   arena_free(&a);
 }
 
-static void print_text(Model *m, const Diag *d, size_t lb) {
+static void print_text(Model *m, const Diag *d, size_t lb, const Platform *p) {
   printf("model %s: %d operators, %d tensors, %d inputs, %d outputs\n", m->path, m->n_nodes, m->n_model_tensors,
          m->n_inputs, m->n_outputs);
-  printf("weights: %zu bytes; MACs: %lld; activation lower bound: %zu bytes\n\n", weight_bytes(m),
+  printf("weights: %zu bytes; MACs: %lld; activation lower bound: %zu bytes\n", weight_bytes(m),
          (long long)total_macs(m), lb);
+  const CostCore core = cost_core_of(p);
+  double insns, cycles;
+  model_estimates(m, core, &insns, &cycles);
+  char cb[32], mb[32];
+  printf("estimated on %s (%s, %u MHz): %.0f instructions, %s cycles, %s ms\n\n", p->name, cost_core_name(core),
+         (unsigned)(p->clock_hz / 1000000u), insns, cycles_text(cb, sizeof cb, core, cycles),
+         ms_text(mb, sizeof mb, core, p, cycles));
   printf("%4s  %-28s %-26s %12s %9s  %s\n", "op", "operator", "kernel", "MACs", "scratch", "outputs");
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
@@ -189,10 +230,24 @@ static void print_text(Model *m, const Diag *d, size_t lb) {
   }
 }
 
-static void print_json(const Model *m, const Diag *d, size_t lb, CostCore core) {
+/* A cycle estimate and its milliseconds as JSON members (null when the core has none). */
+static void json_cycles(CostCore core, const Platform *p, double cycles) {
+  if (cost_cycles_known(core))
+    printf("\"estimated_cycles\": %.0f, \"estimated_ms\": %.6f", cycles, platform_cycles_to_ms(p, cycles));
+  else printf("\"estimated_cycles\": null, \"estimated_ms\": null");
+}
+
+static void print_json(const Model *m, const Diag *d, size_t lb, const Platform *p) {
+  const CostCore core = cost_core_of(p);
+  double insns, cycles;
+  model_estimates(m, core, &insns, &cycles);
   printf("{\n  \"model\": ");
   json_str(m->path);
   printf(",\n  \"cost_core\": \"%s\"", cost_core_name(core));
+  printf(",\n  \"platform\": ");
+  json_str(p->name);
+  printf(",\n  \"clock_hz\": %lu,\n  \"estimated_instructions\": %.0f,\n  ", (unsigned long)p->clock_hz, insns);
+  json_cycles(core, p, cycles);
   printf(",\n  \"weight_bytes\": %zu,\n  \"macs\": %lld,\n  \"activation_lower_bound\": %zu,\n  \"operators\": [\n",
          weight_bytes(m), (long long)total_macs(m), lb);
   for (int k = 0; k < m->n_nodes; k++) {
@@ -206,7 +261,11 @@ static void print_json(const Model *m, const Diag *d, size_t lb, CostCore core) 
     cost_features(m, n, &f);
     printf(", \"cost_terms\": [");
     for (int i = 0; i < COST_N_TERMS; i++) printf("%s%.0f", i ? ", " : "", f.term[i]);
-    printf("], \"estimated_instructions\": %.0f}%s\n", cost_node_estimate(m, n, core), k + 1 < m->n_nodes ? "," : "");
+    CostCycleSource src;
+    const double c = cost_node_cycles(m, n, core, &src);
+    printf("], \"estimated_instructions\": %.0f, ", cost_node_estimate(m, n, core));
+    json_cycles(core, p, c);
+    printf(", \"cycle_source\": \"%s\"}%s\n", cost_cycle_source_name(src), k + 1 < m->n_nodes ? "," : "");
   }
   printf("  ],\n  \"tensors\": [\n");
   for (int i = 0; i < m->n_model_tensors; i++) {
@@ -288,9 +347,9 @@ int cmd_inspect(int argc, char **argv) {
     c.model.tensors[i].role = c.model.tensors[i].is_variable ? ROLE_PERSISTENT
                               : tensor_is_const(&c.model.tensors[i]) ? ROLE_CONSTANT : ROLE_SCRATCH;
   size_t lb = plan_live_lower_bound(&c.model);
-  if (json) print_json(&c.model, &rd, lb, cost_core_of(&target));
-  else if (operators) print_operators(&c.model, cost_core_of(&target));
-  else print_text(&c.model, &rd, lb);
+  if (json) print_json(&c.model, &rd, lb, &target);
+  else if (operators) print_operators(&c.model, &target);
+  else print_text(&c.model, &rd, lb, &target);
   int rc = diag_failed(&rd) ? 1 : 0;
   pipeline_free(&c);
   return rc;

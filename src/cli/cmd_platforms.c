@@ -16,12 +16,14 @@ int cmd_platforms(int argc, char **argv) {
     puts("usage: tinyaot platforms\n\nLists the built-in platforms: core, capabilities and the size of each memory a\n"
          "model may use. Activations go to the first writable memory with room in the order\n"
          "DTCM, SRAM, PSRAM, ITCM; constants stay in the non-volatile memory (MRAM) unless a\n"
-         "rule says otherwise. A config file may define a custom platform.");
+         "rule says otherwise. MHz: the core clock estimated cycles are turned into\n"
+         "milliseconds at (the part's highest published clock), LP: its low-power-mode\n"
+         "clock (docs/memory.md \"Clocks\"). A config file may define a custom platform.");
     return 0;
   }
   printf("%-21s %-11s %-9s", "platform", "core", "features");
   for (int m = 0; m < MEM_COUNT; m++) printf(" %9s", mem_name((MemType)m));
-  printf("\n");
+  printf(" %5s %5s\n", "MHz", "LP");
   for (int i = 0; i < platform_builtin_count(); i++) {
     Platform p;
     platform_builtin(platform_builtin_name(i), &p);
@@ -33,7 +35,7 @@ int cmd_platforms(int argc, char **argv) {
       size_text(sz, sizeof sz, p.mem[m].present ? p.mem[m].size : 0);
       printf(" %9s", sz);
     }
-    printf("\n");
+    printf(" %5u %5u\n", (unsigned)(p.clock_hz / 1000000u), (unsigned)(p.lp_clock_hz / 1000000u));
   }
   return 0;
 }

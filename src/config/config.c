@@ -545,6 +545,11 @@ static bool parse_custom_platform(Parser *p, yaml_node_t *map) {
       if (!want_uint(p, v, "platform.alignment", &al)) return false;
       if (al == 0 || al > 4096 || (al & (al - 1))) return err(p, v, "'alignment' must be a power of two up to 4096%s%s", "", "");
       pl->alignment = (uint32_t)al;
+    } else if (key_is(k, "clock_mhz")) {
+      uint64_t mhz;
+      if (!want_uint(p, v, "platform.clock_mhz", &mhz)) return false;
+      if (mhz == 0 || mhz > 4000) return err(p, v, "'clock_mhz' must be 1 to 4000%s%s", "", "");
+      pl->clock_hz = (uint32_t)mhz * 1000000u;
     } else if (key_is(k, "memories")) {
       has_memories = true;
       if (v->type == YAML_MAPPING_NODE) { /* heliaAOT's form: {SRAM: 3MB, DTCM: {size: ...}} */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../plan/patch.h"
+#include "../resolve/cost_model.h"
 #include "../ir/storage.h"
 #include "export.h"
 
@@ -109,7 +110,7 @@ static const char page_script[] =
     "      if (pinned) { r.classList.add('sel'); show(r); }\n"
     "    });\n"
     "  });\n"
-    "  /* bench/layers.json, picked by the user: instructions per operator index */\n"
+    "  /* bench/layers.json, picked by the user: instructions and cycles per operator index */\n"
     "  var bf = document.getElementById('bench-file');\n"
     "  bf.addEventListener('change', function () {\n"
     "    var f = bf.files[0], rd = new FileReader();\n"
@@ -361,12 +362,32 @@ static const char *bench_core(const Platform *pf) {
   return strncmp(pf->cpu, "cortex-", 7) == 0 ? pf->cpu + 7 : pf->cpu;
 }
 
+/* One estimated-cycles and milliseconds cell pair ("-" when the core has no measured cycles). */
+static void html_cycles(StrBuf *sb, const Platform *pf, CostCore core, double cycles) {
+  if (cost_cycles_known(core))
+    sb_printf(sb, "<td class=\"n\">%.0f</td><td class=\"n\">%.3f</td>", cycles, platform_cycles_to_ms(pf, cycles));
+  else sb_append(sb, "<td class=\"n\">-</td><td class=\"n\">-</td>");
+}
+
 static void html_operators(const Model *m, const Plan *p, const Module *mod, StrBuf *sb) {
-  sb_append(sb, "<h2>Operators</h2>\n<p>In schedule order. Tier: from the kernel chosen (DSP/MVE variants "
+  const CostCore core = cost_core_of(&p->platform);
+  double insns = 0.0, cycles = 0.0;
+  for (int k = 0; k < m->n_nodes; k++) {
+    insns += cost_node_estimate(m, &m->nodes[k], core);
+    cycles += cost_node_cycles(m, &m->nodes[k], core, NULL);
+  }
+  sb_printf(sb, "<h2>Operators</h2>\n<p>Estimated by the cost model for %s (docs/kernels.md \"Cost model\"): "
+                "%.0f instructions",
+            cost_core_name(core), insns);
+  if (cost_cycles_known(core))
+    sb_printf(sb, ", %.0f cycles, %.3f ms at %u MHz (the platform's clock)", cycles,
+              platform_cycles_to_ms(&p->platform, cycles), (unsigned)(p->platform.clock_hz / 1000000u));
+  else sb_append(sb, " (no cycles measured on this core)");
+  sb_append(sb, " per inference.</p>\n<p>In schedule order. Tier: from the kernel chosen (DSP/MVE variants "
                 "end in <code>_dsp</code>/<code>_mve</code>). Weight bytes: the constant tables the operator "
-                "reads. Instructions are not known at conversion: <code>make bench</code> measures them per "
-                "operator under QEMU; load its <code>bench/layers.json</code> here to fill the column (the entry "
-                "of model <code>");
+                "reads. Measured instructions and modelled cycles are not known at conversion: <code>make bench</code> "
+                "measures them per operator under QEMU; load its <code>bench/layers.json</code> here to fill the "
+                "columns (the entry of model <code>");
   html_text(sb, mod->name);
   sb_printf(sb, "</code> on core <code>%s</code>; nothing leaves this page): "
                 "<input type=\"file\" id=\"bench-file\" accept=\".json\"> <span id=\"bench-status\"></span></p>\n"
@@ -375,7 +396,9 @@ static void html_operators(const Model *m, const Plan *p, const Module *mod, Str
   html_text(sb, mod->name);
   sb_printf(sb, "\" data-core=\"%s\">\n<tr><th class=\"n\">position</th><th class=\"n\">operator</th><th>type</th>"
                 "<th>kernel</th><th>tier</th><th class=\"n\">MACs</th><th class=\"n\">weight bytes</th>"
-                "<th class=\"n\">scratch</th><th class=\"n\">instructions</th><th>output</th></tr>\n",
+                "<th class=\"n\">scratch</th><th class=\"n\">est. instructions</th><th class=\"n\">est. cycles</th>"
+                "<th class=\"n\">est. ms</th><th class=\"n\">instructions</th><th class=\"n\">cycles</th>"
+                "<th>output</th></tr>\n",
             bench_core(&p->platform));
   for (int k = 0; k < m->n_nodes; k++) {
     const Node *n = &m->nodes[k];
@@ -387,9 +410,11 @@ static void html_operators(const Model *m, const Plan *p, const Module *mod, Str
     sb_append(sb, "</td><td>");
     html_text(sb, kernel);
     sb_printf(sb, "</td><td>%s</td><td class=\"n\">%lld</td><td class=\"n\">%llu</td><td class=\"n\">%zu</td>"
-                  "<td class=\"n instr\">-</td><td>",
+                  "<td class=\"n\">%.0f</td>",
               n->is_alias ? "-" : kernel_tier(mod, n), (long long)n->macs,
-              (unsigned long long)node_weight_bytes(p, n), n->scratch_bytes);
+              (unsigned long long)node_weight_bytes(p, n), n->scratch_bytes, cost_node_estimate(m, n, core));
+    html_cycles(sb, &p->platform, core, cost_node_cycles(m, n, core, NULL));
+    sb_append(sb, "<td class=\"n instr\">-</td><td class=\"n cyc\">-</td><td>");
     const Tensor *out = n->n_out > 0 ? node_output(m, n, 0) : NULL;
     if (out) {
       sb_printf(sb, "%s %s ", tensor_type_name(out->type), tensor_shape_str(m->arena, out));

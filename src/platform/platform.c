@@ -26,6 +26,7 @@ typedef struct Builtin {
   const char *name, *cpu;
   bool dsp, mve;
   uint64_t itcm, dtcm, sram, mram, psram;
+  uint32_t mhz, lp_mhz; /* highest and low-power-mode core clocks */
 } Builtin;
 
 /* Apollo3 Blue Plus: 2 MB flash (the image memory, typed MRAM here), 768 KB SRAM of
@@ -37,23 +38,35 @@ typedef struct Builtin {
  * to their SoC: apollo4p_blue_kbr_evb and apollo4p_blue_kxr_evb carry an Apollo4 Blue
  * Plus (the Apollo4 Plus memories), apollo4l_blue_evb an Apollo4 Blue Lite (the Apollo4
  * Lite memories), apollo510b_evb an Apollo510B (the Apollo510 memories). PSRAM is listed
- * only where the EVB is documented to carry it: the Blue boards' BSPs declare none. */
+ * only where the EVB is documented to carry it: the Blue boards' BSPs declare none.
+ * Clocks, from Ambiq's product pages and data sheets: Apollo3 Blue Plus 48 MHz, 96 MHz
+ * with TurboSPOT (burst mode); Apollo4 Plus / Lite (and their Blue parts) 192 MHz in
+ * high-performance mode, 96 MHz in low-power mode; Apollo510 (and Apollo510B) 250 MHz in
+ * high-performance mode, 96 MHz in low-power mode. The generic cores take the Ambiq part
+ * of their core (Cortex-M4: Apollo4, Cortex-M55: Apollo510); the host is estimated as a
+ * Cortex-M4 (cost_model.h). */
 static const Builtin builtins[] = {
-    {"host", "host", false, false, MiB(64), MiB(256), MiB(1024), MiB(1024), MiB(1024)},
-    {"cortex-m4", "cortex-m4", true, false, 0, 0, MiB(4), MiB(4), MiB(16)},
-    {"cortex-m55", "cortex-m55", true, true, KiB(512), KiB(512), MiB(2), MiB(8), MiB(16)},
-    {"apollo3p_evb", "cortex-m4", true, false, 0, KiB(64), KiB(704), MiB(2), 0},
-    {"apollo4p_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), MiB(16)},
-    {"apollo4l_evb", "cortex-m4", true, false, 0, KiB(384), MiB(1), MiB(2), 0},
-    {"apollo510_evb", "cortex-m55", true, true, KiB(256), KiB(512), MiB(3), MiB(4), MiB(32)},
-    {"apollo4p_blue_kbr_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), 0},
-    {"apollo4p_blue_kxr_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), 0},
-    {"apollo4l_blue_evb", "cortex-m4", true, false, 0, KiB(384), MiB(1), MiB(2), 0},
-    {"apollo510b_evb", "cortex-m55", true, true, KiB(256), KiB(512), MiB(3), MiB(4), 0},
+    {"host", "host", false, false, MiB(64), MiB(256), MiB(1024), MiB(1024), MiB(1024), 192, 96},
+    {"cortex-m4", "cortex-m4", true, false, 0, 0, MiB(4), MiB(4), MiB(16), 192, 96},
+    {"cortex-m55", "cortex-m55", true, true, KiB(512), KiB(512), MiB(2), MiB(8), MiB(16), 250, 96},
+    {"apollo3p_evb", "cortex-m4", true, false, 0, KiB(64), KiB(704), MiB(2), 0, 96, 48},
+    {"apollo4p_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), MiB(16), 192, 96},
+    {"apollo4l_evb", "cortex-m4", true, false, 0, KiB(384), MiB(1), MiB(2), 0, 192, 96},
+    {"apollo510_evb", "cortex-m55", true, true, KiB(256), KiB(512), MiB(3), MiB(4), MiB(32), 250, 96},
+    {"apollo4p_blue_kbr_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), 0, 192, 96},
+    {"apollo4p_blue_kxr_evb", "cortex-m4", true, false, 0, KiB(384), KiB(2560), MiB(2), 0, 192, 96},
+    {"apollo4l_blue_evb", "cortex-m4", true, false, 0, KiB(384), MiB(1), MiB(2), 0, 192, 96},
+    {"apollo510b_evb", "cortex-m55", true, true, KiB(256), KiB(512), MiB(3), MiB(4), 0, 250, 96},
 };
 
 int platform_builtin_count(void) { return (int)(sizeof builtins / sizeof builtins[0]); }
 const char *platform_builtin_name(int i) { return i >= 0 && i < platform_builtin_count() ? builtins[i].name : NULL; }
+
+static const Builtin *find_builtin(const char *name) {
+  for (int i = 0; i < platform_builtin_count(); i++)
+    if (!strcmp(builtins[i].name, name)) return &builtins[i];
+  return NULL;
+}
 
 void platform_finish(Platform *p) {
   p->n_fast = 0;
@@ -74,25 +87,33 @@ void platform_finish(Platform *p) {
         break;
       }
   if (p->alignment < 4) p->alignment = 16;
+  if (p->clock_hz == 0) { /* a custom platform without a clock: its generic core's */
+    const Builtin *g = find_builtin(p->mve || !strcmp(p->cpu, "cortex-m55") ? "cortex-m55" : "cortex-m4");
+    p->clock_hz = g->mhz * 1000000u;
+    p->lp_clock_hz = g->lp_mhz * 1000000u;
+  }
+}
+
+double platform_cycles_to_ms(const Platform *p, double cycles) {
+  return p->clock_hz ? cycles * 1000.0 / (double)p->clock_hz : 0.0;
 }
 
 bool platform_builtin(const char *name, Platform *out) {
-  for (int i = 0; i < platform_builtin_count(); i++) {
-    const Builtin *b = &builtins[i];
-    if (strcmp(b->name, name) != 0) continue;
-    memset(out, 0, sizeof *out);
-    snprintf(out->name, sizeof out->name, "%s", b->name);
-    snprintf(out->cpu, sizeof out->cpu, "%s", b->cpu);
-    out->dsp = b->dsp;
-    out->mve = b->mve;
-    if (b->itcm) out->mem[MEM_ITCM] = ram(b->itcm, true);
-    if (b->dtcm) out->mem[MEM_DTCM] = ram(b->dtcm, false);
-    if (b->sram) out->mem[MEM_SRAM] = ram(b->sram, true);
-    if (b->mram) out->mem[MEM_MRAM] = nvm(b->mram);
-    if (b->psram) out->mem[MEM_PSRAM] = ram(b->psram, true);
-    out->alignment = 16;
-    platform_finish(out);
-    return true;
-  }
-  return false;
+  const Builtin *b = find_builtin(name);
+  if (!b) return false;
+  memset(out, 0, sizeof *out);
+  snprintf(out->name, sizeof out->name, "%s", b->name);
+  snprintf(out->cpu, sizeof out->cpu, "%s", b->cpu);
+  out->dsp = b->dsp;
+  out->mve = b->mve;
+  if (b->itcm) out->mem[MEM_ITCM] = ram(b->itcm, true);
+  if (b->dtcm) out->mem[MEM_DTCM] = ram(b->dtcm, false);
+  if (b->sram) out->mem[MEM_SRAM] = ram(b->sram, true);
+  if (b->mram) out->mem[MEM_MRAM] = nvm(b->mram);
+  if (b->psram) out->mem[MEM_PSRAM] = ram(b->psram, true);
+  out->alignment = 16;
+  out->clock_hz = b->mhz * 1000000u;
+  out->lp_clock_hz = b->lp_mhz * 1000000u;
+  platform_finish(out);
+  return true;
 }

@@ -25,6 +25,9 @@ typedef struct Platform {
   int n_fast;
   MemType constant_home;        /* where the image keeps constants by default */
   uint32_t alignment;           /* minimum arena alignment */
+  uint32_t clock_hz;            /* core clock that estimated cycles are turned into time at (the part's
+                                   highest published clock; docs/memory.md "Clocks") */
+  uint32_t lp_clock_hz;         /* the part's low-power-mode clock, for reference (0: none published) */
 } Platform;
 
 const char *mem_name(MemType m);            /* "DTCM" */
@@ -32,7 +35,9 @@ MemType mem_parse(const char *s);           /* case-insensitive; MEM_NONE if unk
 bool platform_builtin(const char *name, Platform *out);
 int platform_builtin_count(void);
 const char *platform_builtin_name(int i);
-/* Fills the defaults of a custom platform's unset fields. */
+/* Fills the defaults of a custom platform's unset fields (a clock: the generic core's). */
 void platform_finish(Platform *p);
+/* Milliseconds that `cycles` take at the platform's clock (0 without one). */
+double platform_cycles_to_ms(const Platform *p, double cycles);
 
 #endif

@@ -95,6 +95,40 @@ double cost_estimate(CostCore core, const char *kernel, const CostFeatures *f, b
   return s > 0.0 ? s : 0.0;
 }
 
+static double core_cpi(CostCore core) {
+  for (int i = 0; i < cost_n_cpi; i++)
+    if (cost_cpi[i].core == core && cost_cpi[i].n_points > 0) return cost_cpi[i].cycles_per_instruction;
+  return 0.0;
+}
+
+bool cost_cycles_known(CostCore core) { return core_cpi(core) > 0.0; }
+
+const char *cost_cycle_source_name(CostCycleSource s) {
+  return s == COST_CYCLES_FITTED ? "fitted" : s == COST_CYCLES_CPI ? "cpi" : "none";
+}
+
+double cost_estimate_cycles(CostCore core, const char *kernel, const CostFeatures *f, CostCycleSource *source) {
+  if (source) *source = COST_CYCLES_NONE;
+  if (!cost_cycles_known(core) || !kernel || !*kernel || !strcmp(kernel, "(alias)")) return 0.0;
+  const CostRow *r = find_row(core, kernel);
+  if (r && r->n_cycle_points > 0) {
+    if (source) *source = COST_CYCLES_FITTED;
+    double s = 0.0;
+    for (int i = 0; i < COST_N_TERMS; i++) s += r->cycle_coef[i] * f->term[i];
+    return s > 0.0 ? s : 0.0;
+  }
+  if (source) *source = COST_CYCLES_CPI;
+  return cost_estimate(core, kernel, f, NULL) * core_cpi(core);
+}
+
+double cost_node_cycles(const Model *m, const Node *n, CostCore core, CostCycleSource *source) {
+  if (source) *source = COST_CYCLES_NONE;
+  if (n->is_alias || !n->def) return 0.0;
+  CostFeatures f;
+  cost_features(m, n, &f);
+  return cost_estimate_cycles(core, n->kernel, &f, source);
+}
+
 double cost_node_estimate(const Model *m, const Node *n, CostCore core) {
   if (n->is_alias || !n->def) return 0.0;
   CostFeatures f;

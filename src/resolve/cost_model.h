@@ -1,9 +1,11 @@
-/* The per-operator cost model: estimated instructions of a kernel on a core, from the
- * operator's geometry, with coefficients fitted to instructions measured under QEMU
- * (bench/layers.json for the DSP/MVE tiers, bench/cost/layers_portable.json for the
- * portable kernels; `make cost-model` refits cost_table.c, docs/kernels.md "Cost model").
- * Used by the budget trade and `--opt balanced` (src/cli/pipeline.c) and shown by
- * `tinyaot inspect` and report.json/report.md. */
+/* The per-operator cost model: estimated instructions and cycles of a kernel on a core,
+ * from the operator's geometry, with coefficients fitted to the instructions and the
+ * modelled cycles measured under QEMU (bench/layers.json for the DSP/MVE tiers,
+ * bench/cost/layers_portable.json and portable_cycles.json for the portable kernels; the
+ * cycles are the QEMU plugin's timing model, docs/cycles.md; `make cost-model` refits cost_table.c,
+ * docs/kernels.md "Cost model"). The instruction estimates drive the budget trade and
+ * `--opt balanced` (src/cli/pipeline.c); the cycle estimates are reported only (`tinyaot
+ * inspect`, report.json/report.md/report.html), with milliseconds at the platform's clock. */
 #ifndef TINYAOT_COST_MODEL_H
 #define TINYAOT_COST_MODEL_H
 #include <stdbool.h>
@@ -32,7 +34,8 @@ typedef struct CostFeatures {
 
 typedef enum CostCore { COST_M4, COST_M55, COST_N_CORES } CostCore;
 
-/* One fitted formula: instructions = sum coef[i] * term[i] for `kernel` on `core`.
+/* One fitted formula: instructions = sum coef[i] * term[i] for `kernel` on `core`, and
+ * cycles = sum cycle_coef[i] * term[i] when the bench measured its cycles (n_cycle_points > 0).
  * kernel "*" is the core's fallback for kernels the bench never measured. */
 typedef struct CostRow {
   CostCore core;
@@ -40,7 +43,25 @@ typedef struct CostRow {
   double coef[COST_N_TERMS];
   int n_points;       /* measured layers it was fitted on */
   double max_rel_err; /* worst |estimate - measured| / measured over them */
+  double cycle_coef[COST_N_TERMS];
+  int n_cycle_points;       /* layers with measured cycles it was fitted on (0: none) */
+  double max_cycle_rel_err; /* worst relative error of the cycle formula over them */
 } CostRow;
+
+/* A core's cycles per instruction over every layer measured with cycles: a kernel with no
+ * cycle formula of its own is estimated at its instructions times this (0: no cycles known). */
+typedef struct CostCpi {
+  CostCore core;
+  double cycles_per_instruction;
+  int n_points;
+} CostCpi;
+
+/* Where a cycle estimate comes from. */
+typedef enum CostCycleSource {
+  COST_CYCLES_NONE,   /* no cycles measured on this core: no estimate */
+  COST_CYCLES_FITTED, /* the kernel's own cycle formula */
+  COST_CYCLES_CPI     /* its instruction estimate x the core's cycles per instruction */
+} CostCycleSource;
 
 /* Code bytes of a runtime kernel family on a core (.text, the largest measured). */
 typedef struct CostCode {
@@ -53,6 +74,8 @@ extern const CostRow cost_rows[];
 extern const int cost_n_rows;
 extern const CostCode cost_code[];
 extern const int cost_n_code;
+extern const CostCpi cost_cpi[];
+extern const int cost_n_cpi;
 
 void cost_features(const Model *m, const Node *n, CostFeatures *f);
 /* The core whose coefficients apply: MVE -> Cortex-M55, otherwise Cortex-M4 (the host's
@@ -63,6 +86,12 @@ const char *cost_core_name(CostCore c);
  * 0 for an alias. `fitted` (optional) says whether the kernel has its own formula. */
 double cost_estimate(CostCore core, const char *kernel, const CostFeatures *f, bool *fitted);
 double cost_node_estimate(const Model *m, const Node *n, CostCore core);
+/* Estimated cycles of `kernel` on `core` (0 for an alias); `source` (optional) says how. */
+double cost_estimate_cycles(CostCore core, const char *kernel, const CostFeatures *f, CostCycleSource *source);
+double cost_node_cycles(const Model *m, const Node *n, CostCore core, CostCycleSource *source);
+/* Whether any cycles were measured on `core` (else every cycle estimate is unknown). */
+bool cost_cycles_known(CostCore core);
+const char *cost_cycle_source_name(CostCycleSource s); /* "fitted", "cpi", "none" */
 /* Code bytes of one kernel family on a core (0 when unmeasured). */
 uint32_t cost_family_code_bytes(CostCore core, const char *family);
 

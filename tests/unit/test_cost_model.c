@@ -139,7 +139,44 @@ static void test_choice_counts_code_once(UnitState *u) {
   arena_free(&a);
 }
 
+/* Cycles: a kernel's own cycle formula when the bench measured its cycles, else its
+ * instruction estimate x the core's cycles per instruction, and nothing on a core with no
+ * measured cycles; milliseconds are cycles over the platform's clock. */
+static void test_cycles_follow_the_table(UnitState *u) {
+  CostFeatures f = {{1000, 200, 30, 400, 50, 70, 600, 1}};
+  for (int i = 0; i < cost_n_rows; i++) {
+    const CostRow *r = &cost_rows[i];
+    CostCycleSource src;
+    const double got = cost_estimate_cycles(r->core, r->kernel, &f, &src);
+    double want = 0.0;
+    if (!cost_cycles_known(r->core)) {
+      CHECK(u, src == COST_CYCLES_NONE && got == 0.0 && r->n_cycle_points == 0);
+      continue;
+    }
+    if (r->n_cycle_points > 0) {
+      for (int t = 0; t < COST_N_TERMS; t++) want += r->cycle_coef[t] * f.term[t];
+      CHECK(u, src == COST_CYCLES_FITTED);
+    } else {
+      double cpi = 0.0;
+      for (int k = 0; k < cost_n_cpi; k++)
+        if (cost_cpi[k].core == r->core) cpi = cost_cpi[k].cycles_per_instruction;
+      want = cost_estimate(r->core, r->kernel, &f, NULL) * cpi;
+      CHECK(u, src == COST_CYCLES_CPI);
+    }
+    CHECK(u, fabs(got - (want > 0 ? want : 0)) < 1e-6 * (fabs(want) + 1));
+    for (int t = 0; t < COST_N_TERMS; t++) CHECK(u, r->cycle_coef[t] >= 0);
+  }
+  CHECK(u, cost_estimate_cycles(COST_M55, "(alias)", &f, NULL) == 0.0);
+  for (int i = 0; i < platform_builtin_count(); i++) {
+    Platform p;
+    CHECK(u, platform_builtin(platform_builtin_name(i), &p));
+    CHECK(u, p.clock_hz >= 1000000u && p.lp_clock_hz <= p.clock_hz);
+    CHECK(u, fabs(platform_cycles_to_ms(&p, (double)p.clock_hz) - 1000.0) < 1e-9);
+  }
+}
+
 const UnitTest cost_model_tests[] = {
+    {"cost_cycles_follow_the_table", test_cycles_follow_the_table},
     {"cost_estimate_is_the_formula", test_estimate_is_the_formula},
     {"cost_features_of_a_convolution", test_features_of_a_convolution},
     {"cost_choice_counts_code_once", test_choice_counts_code_once},
