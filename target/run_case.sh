@@ -38,7 +38,9 @@
 #                          cycles; here also the constants (the QSPI window at 0x28000000,
 #                          which stands for the Apollo510's MRAM) through the same cache; data
 #                          and arenas (SRAM: DTCM on apollo510_evb) and the stack (DTCM)
-#                          without wait states
+#                          without wait states; with --config, the SRAM and PSRAM sections
+#                          (ISRAM 0x21000000, DDR 0x60000000) through the D-cache with the
+#                          stated refills of docs/cycles.md (8 and 60 cycles)
 #                     m4:  no wait states (ta_timing_args: zero-wait on-chip memory)
 # The module prefix is NAME; the measured function is NAME_model_run.
 # exit: 0 ran; 10 conversion failed; 11 module build failed; 12 link failed;
@@ -246,7 +248,9 @@ fi
 # the cycle model times the measured runs only (the layer run executes the callback too)
 if [ -n "$cycles" ] && [ -n "$plugin" ]; then
   timing=$(ta_timing_args "$core")
-  [ "$core" = m55 ] && timing="$timing,cached=0x28000000-0x28800000:${CYCLES_MISS:-12}"
+  # m55 placement sections (--config): MRAM (QSPI window) as the code region; SRAM (ISRAM)
+  # and PSRAM (DDR) behind the same D-cache with docs/cycles.md's stated refills, 8 and 60
+  [ "$core" = m55 ] && timing="$timing,cached=0x28000000-0x28800000:${CYCLES_MISS:-12},cached=0x21000000-0x21200000:8,cached=0x60000000-0x61000000:60"
   if [ -n "${RUN_CASE_CYCLES_MEMORY+set}" ]; then
     timing="core=$core"
     [ "$RUN_CASE_CYCLES_MEMORY" = none ] || timing="$timing,$RUN_CASE_CYCLES_MEMORY"
