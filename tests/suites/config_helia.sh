@@ -199,7 +199,7 @@ for board in apollo4p_blue_kbr_evb apollo4p_blue_kxr_evb apollo4l_blue_evb apoll
   if ! convert $n "$work/demo.tflite" --config "$work/$n.yaml"; then fail $n "conversion failed: $(cat "$work/$n.log")"; continue; fi
   row=$("$T" platforms | awk -v b=$board '$1 == b')
   listed=$("$T" platforms | awk -v b=$board 'NR == 1 { for (i = 4; i <= NF; i++) name[i] = $i }
-    $1 == b { j = 4; for (i = 4; i <= NF; i++) { if ($i == "-") { j++; continue } printf "%s ", name[j]; i++; j++ } }')
+    $1 == b { j = 4; for (i = 4; i <= NF && name[j] ~ /^(ITCM|DTCM|SRAM|MRAM|PSRAM)$/; i++) { if ($i == "-") { j++; continue } printf "%s ", name[j]; i++; j++ } }')
   planned=$(sed -n 's/.*{"name": "\([A-Z]*\)", "used": [0-9]*, "budget": [0-9]*}.*/\1/p' "$work/$n/report.json" | tr '\n' ' ')
   if [ -z "$row" ]; then fail $n "not listed by tinyaot platforms"
   elif ! grep -q "\"platform\": \"$board\"" "$work/$n/report.json"; then fail $n "report.json does not name the board"
