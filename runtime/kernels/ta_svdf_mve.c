@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT-0 */
+/* tinyaot runtime: the int8 SVDF's MVE tier (see ta_svdf_mve.h). VMLADAVA adds a vector's
+ * products to a 32-bit accumulator modulo 2^32, as the portable kernel's wrapping sums
+ * do, and the tails' loads are predicated (inactive lanes read nothing and are zero);
+ * addition modulo 2^32 does not depend on order, so the sums, and everything after them,
+ * are the same. */
+#include "ta_svdf_mve.h"
+
+#include <string.h>
+
+/* uint32 -> int32 two's complement, without implementation-defined conversion. */
+static int32_t svdf_mve_wrap(uint32_t u) { return u <= 0x7FFFFFFFu ? (int32_t)u : -(int32_t)(~u) - 1; }
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+
+/* acc + w . x over n int8 elements, modulo 2^32. */
+static inline uint32_t svdf_mve_dot_s8(const int8_t *w, const int8_t *x, int32_t n, uint32_t acc) {
+  int32_t a = svdf_mve_wrap(acc), k;
+  for (k = n; k >= 16; k -= 16, w += 16, x += 16) a = vmladavaq_s8(a, vldrbq_s8(w), vldrbq_s8(x));
+  if (k > 0) {
+    const mve_pred16_t pr = vctp8q((uint32_t)k);
+    a = vmladavaq_s8(a, vldrbq_z_s8(w, pr), vldrbq_z_s8(x, pr));
+  }
+  return (uint32_t)a;
+}
+
+/* acc + w . s over n int16 elements, modulo 2^32. */
+static inline uint32_t svdf_mve_dot_s16(const int16_t *w, const int16_t *s, int32_t n, uint32_t acc) {
+  int32_t a = svdf_mve_wrap(acc), k;
+  for (k = n; k >= 8; k -= 8, w += 8, s += 8) a = vmladavaq_s16(a, vldrhq_s16(w), vldrhq_s16(s));
+  if (k > 0) {
+    const mve_pred16_t pr = vctp16q((uint32_t)k);
+    a = vmladavaq_s16(a, vldrhq_z_s16(w, pr), vldrhq_z_s16(s, pr));
+  }
+  return (uint32_t)a;
+}
+#else
+/* Plain C, the same sums modulo 2^32. */
+static uint32_t svdf_mve_dot_s8(const int8_t *w, const int8_t *x, int32_t n, uint32_t acc) {
+  int32_t k;
+  for (k = 0; k < n; k++) acc += (uint32_t)((int32_t)w[k] * (int32_t)x[k]);
+  return acc;
+}
+
+static uint32_t svdf_mve_dot_s16(const int16_t *w, const int16_t *s, int32_t n, uint32_t acc) {
+  int32_t k;
+  for (k = 0; k < n; k++) acc += (uint32_t)((int32_t)w[k] * (int32_t)s[k]);
+  return acc;
+}
+#endif
+
+void ta_svdf_s8_mve(const ta_svdf_s8_params_t *p, const int8_t *input, const int8_t *weights_feature,
+                    const int16_t *weights_time, int16_t *state, int8_t *output) {
+  const size_t row = (size_t)p->filters * (size_t)p->memory;
+  const int32_t unit_len = p->rank * p->memory;
+  const int32_t total = p->batches * p->filters * p->memory;
+  int32_t b, f, u;
+  /* Drop the oldest slot of every state row (see ta_svdf.c: the slot crossing rows is overwritten next). */
+  if (total > 1) memmove(state, state + 1, (size_t)(total - 1) * sizeof *state);
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *x = input + (size_t)b * (size_t)p->input_size;
+    int16_t *state_row = state + (size_t)b * row;
+    for (f = 0; f < p->filters; f++) {
+      const uint32_t sum = svdf_mve_dot_s8(weights_feature + (size_t)f * (size_t)p->input_size, x, p->input_size,
+                                           (uint32_t)p->feature_offset[f]);
+      const int32_t acc = ta_requantize(svdf_mve_wrap(sum), p->feature_multiplier, p->feature_shift) +
+                          p->state_zero_point;
+      state_row[(size_t)f * (size_t)p->memory + (size_t)(p->memory - 1)] = (int16_t)ta_clamp(acc, -32768, 32767);
+    }
+    for (u = 0; u < p->units; u++) {
+      const size_t at = (size_t)u * (size_t)unit_len;
+      const uint32_t sum = svdf_mve_dot_s16(weights_time + at, state_row + at, unit_len, (uint32_t)p->unit_bias[u]);
+      const int32_t acc = ta_requantize(svdf_mve_wrap(sum), p->output_multiplier, p->output_shift) +
+                          p->output_zero_point;
+      output[(size_t)b * (size_t)p->units + (size_t)u] = (int8_t)ta_clamp(acc, -128, 127);
+    }
+  }
+}
