@@ -62,6 +62,15 @@ static uint32_t svdf_dsp_dot_s16(const int16_t *w, const int16_t *s, int32_t n, 
 }
 #endif
 
+/* state[k] = state[k + 1] for k < total - 1, two halves per 32-bit copy (memmove of a
+ * buffer shifted by 2 bytes goes byte by byte). Forward: each copy reads two halves
+ * before it overwrites the first of them, and what it overwrites was read already. */
+static void svdf_dsp_shift(int16_t *state, int32_t total) {
+  int32_t k;
+  for (k = 0; k + 2 < total; k += 2) memcpy(state + k, state + k + 1, 2 * sizeof *state);
+  for (; k + 1 < total; k++) state[k] = state[k + 1];
+}
+
 void ta_svdf_s8_dsp(const ta_svdf_s8_params_t *p, const int8_t *input, const int8_t *weights_feature,
                     const int16_t *weights_time, int16_t *state, int8_t *output) {
   const size_t row = (size_t)p->filters * (size_t)p->memory;
@@ -69,7 +78,7 @@ void ta_svdf_s8_dsp(const ta_svdf_s8_params_t *p, const int8_t *input, const int
   const int32_t total = p->batches * p->filters * p->memory;
   int32_t b, f, u;
   /* Drop the oldest slot of every state row (see ta_svdf.c: the slot crossing rows is overwritten next). */
-  if (total > 1) memmove(state, state + 1, (size_t)(total - 1) * sizeof *state);
+  svdf_dsp_shift(state, total);
   for (b = 0; b < p->batches; b++) {
     const int8_t *x = input + (size_t)b * (size_t)p->input_size;
     int16_t *state_row = state + (size_t)b * row;

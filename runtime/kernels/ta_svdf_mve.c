@@ -50,6 +50,24 @@ static uint32_t svdf_mve_dot_s16(const int16_t *w, const int16_t *s, int32_t n, 
 }
 #endif
 
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+/* state[k] = state[k + 1] for k < total - 1, 8 halves per vector (memmove of a buffer
+ * shifted by 2 bytes goes byte by byte). Forward: each vector is loaded before the
+ * store that overwrites its first 7 halves, and the store overwrites only halves
+ * loaded already; the tail's store is predicated to the halves left. */
+static void svdf_mve_shift(int16_t *state, int32_t total) {
+  int32_t k;
+  for (k = 0; k < total - 1; k += 8) {
+    const mve_pred16_t pr = vctp16q((uint32_t)(total - 1 - k));
+    vstrhq_p_s16(state + k, vldrhq_z_s16(state + k + 1, pr), pr);
+  }
+}
+#else
+static void svdf_mve_shift(int16_t *state, int32_t total) {
+  if (total > 1) memmove(state, state + 1, (size_t)(total - 1) * sizeof *state);
+}
+#endif
+
 void ta_svdf_s8_mve(const ta_svdf_s8_params_t *p, const int8_t *input, const int8_t *weights_feature,
                     const int16_t *weights_time, int16_t *state, int8_t *output) {
   const size_t row = (size_t)p->filters * (size_t)p->memory;
@@ -57,7 +75,7 @@ void ta_svdf_s8_mve(const ta_svdf_s8_params_t *p, const int8_t *input, const int
   const int32_t total = p->batches * p->filters * p->memory;
   int32_t b, f, u;
   /* Drop the oldest slot of every state row (see ta_svdf.c: the slot crossing rows is overwritten next). */
-  if (total > 1) memmove(state, state + 1, (size_t)(total - 1) * sizeof *state);
+  svdf_mve_shift(state, total);
   for (b = 0; b < p->batches; b++) {
     const int8_t *x = input + (size_t)b * (size_t)p->input_size;
     int16_t *state_row = state + (size_t)b * row;

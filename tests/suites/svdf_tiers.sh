@@ -10,6 +10,8 @@
 #   zero points, a non-zero state zero point in some, states and outputs from small to
 #   saturated) on QEMU M4 and M55 equal the reference runner (shared/oracle/tflm_ref);
 #   TEST_FULL=1 adds 4 models of 8 random SVDFs each;
+# - bare metal on QEMU, both tiers equal the portable ta_svdf_s8 over 4 successive steps from
+#   random states with the int16 extremes (300 random shapes per core);
 # - the corpus's int8 SVDF operator cases (ops/, ops-new/) and keyword_svdf_int16in case 0
 #   equal their goldens on both cores, and keyword_svdf_int16in's first SVDF (operator 1)
 #   runs at most LIMIT instructions per core (the portable kernel: 45.9k on M4, 39.8k on M55).
@@ -82,6 +84,18 @@ tier_need_cross skip qemu
 tier_compile_matrix compile_m4 m4 8 fp "" "$work/conv_cortex-m4/src/ta_svdf_dsp.c"
 tier_compile_matrix compile_m55 m55 8 fp "" "$work/conv_cortex-m55/src/ta_svdf_mve.c"
 tier_need_plugin "$build/target"
+
+# Both tiers against the portable kernel over 4 successive steps from random states with the
+# int16 extremes (tests/target/svdf_tier_check.c), bare metal on QEMU: the state shift and the
+# sums that wrap, which one-step goldens cannot see.
+case " $cores " in *" m4 "*)
+  tier_image_check steps_m4 m4 "$work/check_m4" "outputs and states equal" "" tests/target/svdf_tier_check.c \
+    runtime/kernels/ta_svdf_dsp.c runtime/kernels/ta_svdf.c ;;
+esac
+case " $cores " in *" m55 "*)
+  tier_image_check steps_m55 m55 "$work/check_m55" "outputs and states equal" "-DSVDF_CHECK_MVE" \
+    tests/target/svdf_tier_check.c runtime/kernels/ta_svdf_mve.c runtime/kernels/ta_svdf.c ;;
+esac
 
 # run_one CORE CASE_DIR MODEL OUT [run_case options]: PASS/FAIL line named by OUT's basename.
 run_one() {
