@@ -40,6 +40,27 @@ static inline uint32_t svdf_dsp_dot_s8(const int8_t *w, const int8_t *x, int32_t
   return acc;
 }
 
+/* a0 + w0 . x and a1 + w1 . x over n int8 elements, modulo 2^32: each word of x is
+ * loaded and sign-extended once for two filters. */
+static inline void svdf_dsp_dot2_s8(const int8_t *w0, const int8_t *w1, const int8_t *x, int32_t n, uint32_t *a0,
+                                    uint32_t *a1) {
+  uint32_t s0 = *a0, s1 = *a1;
+  int32_t k;
+  for (k = n >> 2; k > 0; k--, w0 += 4, w1 += 4, x += 4) {
+    const uint32_t xw = svdf_dsp_load32(x), xe = svdf_dsp_even(xw), xo = svdf_dsp_odd(xw);
+    const uint32_t v0 = svdf_dsp_load32(w0), v1 = svdf_dsp_load32(w1);
+    s0 = __smlad(svdf_dsp_even(v0), xe, s0);
+    s0 = __smlad(svdf_dsp_odd(v0), xo, s0);
+    s1 = __smlad(svdf_dsp_even(v1), xe, s1);
+    s1 = __smlad(svdf_dsp_odd(v1), xo, s1);
+  }
+  for (k = n & 3; k > 0; k--, x++) {
+    s0 += (uint32_t)((int32_t)*w0++ * (int32_t)*x);
+    s1 += (uint32_t)((int32_t)*w1++ * (int32_t)*x);
+  }
+  *a0 = s0, *a1 = s1;
+}
+
 /* acc + w . s over n int16 elements, modulo 2^32: one SMLAD per pair. */
 static inline uint32_t svdf_dsp_dot_s16(const int16_t *w, const int16_t *s, int32_t n, uint32_t acc) {
   int32_t k;
@@ -60,7 +81,19 @@ static uint32_t svdf_dsp_dot_s16(const int16_t *w, const int16_t *s, int32_t n, 
   for (k = 0; k < n; k++) acc += (uint32_t)((int32_t)w[k] * (int32_t)s[k]);
   return acc;
 }
+
+static void svdf_dsp_dot2_s8(const int8_t *w0, const int8_t *w1, const int8_t *x, int32_t n, uint32_t *a0,
+                             uint32_t *a1) {
+  *a0 = svdf_dsp_dot_s8(w0, x, n, *a0);
+  *a1 = svdf_dsp_dot_s8(w1, x, n, *a1);
+}
 #endif
+
+/* The newest state slot of filter f from its feature sum (as ta_svdf_s8). */
+static void svdf_dsp_store(const ta_svdf_s8_params_t *p, int16_t *state_row, int32_t f, uint32_t sum) {
+  const int32_t acc = ta_requantize(svdf_dsp_wrap(sum), p->feature_multiplier, p->feature_shift) + p->state_zero_point;
+  state_row[(size_t)f * (size_t)p->memory + (size_t)(p->memory - 1)] = (int16_t)ta_clamp(acc, -32768, 32767);
+}
 
 /* state[k] = state[k + 1] for k < total - 1, two halves per 32-bit copy (memmove of a
  * buffer shifted by 2 bytes goes byte by byte). Forward: each copy reads two halves
@@ -82,13 +115,16 @@ void ta_svdf_s8_dsp(const ta_svdf_s8_params_t *p, const int8_t *input, const int
   for (b = 0; b < p->batches; b++) {
     const int8_t *x = input + (size_t)b * (size_t)p->input_size;
     int16_t *state_row = state + (size_t)b * row;
-    for (f = 0; f < p->filters; f++) {
-      const uint32_t sum = svdf_dsp_dot_s8(weights_feature + (size_t)f * (size_t)p->input_size, x, p->input_size,
-                                           (uint32_t)p->feature_offset[f]);
-      const int32_t acc = ta_requantize(svdf_dsp_wrap(sum), p->feature_multiplier, p->feature_shift) +
-                          p->state_zero_point;
-      state_row[(size_t)f * (size_t)p->memory + (size_t)(p->memory - 1)] = (int16_t)ta_clamp(acc, -32768, 32767);
+    for (f = 0; f + 1 < p->filters; f += 2) { /* two filters per pass over x */
+      const int8_t *w0 = weights_feature + (size_t)f * (size_t)p->input_size;
+      uint32_t s0 = (uint32_t)p->feature_offset[f], s1 = (uint32_t)p->feature_offset[f + 1];
+      svdf_dsp_dot2_s8(w0, w0 + p->input_size, x, p->input_size, &s0, &s1);
+      svdf_dsp_store(p, state_row, f, s0);
+      svdf_dsp_store(p, state_row, f + 1, s1);
     }
+    if (f < p->filters)
+      svdf_dsp_store(p, state_row, f, svdf_dsp_dot_s8(weights_feature + (size_t)f * (size_t)p->input_size, x,
+                                                      p->input_size, (uint32_t)p->feature_offset[f]));
     for (u = 0; u < p->units; u++) {
       const size_t at = (size_t)u * (size_t)unit_len;
       const uint32_t sum = svdf_dsp_dot_s16(weights_time + at, state_row + at, unit_len, (uint32_t)p->unit_bias[u]);
