@@ -121,6 +121,13 @@ static bool svdf_fold_int8(PrepareCtx *pc, const Node *node, SvdfData *d) {
   return true;
 }
 
+/* The MVE tier requantises 4 sums per vector (VQRDMULH, VRSHL), TFLM's arithmetic for
+ * multipliers >= 0 and shifts in [-31, 30] (docs/kernels.md); other layers keep ta_svdf_s8. */
+static bool svdf_mve_quant_ok(const SvdfData *d) {
+  return d->feature_multiplier >= 0 && d->feature_shift >= -31 && d->feature_shift <= 30 &&
+         d->output_multiplier >= 0 && d->output_shift >= -31 && d->output_shift <= 30;
+}
+
 /* Scales exactly as TFLM's PrepareSvdf: float products and quotients, then widened. */
 static bool svdf_prepare_int8(PrepareCtx *pc, Node *node, SvdfData *d) {
   const Model *m = pc->model;
@@ -161,7 +168,7 @@ static bool svdf_prepare_int8(PrepareCtx *pc, Node *node, SvdfData *d) {
   node->kernel = state8 ? "ta_svdf_s8_state8" : "ta_svdf_s8";
   /* The int16-state form has a tier per core (docs/kernels.md): the same parameters and
    * sums modulo 2^32, so the same results. */
-  if (!state8 && pc->platform && (pc->platform->mve || pc->platform->dsp)) {
+  if (!state8 && pc->platform && (pc->platform->mve ? svdf_mve_quant_ok(d) : pc->platform->dsp)) {
     d->tier = pc->platform->mve ? "mve" : "dsp";
     node->kernel = pc->platform->mve ? "ta_svdf_s8_mve" : "ta_svdf_s8_dsp";
   }

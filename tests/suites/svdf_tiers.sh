@@ -120,7 +120,7 @@ if [ "${TEST_FULL:-}" = 1 ]; then
   done
 fi
 
-limit_m4=36000 limit_m55=24000
+limit_m4=34000 limit_m55=20000
 for core in $cores; do
   run_one "$core" "$work/quick/case_0" "$work/quick/model.tflite" "$work/gen_quick_$core"
   for op in "$corpus"/ops/svdf_int8_* "$corpus"/ops-new/svdf_*int8_*; do

@@ -49,7 +49,7 @@ int ta_harness_main(void) {
     p.units = rng_range(1, MAX_U), p.memory = rng_range(1, MAX_M), p.filters = p.units * p.rank;
     p.feature_offset = offset, p.unit_bias = bias;
     p.feature_multiplier = rng_range(1 << 30, 0x7fffffff), p.feature_shift = rng_range(-14, 2);
-    p.output_multiplier = rng_range(1 << 30, 0x7fffffff), p.output_shift = rng_range(-30, -8);
+    p.output_multiplier = rng_range(1 << 30, 0x7fffffff), p.output_shift = rng_range(-31, -8);
     p.state_zero_point = rng_range(-64, 64), p.output_zero_point = rng_range(-128, 127);
     const int32_t total = p.batches * p.filters * p.memory;
     for (int32_t i = 0; i < p.filters * p.input_size; i++) wf[i] = (int8_t)rng();
