@@ -5,10 +5,10 @@
 #   tier; for the host it keeps the portable ta_svdf_s8, and the int8-state form keeps
 #   ta_svdf_s8_state8 everywhere; the tier kernels compile warning-free with GCC and clang
 #   at -O0/-Os/-O2/-O3, with and without a frame pointer;
-# - generated SVDFs (tools/svdf_gen: batches 1-3, ranks 1-3, input sizes 1-41 and units x
-#   rank x memory sizes across the DSP 4-byte / 2-half and MVE 16-byte / 8-half tails, random
-#   zero points, a non-zero state zero point in some, states and outputs from small to
-#   saturated) on QEMU M4 and M55 equal the reference runner (shared/oracle/tflm_ref);
+# - generated SVDFs (tools/svdf_gen: batches 1-3, ranks 1-3, input sizes 1-64, odd and even
+#   filter counts and rank x memory lengths across the DSP 4-byte / 2-half and MVE 16-byte /
+#   8-half tails, random zero points, a non-zero state zero point in some, states and
+#   outputs from small to saturated) on QEMU M4 and M55 equal the reference runner (shared/oracle/tflm_ref);
 #   TEST_FULL=1 adds 4 models of 8 random SVDFs each;
 # - bare metal on QEMU, both tiers equal the portable ta_svdf_s8 over 4 successive steps from
 #   random states with the int16 extremes (300 random shapes per core);
