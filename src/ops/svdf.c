@@ -23,6 +23,7 @@ typedef struct SvdfData {
   int32_t *feature_offset, *unit_bias;
   int32_t feature_multiplier, feature_shift, output_multiplier, output_shift;
   int32_t state_zero_point, output_zero_point;
+  const char *tier; /* NULL (portable), "dsp" or "mve": the int16-state kernel's tier */
   /* float32 */
   float act_min, act_max;
 } SvdfData;
@@ -120,6 +121,13 @@ static bool svdf_fold_int8(PrepareCtx *pc, const Node *node, SvdfData *d) {
   return true;
 }
 
+/* The MVE tier requantises 4 sums per vector (VQRDMULH, VRSHL), TFLM's arithmetic for
+ * multipliers >= 0 and shifts in [-31, 30] (docs/kernels.md); other layers keep ta_svdf_s8. */
+static bool svdf_mve_quant_ok(const SvdfData *d) {
+  return d->feature_multiplier >= 0 && d->feature_shift >= -31 && d->feature_shift <= 30 &&
+         d->output_multiplier >= 0 && d->output_shift >= -31 && d->output_shift <= 30;
+}
+
 /* Scales exactly as TFLM's PrepareSvdf: float products and quotients, then widened. */
 static bool svdf_prepare_int8(PrepareCtx *pc, Node *node, SvdfData *d) {
   const Model *m = pc->model;
@@ -158,6 +166,12 @@ static bool svdf_prepare_int8(PrepareCtx *pc, Node *node, SvdfData *d) {
   d->output_zero_point = tensor_zero_point(out);
   if (!svdf_fold_int8(pc, node, d)) return false;
   node->kernel = state8 ? "ta_svdf_s8_state8" : "ta_svdf_s8";
+  /* The int16-state form has a tier per core (docs/kernels.md): the same parameters and
+   * sums modulo 2^32, so the same results. */
+  if (!state8 && pc->platform && (pc->platform->mve ? svdf_mve_quant_ok(d) : pc->platform->dsp)) {
+    d->tier = pc->platform->mve ? "mve" : "dsp";
+    node->kernel = pc->platform->mve ? "ta_svdf_s8_mve" : "ta_svdf_s8_dsp";
+  }
   return true;
 }
 
@@ -187,6 +201,7 @@ static bool svdf_prepare(PrepareCtx *pc, Node *node) {
   int activation = node->opts.svdf.activation;
   SvdfData *d = arena_alloc(pc->arena, sizeof *d);
   if (!d) return op_error(pc, node, "out of memory");
+  d->tier = NULL;
   if (!svdf_check_shapes(pc, node, rank, &d->s)) return false;
   const Tensor *in = node_input(pc->model, node, SVDF_IN);
   bool ok;
@@ -200,7 +215,8 @@ static bool svdf_prepare(PrepareCtx *pc, Node *node) {
   if (!ok) return false;
   const SvdfShape *s = &d->s;
   node->op_data = d;
-  node->families[0] = "svdf";
+  node->families[0] = "svdf"; /* a tier's header includes ta_svdf.h (its parameters) */
+  if (d->tier) node->families[1] = strcmp(d->tier, "mve") == 0 ? "svdf_mve" : "svdf_dsp";
   node->macs = (int64_t)s->batches * s->filters * ((int64_t)s->input_size + s->memory);
   return true;
 }
