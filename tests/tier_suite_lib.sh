@@ -209,6 +209,55 @@ tier_gen_case() {
   fi
 }
 
+# tier_model_generator TOOL: builds the model generator tools/TOOL/TOOL.c into gen=$work/TOOL and
+# sets oracle to the reference runner; ends the suite with SKIP oracle (no runner) or FAIL gen
+# (the generator does not build).
+tier_model_generator() {
+  oracle="$corpus/../oracle/tflm_ref" gen="$work/$1"
+  [ -x "$oracle" ] || { skip oracle "absent ($oracle)"; exit 0; }
+  if ! ${CC:-cc} -std=c11 -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/$1/$1.c" "$TA_ROOT/tools/fbwriter.c" \
+       -o "$gen" -lm >"$work/gen.log" 2>&1; then
+    fail gen "cannot build tools/$1"
+    exit 0
+  fi
+}
+
+# tier_model_case DIR SEED SPEC...: a model of several operators from tier_model_generator's
+# generator (`$gen SEED DIR SPEC...`) and its case 0 golden from the reference runner, every
+# input in order; prints why on failure.
+tier_model_case() {
+  tc_dir=$1 tc_seed=$2
+  shift 2
+  "$gen" "$tc_seed" "$tc_dir" "$@" >"$tc_dir.gen.log" 2>&1 || { echo "generator failed"; return 1; }
+  tc_n=$(ls "$tc_dir"/case_0/in*.bin | wc -l)
+  set -- # the inputs, in order
+  tc_i=0
+  while [ $tc_i -lt "$tc_n" ]; do set -- "$@" --in "$tc_dir/case_0/in$tc_i.bin"; tc_i=$((tc_i + 1)); done
+  "$oracle" "$tc_dir/model.tflite" "$@" --out-dir "$tc_dir/case_0" --quiet >"$tc_dir.ref.log" 2>&1 ||
+    { echo "oracle failed: $(tail -n 1 "$tc_dir.ref.log")"; return 1; }
+}
+
+# tier_kernel_choice MODEL OP NAME COUNT PLATFORM:KERNEL...: converts MODEL (a .tflite) for each
+# PLATFORM with name NAME; PASS choice_PLATFORM when all COUNT operators OP call NAME_KERNEL.
+tier_kernel_choice() {
+  kc_model=$1 kc_op=$2 kc_name=$3 kc_count=$4
+  shift 4
+  for kc_target in "$@"; do
+    kc_plat=${kc_target%%:*} kc_kernel=${kc_target#*:}
+    kc_opt=""
+    [ "$kc_plat" = host ] || kc_opt="--platform $kc_plat"
+    # shellcheck disable=SC2086 # no option for the host
+    if ! "$build/tinyaot" convert "$kc_model" $kc_opt -o "$work/conv_$kc_plat" --name "$kc_name" \
+         >"$work/conv_$kc_plat.log" 2>&1; then
+      fail "choice_$kc_plat" "convert failed: $(grep -m1 error "$work/conv_$kc_plat.log")"
+    elif [ "$(grep -c "$kc_op, kernel ${kc_name}_$kc_kernel\$" "$work/conv_$kc_plat/src/${kc_name}_model.c")" -ne "$kc_count" ]; then
+      fail "choice_$kc_plat" "the $kc_count ${kc_op}s do not all call $kc_kernel"
+    else
+      pass "choice_$kc_plat"
+    fi
+  done
+}
+
 # tier_op_insns CHECK LAYERS NOTE OP LIMIT [OP LIMIT]...: per-operator instruction counts of a
 # run (LAYERS: run_case.sh --layers' layers.txt, "op instructions ..."): PASS CHECK when each
 # operator OP ran at most LIMIT instructions (NOTE says what the limit stands for), else FAIL.

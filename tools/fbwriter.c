@@ -1,5 +1,6 @@
 #include "fbwriter.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,4 +187,33 @@ size_t fbw_finish(FbObj *root, const char *ident, uint8_t **out) {
   put_u32_at(&o, 0, (uint32_t)r);
   *out = o.buf;
   return o.len;
+}
+
+size_t fbw_one_op_model(const FbwGraph *g, uint8_t **out) {
+  FbObj *code = fbw_table();
+  fbw_u8(code, 0, (uint8_t)g->op);
+  fbw_i32(code, 2, 1);
+  fbw_i32(code, 3, g->op);
+  FbObj *sg = fbw_table();
+  fbw_obj(sg, 0, fbw_obj_vec(g->tensors, (size_t)g->n_tensors));
+  fbw_obj(sg, 1, fbw_i32_vec(g->inputs, (size_t)g->n_inputs));
+  fbw_obj(sg, 2, fbw_i32_vec(g->outputs, (size_t)g->n_outputs));
+  fbw_obj(sg, 3, fbw_obj_vec(g->ops, (size_t)g->n_ops));
+  fbw_obj(sg, 4, fbw_string("main"));
+  FbObj *model = fbw_table();
+  fbw_u32(model, 0, 3);
+  fbw_obj(model, 1, fbw_obj_vec(&code, 1));
+  fbw_obj(model, 2, fbw_obj_vec(&sg, 1));
+  fbw_obj(model, 3, fbw_string(g->description));
+  fbw_obj(model, 4, fbw_obj_vec(g->buffers, (size_t)g->n_buffers));
+  return fbw_finish(model, "TFL3", out);
+}
+
+int fbw_write_file(const char *tool, const char *path, const uint8_t *bytes, size_t len) {
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(bytes, 1, len, f) != len || fclose(f) != 0) {
+    fprintf(stderr, "%s: cannot write %s\n", tool, path);
+    return 2;
+  }
+  return 0;
 }

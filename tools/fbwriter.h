@@ -23,4 +23,19 @@ FbObj *fbw_obj_vec(FbObj **items, size_t n);          /* vector of tables */
 /* Serializes with the root table and a 4-byte identifier; caller frees *out. */
 size_t fbw_finish(FbObj *root, const char *ident, uint8_t **out);
 
+/* A model of one subgraph ("main") whose operators all use one builtin (opcode index 0,
+ * builtin `op`, version 1): its tensors, graph inputs and outputs, operators and buffers,
+ * schema version 3, serialized into *out (caller frees). */
+typedef struct FbwGraph {
+  int op;
+  FbObj **tensors, **ops, **buffers;
+  int n_tensors, n_ops, n_buffers;
+  const int32_t *inputs, *outputs;
+  int n_inputs, n_outputs;
+  const char *description;
+} FbwGraph;
+size_t fbw_one_op_model(const FbwGraph *g, uint8_t **out);
+/* Writes the bytes to path; 0, or 2 after a message "TOOL: cannot write PATH". */
+int fbw_write_file(const char *tool, const char *path, const uint8_t *bytes, size_t len);
+
 #endif

@@ -25,32 +25,12 @@ cores=${4:-m4 m55}
 
 mnist="$corpus/models/mnist_lstm_int8"
 suite_require "$mnist"
-oracle="$corpus/../oracle/tflm_ref"
-[ -x "$oracle" ] || { skip oracle "absent ($oracle)"; exit 0; }
-gen="$work/lstm_gen"
-if ! ${CC:-cc} -std=c11 -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/lstm_gen/lstm_gen.c" "$TA_ROOT/tools/fbwriter.c" \
-     -o "$gen" -lm >"$work/gen.log" 2>&1; then
-  fail gen "cannot build tools/lstm_gen"
-  exit 0
-fi
-
-# lstm_case DIR SEED SPEC...: a generated model and its case 0 golden from the oracle.
-lstm_case() {
-  lc_dir=$1 lc_seed=$2
-  shift 2
-  "$gen" "$lc_seed" "$lc_dir" "$@" >"$lc_dir.gen.log" 2>&1 || { echo "generator failed"; return 1; }
-  lc_n=$(ls "$lc_dir"/case_0/in*.bin | wc -l)
-  set -- # the inputs, in order
-  lc_i=0
-  while [ $lc_i -lt "$lc_n" ]; do set -- "$@" --in "$lc_dir/case_0/in$lc_i.bin"; lc_i=$((lc_i + 1)); done
-  "$oracle" "$lc_dir/model.tflite" "$@" --out-dir "$lc_dir/case_0" --quiet >"$lc_dir.ref.log" 2>&1 ||
-    { echo "oracle failed: $(tail -n 1 "$lc_dir.ref.log")"; return 1; }
-}
+tier_model_generator lstm_gen
 
 # The quick set: one model, every tail of both tiers at least once.
 quick="0,1,3,7,6,0 1,2,4,9,10,0 0,2,2,16,16,3 1,3,2,33,5,0 0,1,5,1,1,0 0,2,3,18,17,0.5 1,1,2,40,3,0 0,1,2,2,36,0,1"
 # shellcheck disable=SC2086 # the specs are words
-why=$(lstm_case "$work/quick" 32 $quick) || { fail gen "$why"; exit 0; }
+why=$(tier_model_case "$work/quick" 32 $quick) || { fail gen "$why"; exit 0; }
 
 # Tier choice per platform (host: the portable kernel).
 for target in host:ta_lstm_s8 cortex-m4:ta_lstm_s8_dsp cortex-m55:ta_lstm_s8_mve; do
@@ -96,7 +76,7 @@ if [ "${TEST_FULL:-}" = 1 ]; then
       printf "%d,%d,%d,%d,%d,%s ", rand() < 0.5, 1 + int(rand() * 3), 1 + int(rand() * 5), 1 + int(rand() * 48),
         1 + int(rand() * 40), rand() < 0.3 ? sprintf("%.2f", 0.25 + rand() * 4) : "0" }')
     # shellcheck disable=SC2086
-    if why=$(lstm_case "$work/full$seed" "$((seed + 100))" $specs); then full="$full $seed"; else fail "gen_full$seed" "$why"; fi
+    if why=$(tier_model_case "$work/full$seed" "$((seed + 100))" $specs); then full="$full $seed"; else fail "gen_full$seed" "$why"; fi
   done
 fi
 

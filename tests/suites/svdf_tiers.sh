@@ -24,47 +24,15 @@ cores=${4:-m4 m55}
 
 kws="$corpus/models/keyword_svdf_int16in"
 suite_require "$kws"
-oracle="$corpus/../oracle/tflm_ref"
-[ -x "$oracle" ] || { skip oracle "absent ($oracle)"; exit 0; }
-gen="$work/svdf_gen"
-if ! ${CC:-cc} -std=c11 -O1 -I"$TA_ROOT/tools" "$TA_ROOT/tools/svdf_gen/svdf_gen.c" "$TA_ROOT/tools/fbwriter.c" \
-     -o "$gen" -lm >"$work/gen.log" 2>&1; then
-  fail gen "cannot build tools/svdf_gen"
-  exit 0
-fi
-
-# svdf_case DIR SEED SPEC...: a generated model and its case 0 golden from the oracle.
-svdf_case() {
-  sc_dir=$1 sc_seed=$2
-  shift 2
-  "$gen" "$sc_seed" "$sc_dir" "$@" >"$sc_dir.gen.log" 2>&1 || { echo "generator failed"; return 1; }
-  sc_n=$(ls "$sc_dir"/case_0/in*.bin | wc -l)
-  set -- # the inputs, in order
-  sc_i=0
-  while [ $sc_i -lt "$sc_n" ]; do set -- "$@" --in "$sc_dir/case_0/in$sc_i.bin"; sc_i=$((sc_i + 1)); done
-  "$oracle" "$sc_dir/model.tflite" "$@" --out-dir "$sc_dir/case_0" --quiet >"$sc_dir.ref.log" 2>&1 ||
-    { echo "oracle failed: $(tail -n 1 "$sc_dir.ref.log")"; return 1; }
-}
+tier_model_generator svdf_gen
 
 # The quick set (b,r,i,u,m[,zp]): every tail of both tiers at least once.
 quick="1,1,16,4,8 2,2,17,5,3,1 3,1,33,3,7,1 1,3,1,1,1,1 1,1,41,9,16 2,2,15,6,5,1 1,3,18,2,11,1 1,1,64,32,32"
 # shellcheck disable=SC2086 # the specs are words
-why=$(svdf_case "$work/quick" 32 $quick) || { fail gen "$why"; exit 0; }
+why=$(tier_model_case "$work/quick" 32 $quick) || { fail gen "$why"; exit 0; }
 
 # Tier choice per platform (host: the portable kernel).
-for target in host:ta_svdf_s8 cortex-m4:ta_svdf_s8_dsp cortex-m55:ta_svdf_s8_mve; do
-  plat=${target%%:*} kernel=${target#*:}
-  opt=""
-  [ "$plat" = host ] || opt="--platform $plat"
-  # shellcheck disable=SC2086
-  if ! "$build/tinyaot" convert "$work/quick/model.tflite" $opt -o "$work/conv_$plat" --name sq >"$work/conv_$plat.log" 2>&1; then
-    fail "choice_$plat" "convert failed: $(grep -m1 error "$work/conv_$plat.log")"
-  elif [ "$(grep -c "SVDF, kernel sq_$kernel\$" "$work/conv_$plat/src/sq_model.c")" -ne 8 ]; then
-    fail "choice_$plat" "the 8 SVDFs do not all call $kernel"
-  else
-    pass "choice_$plat"
-  fi
-done
+tier_kernel_choice "$work/quick/model.tflite" SVDF sq 8 host:ta_svdf_s8 cortex-m4:ta_svdf_s8_dsp cortex-m55:ta_svdf_s8_mve
 for op in "$corpus"/ops-new/svdf_state8_int8_*; do
   [ -f "$op/model.tflite" ] || continue
   if ! "$build/tinyaot" convert "$op/model.tflite" --platform cortex-m55 -o "$work/conv_state8" --name s8 \
@@ -116,7 +84,7 @@ if [ "${TEST_FULL:-}" = 1 ]; then
       printf "%d,%d,%d,%d,%d,%d ", 1 + int(rand() * 3), 1 + int(rand() * 3), 1 + int(rand() * 80),
         1 + int(rand() * 40), 1 + int(rand() * 40), rand() < 0.5 }')
     # shellcheck disable=SC2086
-    if why=$(svdf_case "$work/full$seed" "$((seed + 100))" $specs); then full="$full $seed"; else fail "gen_full$seed" "$why"; fi
+    if why=$(tier_model_case "$work/full$seed" "$((seed + 100))" $specs); then full="$full $seed"; else fail "gen_full$seed" "$why"; fi
   done
 fi
 

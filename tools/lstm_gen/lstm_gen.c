@@ -210,23 +210,10 @@ static size_t serialize(const Model *m, uint8_t **bytes) {
     fbw_obj(o, 4, opts);
     ops[i] = o;
   }
-  FbObj *code = fbw_table();
-  fbw_u8(code, 0, OP_LSTM);
-  fbw_i32(code, 2, 1);
-  fbw_i32(code, 3, OP_LSTM);
-  FbObj *sg = fbw_table();
-  fbw_obj(sg, 0, fbw_obj_vec(tensors, (size_t)m->nt));
-  fbw_obj(sg, 1, fbw_i32_vec(m->inputs, (size_t)m->n));
-  fbw_obj(sg, 2, fbw_i32_vec(m->out, (size_t)m->n));
-  fbw_obj(sg, 3, fbw_obj_vec(ops, (size_t)m->n));
-  fbw_obj(sg, 4, fbw_string("main"));
-  FbObj *model = fbw_table();
-  fbw_u32(model, 0, 3);
-  fbw_obj(model, 1, fbw_obj_vec(&code, 1));
-  fbw_obj(model, 2, fbw_obj_vec(&sg, 1));
-  fbw_obj(model, 3, fbw_string("tinyaot lstm_gen"));
-  fbw_obj(model, 4, fbw_obj_vec(buffers, (size_t)nbuf));
-  size_t len = fbw_finish(model, "TFL3", bytes);
+  const FbwGraph g = {.op = OP_LSTM, .tensors = tensors, .ops = ops, .buffers = buffers, .n_tensors = m->nt,
+                       .n_ops = m->n, .n_buffers = nbuf, .inputs = m->inputs, .outputs = m->out,
+                       .n_inputs = m->n, .n_outputs = m->n, .description = "tinyaot lstm_gen"};
+  size_t len = fbw_one_op_model(&g, bytes);
   free(tensors);
   free(buffers);
   return len;
@@ -248,11 +235,7 @@ int main(int argc, char **argv) {
   uint8_t *bytes = NULL;
   size_t len = serialize(&m, &bytes);
   snprintf(path, sizeof path, "%s/model.tflite", dir);
-  FILE *f = fopen(path, "wb");
-  if (!f || fwrite(bytes, 1, len, f) != len || fclose(f) != 0) {
-    fprintf(stderr, "lstm_gen: cannot write %s\n", path);
-    return 2;
-  }
+  if (fbw_write_file("lstm_gen", path, bytes, len) != 0) return 2;
   free(bytes);
   printf("lstms %d\n", m.n);
   return 0;
